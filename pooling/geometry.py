@@ -1,0 +1,167 @@
+"""Where every window lies: output sizes and per-axis window tables.
+
+Pooling windows are separable: the rows a window covers depend only on its output row,
+the columns only on its output column. So each axis gets one small table
+(`AxisWindows`) and a plane's windows are the outer product of two of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .config import PoolConfig
+
+AXIS_NAMES = ("height", "width")
+
+
+def output_length(size: int, kernel: int, stride: int, padding: int, dilation: int,
+                  ceil_mode: bool) -> int:
+    """PyTorch's pooling output length along one axis (may be < 1: caller checks)."""
+    span = size + 2 * padding - dilation * (kernel - 1) - 1
+    if ceil_mode:
+        span += stride - 1
+    length = span // stride + 1          # floor division, like PyTorch's div_rtn
+    # In ceil mode the last window must start inside the input or the left padding.
+    if ceil_mode and (length - 1) * stride >= size + padding:
+        length -= 1
+    return length
+
+
+@dataclass(frozen=True)
+class AxisWindows:
+    """The windows along one axis.
+
+    index: (O, K) int64, input position of tap k of window o (may lie outside [0, size)).
+    real: (O, K) bool, the tap lands on a real input cell (not padding or overhang).
+    padded_count: (O,) int64, taps inside [-padding, size + padding): the divisor part
+        that count_include_pad uses.
+    stride, offset: index[o, k] == o * stride + offset[k] when the axis is regular
+        (stride is None for adaptive axes, whose windows vary in size).
+    """
+
+    size: int
+    index: np.ndarray
+    real: np.ndarray
+    padded_count: np.ndarray
+    stride: int | None
+    offset: np.ndarray
+
+    @property
+    def length(self) -> int:
+        return self.index.shape[0]
+
+    @property
+    def taps(self) -> int:
+        return self.index.shape[1]
+
+    @property
+    def real_count(self) -> np.ndarray:
+        return self.real.sum(axis=1)
+
+    @property
+    def pad_before(self) -> int:
+        """Padding cells before the input (regular axes)."""
+        return max(0, -int(self.offset[0]))
+
+    @property
+    def padded_size(self) -> int:
+        """Cells from the first padding cell to the last cell any window reaches
+        (ceil mode can overhang past the padding)."""
+        reach = (self.length - 1) * self.stride + int(self.offset[-1]) + 1
+        return max(self.size, reach) + self.pad_before
+
+    def tap_slice(self, offset: int) -> slice:
+        """Positions, in padded coordinates, that tap `offset` reads for o = 0..O-1."""
+        first = int(offset) + self.pad_before
+        return slice(first, first + (self.length - 1) * self.stride + 1, self.stride)
+
+
+def regular_axis(size, kernel, stride, padding, dilation, ceil_mode, axis) -> AxisWindows:
+    """Windows of a kernel/stride/padding/dilation pooling along one axis."""
+    length = output_length(size, kernel, stride, padding, dilation, ceil_mode)
+    name = AXIS_NAMES[axis]
+    if length < 1:
+        reach = dilation * (kernel - 1) + 1
+        raise ValueError(
+            f"the window is {reach} cells along the {name} but the input is only {size} "
+            f"(+{padding} padding each side): output {name} would be {length}; "
+            f"it must be at least 1")
+    starts = np.arange(length) * stride - padding
+    offset = np.arange(kernel) * dilation
+    index = starts[:, None] + offset[None, :]
+    real = (index >= 0) & (index < size)
+    empty = np.flatnonzero(~real.any(axis=1))
+    if empty.size:
+        raise ValueError(
+            f"window {int(empty[0])} along the {name} covers only padding "
+            f"(dilation {dilation} with padding {padding} on {size} cells); "
+            f"lower the padding or the dilation")
+    window_end = np.minimum(starts + kernel, size + padding)
+    return AxisWindows(size, index, real, window_end - starts, stride, offset - padding)
+
+
+def adaptive_axis(size: int, length: int) -> AxisWindows:
+    """PyTorch's adaptive windows: [floor(o*size/length), ceil((o+1)*size/length))."""
+    o = np.arange(length)
+    starts = (o * size) // length
+    ends = -((-(o + 1) * size) // length)
+    taps = int((ends - starts).max())
+    index = starts[:, None] + np.arange(taps)[None, :]
+    real = index < ends[:, None]
+    return AxisWindows(size, np.minimum(index, size - 1), real, ends - starts, None,
+                       np.arange(taps))
+
+
+@dataclass(frozen=True)
+class PlaneGeometry:
+    """The windows of one (H, W) plane: rows x cols."""
+
+    rows: AxisWindows
+    cols: AxisWindows
+
+    @property
+    def input_shape(self) -> tuple[int, int]:
+        return self.rows.size, self.cols.size
+
+    @property
+    def output_shape(self) -> tuple[int, int]:
+        return self.rows.length, self.cols.length
+
+    @property
+    def taps(self) -> int:
+        """K: cells per window (the largest window, for adaptive pooling)."""
+        return self.rows.taps * self.cols.taps
+
+    def flat_index(self) -> np.ndarray:
+        """(OH, OW, K) int64: h*W + w of each tap, 0 where the tap is not real."""
+        flat = self.rows.index[:, None, :, None] * self.cols.size + self.cols.index[None, :, None, :]
+        flat = np.where(self.real(), flat.reshape(self.output_shape + (-1,)), 0)
+        return flat
+
+    def real(self) -> np.ndarray:
+        """(OH, OW, K) bool: the tap is a real input cell."""
+        both = self.rows.real[:, None, :, None] & self.cols.real[None, :, None, :]
+        return both.reshape(self.output_shape + (-1,))
+
+    def divisor(self, config: PoolConfig) -> np.ndarray:
+        """(OH, OW) float64: what average pooling divides each window's sum by."""
+        if config.divisor_override is not None:
+            return np.full(self.output_shape, float(config.divisor_override))
+        if config.count_include_pad and not config.adaptive:
+            counts = self.rows.padded_count[:, None] * self.cols.padded_count[None, :]
+        else:
+            counts = self.rows.real_count[:, None] * self.cols.real_count[None, :]
+        return counts.astype(np.float64)
+
+
+def plane_geometry(config: PoolConfig, height: int, width: int) -> PlaneGeometry:
+    """Window tables for an (height, width) input plane; ValueError if none fit."""
+    if config.adaptive:
+        out_h, out_w = config.output_size
+        return PlaneGeometry(adaptive_axis(height, out_h), adaptive_axis(width, out_w))
+    axes = [regular_axis(size, config.kernel_size[a], config.stride[a], config.padding[a],
+                         config.dilation[a], config.ceil_mode, a)
+            for a, size in enumerate((height, width))]
+    return PlaneGeometry(*axes)

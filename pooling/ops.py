@@ -1,0 +1,92 @@
+"""forward and backward: the public entry points of the engine.
+
+`forward` keeps what `backward` needs (the argmax for max pooling, the routing weights for
+the tie rules and adaptive windows that have no single winner), CS231n style: the
+pooled value alone cannot say where it came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import shifted, windows
+from .config import PoolConfig
+from .geometry import PlaneGeometry, plane_geometry
+
+
+@dataclass(frozen=True)
+class PoolResult:
+    """What a forward pass produced and remembers.
+
+    output: (..., OH, OW) float64, leading axes as the input's.
+    argmax: (..., OH, OW) int64, h*W + w of each window's winner in the unpadded plane
+        (PyTorch's indices; for ties "split"/"all" the "first" winner); None for avg.
+    routing: the per-tap shares when no single winner describes the backward pass
+        (ties "split"/"all", adaptive windows), else None.
+    """
+
+    config: PoolConfig
+    input_shape: tuple[int, ...]
+    geometry: PlaneGeometry
+    output: np.ndarray
+    argmax: np.ndarray | None
+    routing: windows.Routing | None = None
+
+
+def as_planes(x, name: str = "x") -> np.ndarray:
+    """(H, W), (C, H, W) or (N, C, H, W) -> (P, H, W) float64 (a view when possible)."""
+    array = np.asarray(x, dtype=np.float64)
+    if array.ndim not in (2, 3, 4):
+        raise ValueError(f"{name} must have 2, 3 or 4 axes ((H, W), (C, H, W) or "
+                         f"(N, C, H, W)), got {array.ndim} with shape {array.shape}")
+    if 0 in array.shape:
+        raise ValueError(f"{name} must not be empty, got shape {array.shape}")
+    return array.reshape((-1,) + array.shape[-2:])
+
+
+def _uses_fast_path(config: PoolConfig) -> bool:
+    if config.adaptive:
+        return False
+    return config.mode == "avg" or config.ties in ("first", "last")
+
+
+def forward(x, config: PoolConfig) -> PoolResult:
+    """Pool x (computed in float64). x: (H, W), (C, H, W) or (N, C, H, W)."""
+    planes = as_planes(x)
+    geometry = plane_geometry(config, *planes.shape[1:])
+    routing = None
+    if not _uses_fast_path(config):
+        output, argmax, routing = windows.route(planes, geometry, config)
+    elif config.mode == "avg":
+        output, argmax = shifted.avg_forward(planes, geometry, geometry.divisor(config)), None
+    else:
+        output, argmax = shifted.max_forward(planes, geometry, config.ties)
+        nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
+        if nan_planes.size:   # rare: let the general path apply PyTorch's last-NaN rule
+            _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
+    lead = np.shape(x)[:-2]
+    return PoolResult(config, tuple(np.shape(x)), geometry,
+                      output.reshape(lead + geometry.output_shape),
+                      None if argmax is None else argmax.reshape(lead + geometry.output_shape),
+                      routing)
+
+
+def backward(result: PoolResult, grad_output) -> np.ndarray:
+    """dL/dx from dL/dy. grad_output: shaped like result.output. Returns x's shape."""
+    grad = np.asarray(grad_output, dtype=np.float64)
+    if grad.shape != result.output.shape:
+        raise ValueError(f"grad_output must have the output's shape {result.output.shape}, "
+                         f"got {grad.shape}")
+    geometry = result.geometry
+    grad_planes = grad.reshape((-1,) + geometry.output_shape)
+    plane_size = geometry.rows.size * geometry.cols.size
+    if result.routing is not None:
+        grad_x = windows.scatter(result.routing, grad_planes, plane_size)
+    elif result.config.mode == "avg":
+        grad_x = shifted.avg_backward(grad_planes, geometry, geometry.divisor(result.config))
+    else:
+        argmax = result.argmax.reshape(grad_planes.shape)
+        grad_x = shifted.scatter_add(argmax, grad_planes, plane_size)
+    return grad_x.reshape(result.input_shape)
