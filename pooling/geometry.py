@@ -8,6 +8,7 @@ the columns only on its output column. So each axis gets one small table
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -48,24 +49,24 @@ class AxisWindows:
     stride: int | None
     offset: np.ndarray
 
-    @property
+    @cached_property
     def length(self) -> int:
         return self.index.shape[0]
 
-    @property
+    @cached_property
     def taps(self) -> int:
         return self.index.shape[1]
 
-    @property
+    @cached_property
     def real_count(self) -> np.ndarray:
         return self.real.sum(axis=1)
 
-    @property
+    @cached_property
     def pad_before(self) -> int:
         """Padding cells before the input (regular axes)."""
         return max(0, -int(self.offset[0]))
 
-    @property
+    @cached_property
     def padded_size(self) -> int:
         """Cells from the first padding cell to the last cell any window reaches
         (ceil mode can overhang past the padding)."""
@@ -114,10 +115,21 @@ def adaptive_axis(size: int, length: int) -> AxisWindows:
                        np.arange(taps))
 
 
-@dataclass(frozen=True)
-class PlaneGeometry:
-    """The windows of one (H, W) plane: rows x cols."""
+def _frozen(array: np.ndarray) -> np.ndarray:
+    """Mark a cached table read-only: it is shared by every call with this geometry."""
+    array.flags.writeable = False
+    return array
 
+
+@dataclass(frozen=True, eq=False)
+class PlaneGeometry:
+    """The windows of one (H, W) plane under one config: rows x cols.
+
+    Built once per (config, H, W) by `plane_geometry`; its tables are computed on first
+    use, cached and read-only.
+    """
+
+    config: PoolConfig
     rows: AxisWindows
     cols: AxisWindows
 
@@ -129,39 +141,75 @@ class PlaneGeometry:
     def output_shape(self) -> tuple[int, int]:
         return self.rows.length, self.cols.length
 
-    @property
+    @cached_property
     def taps(self) -> int:
         """K: cells per window (the largest window, for adaptive pooling)."""
         return self.rows.taps * self.cols.taps
 
+    @cached_property
+    def real(self) -> np.ndarray:
+        """(OH, OW, K) bool: the tap is a real input cell (not padding or overhang)."""
+        both = self.rows.real[:, None, :, None] & self.cols.real[None, :, None, :]
+        return _frozen(both.reshape(self.output_shape + (-1,)))
+
+    @cached_property
     def flat_index(self) -> np.ndarray:
         """(OH, OW, K) int64: h*W + w of each tap, 0 where the tap is not real."""
         flat = self.rows.index[:, None, :, None] * self.cols.size + self.cols.index[None, :, None, :]
-        flat = np.where(self.real(), flat.reshape(self.output_shape + (-1,)), 0)
-        return flat
+        return _frozen(np.where(self.real, flat.reshape(self.output_shape + (-1,)), 0))
 
-    def real(self) -> np.ndarray:
-        """(OH, OW, K) bool: the tap is a real input cell."""
-        both = self.rows.real[:, None, :, None] & self.cols.real[None, :, None, :]
-        return both.reshape(self.output_shape + (-1,))
-
-    def divisor(self, config: PoolConfig) -> np.ndarray:
+    @cached_property
+    def divisor(self) -> np.ndarray:
         """(OH, OW) float64: what average pooling divides each window's sum by."""
+        config = self.config
         if config.divisor_override is not None:
-            return np.full(self.output_shape, float(config.divisor_override))
+            return _frozen(np.full(self.output_shape, float(config.divisor_override)))
         if config.count_include_pad and not config.adaptive:
             counts = self.rows.padded_count[:, None] * self.cols.padded_count[None, :]
         else:
             counts = self.rows.real_count[:, None] * self.cols.real_count[None, :]
-        return counts.astype(np.float64)
+        return _frozen(counts.astype(np.float64))
+
+    @cached_property
+    def corner(self) -> np.ndarray:
+        """(OH, OW) int64: o_h*stride_h*W + o_w*stride_w, to which tap offsets add
+        (regular windows only)."""
+        rows, cols = self.rows, self.cols
+        corner = (np.arange(rows.length) * rows.stride)[:, None] * cols.size + \
+            (np.arange(cols.length) * cols.stride)[None, :]
+        return _frozen(corner)
+
+    @cached_property
+    def tap_offset(self) -> np.ndarray:
+        """(K,) int64: h*W + w of tap k relative to `corner` (regular windows only)."""
+        return _frozen((self.rows.offset[:, None] * self.cols.size + self.cols.offset[None, :]).ravel())
+
+    @cached_property
+    def first_real_tap(self) -> np.ndarray:
+        """(OH, OW) int64: tap number of each window's first real cell in reading order."""
+        return self._edge_real_tap(last=False)
+
+    @cached_property
+    def last_real_tap(self) -> np.ndarray:
+        """(OH, OW) int64: tap number of each window's last real cell in reading order."""
+        return self._edge_real_tap(last=True)
+
+    def _edge_real_tap(self, last: bool) -> np.ndarray:
+        picks = []
+        for axis in (self.rows, self.cols):
+            real = axis.real[:, ::-1] if last else axis.real
+            pick = np.argmax(real, axis=1)
+            picks.append(axis.taps - 1 - pick if last else pick)
+        return _frozen(picks[0][:, None] * self.cols.taps + picks[1][None, :])
 
 
+@lru_cache(maxsize=256)
 def plane_geometry(config: PoolConfig, height: int, width: int) -> PlaneGeometry:
     """Window tables for an (height, width) input plane; ValueError if none fit."""
     if config.adaptive:
         out_h, out_w = config.output_size
-        return PlaneGeometry(adaptive_axis(height, out_h), adaptive_axis(width, out_w))
+        return PlaneGeometry(config, adaptive_axis(height, out_h), adaptive_axis(width, out_w))
     axes = [regular_axis(size, config.kernel_size[a], config.stride[a], config.padding[a],
                          config.dilation[a], config.ceil_mode, a)
             for a, size in enumerate((height, width))]
-    return PlaneGeometry(*axes)
+    return PlaneGeometry(config, *axes)

@@ -60,11 +60,11 @@ def forward(x, config: PoolConfig) -> PoolResult:
     if not _uses_fast_path(config):
         output, argmax, routing = windows.route(planes, geometry, config)
     elif config.mode == "avg":
-        output, argmax = shifted.avg_forward(planes, geometry, geometry.divisor(config)), None
+        output, argmax = shifted.avg_forward(planes, geometry), None
     else:
         output, argmax = shifted.max_forward(planes, geometry, config.ties)
-        nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
-        if nan_planes.size:   # rare: let the general path apply PyTorch's last-NaN rule
+        if np.isnan(output).any():   # rare: the general path applies the last-NaN rule
+            nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
             _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
     lead = np.shape(x)[:-2]
     return PoolResult(config, tuple(np.shape(x)), geometry,
@@ -85,7 +85,7 @@ def backward(result: PoolResult, grad_output) -> np.ndarray:
     if result.routing is not None:
         grad_x = windows.scatter(result.routing, grad_planes, plane_size)
     elif result.config.mode == "avg":
-        grad_x = shifted.avg_backward(grad_planes, geometry, geometry.divisor(result.config))
+        grad_x = shifted.avg_backward(grad_planes, geometry)
     else:
         argmax = result.argmax.reshape(grad_planes.shape)
         grad_x = shifted.scatter_add(argmax, grad_planes, plane_size)

@@ -18,25 +18,41 @@ import numpy as np
 from .geometry import PlaneGeometry
 
 
+# Splitting into phases costs a copy; below this many input values, strided reads are
+# cheaper than the copy (measured with benchmarks/bench_pooling.py).
+SPLIT_PHASES_ABOVE = 1 << 14
+
+
 class ShiftedPlanes:
-    """The padded input, split into column phases, with a view per window tap.
+    """The padded input, split into column phases when that pays, with a view per tap.
 
     planes: (P, H, W) float64; fill: the padding value (-inf for max, 0 for avg).
     """
 
     def __init__(self, planes: np.ndarray, geometry: PlaneGeometry, fill: float):
         self.rows, self.cols = rows, cols = geometry.rows, geometry.cols
-        padded = planes
-        if (rows.padded_size, cols.padded_size) != planes.shape[1:]:
-            padded = np.full((planes.shape[0], rows.padded_size, cols.padded_size), fill)
-            padded[:, rows.pad_before:rows.pad_before + rows.size,
-                   cols.pad_before:cols.pad_before + cols.size] = planes
-        step = cols.stride
-        self.phases = [padded] if step == 1 else [
-            np.ascontiguousarray(padded[:, :, r::step]) for r in range(step)]
+        self.split = cols.stride > 1 and planes.size >= SPLIT_PHASES_ABOVE
+        phases = cols.stride if self.split else 1
+        width = -(-cols.padded_size // phases)
+        if not self.split and (rows.padded_size, width) == planes.shape[1:]:
+            self.phases = [planes]        # nothing to pad or split
+            return
+        # Copy each phase's columns straight from the input: going through one padded
+        # array first costs a full extra pass.
+        self.phases = []
+        for phase in range(phases):
+            target = np.full((planes.shape[0], rows.padded_size, width), fill)
+            first = (phase - cols.pad_before) % phases    # first input column in this phase
+            source = planes[:, :, first::phases]
+            column = (first + cols.pad_before) // phases
+            target[:, rows.pad_before:rows.pad_before + rows.size,
+                   column:column + source.shape[2]] = source
+            self.phases.append(target)
 
     def column_tap(self, col_offset: int) -> np.ndarray:
         """(P, padded H, OW) view: column tap `col_offset` of every window, all rows."""
+        if not self.split:
+            return self.phases[0][:, :, self.cols.tap_slice(col_offset)]
         first = int(col_offset) + self.cols.pad_before
         phase, start = first % self.cols.stride, first // self.cols.stride
         return self.phases[phase][:, :, start:start + self.cols.length]
@@ -54,41 +70,29 @@ def max_forward(planes: np.ndarray, geometry: PlaneGeometry, ties: str):
     """
     shifted = ShiftedPlanes(planes, geometry, -np.inf)
     rows, cols = geometry.rows, geometry.cols
-    width = cols.size
-    taps = [(int(r), int(c)) for r in rows.offset for c in cols.offset]
+    # Tap t = i * KW + j reads row offset rows.offset[i] and column offset cols.offset[j].
+    taps = list(range(geometry.taps))
     if ties == "last":
         taps.reverse()                 # the first strict winner from the end is the last
     out_shape = (planes.shape[0],) + geometry.output_shape
     best = np.full(out_shape, -np.inf)
-    # Offsets from each window's top-left corner; start at the first (or last) real tap
-    # so that a window of -inf values still names a real cell, as PyTorch does.
-    chosen = np.empty(out_shape, dtype=np.int32)
-    chosen[...] = _edge_real_offset(geometry, last=ties == "last")
+    # Start at the first (or last) real tap so that a window of -inf values still
+    # names a real cell, as PyTorch does.
+    tap_type = np.int16 if geometry.taps < 2 ** 15 else np.int32
+    chosen = np.empty(out_shape, dtype=tap_type)
+    chosen[...] = geometry.last_real_tap if ties == "last" else geometry.first_real_tap
     won = np.empty(out_shape, dtype=bool)
-    step = np.empty(out_shape, dtype=np.int32)
-    for row_offset, col_offset in taps:
-        view = shifted.tap(row_offset, col_offset)
+    step = np.empty(out_shape, dtype=tap_type)
+    for tap in taps:
+        i, j = divmod(tap, cols.taps)
+        view = shifted.tap(rows.offset[i], cols.offset[j])
         np.greater(view, best, out=won)
         np.maximum(best, view, out=best)
-        # chosen = where(won, offset, chosen), without a slow masked write
-        np.subtract(row_offset * width + col_offset, chosen, out=step)
-        step *= won
-        chosen += step
-    corner = (np.arange(rows.length) * rows.stride)[:, None] * width + \
-        (np.arange(cols.length) * cols.stride)[None, :]
-    return best, corner + chosen
-
-
-def _edge_real_offset(geometry: PlaneGeometry, last: bool) -> np.ndarray:
-    """(OH, OW) offset (from the window's corner) of each window's first/last real tap."""
-    offsets = []
-    for axis in (geometry.rows, geometry.cols):
-        real = axis.real[:, ::-1] if last else axis.real
-        pick = np.argmax(real, axis=1)
-        if last:
-            pick = axis.taps - 1 - pick
-        offsets.append(axis.offset[pick])
-    return offsets[0][:, None] * geometry.cols.size + offsets[1][None, :]
+        # chosen = where(won, tap, chosen), without a slow masked write
+        np.subtract(tap_type(tap), chosen, out=step)
+        np.multiply(step, won, out=step)
+        np.add(chosen, step, out=chosen)
+    return best, geometry.corner + geometry.tap_offset[chosen]
 
 
 def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.ndarray:
@@ -100,20 +104,21 @@ def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.n
     planes = target.shape[0]
     flat = target + (np.arange(planes, dtype=np.int64) * plane_size).reshape(
         (planes,) + (1,) * (target.ndim - 1))
-    total = np.bincount(flat.ravel(), weights=np.broadcast_to(values, target.shape).ravel(),
-                        minlength=planes * plane_size)
+    if values.shape != target.shape:
+        values = np.broadcast_to(values, target.shape)
+    total = np.bincount(flat.ravel(), weights=values.ravel(), minlength=planes * plane_size)
     return total.reshape(planes, plane_size)
 
 
-def avg_forward(planes: np.ndarray, geometry: PlaneGeometry, divisor: np.ndarray) -> np.ndarray:
+def avg_forward(planes: np.ndarray, geometry: PlaneGeometry) -> np.ndarray:
     """Average pooling: window sums by columns then rows, over the divisor.
 
-    planes: (P, H, W); divisor: (OH, OW). Returns (P, OH, OW).
+    planes: (P, H, W). Returns (P, OH, OW).
     """
     shifted = ShiftedPlanes(planes, geometry, 0.0)
     by_cols = _sum_views(shifted.column_tap(c) for c in geometry.cols.offset)
     total = _sum_views(by_cols[:, geometry.rows.tap_slice(r)] for r in geometry.rows.offset)
-    total /= divisor
+    total /= geometry.divisor
     return total
 
 
@@ -126,13 +131,13 @@ def _sum_views(views) -> np.ndarray:
     return total
 
 
-def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry, divisor: np.ndarray) -> np.ndarray:
+def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry) -> np.ndarray:
     """Each output sends grad / divisor to every cell of its window (padding dropped).
 
-    grad_output: (P, OH, OW); divisor: (OH, OW). Returns (P, H*W).
+    grad_output: (P, OH, OW). Returns (P, H*W).
     """
     rows, cols = geometry.rows, geometry.cols
-    share = grad_output / divisor
+    share = grad_output / geometry.divisor
     planes = share.shape[0]
     by_rows = np.zeros((planes, rows.padded_size, cols.length))
     for row_offset in rows.offset:

@@ -27,7 +27,7 @@ def gather(planes: np.ndarray, geometry: PlaneGeometry, fill: float) -> np.ndarr
     cols = np.clip(geometry.cols.index, 0, geometry.cols.size - 1)
     windows = planes[:, rows[:, None, :, None], cols[None, :, None, :]]
     windows = windows.reshape(planes.shape[:1] + geometry.output_shape + (-1,))
-    return np.where(geometry.real(), windows, fill)
+    return np.where(geometry.real, windows, fill)
 
 
 @dataclass(frozen=True)
@@ -81,11 +81,11 @@ def route(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfig):
     planes: (P, H, W) float64. Returns output (P, OH, OW), argmax (P, OH, OW) int64 as
     h*W + w (None for avg) and the Routing.
     """
-    flat_index = geometry.flat_index()
-    real = geometry.real()
+    flat_index = geometry.flat_index
+    real = geometry.real
     if config.mode == "avg":
         windows = gather(planes, geometry, 0.0)
-        divisor = geometry.divisor(config)
+        divisor = geometry.divisor
         output = windows.sum(axis=-1) / divisor
         weights = np.broadcast_to(real / divisor[..., None], windows.shape)
         return output, None, Routing(weights, flat_index)

@@ -1,0 +1,84 @@
+"""Forward + backward time of the engine against PyTorch CPU, as ratios.
+
+Run by hand: `python benchmarks/bench_pooling.py` (needs torch). Both run on the same
+float64 arrays in one process, interleaved, and the median of many rounds is kept, so
+that machine load hits both alike. A ratio is ours / PyTorch's: below 1 is faster.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pooling import PoolConfig, backward, forward  # noqa: E402
+
+CASES = [
+    ((1, 1, 8, 8), PoolConfig("max", 2)),
+    ((64, 1, 28, 28), PoolConfig("max", 2)),
+    ((64, 1, 28, 28), PoolConfig("max", 3, stride=1)),
+    ((32, 16, 64, 64), PoolConfig("max", 3, stride=2, padding=1)),
+    ((32, 16, 64, 64), PoolConfig("avg", 2)),
+    ((32, 16, 64, 64), PoolConfig("avg", 3, stride=1, padding=1)),
+]
+TARGET_RATIO = 2.0
+
+
+def describe(config: PoolConfig) -> str:
+    k, s, p = config.kernel_size[0], config.stride[0], config.padding[0]
+    return f"{config.mode} k{k}" + (f" s{s}" if s != k else "") + (f" p{p}" if p else "")
+
+
+def torch_step(torch, x, config):
+    """PyTorch forward + backward for `config` on a leaf tensor x."""
+    functional = torch.nn.functional
+    kwargs = dict(kernel_size=config.kernel_size, stride=config.stride, padding=config.padding)
+    if config.mode == "max":
+        y = functional.max_pool2d(x, dilation=config.dilation, **kwargs)
+    else:
+        y = functional.avg_pool2d(x, **kwargs)
+    return lambda grad: torch.autograd.grad(y, x, grad)[0]
+
+
+def timed(step) -> float:
+    start = time.perf_counter()
+    step()
+    return time.perf_counter() - start
+
+
+def bench(torch, shape, config, rounds):
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape)
+    grad = rng.standard_normal(forward(x, config).output.shape)
+    x_torch = torch.tensor(x, requires_grad=True)
+    grad_torch = torch.tensor(grad)
+    ours, theirs = [], []
+    for _ in range(rounds):
+        ours.append(timed(lambda: backward(forward(x, config), grad)))
+        theirs.append(timed(lambda: torch_step(torch, x_torch, config)(grad_torch)))
+    return statistics.median(ours), statistics.median(theirs)
+
+
+def main() -> int:
+    import torch
+
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; numpy {np.__version__}")
+    print(f"{'shape':<18} {'config':<14} {'ours ms':>9} {'torch ms':>9} {'ratio':>6}")
+    worst = 0.0
+    for shape, config in CASES:
+        rounds = 400 if np.prod(shape) < 1e5 else 40
+        ours, theirs = bench(torch, shape, config, rounds)
+        ratio = ours / theirs
+        worst = max(worst, ratio)
+        print(f"{str(shape):<18} {describe(config):<14} {ours * 1e3:9.3f} {theirs * 1e3:9.3f} {ratio:6.2f}")
+    print(f"worst ratio {worst:.2f} (target <= {TARGET_RATIO})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
