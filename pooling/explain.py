@@ -1,0 +1,86 @@
+"""What the lab explains, computed: windows, routing shares, coverage and ledgers.
+
+All of it is for one (H, W) plane and derives from the same routing the backward pass
+uses, so the explanation and the gradient cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .config import PoolConfig
+from .geometry import PlaneGeometry, plane_geometry
+from .gradcheck import jacobian
+
+
+def _plane(x) -> np.ndarray:
+    plane = np.asarray(x, dtype=np.float64)
+    if plane.ndim != 2:
+        raise ValueError(f"x must be one (H, W) plane here, got shape {plane.shape}")
+    return plane
+
+
+@dataclass(frozen=True)
+class Window:
+    """The cells one output reads, in reading order.
+
+    rows, cols: (K,) int64 input coordinates (outside the grid for padding taps).
+    real: (K,) bool, the tap is a real cell; padding and ceil-mode overhang are not.
+    """
+
+    rows: np.ndarray
+    cols: np.ndarray
+    real: np.ndarray
+
+
+def window(geometry: PlaneGeometry, out_row: int, out_col: int) -> Window:
+    """The window of output cell (out_row, out_col)."""
+    rows, cols = geometry.rows, geometry.cols
+    taps_r, taps_c = np.meshgrid(np.arange(rows.taps), np.arange(cols.taps), indexing="ij")
+    return Window(rows.index[out_row, taps_r.ravel()], cols.index[out_col, taps_c.ravel()],
+                  rows.real[out_row, taps_r.ravel()] & cols.real[out_col, taps_c.ravel()])
+
+
+def coverage(config: PoolConfig, height: int, width: int) -> np.ndarray:
+    """(H, W) int64: how many windows read each input cell."""
+    geometry = plane_geometry(config, height, width)
+    taps = geometry.flat_index[geometry.real]
+    return np.bincount(taps, minlength=height * width).reshape(height, width)
+
+
+def shares(x, config: PoolConfig) -> np.ndarray:
+    """(OH, OW, H, W): d y[oh, ow] / d x[h, w], the share of each output's upstream
+    gradient that lands on each input cell (the Jacobian, one map per output)."""
+    plane = _plane(x)
+    geometry = plane_geometry(config, *plane.shape)
+    return jacobian(plane, config).reshape(geometry.output_shape + plane.shape)
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """One window's contribution to one input cell: share * upstream = amount."""
+
+    output_cell: tuple[int, int]
+    share: float
+    upstream: float
+    amount: float
+
+
+def ledger(x, grad_output, config: PoolConfig, cell: tuple[int, int]) -> list[LedgerLine]:
+    """Every window that sends something to `cell`, in output reading order.
+
+    x: (H, W); grad_output: (OH, OW). The amounts add up to dL/dx[cell].
+    """
+    share_maps = shares(x, config)
+    grad = np.asarray(grad_output, dtype=np.float64)
+    if grad.shape != share_maps.shape[:2]:
+        raise ValueError(f"grad_output must have the output's shape {share_maps.shape[:2]}, "
+                         f"got {grad.shape}")
+    lines = []
+    for out_row, out_col in zip(*np.nonzero(share_maps[:, :, cell[0], cell[1]])):
+        share = float(share_maps[out_row, out_col, cell[0], cell[1]])
+        upstream = float(grad[out_row, out_col])
+        lines.append(LedgerLine((int(out_row), int(out_col)), share, upstream, share * upstream))
+    return lines
