@@ -1,0 +1,52 @@
+"""What the lab explains agrees with the backward pass it explains."""
+
+import numpy as np
+import pytest
+
+from pooling import TIES, PoolConfig, backward, forward
+from pooling.explain import coverage, ledger, shares, window
+from pooling.geometry import plane_geometry
+
+
+def test_coverage_counts_windows_per_cell():
+    counts = coverage(PoolConfig("max", 3, stride=1, padding=1), 4, 4)
+    assert counts.tolist() == [[4, 6, 6, 4], [6, 9, 9, 6], [6, 9, 9, 6], [4, 6, 6, 4]]
+    # Floor mode drops the last row and column: nobody reads them.
+    assert coverage(PoolConfig("avg", 2), 3, 3).tolist() == [[1, 1, 0], [1, 1, 0], [0, 0, 0]]
+
+
+def test_window_marks_padding_taps():
+    win = window(plane_geometry(PoolConfig("max", 3, stride=2, padding=1), 5, 5), 0, 0)
+    assert win.rows.tolist() == [-1, -1, -1, 0, 0, 0, 1, 1, 1]
+    assert win.cols.tolist() == [-1, 0, 1] * 3
+    assert win.real.tolist() == [False] * 4 + [True, True, False, True, True]
+
+
+def test_adaptive_window_can_be_smaller_than_the_largest():
+    geometry = plane_geometry(PoolConfig("avg", output_size=2), 3, 3)
+    win = window(geometry, 0, 0)               # rows [0, 2), cols [0, 2): 4 real taps
+    assert win.real.sum() == 4 and geometry.taps == 4
+
+
+@pytest.mark.parametrize("ties", TIES)
+@pytest.mark.parametrize("mode", ["max", "avg"])
+def test_ledger_lines_add_up_to_the_gradient(mode, ties):
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 3, (5, 6)).astype(np.float64)
+    config = PoolConfig(mode, 3, stride=1, padding=1, ties=ties)
+    grad = rng.standard_normal(forward(x, config).output.shape)
+    grad_x = backward(forward(x, config), grad)
+    for cell in np.ndindex(x.shape):
+        lines = ledger(x, grad, config, cell)
+        assert sum(line.amount for line in lines) == pytest.approx(grad_x[cell], abs=1e-12)
+        for line in lines:
+            assert line.amount == line.share * line.upstream
+
+
+def test_shares_are_one_map_per_output_cell():
+    x = np.array([[1.0, 3.0], [2.0, 0.5]])
+    maps = shares(x, PoolConfig("max", 2))
+    assert maps.shape == (1, 1, 2, 2)
+    assert maps[0, 0].tolist() == [[0, 1], [0, 0]]
+    with pytest.raises(ValueError, match="one \\(H, W\\) plane"):
+        shares(x[None], PoolConfig())

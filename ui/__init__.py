@@ -1,0 +1,1 @@
+"""Streamlit and Plotly glue shared by the pages. `ui.figures` is pure Plotly."""

@@ -1,0 +1,185 @@
+"""Figures, built by pure functions that return `go.Figure` (no Streamlit here).
+
+Conventions shared by every map: matrix orientation (row 0 on top, square cells),
+every cell annotated with its number, gradients on a diverging scale centred on 0,
+padding cells drawn grey and labelled with what pooling reads there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from .numbers import fmt_grid
+
+VALUE_SCALE = [[0.0, "#f7fbff"], [0.5, "#9ecae1"], [1.0, "#2171b5"]]
+GRADIENT_SCALE = [[0.0, "#2166ac"], [0.25, "#92c5de"], [0.5, "#f7f7f7"],
+                  [0.75, "#f4a582"], [1.0, "#b2182b"]]
+COUNT_SCALE = [[0.0, "#fff7ec"], [1.0, "#d7301f"]]
+PADDING_COLOUR = "#d9d9d9"
+WINDOW_COLOUR = "#111111"
+WINNER_COLOUR = "#f59e0b"
+CELL_PX = 46
+MARGIN = dict(l=36, r=16, t=44, b=24)
+FONT = dict(family="Inter, Arial, sans-serif", size=13)
+
+
+@dataclass
+class Overlay:
+    """What to draw on top of a map.
+
+    window: (top, left, bottom, right) inclusive cell bounds to outline, or None.
+    marks: cells (row, col) to mark as winners.
+    padding: padding width on each side (rows, cols) to draw around the grid.
+    pad_label: text written in padding cells ("−∞" for max, "0" for average).
+    """
+
+    window: tuple[int, int, int, int] | None = None
+    marks: list[tuple[int, int]] = field(default_factory=list)
+    padding: tuple[int, int] = (0, 0)
+    pad_label: str = ""
+
+
+def symmetric_range(*arrays: np.ndarray) -> float:
+    """Half-width of a colour range centred on 0 that holds every finite value."""
+    finite = [np.abs(a[np.isfinite(a)]) for a in arrays if np.size(a)]
+    largest = max((float(f.max()) for f in finite if f.size), default=0.0)
+    return largest if largest > 0 else 1.0
+
+
+def _scale(kind: str):
+    return {"value": VALUE_SCALE, "gradient": GRADIENT_SCALE, "count": COUNT_SCALE}[kind]
+
+
+def _colour_range(values: np.ndarray, kind: str, limit: float | None):
+    if kind == "gradient":
+        half = limit if limit is not None else symmetric_range(values)
+        return -half, half
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        return 0.0, 1.0
+    low, high = float(finite.min()), float(finite.max())
+    return (low, high) if high > low else (low - 1.0, high + 1.0)
+
+
+def heatmap_traces(values: np.ndarray, kind: str, overlay: Overlay | None = None,
+                   colour_axis: str | None = None, limit: float | None = None) -> list:
+    """Traces of one annotated map: padding layer, cells, window outline handled by
+    `outline_shape`, winner marks. values: (H, W); cells sit at x = col, y = row."""
+    overlay = overlay or Overlay()
+    height, width = values.shape
+    pad_r, pad_c = overlay.padding
+    traces = []
+    if pad_r or pad_c:
+        rows = np.arange(-pad_r, height + pad_r)
+        cols = np.arange(-pad_c, width + pad_c)
+        is_pad = (rows[:, None] < 0) | (rows[:, None] >= height) | (cols[None, :] < 0) | (cols[None, :] >= width)
+        traces.append(go.Heatmap(
+            z=np.where(is_pad, 0.0, np.nan), x=cols, y=rows, showscale=False, hoverinfo="skip",
+            colorscale=[[0, PADDING_COLOUR], [1, PADDING_COLOUR]], xgap=2, ygap=2,
+            text=np.where(is_pad, overlay.pad_label, ""), texttemplate="%{text}",
+            textfont=dict(color="#555555", size=11), name="padding"))
+    low, high = _colour_range(values, kind, limit)
+    cell = dict(z=np.where(np.isfinite(values), values, np.nan) if kind != "value" else values,
+                x=np.arange(width), y=np.arange(height), text=fmt_grid(values),
+                texttemplate="%{text}", xgap=2, ygap=2, name=kind,
+                hovertemplate="row %{y}, col %{x}: %{text}<extra></extra>")
+    if colour_axis:
+        cell["coloraxis"] = colour_axis
+    else:
+        cell.update(colorscale=_scale(kind), zmin=low, zmax=high, showscale=False)
+    traces.append(go.Heatmap(**cell))
+    if overlay.marks:
+        rows, cols = zip(*overlay.marks)
+        traces.append(go.Scatter(
+            x=list(cols), y=list(rows), mode="markers", hoverinfo="skip", name="winner",
+            marker=dict(symbol="circle-open", size=34, color=WINNER_COLOUR, line=dict(width=3))))
+    return traces
+
+
+def outline_shape(window: tuple[int, int, int, int], xref: str = "x", yref: str = "y") -> dict:
+    """A rectangle around cells top..bottom, left..right (inclusive)."""
+    top, left, bottom, right = window
+    return dict(type="rect", xref=xref, yref=yref, x0=left - 0.5, x1=right + 0.5,
+                y0=top - 0.5, y1=bottom + 0.5, line=dict(color=WINDOW_COLOUR, width=3))
+
+
+def _axes(figure: go.Figure, row: int | None = None, col: int | None = None, *, shape=(1, 1),
+          padding=(0, 0)):
+    """Matrix orientation: row 0 on top, square cells, integer ticks on real cells."""
+    height, width = shape
+    pad_r, pad_c = padding
+    figure.update_xaxes(range=[-pad_c - 0.5, width + pad_c - 0.5], tickmode="array",
+                        tickvals=list(range(width)), showgrid=False, zeroline=False,
+                        side="top", constrain="domain", row=row, col=col)
+    figure.update_yaxes(range=[height + pad_r - 0.5, -pad_r - 0.5], tickmode="array",
+                        tickvals=list(range(height)), showgrid=False, zeroline=False,
+                        constrain="domain", row=row, col=col)
+
+
+def grid_figure(values, title: str, kind: str = "value", overlay: Overlay | None = None,
+                limit: float | None = None) -> go.Figure:
+    """One annotated map. kind: "value", "gradient" (diverging, centred on 0) or "count"."""
+    values = np.asarray(values, dtype=np.float64)
+    overlay = overlay or Overlay()
+    figure = go.Figure(heatmap_traces(values, kind, overlay, limit=limit))
+    _axes(figure, shape=values.shape, padding=overlay.padding)
+    figure.update_yaxes(scaleanchor="x", scaleratio=1)
+    if overlay.window is not None:
+        figure.add_shape(outline_shape(overlay.window))
+    rows = values.shape[0] + 2 * overlay.padding[0]
+    cols = values.shape[1] + 2 * overlay.padding[1]
+    figure.update_layout(title=dict(text=title, x=0, font=dict(size=15)), font=FONT,
+                         margin=MARGIN, showlegend=False, plot_bgcolor="white",
+                         height=_height(rows, cols), dragmode=False)
+    return figure
+
+
+def _height(rows: int, cols: int, per_cell: int = CELL_PX) -> int:
+    """Figure height that gives cells about `per_cell` pixels, bounded for the page."""
+    cell = min(per_cell, max(22, 560 // max(rows, cols)))
+    return int(rows * cell + MARGIN["t"] + MARGIN["b"])
+
+
+def with_click_targets(figure: go.Figure, shape: tuple[int, int], name: str = "pick") -> go.Figure:
+    """Overlay invisible points at cell centres: heatmap cells cannot be selected in
+    st.plotly_chart, points can. Each point carries its (row, col) as x and y."""
+    rows, cols = np.meshgrid(np.arange(shape[0]), np.arange(shape[1]), indexing="ij")
+    figure.add_trace(go.Scatter(
+        x=cols.ravel(), y=rows.ravel(), mode="markers", name=name, hoverinfo="skip",
+        marker=dict(size=CELL_PX - 6, opacity=0.0, symbol="square"), showlegend=False))
+    figure.update_layout(clickmode="event+select")
+    return figure
+
+
+def small_multiples(maps: list[np.ndarray], titles: list[str], kind: str = "gradient",
+                    columns: int = 4, annotate: bool = True, limit: float | None = None,
+                    marks: list[list[tuple[int, int]]] | None = None) -> go.Figure:
+    """Many maps of one kind in one figure, sharing one colour axis."""
+    count = len(maps)
+    columns = max(1, min(columns, count))
+    rows = -(-count // columns)
+    figure = make_subplots(rows=rows, cols=columns, subplot_titles=titles,
+                           horizontal_spacing=0.03, vertical_spacing=0.28 / max(rows, 1) if rows > 1 else 0.1)
+    low, high = _colour_range(np.concatenate([m.ravel() for m in maps]), kind, limit)
+    for index, values in enumerate(maps):
+        row, col = divmod(index, columns)
+        overlay = Overlay(marks=marks[index] if marks else [])
+        for trace in heatmap_traces(values, kind, overlay, colour_axis="coloraxis"):
+            if not annotate and isinstance(trace, go.Heatmap):
+                trace.texttemplate = None
+            figure.add_trace(trace, row=row + 1, col=col + 1)
+        _axes(figure, row + 1, col + 1, shape=values.shape)
+    figure.update_yaxes(scaleanchor="x", scaleratio=1)
+    for index in range(count):   # each subplot's y axis is anchored to its own x axis
+        suffix = "" if index == 0 else str(index + 1)
+        figure.layout[f"yaxis{suffix}"].scaleanchor = f"x{suffix}"
+    figure.update_layout(coloraxis=dict(colorscale=_scale(kind), cmin=low, cmax=high,
+                                        colorbar=dict(thickness=12, len=0.8)),
+                         font=FONT, margin=dict(l=24, r=24, t=60, b=16), showlegend=False,
+                         plot_bgcolor="white", dragmode=False,
+                         height=int(rows * (maps[0].shape[0] * (26 if annotate else 14) + 70) + 60))
+    return figure
