@@ -1,7 +1,10 @@
 """Home page of the Pooling Backprop Lab."""
 
-import streamlit as st
+from ui.frame import page_frame
+from ui.home import demo, page_links
 
-st.set_page_config(page_title="Pooling Backprop Lab", layout="wide")
-st.title("Pooling Backprop Lab")
-st.write("Where does the gradient go when it passes back through a pooling layer?")
+page_frame("Pooling Backprop Lab",
+           "How does the gradient get back through a pooling layer? Start with a window of "
+           "just two cells, a and b, and an upstream gradient dL/dy from the layers above.")
+demo()
+page_links()

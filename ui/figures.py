@@ -183,3 +183,72 @@ def small_multiples(maps: list[np.ndarray], titles: list[str], kind: str = "grad
                          plot_bgcolor="white", dragmode=False,
                          height=int(rows * (maps[0].shape[0] * (26 if annotate else 14) + 70) + 60))
     return figure
+
+
+ROUTE_COLOUR = "#c2410c"
+ROUTE_FADED = "rgba(120, 120, 120, 0.35)"
+
+
+def routing_figure(output: np.ndarray, x: np.ndarray, shares: np.ndarray,
+                   selected: tuple[int, int] | None = None, title: str = "Routing") -> go.Figure:
+    """y on the left, x on the right, a line from each output cell to every cell it
+    sends a share of its gradient to (width grows with the share).
+
+    output: (OH, OW); x: (H, W); shares: (OH, OW, H, W).
+    """
+    out_h, out_w = output.shape
+    height, width = x.shape
+    gap = 1.5
+    lift = (height - out_h) / 2          # centre the smaller grid vertically
+    x_left = out_w - 1 + gap + 1         # first column of the input grid
+    figure = go.Figure()
+    for (oh, ow) in np.ndindex(out_h, out_w):
+        for h, w in np.argwhere(shares[oh, ow] != 0):
+            chosen = selected == (oh, ow)
+            share = float(shares[oh, ow, h, w])
+            figure.add_trace(go.Scatter(
+                x=[ow, x_left + w], y=[oh + lift, h], mode="lines", hoverinfo="skip",
+                line=dict(color=ROUTE_COLOUR if chosen else ROUTE_FADED,
+                          width=(3.5 if chosen else 1.5) * (0.5 + min(share, 1.0)))))
+    for trace in heatmap_traces(output, "value"):
+        trace.update(y=np.arange(out_h) + lift, name="y")
+        figure.add_trace(trace)
+    for trace in heatmap_traces(x, "value"):
+        trace.update(x=np.arange(width) + x_left, name="x")
+        figure.add_trace(trace)
+    if selected is not None:
+        oh, ow = selected
+        figure.add_shape(outline_shape((oh + lift, ow, oh + lift, ow)))
+    top = min(-0.5, lift - 0.5)
+    figure.update_xaxes(visible=False, range=[-0.6, x_left + width - 0.4], constrain="domain")
+    figure.update_yaxes(visible=False, range=[max(height, out_h + lift) - 0.4, top - 0.6],
+                        scaleanchor="x", scaleratio=1, constrain="domain")
+    figure.add_annotation(x=(out_w - 1) / 2, y=top - 0.35, text="<b>y</b>", showarrow=False)
+    figure.add_annotation(x=x_left + (width - 1) / 2, y=top - 0.35, text="<b>x</b>", showarrow=False)
+    figure.update_layout(title=dict(text=title, x=0, font=dict(size=15)), font=FONT, margin=MARGIN,
+                         showlegend=False, plot_bgcolor="white", dragmode=False,
+                         height=_height(max(height, out_h) + 1, x_left + width))
+    return figure
+
+
+def jacobian_figure(matrix: np.ndarray, out_shape: tuple[int, int], in_shape: tuple[int, int],
+                    title: str = "Jacobian") -> go.Figure:
+    """J: (OH*OW, H*W), rows = output cells, columns = input cells, numbers on small ones."""
+    rows, cols = matrix.shape
+    out_labels = [f"y{r},{c}" for r, c in np.ndindex(*out_shape)]
+    in_labels = [f"x{r},{c}" for r, c in np.ndindex(*in_shape)]
+    annotate = rows * cols <= 40 * 40
+    figure = go.Figure(go.Heatmap(
+        z=matrix, x=in_labels, y=out_labels, colorscale=VALUE_SCALE, zmin=0,
+        zmax=max(1.0, float(matrix.max())), showscale=False, xgap=1, ygap=1,
+        text=np.where(matrix != 0, fmt_grid(matrix), "") if annotate else None,
+        texttemplate="%{text}" if annotate else None,
+        hovertemplate="%{y} ← %{x}: %{z}<extra></extra>"))
+    cell = max(12, min(30, 900 // max(cols, 1)))
+    figure.update_xaxes(side="top", tickangle=-90, showgrid=False, tickfont=dict(size=10))
+    figure.update_yaxes(autorange="reversed", showgrid=False, tickfont=dict(size=10),
+                        scaleanchor="x", scaleratio=1, constrain="domain")
+    figure.update_layout(title=dict(text=title, x=0, font=dict(size=15)), font=FONT,
+                         margin=dict(l=60, r=16, t=110, b=16), plot_bgcolor="white",
+                         dragmode=False, height=int(rows * cell + 140))
+    return figure

@@ -1,0 +1,42 @@
+"""The frame every page shares: page config, the site menu, title and intro.
+
+Streamlit's own page menu would call the home page "app", so it is hidden
+(.streamlit/config.toml) and drawn here once, with real labels.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [
+    ("app.py", "Home", ":material/home:"),
+    ("pages/1_playground.py", "Playground: one layer, every number", ":material/grid_on:"),
+]
+
+
+def site_menu() -> None:
+    with st.sidebar:
+        for path, label, icon in PAGES:
+            if (ROOT / path).exists():
+                st.page_link(path, label=label, icon=icon)
+        st.divider()
+
+
+def page_frame(title: str, intro: str) -> None:
+    """Call first on every page."""
+    st.set_page_config(page_title=f"{title} · Pooling Backprop Lab", page_icon=":material/grid_on:",
+                       layout="wide", initial_sidebar_state="expanded")
+    site_menu()
+    st.title(title)
+    st.markdown(intro)
+
+
+def keep_state(keys) -> None:
+    """Streamlit forgets a widget's value in a run that does not draw it; copying the
+    value into session state makes it survive (the settings must outlive an error)."""
+    for key in keys:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]

@@ -1,0 +1,89 @@
+"""An editable number grid that keeps the user's work.
+
+`st.data_editor` keeps its edits relative to the data it was given, so its output is
+never fed back in as its input: the grid handed to the editor (the *base*) only
+changes when something outside the editor replaces it (a preset, a resize, a link), and
+then the editor gets a new key. The last valid edited grid is kept as *current*, which a
+resize starts from.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from .urlstate import MAX_GRID
+
+
+def _keys(prefix: str) -> dict[str, str]:
+    return {name: f"{prefix}_{name}" for name in ("base", "version", "current", "rows", "cols")}
+
+
+def set_grid(prefix: str, grid: np.ndarray) -> None:
+    """Replace the grid from outside the editor (preset, resize, link)."""
+    keys = _keys(prefix)
+    state = st.session_state
+    state[keys["base"]] = np.array(grid, dtype=np.float64)
+    state[keys["current"]] = state[keys["base"]]
+    state[keys["version"]] = state.get(keys["version"], 0) + 1
+    state[keys["rows"]], state[keys["cols"]] = state[keys["base"]].shape
+
+
+def current_grid(prefix: str) -> np.ndarray:
+    """The last valid grid the user made."""
+    return st.session_state[_keys(prefix)["current"]]
+
+
+def resized(grid: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np.ndarray:
+    """grid cut or extended to `shape`; the values that still fit are kept."""
+    out = np.full(shape, fill)
+    rows, cols = min(shape[0], grid.shape[0]), min(shape[1], grid.shape[1])
+    out[:rows, :cols] = grid[:rows, :cols]
+    return out
+
+
+def _resize(prefix: str) -> None:
+    keys = _keys(prefix)
+    shape = (st.session_state[keys["rows"]], st.session_state[keys["cols"]])
+    set_grid(prefix, resized(current_grid(prefix), shape))
+
+
+def size_inputs(prefix: str) -> None:
+    """Row and column counts, 1 to MAX_GRID; changing them keeps what still fits."""
+    keys = _keys(prefix)
+    left, right = st.columns(2)
+    left.number_input("Rows", 1, MAX_GRID, key=keys["rows"], on_change=_resize, args=(prefix,),
+                      help=f"1 to {MAX_GRID}. Values that still fit are kept.")
+    right.number_input("Columns", 1, MAX_GRID, key=keys["cols"], on_change=_resize, args=(prefix,),
+                       help=f"1 to {MAX_GRID}. Values that still fit are kept.")
+
+
+def parse_edited(frame: pd.DataFrame) -> np.ndarray:
+    """The edited table as a float grid; ValueError naming the first bad cell."""
+    values = frame.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=np.float64)
+    bad = np.argwhere(~np.isfinite(values))
+    if bad.size:
+        row, col = bad[0]
+        raise ValueError(f"Row {row}, column {col} is empty or not a number: type a number there.")
+    return values
+
+
+def grid_editor(prefix: str, caption: str) -> np.ndarray | None:
+    """Show the editor; return the edited grid, or None after saying what is wrong."""
+    keys = _keys(prefix)
+    state = st.session_state
+    base = state[keys["base"]]
+    columns = [str(c) for c in range(base.shape[1])]
+    edited = st.data_editor(
+        pd.DataFrame(base, columns=columns), key=f"{prefix}_editor_{state[keys['version']]}",
+        width="content",
+        column_config={c: st.column_config.NumberColumn(c, step=0.001) for c in columns})
+    st.caption(caption)
+    try:
+        grid = parse_edited(edited)
+    except ValueError as error:
+        st.error(str(error))
+        return None
+    state[keys["current"]] = grid
+    return grid

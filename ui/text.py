@@ -1,0 +1,45 @@
+"""Sentences and formulas with the current numbers filled in (pure)."""
+
+from __future__ import annotations
+
+from pooling import PoolConfig
+from pooling.geometry import AXIS_NAMES, output_length
+
+from .numbers import fmt
+
+
+def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
+    """LaTeX, one line per axis: PyTorch's output size with the numbers in."""
+    lines = []
+    for axis, size in enumerate((height, width)):
+        symbol = "H" if axis == 0 else "W"
+        if config.adaptive:
+            lines.append(rf"\text{{{AXIS_NAMES[axis]}}}:\ {symbol}_{{out}} = {config.output_size[axis]}"
+                         r"\ \text{(adaptive: chosen)}")
+            continue
+        k, s = config.kernel_size[axis], config.stride[axis]
+        p, d = config.padding[axis], config.dilation[axis]
+        bracket = r"\left\lceil" if config.ceil_mode else r"\left\lfloor"
+        close = r"\right\rceil" if config.ceil_mode else r"\right\rfloor"
+        numerator = size + 2 * p - d * (k - 1) - 1
+        result = output_length(size, k, s, p, d, config.ceil_mode)
+        line = (rf"{symbol}_{{out}} = {bracket}\frac{{{symbol} + 2p - d(k-1) - 1}}{{s}}{close} + 1"
+                rf" = {bracket}\frac{{{size} + 2\cdot{p} - {d}\cdot({k}-1) - 1}}{{{s}}}{close} + 1"
+                rf" = {bracket}\frac{{{numerator}}}{{{s}}}{close} + 1")
+        plain = -(-numerator // s) + 1 if config.ceil_mode else numerator // s + 1
+        if config.ceil_mode and plain != result:
+            line += rf" = {plain} - 1 = {result}\ \text{{(the last window would start past the padding)}}"
+        else:
+            line += f" = {result}"
+        lines.append(line)
+    return lines
+
+
+def ledger_formula(cell: tuple[int, int], lines, total: float) -> str:
+    """'dL/dx[r,c] = share·g (from y[i,j]) + … = total' as LaTeX."""
+    name = rf"\frac{{\partial L}}{{\partial x_{{{cell[0]},{cell[1]}}}}}"
+    if not lines:
+        return name + r" = 0 \quad\text{(no window sends anything here)}"
+    terms = [rf"\underbrace{{{fmt(line.share)}\cdot{fmt(line.upstream)}}}_{{y_{{{line.output_cell[0]},{line.output_cell[1]}}}}}"
+             for line in lines]
+    return name + " = " + " + ".join(terms) + f" = {fmt(total)}"

@@ -1,0 +1,112 @@
+"""Share links: every setting of a page lives in the URL's query string.
+
+A page declares its fields once (`Field`): session-state key, URL name, default and how
+to read and write the value. `restore` reads the URL into session state on the first run
+of a session, falling back to the default with a short notice for any value that is
+missing its mark; `publish` writes the current values back on every run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+MAX_GRID = 16
+
+
+@dataclass(frozen=True)
+class Field:
+    key: str                     # st.session_state key of the widget or value
+    url: str                     # name in the query string
+    default: Any
+    parse: Callable[[str], Any]  # raises ValueError with a short reason
+    write: Callable[[Any], str] = str
+
+
+def int_in(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ValueError("not a whole number") from None
+        if not low <= value <= high:
+            raise ValueError(f"must be from {low} to {high}")
+        return value
+    return parse
+
+
+def one_of(options) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in options:
+            raise ValueError(f"must be one of {', '.join(options)}")
+        return text
+    return parse
+
+
+def flag(text: str) -> bool:
+    if text not in ("0", "1"):
+        raise ValueError("must be 0 or 1")
+    return text == "1"
+
+
+def write_flag(value: bool) -> str:
+    return "1" if value else "0"
+
+
+def parse_grid(text: str) -> np.ndarray:
+    """'1,3;2,0.5' -> [[1, 3], [2, 0.5]]: rows split by ';', cells by ','."""
+    rows = [row.split(",") for row in text.split(";")]
+    if not 1 <= len(rows) <= MAX_GRID or not 1 <= len(rows[0]) <= MAX_GRID:
+        raise ValueError(f"must have 1 to {MAX_GRID} rows and columns")
+    if any(len(row) != len(rows[0]) for row in rows):
+        raise ValueError("rows must all have the same length")
+    try:
+        grid = np.array([[float(cell) for cell in row] for row in rows])
+    except ValueError:
+        raise ValueError("holds something that is not a number") from None
+    if not np.isfinite(grid).all():
+        raise ValueError("holds a value that is not a finite number")
+    return grid
+
+
+def write_grid(grid: np.ndarray) -> str:
+    return ";".join(",".join(f"{value:.6g}" for value in row) for row in np.asarray(grid))
+
+
+def parse_cell(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    try:
+        row, col = (int(part) for part in parts)
+    except ValueError:
+        raise ValueError("must be two whole numbers, 'row,col'") from None
+    if row < 0 or col < 0:
+        raise ValueError("must not be negative")
+    return row, col
+
+
+def write_cell(cell: tuple[int, int]) -> str:
+    return f"{cell[0]},{cell[1]}"
+
+
+def restore(fields: list[Field], query: dict, state) -> list[str]:
+    """Put each field's URL value (or default) into `state`; return notices for the
+    values that could not be used."""
+    notices = []
+    for field in fields:
+        text = query.get(field.url)
+        value = field.default
+        if text is not None:
+            try:
+                value = field.parse(text)
+            except ValueError as error:
+                notices.append(f"Link value {field.url}={text[:40]!r} {error}; "
+                               f"using {field.write(field.default)[:40]} instead.")
+        state[field.key] = value
+    return notices
+
+
+def snapshot(fields: list[Field], state) -> dict[str, str]:
+    """The query string that restores the current values."""
+    return {field.url: field.write(state[field.key]) for field in fields if field.key in state}
