@@ -9,6 +9,8 @@ from pooling.config import TIES_MEANING
 
 from .urlstate import Field, flag, int_in, one_of, write_flag
 
+TIES_LABELS = {"first": "first (PyTorch)", "last": "last", "split": "split evenly",
+               "all": "all (wrong on purpose)"}
 KERNEL_MAX, STRIDE_MAX, PADDING_MAX, DILATION_MAX, DIVISOR_MAX = 8, 8, 4, 4, 99
 
 
@@ -58,8 +60,9 @@ def pool_controls(prefix: str) -> None:
     st.number_input("Divisor override (0 = off)", 0, DIVISOR_MAX, key=f"{prefix}_div",
                     disabled=is_max, help="divisor_override: divide every window's sum by this.")
     st.selectbox("Ties", TIES, key=f"{prefix}_ties", disabled=not is_max,
-                 format_func=lambda t: f"{t}: {TIES_MEANING[t]}",
-                 help="Where a max window sends its gradient when several cells hold the maximum.")
+                 format_func=TIES_LABELS.get,
+                 help="Where a max window sends its gradient when several cells hold the "
+                      "maximum. " + " ".join(f"{t}: {TIES_MEANING[t]}." for t in TIES))
 
 
 def config_from_state(prefix: str) -> PoolConfig:

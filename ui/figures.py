@@ -23,7 +23,8 @@ PADDING_COLOUR = "#d9d9d9"
 WINDOW_COLOUR = "#111111"
 WINNER_COLOUR = "#f59e0b"
 CELL_PX = 46
-MARGIN = dict(l=36, r=16, t=44, b=24)
+PLOT_WIDTH_PX = 300            # a third of the main column on a 1400-px screen
+MARGIN = dict(l=36, r=16, t=68, b=16)
 FONT = dict(family="Inter, Arial, sans-serif", size=13)
 
 
@@ -41,6 +42,12 @@ class Overlay:
     marks: list[tuple[int, int]] = field(default_factory=list)
     padding: tuple[int, int] = (0, 0)
     pad_label: str = ""
+
+
+def title_style(text: str) -> dict:
+    """Titles sit at the very top, above the column numbers."""
+    return dict(text=text, x=0, xanchor="left", y=1, yref="container", yanchor="top",
+                pad=dict(t=8, l=4), font=dict(size=15))
 
 
 def symmetric_range(*arrays: np.ndarray) -> float:
@@ -121,7 +128,7 @@ def _axes(figure: go.Figure, row: int | None = None, col: int | None = None, *, 
 
 
 def grid_figure(values, title: str, kind: str = "value", overlay: Overlay | None = None,
-                limit: float | None = None) -> go.Figure:
+                limit: float | None = None, width_px: int = PLOT_WIDTH_PX) -> go.Figure:
     """One annotated map. kind: "value", "gradient" (diverging, centred on 0) or "count"."""
     values = np.asarray(values, dtype=np.float64)
     overlay = overlay or Overlay()
@@ -132,15 +139,16 @@ def grid_figure(values, title: str, kind: str = "value", overlay: Overlay | None
         figure.add_shape(outline_shape(overlay.window))
     rows = values.shape[0] + 2 * overlay.padding[0]
     cols = values.shape[1] + 2 * overlay.padding[1]
-    figure.update_layout(title=dict(text=title, x=0, font=dict(size=15)), font=FONT,
+    figure.update_layout(title=title_style(title), font=FONT,
                          margin=MARGIN, showlegend=False, plot_bgcolor="white",
-                         height=_height(rows, cols), dragmode=False)
+                         height=_height(rows, cols, width_px), dragmode=False)
     return figure
 
 
-def _height(rows: int, cols: int, per_cell: int = CELL_PX) -> int:
-    """Figure height that gives cells about `per_cell` pixels, bounded for the page."""
-    cell = min(per_cell, max(22, 560 // max(rows, cols)))
+def _height(rows: int, cols: int, width_px: int = PLOT_WIDTH_PX) -> int:
+    """Figure height for square cells when the plot gets about `width_px` pixels across:
+    no taller than the cells need, so no empty band opens above or below the grid."""
+    cell = min(CELL_PX, max(18, width_px // max(cols, 1)), max(18, 560 // max(rows, 1)))
     return int(rows * cell + MARGIN["t"] + MARGIN["b"])
 
 
@@ -153,6 +161,13 @@ def with_click_targets(figure: go.Figure, shape: tuple[int, int], name: str = "p
         marker=dict(size=CELL_PX - 6, opacity=0.0, symbol="square"), showlegend=False))
     figure.update_layout(clickmode="event+select")
     return figure
+
+
+def _multiples_height(rows: int, columns: int, shape: tuple[int, int],
+                      width_px: int = 3 * PLOT_WIDTH_PX) -> int:
+    """Square cells when `columns` maps share about `width_px` pixels across."""
+    cell = min(CELL_PX, max(10, width_px // (columns * (shape[1] + 1))))
+    return int(rows * (shape[0] * cell + 56) + 50)
 
 
 def small_multiples(maps: list[np.ndarray], titles: list[str], kind: str = "gradient",
@@ -174,6 +189,11 @@ def small_multiples(maps: list[np.ndarray], titles: list[str], kind: str = "grad
             figure.add_trace(trace, row=row + 1, col=col + 1)
         _axes(figure, row + 1, col + 1, shape=values.shape)
     figure.update_yaxes(scaleanchor="x", scaleratio=1)
+    # Column numbers under each map, so the map's title above it has room.
+    figure.update_xaxes(tickfont=dict(size=10), side="bottom")
+    figure.update_yaxes(tickfont=dict(size=10))
+    for column in range(2, columns + 1):       # row numbers on the left column only
+        figure.update_yaxes(showticklabels=False, col=column)
     for index in range(count):   # each subplot's y axis is anchored to its own x axis
         suffix = "" if index == 0 else str(index + 1)
         figure.layout[f"yaxis{suffix}"].scaleanchor = f"x{suffix}"
@@ -181,12 +201,12 @@ def small_multiples(maps: list[np.ndarray], titles: list[str], kind: str = "grad
                                         colorbar=dict(thickness=12, len=0.8)),
                          font=FONT, margin=dict(l=24, r=24, t=60, b=16), showlegend=False,
                          plot_bgcolor="white", dragmode=False,
-                         height=int(rows * (maps[0].shape[0] * (26 if annotate else 14) + 70) + 60))
+                         height=_multiples_height(rows, columns, maps[0].shape))
     return figure
 
 
 ROUTE_COLOUR = "#c2410c"
-ROUTE_FADED = "rgba(120, 120, 120, 0.35)"
+ROUTE_FADED = "rgba(110, 110, 110, 0.45)"
 
 
 def routing_figure(output: np.ndarray, x: np.ndarray, shares: np.ndarray,
@@ -206,10 +226,14 @@ def routing_figure(output: np.ndarray, x: np.ndarray, shares: np.ndarray,
         for h, w in np.argwhere(shares[oh, ow] != 0):
             chosen = selected == (oh, ow)
             share = float(shares[oh, ow, h, w])
+            # From the right edge of the y cell to the left edge of the x cell, with an
+            # arrowhead, so that neither cell's number is covered.
             figure.add_trace(go.Scatter(
-                x=[ow, x_left + w], y=[oh + lift, h], mode="lines", hoverinfo="skip",
+                x=[ow + 0.45, x_left + w - 0.42], y=[oh + lift, h], mode="lines+markers",
+                hoverinfo="skip", marker=dict(symbol=["circle", "arrow"], angleref="previous",
+                                              size=[4, 11 if chosen else 8]),
                 line=dict(color=ROUTE_COLOUR if chosen else ROUTE_FADED,
-                          width=(3.5 if chosen else 1.5) * (0.5 + min(share, 1.0)))))
+                          width=(3 if chosen else 1.2) * (0.6 + min(share, 1.0) * 0.4))))
     for trace in heatmap_traces(output, "value"):
         trace.update(y=np.arange(out_h) + lift, name="y")
         figure.add_trace(trace)
@@ -225,9 +249,9 @@ def routing_figure(output: np.ndarray, x: np.ndarray, shares: np.ndarray,
                         scaleanchor="x", scaleratio=1, constrain="domain")
     figure.add_annotation(x=(out_w - 1) / 2, y=top - 0.35, text="<b>y</b>", showarrow=False)
     figure.add_annotation(x=x_left + (width - 1) / 2, y=top - 0.35, text="<b>x</b>", showarrow=False)
-    figure.update_layout(title=dict(text=title, x=0, font=dict(size=15)), font=FONT, margin=MARGIN,
+    figure.update_layout(title=title_style(title), font=FONT, margin=MARGIN,
                          showlegend=False, plot_bgcolor="white", dragmode=False,
-                         height=_height(max(height, out_h) + 1, x_left + width))
+                         height=_height(max(height, out_h) + 1, x_left + width, 2 * PLOT_WIDTH_PX))
     return figure
 
 
@@ -248,7 +272,7 @@ def jacobian_figure(matrix: np.ndarray, out_shape: tuple[int, int], in_shape: tu
     figure.update_xaxes(side="top", tickangle=-90, showgrid=False, tickfont=dict(size=10))
     figure.update_yaxes(autorange="reversed", showgrid=False, tickfont=dict(size=10),
                         scaleanchor="x", scaleratio=1, constrain="domain")
-    figure.update_layout(title=dict(text=title, x=0, font=dict(size=15)), font=FONT,
+    figure.update_layout(title=title_style(title), font=FONT,
                          margin=dict(l=60, r=16, t=110, b=16), plot_bgcolor="white",
                          dragmode=False, height=int(rows * cell + 140))
     return figure

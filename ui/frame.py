@@ -13,8 +13,15 @@ import streamlit as st
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [
     ("app.py", "Home", ":material/home:"),
-    ("pages/1_playground.py", "Playground: one layer, every number", ":material/grid_on:"),
+    ("pages/1_playground.py", "Playground", ":material/grid_on:"),
 ]
+
+
+# Less empty space above the title; keep the sidebar menu tight.
+PAGE_CSS = """
+[data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
+[data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] { padding-top: 1rem; }
+"""
 
 
 def site_menu() -> None:
@@ -29,6 +36,7 @@ def page_frame(title: str, intro: str) -> None:
     """Call first on every page."""
     st.set_page_config(page_title=f"{title} · Pooling Backprop Lab", page_icon=":material/grid_on:",
                        layout="wide", initial_sidebar_state="expanded")
+    st.html(f"<style>{PAGE_CSS}</style>")
     site_menu()
     st.title(title)
     st.markdown(intro)

@@ -78,7 +78,7 @@ def grid_editor(prefix: str, caption: str) -> np.ndarray | None:
     edited = st.data_editor(
         pd.DataFrame(base, columns=columns), key=f"{prefix}_editor_{state[keys['version']]}",
         width="content",
-        column_config={c: st.column_config.NumberColumn(c, step=0.001) for c in columns})
+        column_config={c: st.column_config.NumberColumn(c, format="plain") for c in columns})
     st.caption(caption)
     try:
         grid = parse_edited(edited)

@@ -86,20 +86,24 @@ def build_lesson(x: np.ndarray, config: PoolConfig, grad_output_kind: str, seed:
 class TieRow:
     """One tie policy in the tie lab.
 
-    grad_x: (H, W). total: its sum. slope: what moving the whole input up by t does
-    to L per unit t, measured; a valid gradient's total must equal it.
-    fd_error: largest gap to the per-cell central differences.
+    grad_x: (H, W). total: its sum. slope: dL/dt when the whole input moves up by t,
+    measured by central differences; a valid gradient's total must equal it.
+    central_gap: largest gap to the per-cell central differences.
     """
 
     ties: str
     grad_x: np.ndarray
     total: float
     slope: float
-    fd_error: float
+    central_gap: float
 
     @property
-    def passes_total(self) -> bool:
+    def total_matches(self) -> bool:
         return abs(self.total - self.slope) < 1e-6
+
+    @property
+    def matches_central(self) -> bool:
+        return self.central_gap < 1e-6
 
 
 def tie_lab(lesson: Lesson, eps: float = 1e-6) -> tuple[list[TieRow], np.ndarray]:

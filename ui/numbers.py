@@ -7,19 +7,22 @@ import math
 import numpy as np
 
 DECIMALS = 3
+FLOAT_NOISE = 1e-12            # sums of float64 shares leave crumbs this small: show 0
 
 
 def fmt(value: float, decimals: int = DECIMALS) -> str:
-    """3 -> "3", 2.5 -> "2.5", 1/3 -> "0.333", -0.0 -> "0", nan -> "NaN", -inf -> "−∞"."""
+    """3 -> "3", 2.5 -> "2.5", 1/3 -> "0.333", -0.0 -> "0", 2e-5 -> "2.0e−05",
+    nan -> "NaN", -inf -> "−∞"."""
     value = float(value)
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
         return "∞" if value > 0 else "−∞"
-    rounded = round(value, decimals)
-    if rounded == 0:
-        return "0" if value == 0 else ("≈0")
-    text = f"{rounded:.{decimals}f}".rstrip("0").rstrip(".")
+    if abs(value) < FLOAT_NOISE:
+        return "0"
+    if abs(value) < 0.5 * 10 ** -decimals:      # too small for the decimals: say how small
+        return f"{value:.1e}".replace("-", "−")
+    text = f"{round(value, decimals):.{decimals}f}".rstrip("0").rstrip(".")
     return text.replace("-", "−")
 
 

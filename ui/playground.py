@@ -4,6 +4,7 @@ forward and backward pass. Each function draws one part of the screen."""
 from __future__ import annotations
 
 import io
+from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from .frame import keep_state
 from .grid_editor import current_grid, grid_editor, resized, set_grid, size_inputs
 from .lesson import UPSTREAM_LABELS, UPSTREAMS, Lesson, build_lesson, tie_lab
 from .numbers import fmt
-from .presets import PRESET_LABELS, PRESETS, seed_window
+from .presets import PRESET_HELP, PRESET_LABELS, PRESETS, seed_window
 from .urlstate import (Field, int_in, one_of, parse_cell, parse_grid, restore, snapshot,
                        write_cell, write_grid)
 
@@ -27,6 +28,7 @@ P = "pg"                       # session-state prefix of this page
 GRID, UPSTREAM_GRID = f"{P}_grid", f"{P}_gy"
 PLAY_SECONDS = 1.0
 MATRIX_LIMIT = 400             # largest J (cells) drawn as a heatmap
+SMALL_PRODUCT = (6, 16)        # largest J (outputs, inputs) written out as Jᵀ g
 
 FIELDS = pool_fields(P) + [
     Field(f"{P}_x", "x", seed_window(None).grid, parse_grid, write_grid),
@@ -34,7 +36,7 @@ FIELDS = pool_fields(P) + [
     Field(f"{P}_gy_url", "gy", None, parse_grid, lambda g: "" if g is None else write_grid(g)),
     Field(f"{P}_seed", "seed", 0, int_in(0, 10 ** 6)),
     Field(f"{P}_step", "step", 0, int_in(0, 255)),
-    Field(f"{P}_cell", "cell", (0, 0), parse_cell, write_cell),
+    Field(f"{P}_cell", "cell", None, parse_cell, lambda c: "" if c is None else write_cell(c)),
 ]
 WIDGET_KEYS = [f.key for f in FIELDS] + [f"{P}_playing"]
 
@@ -60,9 +62,7 @@ def publish(lesson: Lesson | None) -> None:
     state[f"{P}_x"] = current_grid(GRID)
     state[f"{P}_gy_url"] = current_grid(UPSTREAM_GRID) if state.get(f"{UPSTREAM_GRID}_current") is not None \
         and state[f"{P}_upstream"] == "custom" else None
-    params = snapshot(FIELDS, state)
-    if not params.get("gy"):
-        params.pop("gy", None)
+    params = {name: value for name, value in snapshot(FIELDS, state).items() if value != ""}
     st.query_params.from_dict(params)
     del state[f"{P}_x"], state[f"{P}_gy_url"]
 
@@ -79,7 +79,7 @@ def load_preset(name: str) -> None:
         else:
             state[f"{P}_{key}"] = value
     state[f"{P}_step"] = 0
-    state[f"{P}_cell"] = (0, 0)
+    state[f"{P}_cell"] = None
     state[f"{P}_playing"] = False
 
 
@@ -101,7 +101,7 @@ def input_panel() -> np.ndarray | None:
     buttons = st.columns(len(PRESETS))
     for column, name in zip(buttons, PRESETS):
         column.button(PRESET_LABELS[name], key=f"{P}_preset_{name}", on_click=load_preset,
-                      args=(name,), width="stretch")
+                      args=(name,), width="stretch", help=PRESET_HELP[name])
     size_inputs(GRID)
     return grid_editor(GRID, "Click a cell to type a new value.")
 
@@ -163,11 +163,21 @@ def pad_label(config: PoolConfig) -> str:
     return "−∞" if config.mode == "max" else "0"
 
 
-def current_out_cell(lesson: Lesson) -> tuple[int, int]:
+def clamp_picks(lesson: Lesson) -> None:
+    """Keep the picked step and cell inside the grid after it shrank (before any widget)."""
     state = st.session_state
-    count = lesson.output.size
-    state[f"{P}_step"] = min(state[f"{P}_step"], count - 1)
-    return divmod(state[f"{P}_step"], lesson.output_shape[1])
+    state[f"{P}_step"] = min(state[f"{P}_step"], lesson.output.size - 1)
+    if state[f"{P}_cell"] is None:       # start where the most windows send something
+        senders = (lesson.shares != 0).sum(axis=(0, 1))
+        state[f"{P}_cell"] = tuple(int(i) for i in np.unravel_index(senders.argmax(), senders.shape))
+    row, col = state[f"{P}_cell"]
+    state[f"{P}_cell"] = (min(row, lesson.x.shape[0] - 1), min(col, lesson.x.shape[1] - 1))
+    state[f"{P}_out_width"] = lesson.output_shape[1]
+    state[f"{P}_step_count"] = lesson.output.size
+
+
+def current_out_cell(lesson: Lesson) -> tuple[int, int]:
+    return divmod(st.session_state[f"{P}_step"], lesson.output_shape[1])
 
 
 def window_bounds(lesson: Lesson, out_cell) -> tuple[int, int, int, int]:
@@ -219,7 +229,6 @@ def chart(figure, key: str | None = None, on_select=None) -> None:
 def forward_backward_view(lesson: Lesson) -> None:
     config, x = lesson.config, lesson.x
     out_cell = current_out_cell(lesson)
-    st.session_state[f"{P}_out_width"] = lesson.output_shape[1]
     overlay = figures.Overlay(window=window_bounds(lesson, out_cell), marks=winner_cells(lesson),
                               padding=config.padding, pad_label=pad_label(config))
     top = st.columns(3)
@@ -255,35 +264,38 @@ def forward_backward_view(lesson: Lesson) -> None:
 def step_view(lesson: Lesson) -> None:
     state = st.session_state
     count = lesson.output.size
-    left, right = st.columns([4, 1])
-    playing = state[f"{P}_playing"]
-    right.button("Pause" if playing else "Play", key=f"{P}_play", on_click=_toggle_play,
-                 icon=":material/pause:" if playing else ":material/play_arrow:", width="stretch")
-    if count == 1:
-        left.caption("One output cell: there is a single window to follow.")
 
-    @st.fragment(run_every=PLAY_SECONDS if playing else None)
+    @st.fragment(run_every=PLAY_SECONDS if state[f"{P}_playing"] else None)
     def animated():
+        if state.pop(f"{P}_play_toggled", False):
+            st.rerun(scope="app")       # the timer is set when the fragment is defined
         if state[f"{P}_playing"]:
             if state[f"{P}_step"] >= count - 1:
                 state[f"{P}_playing"] = False
             else:
                 state[f"{P}_step"] += 1
+        left, right = st.columns([5, 1], vertical_alignment="bottom")
+        playing = state[f"{P}_playing"]
+        right.button("Pause" if playing else "Play", key=f"{P}_play", on_click=_toggle_play,
+                     icon=":material/pause:" if playing else ":material/play_arrow:",
+                     width="stretch", disabled=count == 1,
+                     help="Send the windows' gradients back one after another.")
         if count > 1:
-            st.slider("Window (reading order)", 0, count - 1, key=f"{P}_step",
-                      help="Each step, one output cell sends its dL/dy back through its window.")
+            left.slider("Window (reading order)", 0, count - 1, key=f"{P}_step",
+                        help="Each step, one output cell sends its dL/dy back through its window.")
+        else:
+            left.caption("One output cell: there is a single window to follow.")
         step_figures(lesson)
 
-    with left:
-        pass
     animated()
 
 
 def _toggle_play() -> None:
     state = st.session_state
-    if not state[f"{P}_playing"] and state[f"{P}_step"] >= state.get(f"{P}_step_count", 1) - 1:
+    if not state[f"{P}_playing"] and state[f"{P}_step"] >= state[f"{P}_step_count"] - 1:
         state[f"{P}_step"] = 0
     state[f"{P}_playing"] = not state[f"{P}_playing"]
+    state[f"{P}_play_toggled"] = True
 
 
 def step_figures(lesson: Lesson) -> None:
@@ -306,6 +318,9 @@ def step_figures(lesson: Lesson) -> None:
                                   f"{lesson.output.size} windows", "gradient",
                                   overlay=figures.Overlay(marks=receivers), limit=limit))
     st.markdown(step_sentence(lesson, out_cell, receivers))
+    if lesson.coverage.max() > 1:
+        st.caption("Where windows overlap, a cell keeps what earlier windows sent it and adds "
+                   "the new share: the running totals are on the right.")
 
 
 def step_sentence(lesson: Lesson, out_cell, receivers) -> str:
@@ -326,10 +341,7 @@ def step_sentence(lesson: Lesson, out_cell, receivers) -> str:
 
 def ledger_view(lesson: Lesson) -> None:
     state = st.session_state
-    height, width = lesson.x.shape
-    row, col = state[f"{P}_cell"]
-    state[f"{P}_cell"] = (min(row, height - 1), min(col, width - 1))
-    cells = list(np.ndindex(height, width))
+    cells = list(np.ndindex(*lesson.x.shape))
     st.selectbox("Input cell", cells, key=f"{P}_cell", format_func=lambda c: f"x[{c[0]},{c[1]}]",
                  help="Or click a cell of dL/dx in the first tab.")
     cell = state[f"{P}_cell"]
@@ -349,15 +361,18 @@ def matrix_view(lesson: Lesson) -> None:
     rebuilt = matrix.T @ lesson.grad_output.ravel()
     kind = ("a 0/1 selection matrix: one 1 per row, at the winner" if lesson.config.mode == "max"
             else "1/divisor at every real cell of the window")
+    gap = float(np.abs(rebuilt - lesson.grad_x.ravel()).max())
     st.markdown(f"For this x the layer is linear, **y = J x**, with J {kind}. "
-                f"Backward is **dL/dx = Jᵀ dL/dy**: here max |Jᵀg − dL/dx| = "
-                f"{np.abs(rebuilt - lesson.grad_x.ravel()).max():.1e}.")
+                f"Backward is **dL/dx = Jᵀ dL/dy**: here the largest gap between Jᵀg and "
+                f"dL/dx is {fmt(gap) if gap == 0 else f'{gap:.1e} (rounding)'}.")
     if matrix.size > MATRIX_LIMIT * 4:
         st.info(f"J has {matrix.shape[0]}×{matrix.shape[1]} entries; shrink the grid to "
                 f"at most about {MATRIX_LIMIT * 4} entries to draw it.")
         return
     chart(figures.jacobian_figure(matrix, lesson.output_shape, lesson.x.shape,
                                   "J: rows are outputs, columns are inputs"))
+    if matrix.shape[0] <= SMALL_PRODUCT[0] and matrix.shape[1] <= SMALL_PRODUCT[1]:
+        st.latex(text.transpose_product(matrix, lesson.grad_output.ravel(), rebuilt))
 
 
 def tie_view(lesson: Lesson) -> None:
@@ -375,22 +390,24 @@ def tie_view(lesson: Lesson) -> None:
                 "it to every tied cell is not.")
     maps = [row.grad_x for row in rows] + [central]
     titles = [f"ties = {row.ties}" for row in rows] + ["central differences"]
-    chart(figures.small_multiples(maps, titles, columns=5))
+    chart(figures.small_multiples(maps, titles, columns=3))
     table = pd.DataFrame([{
         "rule": row.ties, "sum of dL/dx": fmt(row.total),
-        "dL/dt when all of x moves up by t": fmt(row.slope),
-        "check": "passes" if row.passes_total else "fails: the total grew",
-        "largest gap to central differences": fmt(row.fd_error)} for row in rows])
+        "dL/dt, all of x moved up by t": fmt(row.slope),
+        "sums agree": "yes" if row.total_matches else "no: not a gradient",
+        "equals central differences": "yes" if row.matches_central else
+        f"no (largest gap {fmt(row.central_gap)})"} for row in rows])
     st.dataframe(table, hide_index=True, width="stretch")
     st.caption("Moving every input up by t moves every max up by t, so a true gradient must "
                "add up to dL/dt. A central difference at a tie gives each tied cell half of "
-               "the upstream value (one side moves y, the other does not): with two tied "
-               "cells that is exactly “split”.")
+               "the upstream value (nudged up, the cell moves y; nudged down, it does not): "
+               "with two tied cells that is exactly “split”; with three or more, no rule "
+               "matches it, because max has no derivative there.")
 
 
 def share_view(lesson: Lesson) -> None:
     st.markdown("**Share this screen**: the link holds every setting and both grids.")
-    query = "&".join(f"{k}={v}" for k, v in st.query_params.to_dict().items())
+    query = urlencode(st.query_params.to_dict(), safe=",;")
     base = (st.context.url or "").split("?")[0]
     st.code(f"{base}?{query}", language=None, wrap_lines=True)
     st.markdown("**Download the grids** (CSV). Every chart also has a camera button for a PNG.")
@@ -427,7 +444,7 @@ def render() -> None:
     publish(lesson)
     if lesson is None:
         return
-    st.session_state[f"{P}_step_count"] = lesson.output.size
+    clamp_picks(lesson)
     tabs = st.tabs(["Forward and backward", "Step through", "Ledger", "Matrix view", "Tie lab",
                     "Share and export"])
     for tab, view in zip(tabs, (forward_backward_view, step_view, ledger_view, matrix_view,

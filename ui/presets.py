@@ -29,8 +29,9 @@ def seed_window(_rng) -> Preset:
 
 
 def ties(_rng) -> Preset:
-    grid = np.array([[2, 2, 1, 0, 5, 1], [1, 0, 3, 3, 5, 5], [4, 1, 0, 2, 0, 2],
-                     [4, 4, 2, 0, 1, 1], [0, 1, 6, 6, 3, 0], [1, 0, 6, 6, 2, 3]], dtype=np.float64)
+    # Seven of the nine 2x2 windows hold their maximum exactly twice.
+    grid = np.array([[2, 2, 1, 0, 5, 1], [1, 0, 3, 0, 5, 0], [4, 1, 0, 2, 0, 2],
+                     [4, 0, 2, 0, 1, 1], [0, 1, 6, 6, 3, 0], [1, 0, 2, 1, 2, 3]], dtype=np.float64)
     return Preset("Ties", grid, dict(mode="max", kh=2, kw=2, sh=2, sw=2, pad=0, dil=1))
 
 
@@ -57,5 +58,11 @@ def overlap(_rng) -> Preset:
 
 PRESETS = {"seed": seed_window, "ties": ties, "ints": random_integers,
            "floats": random_floats, "digit": digit, "overlap": overlap}
-PRESET_LABELS = {"seed": "Seed window", "ties": "Ties", "ints": "Random integers",
-                 "floats": "Random floats", "digit": "Handwritten digit", "overlap": "Overlap demo"}
+PRESET_LABELS = {"seed": "Seed", "ties": "Ties", "ints": "Integers", "floats": "Floats",
+                 "digit": "Digit", "overlap": "Overlap"}
+PRESET_HELP = {"seed": "The 2×2 window [[1, 3], [2, 0.5]] with upstream 2.5.",
+               "ties": "Windows whose maximum appears twice or more.",
+               "ints": "A new 6×6 grid of random integers 0-9.",
+               "floats": "A new 6×6 grid of random numbers around 0.",
+               "digit": "A handwritten digit, 8×8, from scikit-learn's bundled set.",
+               "overlap": "3×3 windows with stride 1: cells collect gradient from several windows."}

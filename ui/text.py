@@ -43,3 +43,14 @@ def ledger_formula(cell: tuple[int, int], lines, total: float) -> str:
     terms = [rf"\underbrace{{{fmt(line.share)}\cdot{fmt(line.upstream)}}}_{{y_{{{line.output_cell[0]},{line.output_cell[1]}}}}}"
              for line in lines]
     return name + " = " + " + ".join(terms) + f" = {fmt(total)}"
+
+
+def _column(values) -> str:
+    return r"\begin{bmatrix}" + r"\\".join(fmt(v) for v in values) + r"\end{bmatrix}"
+
+
+def transpose_product(matrix, grad_output, grad_x) -> str:
+    """dL/dx = Jᵀ g written out: J: (M, N); grad_output: (M,); grad_x: (N,)."""
+    rows = r"\\".join(" & ".join(fmt(v) for v in row) for row in matrix.T)
+    return (r"\frac{\partial L}{\partial x} = J^\top g = \begin{bmatrix}" + rows +
+            r"\end{bmatrix}" + _column(grad_output) + " = " + _column(grad_x))

@@ -1,0 +1,205 @@
+"""Home and Playground through AppTest: every control path, no exception anywhere."""
+
+import numpy as np
+import pytest
+
+from apptest import errors, figure_titled, heatmap_values, no_exceptions, open_app
+from ui.presets import PRESETS
+
+PLAYGROUND = "pages/1_playground.py"
+
+
+# -- home -------------------------------------------------------------------------------
+
+def metrics(app) -> list[str]:
+    return [metric.value for metric in app.metric]
+
+
+def test_home_shows_the_seed_numbers():
+    app = open_app()
+    assert no_exceptions(app)
+    # a=1, b=3, dL/dy=2.5: max routes all to b; average gives each 1.25.
+    assert metrics(app) == ["3", "0", "2.5", "2", "1.25", "1.25"]
+
+
+def test_home_follows_the_winner_and_explains_ties():
+    app = open_app()
+    app.number_input(key="home_a").set_value(5.0).run()
+    assert metrics(app)[:3] == ["5", "2.5", "0"]
+    app.number_input(key="home_a").set_value(3.0).run()
+    assert metrics(app)[:3] == ["3", "2.5", "0"]            # tie: the first cell, a
+    assert any("a tie" in md.value for md in app.markdown)
+
+
+# -- playground: defaults and presets ----------------------------------------------------
+
+def test_playground_default_is_the_seed_window():
+    app = open_app(PLAYGROUND)
+    assert no_exceptions(app) and errors(app) == []
+    assert heatmap_values(figure_titled(app, "Input x"), "value") == [[1.0, 3.0], [2.0, 0.5]]
+    assert heatmap_values(figure_titled(app, "Output y"), "value") == [[3.0]]
+    assert heatmap_values(figure_titled(app, "dL/dx"), "gradient") == [[0, 1.0], [0, 0]]
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_preset_loads_and_renders(preset):
+    app = open_app(PLAYGROUND)
+    app.button(key=f"pg_preset_{preset}").click().run()
+    assert no_exceptions(app) and errors(app) == []
+    grid = np.array(heatmap_values(figure_titled(app, "Input x"), "value"), dtype=float)
+    assert np.isfinite(grid).all()
+
+
+def test_seed_preset_with_its_upstream_routes_2_5_to_the_winner():
+    app = open_app(PLAYGROUND)
+    app.button(key="pg_preset_seed").click().run()
+    assert app.radio(key="pg_upstream").value == "seed"
+    assert heatmap_values(figure_titled(app, "dL/dx"), "gradient") == [[0, 2.5], [0, 0]]
+
+
+def test_overlap_preset_accumulates_from_several_windows():
+    app = open_app(PLAYGROUND)
+    app.button(key="pg_preset_overlap").click().run()
+    grad = np.array(heatmap_values(figure_titled(app, "dL/dx"), "gradient"))
+    counts = np.array(heatmap_values(figure_titled(app, "Windows reading each cell"), "count"))
+    assert grad.max() > 1          # the 9 wins several 3x3 windows: gradients add up
+    assert counts.max() == 9 and grad.sum() == 9.0     # 3x3 outputs, all ones upstream
+
+
+# -- playground: controls ----------------------------------------------------------------
+
+def test_average_mode_spreads_evenly():
+    app = open_app(PLAYGROUND)
+    app.radio(key="pg_mode").set_value("avg").run()
+    assert no_exceptions(app)
+    assert heatmap_values(figure_titled(app, "dL/dx"), "gradient") == [[0.25, 0.25], [0.25, 0.25]]
+
+
+@pytest.mark.parametrize("ties, expected_total", [("first", 1), ("last", 1), ("split", 1), ("all", 2)])
+def test_every_tie_policy(ties, expected_total):
+    app = open_app(PLAYGROUND, {"x": "4,1;4,0"})
+    app.selectbox(key="pg_ties").set_value(ties).run()
+    assert no_exceptions(app)
+    grad = np.array(heatmap_values(figure_titled(app, "dL/dx"), "gradient"))
+    assert grad.sum() == expected_total
+
+
+def test_tie_lab_flags_the_all_rule():
+    app = open_app(PLAYGROUND)
+    app.button(key="pg_preset_ties").click().run()
+    table = next(frame.value for frame in app.dataframe if "rule" in frame.value.columns)
+    verdict = dict(zip(table["rule"], table["sums agree"]))
+    assert verdict["first"] == verdict["last"] == verdict["split"] == "yes"
+    assert verdict["all"].startswith("no")
+    central = dict(zip(table["rule"], table["equals central differences"]))
+    assert central["split"] == "yes"              # the preset's ties are all two-way
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"pg_pad": 2}, "padding 2 is more than half the 2-tall window"),
+    ({"pg_kh": 8, "pg_kw": 8}, "output height would be"),
+    ({"pg_kh": 2, "pg_pad": 1, "pg_dil": 2, "pg_sh": 2}, None),
+])
+def test_invalid_combinations_show_a_message_and_keep_the_work(changes, message):
+    app = open_app(PLAYGROUND)
+    app.button(key="pg_preset_ints").click().run()
+    grid_before = heatmap_values(figure_titled(app, "Input x"), "value")
+    for key, value in changes.items():
+        app.number_input(key=key).set_value(value)
+    app.run()
+    assert no_exceptions(app)
+    if message is None:
+        return
+    assert any(message in error for error in errors(app)), errors(app)
+    for key, value in changes.items():
+        assert app.session_state[key] == value                 # settings kept
+    assert (app.session_state["pg_grid_current"] == np.array(grid_before)).all()   # grid kept
+    app.number_input(key="pg_pad").set_value(0)
+    app.number_input(key="pg_kh").set_value(2)
+    app.number_input(key="pg_kw").set_value(2).run()
+    assert errors(app) == []
+    assert heatmap_values(figure_titled(app, "Input x"), "value") == grid_before
+
+
+def test_resizing_keeps_the_values_that_still_fit():
+    app = open_app(PLAYGROUND)
+    app.number_input(key="pg_grid_rows").set_value(3).run()
+    app.number_input(key="pg_grid_cols").set_value(4).run()
+    grid = heatmap_values(figure_titled(app, "Input x"), "value")
+    assert grid == [[1, 3, 0, 0], [2, 0.5, 0, 0], [0, 0, 0, 0]]
+
+
+def test_ceil_mode_and_divisor_override():
+    app = open_app(PLAYGROUND, {"x": "1,2,3;4,5,6;7,8,9", "mode": "avg"})
+    app.toggle(key="pg_ceil").set_value(True).run()
+    assert heatmap_values(figure_titled(app, "Output y"), "value") == [[3.0, 4.5], [7.5, 9.0]]
+    app.toggle(key="pg_cip").set_value(False)
+    app.number_input(key="pg_div").set_value(2).run()
+    assert heatmap_values(figure_titled(app, "Output y"), "value") == [[6.0, 4.5], [7.5, 4.5]]
+
+
+def test_upstream_choices():
+    app = open_app(PLAYGROUND, {"x": "1,2,3,4;5,6,7,8"})
+    for kind in ("random", "seed", "custom", "ones"):
+        app.radio(key="pg_upstream").set_value(kind).run()
+        assert no_exceptions(app) and errors(app) == []
+    app.radio(key="pg_upstream").set_value("seed").run()
+    assert heatmap_values(figure_titled(app, "Upstream dL/dy"), "gradient") == [[2.5, 2.5]]
+
+
+def test_step_through_and_ledger():
+    app = open_app(PLAYGROUND)
+    app.button(key="pg_preset_overlap").click().run()
+    app.slider(key="pg_step").set_value(4).run()
+    assert no_exceptions(app)
+    assert figure_titled(app, "dL/dx after 5 of 9 windows")
+    app.button(key="pg_play").click().run()
+    assert app.session_state["pg_playing"] is True
+    app.button(key="pg_play").click().run()
+    assert app.session_state["pg_playing"] is False
+    app.selectbox(key="pg_cell").set_value((1, 1)).run()
+    formula = [latex.value for latex in app.latex if "x_{1,1}" in latex.value]
+    # The 9 at (1, 1) wins the four 3x3 windows that contain it, each sending 1.
+    assert formula and formula[0].strip("$\n").endswith("= 4")
+
+
+# -- playground: share links ---------------------------------------------------------------
+
+def test_link_round_trip_restores_the_screen():
+    app = open_app(PLAYGROUND)
+    app.button(key="pg_preset_overlap").click().run()
+    app.radio(key="pg_mode").set_value("avg")
+    app.selectbox(key="pg_ties").set_value("split").run()
+    link = dict(app.query_params)
+    assert link["mode"] == "avg" and link["kh"] == "3" and link["sh"] == "1"
+    reopened = open_app(PLAYGROUND, {k: v if isinstance(v, str) else v[0] for k, v in link.items()})
+    assert no_exceptions(reopened) and reopened.warning == [] or all(
+        "Link value" not in w.value for w in reopened.warning)
+    for key in ("pg_mode", "pg_kh", "pg_sh", "pg_ties"):
+        assert reopened.session_state[key] == app.session_state[key]
+    assert heatmap_values(figure_titled(reopened, "Input x"), "value") == \
+        heatmap_values(figure_titled(app, "Input x"), "value")
+
+
+@pytest.mark.parametrize("query", [
+    {"kh": "abc"}, {"kh": "99"}, {"mode": "median"}, {"x": "1,2;3"}, {"x": "1,a"},
+    {"x": ";".join(["1"] * 17)}, {"ties": "random"}, {"ceil": "yes"}, {"cell": "1"},
+    {"step": "-3"}, {"x": "1,nan"}, {"g": "zeros"},
+])
+def test_tampered_links_fall_back_with_a_notice(query):
+    app = open_app(PLAYGROUND, query)
+    assert no_exceptions(app)
+    notices = [w.value for w in app.warning]
+    assert any("Link value" in notice and list(query)[0] in notice for notice in notices), notices
+
+
+def test_link_with_an_invalid_combination_shows_the_rule():
+    app = open_app(PLAYGROUND, {"kh": "3", "kw": "3", "pad": "2"})
+    assert no_exceptions(app)
+    assert any("padding 2 is more than half the 3-tall window" in e for e in errors(app))
+
+
+def test_link_step_beyond_the_grid_is_clamped():
+    app = open_app(PLAYGROUND, {"step": "200", "cell": "40,40"})
+    assert no_exceptions(app) and errors(app) == []
+    assert app.session_state["pg_step"] == 0 and app.session_state["pg_cell"] == (1, 1)
