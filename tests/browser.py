@@ -39,9 +39,8 @@ def wait_healthy(url: str, process: subprocess.Popen) -> None:
     raise RuntimeError(f"streamlit did not answer {url}/_stcore/health in {START_TIMEOUT_S} s")
 
 
-@pytest.fixture(scope="session")
-def app_url():
-    """Base URL of a freshly started `streamlit run app.py` on a free loopback port."""
+def start_app():
+    """Start `streamlit run app.py` on a free loopback port; returns (url, process)."""
     port = free_port()
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
                "--server.address", "127.0.0.1", "--server.headless", "true",
@@ -51,13 +50,41 @@ def app_url():
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, process)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    except RuntimeError:
+        stop(process)
+        raise
+    return url, process
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """Base URL of one server shared by the browser tests."""
+    url, process = start_app()
+    yield url
+    stop(process)
+
+
+@pytest.fixture
+def served_app():
+    """Start a server of one's own (for cold-start checks); stopped after the test."""
+    processes = []
+
+    def start() -> str:
+        url, process = start_app()
+        processes.append(process)
+        return url
+
+    yield start
+    for process in processes:
+        stop(process)
 
 
 @pytest.fixture(scope="session")

@@ -1,13 +1,78 @@
-"""The served app in headless Chromium."""
+"""The served app in headless Chromium: pages render, controls act, links work."""
 
 import pytest
 
-from browser import app_url, browser, exceptions_on, open_page, page  # noqa: F401
+from browser import (app_url, browser, exceptions_on, open_page, page, served_app,  # noqa: F401
+                     wait_idle)
 
 pytestmark = pytest.mark.browser
+
+CHART_DATA = """(title) => {
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const raw = plot.layout && plot.layout.title && plot.layout.title.text;
+    // Streamlit's chart theme wraps titles in <b> tags.
+    if (raw && raw.replace(/<[^>]+>/g, '') === title) {
+      // _fullData holds z decoded from Plotly's base64 transport, rows as typed arrays.
+      const cells = plot._fullData.find(t => t.type === 'heatmap' && t.name !== 'padding');
+      return Array.from(cells.z, row => Array.from(row));
+    }
+  }
+  return null;
+}"""
+
+
+def chart_values(page, title):
+    page.wait_for_function(f"() => ({CHART_DATA})({title!r}) !== null", timeout=30_000)
+    return page.evaluate(CHART_DATA, title)
 
 
 def test_home_page_renders_without_exception(page, app_url):
     open_page(page, app_url)
-    assert page.locator("h1").first.inner_text()
+    assert page.locator("h1").first.inner_text() == "Pooling Backprop Lab"
+    assert page.get_by_text("dL/da").first.is_visible()
+    assert exceptions_on(page) == []
+
+
+def test_playground_renders_its_charts(page, app_url):
+    open_page(page, f"{app_url}/playground")
+    assert chart_values(page, "Input x") == [[1, 3], [2, 0.5]]
+    assert chart_values(page, "dL/dx") == [[0, 1], [0, 0]]
+    assert page.locator(".js-plotly-plot").count() >= 6
+    assert exceptions_on(page) == []
+
+
+def test_changing_a_control_changes_the_gradient_map(page, app_url):
+    open_page(page, f"{app_url}/playground")
+    page.get_by_text("Average", exact=True).click()
+    wait_idle(page)
+    page.wait_for_function(
+        f"() => JSON.stringify(({CHART_DATA})('dL/dx')) === JSON.stringify([[0.25,0.25],[0.25,0.25]])",
+        timeout=30_000)
+    assert exceptions_on(page) == []
+
+
+def test_a_shared_link_restores_the_screen(page, app_url):
+    query = "mode=max&kh=3&kw=3&sh=1&sw=1&x=1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8&g=seed"
+    open_page(page, f"{app_url}/playground?{query}")
+    assert chart_values(page, "Input x") == [[1, 2, 0, 1], [0, 9, 1, 0], [2, 1, 4, 1], [0, 3, 1, 8]]
+    assert chart_values(page, "Output y") == [[9, 9], [9, 9]]
+    grad = chart_values(page, "dL/dx")
+    assert grad[1][1] == 10 and sum(map(sum, grad)) == 10     # the 9 wins all four windows
+    assert "kh=3" in page.url
+
+
+def test_a_tampered_link_shows_a_notice_not_a_traceback(page, app_url):
+    open_page(page, f"{app_url}/playground?kh=zebra&x=1,2;3")
+    assert page.get_by_text("Link value kh=").is_visible()
+    assert exceptions_on(page) == []
+    assert chart_values(page, "Input x") == [[1, 3], [2, 0.5]]
+
+
+def test_cold_deep_link_opens_the_right_page(page, served_app):
+    """The very first request to a fresh server is the Playground's URL."""
+    open_page(page, f"{served_app()}/playground")
+    assert page.locator("h1").first.inner_text() == "Playground"
+    menu = page.locator("[data-testid='stSidebar'] [data-testid='stPageLink-NavLink']")
+    menu.first.wait_for()
+    assert [text.split("\n")[-1].strip() for text in menu.all_inner_texts()] == ["Home", "Playground"]
     assert exceptions_on(page) == []

@@ -1,0 +1,94 @@
+"""Figure builders, tested on the data they hand to Plotly."""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from pooling import PoolConfig
+from pooling.explain import shares
+from ui import figures
+from ui.home import max_curve_figure
+from ui.numbers import fmt
+
+
+def heatmap(figure, name):
+    return next(t for t in figure.data if isinstance(t, go.Heatmap) and t.name == name)
+
+
+def test_grid_is_matrix_oriented_square_and_annotated():
+    values = np.array([[1.0, 2.5, -3.0], [0.125, 1 / 3, 7.0]])
+    figure = figures.grid_figure(values, "x")
+    cells = heatmap(figure, "value")
+    np.testing.assert_array_equal(cells.z, values)
+    assert list(cells.y) == [0, 1] and list(cells.x) == [0, 1, 2]
+    low, high = figure.layout.yaxis.range
+    assert low > high                                   # row 0 on top
+    assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis.scaleratio == 1
+    assert cells.text.tolist() == [["1", "2.5", "−3"], ["0.125", "0.333", "7"]]
+    assert cells.texttemplate == "%{text}"
+
+
+def test_gradient_scale_is_centred_on_zero():
+    figure = figures.grid_figure(np.array([[0.5, -2.0], [1.0, 0.0]]), "g", "gradient")
+    cells = heatmap(figure, "gradient")
+    assert cells.zmin == -2.0 and cells.zmax == 2.0
+    assert figures.symmetric_range(np.zeros((2, 2))) == 1.0     # all zeros: a usable range
+
+
+def test_padding_window_and_winners_are_drawn():
+    overlay = figures.Overlay(window=(-1, -1, 0, 0), marks=[(1, 2)], padding=(1, 1), pad_label="−∞")
+    figure = figures.grid_figure(np.arange(6.0).reshape(2, 3), "x", overlay=overlay)
+    padding = heatmap(figure, "padding")
+    assert padding.z.shape == (4, 5)
+    assert np.isnan(padding.z[1:3, 1:4]).all() and not np.isnan(padding.z[0]).any()
+    assert padding.text[0, 0] == "−∞" and padding.text[1, 1] == ""
+    (shape,) = figure.layout.shapes
+    assert (shape.x0, shape.x1, shape.y0, shape.y1) == (-1.5, 0.5, -1.5, 0.5)
+    marks = next(t for t in figure.data if t.name == "winner")
+    assert list(marks.x) == [2] and list(marks.y) == [1]
+    assert figure.layout.xaxis.range == (-1.5, 3.5)
+
+
+def test_click_targets_sit_on_every_cell_centre():
+    figure = figures.with_click_targets(figures.grid_figure(np.zeros((2, 3)), "y"), (2, 3))
+    targets = figure.data[-1]
+    assert list(zip(targets.y, targets.x)) == [(r, c) for r in range(2) for c in range(3)]
+    assert targets.marker.opacity == 0
+
+
+def test_small_multiples_share_one_colour_axis():
+    maps = [np.array([[1.0, -4.0]]), np.array([[2.0, 0.5]]), np.array([[0.0, 3.0]])]
+    figure = figures.small_multiples(maps, ["a", "b", "c"], columns=2)
+    cells = [t for t in figure.data if isinstance(t, go.Heatmap)]
+    assert len(cells) == 3 and {t.coloraxis for t in cells} == {"coloraxis"}
+    assert figure.layout.coloraxis.cmin == -4.0 and figure.layout.coloraxis.cmax == 4.0
+    assert [a.text for a in figure.layout.annotations] == ["a", "b", "c"]
+    assert figure.layout.yaxis3.range[0] > figure.layout.yaxis3.range[1]
+
+
+def test_routing_draws_one_line_per_share():
+    x = np.array([[1.0, 3.0, 0.0], [2.0, 0.5, 4.0]])
+    config = PoolConfig("max", (2, 2), stride=1)
+    share_maps = shares(x, config)
+    figure = figures.routing_figure(np.array([[3.0, 4.0]]), x, share_maps, selected=(0, 1))
+    lines = [t for t in figure.data if isinstance(t, go.Scatter)]
+    assert len(lines) == int((share_maps != 0).sum()) == 2
+    # The selected output (0, 1) sends to x[1, 2]: its line ends at that cell's column.
+    chosen = [t for t in lines if t.line.color == figures.ROUTE_COLOUR]
+    assert len(chosen) == 1 and chosen[0].y[1] == 1
+
+
+def test_jacobian_figure_holds_the_matrix():
+    matrix = np.array([[0.0, 1.0, 0.0, 0.0], [0.25, 0.25, 0.25, 0.25]])
+    figure = figures.jacobian_figure(matrix, (1, 2), (2, 2))
+    cells = figure.data[0]
+    np.testing.assert_array_equal(cells.z, matrix)
+    assert list(cells.y) == ["y0,0", "y0,1"] and list(cells.x)[1] == "x0,1"
+    assert cells.text[1, 0] == fmt(0.25)
+
+
+def test_max_curve_is_flat_then_slope_one():
+    figure = max_curve_figure(1.0, 3.0)
+    curve = figure.data[0]
+    slopes = np.diff(curve.y) / np.diff(curve.x)
+    assert set(np.round(slopes, 9)) <= {0.0, 1.0}
+    assert tuple(figure.data[1].x) == (1.0,) and tuple(figure.data[1].y) == (3.0,)
