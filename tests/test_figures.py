@@ -41,10 +41,9 @@ def test_padding_window_and_winners_are_drawn():
     assert padding.z.shape == (4, 5)
     assert np.isnan(padding.z[1:3, 1:4]).all() and not np.isnan(padding.z[0]).any()
     assert padding.text[0, 0] == "−∞" and padding.text[1, 1] == ""
-    (shape,) = figure.layout.shapes
-    assert (shape.x0, shape.x1, shape.y0, shape.y1) == (-1.5, 0.5, -1.5, 0.5)
-    marks = next(t for t in figure.data if t.name == "winner")
-    assert list(marks.x) == [2] and list(marks.y) == [1]
+    ring, outline = figure.layout.shapes
+    assert (outline.x0, outline.x1, outline.y0, outline.y1) == (-1.5, 0.5, -1.5, 0.5)
+    assert ring.type == "circle" and (ring.x0 + ring.x1) / 2 == 2 and (ring.y0 + ring.y1) / 2 == 1
     assert figure.layout.xaxis.range == (-1.5, 3.5)
 
 
@@ -92,3 +91,12 @@ def test_max_curve_is_flat_then_slope_one():
     slopes = np.diff(curve.y) / np.diff(curve.x)
     assert set(np.round(slopes, 9)) <= {0.0, 1.0}
     assert tuple(figure.data[1].x) == (1.0,) and tuple(figure.data[1].y) == (3.0,)
+
+
+def test_size_formula_fills_in_the_numbers():
+    from pooling import PoolConfig
+    from ui.text import size_formula
+    height, width = size_formula(PoolConfig("max", 2, stride=3, padding=1, ceil_mode=True), 4, 5)
+    assert r"\frac{4 + 2\cdot1 - 1\cdot(2-1) - 1}{3}" in height
+    assert "past the padding" in height and height.endswith(r"3 - 1 = 2\end{aligned}")
+    assert size_formula(PoolConfig("avg", output_size=(2, 3)), 5, 5)[1].count("3") == 1

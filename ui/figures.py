@@ -23,7 +23,7 @@ PADDING_COLOUR = "#d9d9d9"
 WINDOW_COLOUR = "#111111"
 WINNER_COLOUR = "#f59e0b"
 CELL_PX = 46
-PLOT_WIDTH_PX = 300            # a third of the main column on a 1400-px screen
+PLOT_WIDTH_PX = 320            # half the main column on a 1024-px screen, a third at 1400
 MARGIN = dict(l=36, r=16, t=68, b=16)
 FONT = dict(family="Inter, Arial, sans-serif", size=13)
 
@@ -99,12 +99,14 @@ def heatmap_traces(values: np.ndarray, kind: str, overlay: Overlay | None = None
     else:
         cell.update(colorscale=_scale(kind), zmin=low, zmax=high, showscale=False)
     traces.append(go.Heatmap(**cell))
-    if overlay.marks:
-        rows, cols = zip(*overlay.marks)
-        traces.append(go.Scatter(
-            x=list(cols), y=list(rows), mode="markers", hoverinfo="skip", name="winner",
-            marker=dict(symbol="circle-open", size=34, color=WINNER_COLOUR, line=dict(width=3))))
     return traces
+
+
+def winner_shape(cell: tuple[int, int], xref: str = "x", yref: str = "y") -> dict:
+    """A ring inside a cell, sized in cell units so it scales with the grid."""
+    row, col = cell
+    return dict(type="circle", xref=xref, yref=yref, x0=col - 0.36, x1=col + 0.36,
+                y0=row - 0.36, y1=row + 0.36, line=dict(color=WINNER_COLOUR, width=3))
 
 
 def outline_shape(window: tuple[int, int, int, int], xref: str = "x", yref: str = "y") -> dict:
@@ -135,6 +137,8 @@ def grid_figure(values, title: str, kind: str = "value", overlay: Overlay | None
     figure = go.Figure(heatmap_traces(values, kind, overlay, limit=limit))
     _axes(figure, shape=values.shape, padding=overlay.padding)
     figure.update_yaxes(scaleanchor="x", scaleratio=1)
+    for cell in overlay.marks:
+        figure.add_shape(winner_shape(cell))
     if overlay.window is not None:
         figure.add_shape(outline_shape(overlay.window))
     rows = values.shape[0] + 2 * overlay.padding[0]
@@ -182,12 +186,14 @@ def small_multiples(maps: list[np.ndarray], titles: list[str], kind: str = "grad
     low, high = _colour_range(np.concatenate([m.ravel() for m in maps]), kind, limit)
     for index, values in enumerate(maps):
         row, col = divmod(index, columns)
-        overlay = Overlay(marks=marks[index] if marks else [])
-        for trace in heatmap_traces(values, kind, overlay, colour_axis="coloraxis"):
+        for trace in heatmap_traces(values, kind, colour_axis="coloraxis"):
             if not annotate and isinstance(trace, go.Heatmap):
                 trace.texttemplate = None
             figure.add_trace(trace, row=row + 1, col=col + 1)
         _axes(figure, row + 1, col + 1, shape=values.shape)
+        suffix = "" if index == 0 else str(index + 1)
+        for cell in (marks[index] if marks else []):
+            figure.add_shape(winner_shape(cell, f"x{suffix}", f"y{suffix}"))
     figure.update_yaxes(scaleanchor="x", scaleratio=1)
     # Column numbers under each map, so the map's title above it has room.
     figure.update_xaxes(tickfont=dict(size=10), side="bottom")

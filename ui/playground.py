@@ -98,16 +98,16 @@ def sidebar_controls() -> None:
 
 def input_panel() -> np.ndarray | None:
     st.subheader("Input x")
-    buttons = st.columns(len(PRESETS))
-    for column, name in zip(buttons, PRESETS):
-        column.button(PRESET_LABELS[name], key=f"{P}_preset_{name}", on_click=load_preset,
-                      args=(name,), width="stretch", help=PRESET_HELP[name])
+    buttons = st.container(horizontal=True, wrap=True, gap="small")   # wraps on narrow screens
+    for name in PRESETS:
+        buttons.button(PRESET_LABELS[name], key=f"{P}_preset_{name}", on_click=load_preset,
+                       args=(name,), help=PRESET_HELP[name])
     size_inputs(GRID)
     return grid_editor(GRID, "Click a cell to type a new value.")
 
 
 def upstream_panel(output_shape: tuple[int, int] | None) -> None:
-    st.subheader("Upstream gradient dL/dy")
+    st.subheader("Upstream dL/dy")
     st.radio("dL/dy", UPSTREAMS, key=f"{P}_upstream", format_func=UPSTREAM_LABELS.get,
              label_visibility="collapsed",
              help="What the layers above send back: one number per output cell.")
@@ -231,30 +231,32 @@ def forward_backward_view(lesson: Lesson) -> None:
     out_cell = current_out_cell(lesson)
     overlay = figures.Overlay(window=window_bounds(lesson, out_cell), marks=winner_cells(lesson),
                               padding=config.padding, pad_label=pad_label(config))
-    top = st.columns(3)
-    with top[0]:
+    left, right = st.columns(2)
+    with left:
         chart(figures.grid_figure(x, "Input x", overlay=overlay))
-        st.caption("Grey cells are padding. Outlined: the current window. Circles: cells that "
+        st.caption("Grey cells are padding. Outlined: the current window. Rings: cells that "
                    "won a window." if config.mode == "max" else
                    "Grey cells are padding. Outlined: the current window.")
-    with top[1]:
+    with right:
         picked = figures.Overlay(window=out_cell + out_cell)
         chart(figures.with_click_targets(figures.grid_figure(lesson.output, "Output y", overlay=picked),
                                          lesson.output_shape), key=f"{P}_pick_y", on_select=on_pick_output)
         st.caption("Click a cell to follow its window.")
-    with top[2]:
-        chart(figures.grid_figure(lesson.grad_output, "Upstream dL/dy", "gradient"))
-    bottom = st.columns([3, 2, 2])
-    with bottom[0]:
-        chart(figures.routing_figure(lesson.output, x, lesson.shares, out_cell,
-                                     "Routing: where each dL/dy goes"))
-    with bottom[1]:
-        limit = figures.symmetric_range(lesson.grad_x, lesson.grad_output)
+    limit = figures.symmetric_range(lesson.grad_x, lesson.grad_output)
+    left, right = st.columns(2)
+    with left:
+        chart(figures.grid_figure(lesson.grad_output, "Upstream dL/dy", "gradient", limit=limit))
+        st.caption("Red is positive, blue negative; both gradient maps share one scale.")
+    with right:
         chart(figures.with_click_targets(
             figures.grid_figure(lesson.grad_x, "dL/dx", "gradient", limit=limit), x.shape),
             key=f"{P}_pick_gx", on_select=on_pick_input)
         st.caption("Click a cell to see its ledger (tab Ledger).")
-    with bottom[2]:
+    left, right = st.columns([3, 2])
+    with left:
+        chart(figures.routing_figure(lesson.output, x, lesson.shares, out_cell,
+                                     "Routing: where each dL/dy goes"))
+    with right:
         chart(figures.grid_figure(lesson.coverage, "Windows reading each cell", "count"))
     st.markdown("**Output size**")
     for line in text.size_formula(config, *x.shape):
@@ -306,13 +308,11 @@ def step_figures(lesson: Lesson) -> None:
     overlay = figures.Overlay(window=window_bounds(lesson, out_cell),
                               marks=receivers if config.mode == "max" else [],
                               padding=config.padding, pad_label=pad_label(config))
-    columns = st.columns(3)
-    with columns[0]:
-        chart(figures.grid_figure(lesson.x, f"x: window of y[{out_cell[0]},{out_cell[1]}]", overlay=overlay))
-    with columns[1]:
-        chart(figures.grid_figure(lesson.grad_output, "dL/dy", "gradient",
-                                  overlay=figures.Overlay(window=out_cell + out_cell)))
-    with columns[2]:
+    left, right = st.columns(2)
+    with left:
+        chart(figures.grid_figure(lesson.x, f"x: the window of y[{out_cell[0]},{out_cell[1]}]",
+                                  overlay=overlay))
+    with right:
         limit = figures.symmetric_range(lesson.grad_x, lesson.grad_output)
         chart(figures.grid_figure(lesson.filled_after(step), f"dL/dx after {step + 1} of "
                                   f"{lesson.output.size} windows", "gradient",

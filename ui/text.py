@@ -23,15 +23,17 @@ def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
         close = r"\right\rceil" if config.ceil_mode else r"\right\rfloor"
         numerator = size + 2 * p - d * (k - 1) - 1
         result = output_length(size, k, s, p, d, config.ceil_mode)
-        line = (rf"{symbol}_{{out}} = {bracket}\frac{{{symbol} + 2p - d(k-1) - 1}}{{s}}{close} + 1"
-                rf" = {bracket}\frac{{{size} + 2\cdot{p} - {d}\cdot({k}-1) - 1}}{{{s}}}{close} + 1"
-                rf" = {bracket}\frac{{{numerator}}}{{{s}}}{close} + 1")
         plain = -(-numerator // s) + 1 if config.ceil_mode else numerator // s + 1
+        # Two lines: the rule, then the numbers, so it fits a narrow screen.
+        line = (rf"\begin{{aligned}}{symbol}_{{out}} &= {bracket}\frac{{{symbol} + 2p - d(k-1) - 1}}{{s}}{close} + 1"
+                rf"\\ &= {bracket}\frac{{{size} + 2\cdot{p} - {d}\cdot({k}-1) - 1}}{{{s}}}{close} + 1"
+                rf" = {bracket}\frac{{{numerator}}}{{{s}}}{close} + 1")
         if config.ceil_mode and plain != result:
-            line += rf" = {plain} - 1 = {result}\ \text{{(the last window would start past the padding)}}"
+            line += (rf" = {plain}\\ &\text{{but the last window would start past the padding: }}"
+                     rf"{plain} - 1 = {result}")
         else:
             line += f" = {result}"
-        lines.append(line)
+        lines.append(line + r"\end{aligned}")
     return lines
 
 
