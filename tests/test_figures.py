@@ -54,26 +54,37 @@ def test_click_targets_sit_on_every_cell_centre():
     assert targets.marker.opacity == 0
 
 
-def test_small_multiples_share_one_colour_axis():
+def test_small_multiples_tile_every_map_on_one_colour_scale():
     maps = [np.array([[1.0, -4.0]]), np.array([[2.0, 0.5]]), np.array([[0.0, 3.0]])]
-    figure = figures.small_multiples(maps, ["a", "b", "c"], columns=2)
-    cells = [t for t in figure.data if isinstance(t, go.Heatmap)]
-    assert len(cells) == 3 and {t.coloraxis for t in cells} == {"coloraxis"}
-    assert figure.layout.coloraxis.cmin == -4.0 and figure.layout.coloraxis.cmax == 4.0
-    assert [a.text for a in figure.layout.annotations] == ["a", "b", "c"]
-    assert figure.layout.yaxis3.range[0] > figure.layout.yaxis3.range[1]
+    figure = figures.small_multiples(maps, ["a", "b", "c"], columns=2, marks=[[(0, 1)], [], []])
+    (cells,) = [t for t in figure.data if isinstance(t, go.Heatmap)]
+    assert cells.zmin == -4.0 and cells.zmax == 4.0
+    # Tiles are 2 wide plus a gap column, 1 tall plus a title row: map i sits at
+    # row (i // 2) * 2 + 1, column (i % 2) * 3.
+    np.testing.assert_array_equal(cells.z[1, 0:2], maps[0][0])
+    np.testing.assert_array_equal(cells.z[1, 3:5], maps[1][0])
+    np.testing.assert_array_equal(cells.z[3, 0:2], maps[2][0])
+    assert np.isnan(cells.z[0]).all() and np.isnan(cells.z[:, 2]).all()    # title row, gap
+    assert cells.text[1, 1] == "−4"
+    titles = next(t for t in figure.data if t.name == "titles")
+    assert list(titles.text) == ["a", "b", "c"] and list(titles.y) == [0, 0, 2]
+    rings = next(t for t in figure.data if t.name == "winner")
+    assert (rings.x[0], rings.y[0]) == (1, 1)
+    assert figure.layout.yaxis.range[0] > figure.layout.yaxis.range[1]
 
 
-def test_routing_draws_one_line_per_share():
+def test_routing_draws_one_arrow_per_share():
     x = np.array([[1.0, 3.0, 0.0], [2.0, 0.5, 4.0]])
     config = PoolConfig("max", (2, 2), stride=1)
     share_maps = shares(x, config)
     figure = figures.routing_figure(np.array([[3.0, 4.0]]), x, share_maps, selected=(0, 1))
-    lines = [t for t in figure.data if isinstance(t, go.Scatter)]
-    assert len(lines) == int((share_maps != 0).sum()) == 2
-    # The selected output (0, 1) sends to x[1, 2]: its line ends at that cell's column.
-    chosen = [t for t in lines if t.line.color == figures.ROUTE_COLOUR]
-    assert len(chosen) == 1 and chosen[0].y[1] == 1
+    others, chosen = (t for t in figure.data if isinstance(t, go.Scatter))
+    assert chosen.line.color == figures.ROUTE_COLOUR
+    # Segments are (start, end, gap) triples; y[0, 0] sends to x[0, 1], y[0, 1] to x[1, 2].
+    x_left = 1 + 1.5 + 1
+    assert list(others.x) == [0.45, x_left + 1 - 0.42, None]
+    assert list(chosen.x) == [1.45, x_left + 2 - 0.42, None] and chosen.y[1] == 1
+    assert len(others.x) // 3 + len(chosen.x) // 3 == int((share_maps != 0).sum())
 
 
 def test_jacobian_figure_holds_the_matrix():

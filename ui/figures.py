@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from .numbers import fmt_grid
+from .numbers import DECIMALS, fmt_grid
 
 VALUE_SCALE = [[0.0, "#f7fbff"], [0.5, "#9ecae1"], [1.0, "#2171b5"]]
 GRADIENT_SCALE = [[0.0, "#2166ac"], [0.25, "#92c5de"], [0.5, "#f7f7f7"],
@@ -73,9 +72,11 @@ def _colour_range(values: np.ndarray, kind: str, limit: float | None):
 
 
 def heatmap_traces(values: np.ndarray, kind: str, overlay: Overlay | None = None,
-                   colour_axis: str | None = None, limit: float | None = None) -> list:
-    """Traces of one annotated map: padding layer, cells, window outline handled by
-    `outline_shape`, winner marks. values: (H, W); cells sit at x = col, y = row."""
+                   colour_axis: str | None = None, limit: float | None = None,
+                   decimals: int = DECIMALS) -> list:
+    """Trace dicts of one annotated map: a grey padding layer (if any), then the cells.
+    values: (H, W); cells sit at x = col, y = row. Dicts, not go.Heatmap objects:
+    Plotly validates them once, when the figure is built (64 maps stay fast)."""
     overlay = overlay or Overlay()
     height, width = values.shape
     pad_r, pad_c = overlay.padding
@@ -84,21 +85,22 @@ def heatmap_traces(values: np.ndarray, kind: str, overlay: Overlay | None = None
         rows = np.arange(-pad_r, height + pad_r)
         cols = np.arange(-pad_c, width + pad_c)
         is_pad = (rows[:, None] < 0) | (rows[:, None] >= height) | (cols[None, :] < 0) | (cols[None, :] >= width)
-        traces.append(go.Heatmap(
-            z=np.where(is_pad, 0.0, np.nan), x=cols, y=rows, showscale=False, hoverinfo="skip",
+        traces.append(dict(
+            type="heatmap", z=np.where(is_pad, 0.0, np.nan), x=cols, y=rows, showscale=False,
+            hoverinfo="skip",
             colorscale=[[0, PADDING_COLOUR], [1, PADDING_COLOUR]], xgap=2, ygap=2,
             text=np.where(is_pad, overlay.pad_label, ""), texttemplate="%{text}",
             textfont=dict(color="#555555", size=11), name="padding"))
     low, high = _colour_range(values, kind, limit)
-    cell = dict(z=np.where(np.isfinite(values), values, np.nan) if kind != "value" else values,
-                x=np.arange(width), y=np.arange(height), text=fmt_grid(values),
+    cell = dict(type="heatmap", z=np.where(np.isfinite(values), values, np.nan) if kind != "value" else values,
+                x=np.arange(width), y=np.arange(height), text=fmt_grid(values, decimals),
                 texttemplate="%{text}", xgap=2, ygap=2, name=kind,
                 hovertemplate="row %{y}, col %{x}: %{text}<extra></extra>")
     if colour_axis:
         cell["coloraxis"] = colour_axis
     else:
         cell.update(colorscale=_scale(kind), zmin=low, zmax=high, showscale=False)
-    traces.append(go.Heatmap(**cell))
+    traces.append(cell)
     return traces
 
 
@@ -116,37 +118,41 @@ def outline_shape(window: tuple[int, int, int, int], xref: str = "x", yref: str 
                 y0=top - 0.5, y1=bottom + 0.5, line=dict(color=WINDOW_COLOUR, width=3))
 
 
-def _axes(figure: go.Figure, row: int | None = None, col: int | None = None, *, shape=(1, 1),
-          padding=(0, 0)):
-    """Matrix orientation: row 0 on top, square cells, integer ticks on real cells."""
+def matrix_axes(shape: tuple[int, int], padding: tuple[int, int] = (0, 0)) -> dict:
+    """Layout axes for matrix orientation: row 0 on top, square cells, integer ticks on
+    the real cells, column numbers along the top."""
     height, width = shape
     pad_r, pad_c = padding
-    figure.update_xaxes(range=[-pad_c - 0.5, width + pad_c - 0.5], tickmode="array",
-                        tickvals=list(range(width)), showgrid=False, zeroline=False,
-                        side="top", constrain="domain", row=row, col=col)
-    figure.update_yaxes(range=[height + pad_r - 0.5, -pad_r - 0.5], tickmode="array",
-                        tickvals=list(range(height)), showgrid=False, zeroline=False,
-                        constrain="domain", row=row, col=col)
+    return dict(
+        xaxis=dict(range=[-pad_c - 0.5, width + pad_c - 0.5], tickmode="array",
+                   tickvals=list(range(width)), showgrid=False, zeroline=False, side="top",
+                   constrain="domain"),
+        yaxis=dict(range=[height + pad_r - 0.5, -pad_r - 0.5], tickmode="array",
+                   tickvals=list(range(height)), showgrid=False, zeroline=False,
+                   constrain="domain", scaleanchor="x", scaleratio=1))
 
 
 def grid_figure(values, title: str, kind: str = "value", overlay: Overlay | None = None,
-                limit: float | None = None, width_px: int = PLOT_WIDTH_PX) -> go.Figure:
-    """One annotated map. kind: "value", "gradient" (diverging, centred on 0) or "count"."""
+                limit: float | None = None, width_px: int = PLOT_WIDTH_PX,
+                decimals: int = DECIMALS, annotate: bool = True) -> go.Figure:
+    """One map, annotated with its numbers unless `annotate` is off (pictures).
+    kind: "value", "gradient" (diverging, centred on 0) or "count"."""
     values = np.asarray(values, dtype=np.float64)
     overlay = overlay or Overlay()
-    figure = go.Figure(heatmap_traces(values, kind, overlay, limit=limit))
-    _axes(figure, shape=values.shape, padding=overlay.padding)
-    figure.update_yaxes(scaleanchor="x", scaleratio=1)
-    for cell in overlay.marks:
-        figure.add_shape(winner_shape(cell))
+    traces = heatmap_traces(values, kind, overlay, limit=limit, decimals=decimals)
+    if not annotate:
+        traces[-1]["texttemplate"] = None
+    shapes = [winner_shape(cell) for cell in overlay.marks]
     if overlay.window is not None:
-        figure.add_shape(outline_shape(overlay.window))
+        shapes.append(outline_shape(overlay.window))
     rows = values.shape[0] + 2 * overlay.padding[0]
     cols = values.shape[1] + 2 * overlay.padding[1]
-    figure.update_layout(title=title_style(title), font=FONT,
-                         margin=MARGIN, showlegend=False, plot_bgcolor="white",
-                         height=_height(rows, cols, width_px), dragmode=False)
-    return figure
+    # Everything in one layout dict: Plotly validates it once (add_shape per ring
+    # re-validates all shapes each time, quadratic in the number of winners).
+    layout = dict(**matrix_axes(values.shape, overlay.padding), shapes=shapes,
+                  title=title_style(title), font=FONT, margin=MARGIN, showlegend=False,
+                  plot_bgcolor="white", height=_height(rows, cols, width_px), dragmode=False)
+    return go.Figure(data=traces, layout=layout)
 
 
 def _height(rows: int, cols: int, width_px: int = PLOT_WIDTH_PX) -> int:
@@ -167,52 +173,81 @@ def with_click_targets(figure: go.Figure, shape: tuple[int, int], name: str = "p
     return figure
 
 
-def _multiples_height(rows: int, columns: int, shape: tuple[int, int],
-                      width_px: int = 3 * PLOT_WIDTH_PX) -> int:
-    """Square cells when `columns` maps share about `width_px` pixels across."""
-    cell = min(CELL_PX, max(10, width_px // (columns * (shape[1] + 1))))
-    return int(rows * (shape[0] * cell + 56) + 50)
+def _mosaic_cell_px(columns: int, width: int, width_px: int = 3 * PLOT_WIDTH_PX) -> int:
+    """Pixels per cell when `columns` maps `width` wide share the main column."""
+    return min(CELL_PX, max(9, width_px // (columns * (width + 1))))
 
 
 def small_multiples(maps: list[np.ndarray], titles: list[str], kind: str = "gradient",
                     columns: int = 4, annotate: bool = True, limit: float | None = None,
-                    marks: list[list[tuple[int, int]]] | None = None) -> go.Figure:
-    """Many maps of one kind in one figure, sharing one colour axis."""
+                    marks: list[list[tuple[int, int]]] | None = None,
+                    decimals: int = DECIMALS) -> go.Figure:
+    """Many maps of one shape and kind in one figure, on one shared colour scale.
+
+    The maps are tiled into a single heatmap (a mosaic with a blank column between
+    maps and a title row above each), titles and winner rings are one trace each: 64
+    maps then build in tens of milliseconds, where 64 subplots take seconds.
+    maps: list of (H, W); marks: per map, the (row, col) cells to ring.
+    """
     count = len(maps)
     columns = max(1, min(columns, count))
     rows = -(-count // columns)
-    figure = make_subplots(rows=rows, cols=columns, subplot_titles=titles,
-                           horizontal_spacing=0.03, vertical_spacing=0.28 / max(rows, 1) if rows > 1 else 0.1)
-    low, high = _colour_range(np.concatenate([m.ravel() for m in maps]), kind, limit)
+    height, width = maps[0].shape
+    tile_h, tile_w = height + 1, width + 1
+    mosaic = np.full((rows * tile_h, columns * tile_w - 1), np.nan)
+    text = np.full(mosaic.shape, "", dtype=object)
+    title_x, title_y, ring_x, ring_y = [], [], [], []
     for index, values in enumerate(maps):
-        row, col = divmod(index, columns)
-        for trace in heatmap_traces(values, kind, colour_axis="coloraxis"):
-            if not annotate and isinstance(trace, go.Heatmap):
-                trace.texttemplate = None
-            figure.add_trace(trace, row=row + 1, col=col + 1)
-        _axes(figure, row + 1, col + 1, shape=values.shape)
-        suffix = "" if index == 0 else str(index + 1)
-        for cell in (marks[index] if marks else []):
-            figure.add_shape(winner_shape(cell, f"x{suffix}", f"y{suffix}"))
-    figure.update_yaxes(scaleanchor="x", scaleratio=1)
-    # Column numbers under each map, so the map's title above it has room.
-    figure.update_xaxes(tickfont=dict(size=10), side="bottom")
-    figure.update_yaxes(tickfont=dict(size=10))
-    for column in range(2, columns + 1):       # row numbers on the left column only
-        figure.update_yaxes(showticklabels=False, col=column)
-    for index in range(count):   # each subplot's y axis is anchored to its own x axis
-        suffix = "" if index == 0 else str(index + 1)
-        figure.layout[f"yaxis{suffix}"].scaleanchor = f"x{suffix}"
-    figure.update_layout(coloraxis=dict(colorscale=_scale(kind), cmin=low, cmax=high,
-                                        colorbar=dict(thickness=12, len=0.8)),
-                         font=FONT, margin=dict(l=24, r=24, t=60, b=16), showlegend=False,
-                         plot_bgcolor="white", dragmode=False,
-                         height=_multiples_height(rows, columns, maps[0].shape))
-    return figure
-
+        top = (index // columns) * tile_h + 1
+        left = (index % columns) * tile_w
+        mosaic[top:top + height, left:left + width] = values
+        text[top:top + height, left:left + width] = fmt_grid(values, decimals)
+        title_x.append(left + (width - 1) / 2)
+        title_y.append(top - 1)
+        for row, col in (marks[index] if marks else []):
+            ring_x.append(left + col)
+            ring_y.append(top + row)
+    low, high = _colour_range(np.concatenate([np.ravel(m) for m in maps]), kind, limit)
+    cell_px = _mosaic_cell_px(columns, width)
+    traces = [dict(type="heatmap", z=mosaic, text=text, texttemplate="%{text}" if annotate else None,
+                   colorscale=_scale(kind), zmin=low, zmax=high, xgap=1, ygap=1, name=kind,
+                   hovertemplate="%{z:.4g}<extra></extra>", hoverongaps=False,
+                   colorbar=dict(thickness=12, len=min(1.0, 320 / max(mosaic.shape[0] * cell_px, 1)),
+                                 yanchor="top", y=1)),
+              dict(type="scatter", x=title_x, y=title_y, text=titles, mode="text",
+                   hoverinfo="skip", textfont=dict(size=12, color="#444444"), name="titles")]
+    if ring_x:
+        traces.append(dict(type="scatter", x=ring_x, y=ring_y, mode="markers", hoverinfo="skip",
+                           name="winner", marker=dict(symbol="circle-open", size=cell_px * 0.72,
+                                                      color=WINNER_COLOUR, line=dict(width=2))))
+    layout = dict(
+        xaxis=dict(visible=False, range=[-0.5, mosaic.shape[1] - 0.5], constrain="domain"),
+        yaxis=dict(visible=False, range=[mosaic.shape[0] - 0.5, -0.7], scaleanchor="x",
+                   scaleratio=1, constrain="domain"),
+        font=FONT, margin=dict(l=8, r=8, t=8, b=8), showlegend=False, plot_bgcolor="white",
+        dragmode=False, height=int(mosaic.shape[0] * cell_px + 24))
+    return go.Figure(data=traces, layout=layout)   # one validation pass for everything
 
 ROUTE_COLOUR = "#c2410c"
 ROUTE_FADED = "rgba(110, 110, 110, 0.45)"
+
+
+def _route_lines(shares: np.ndarray, lift: float, x_left: float, selected, chosen: bool) -> dict:
+    """One trace of arrows, from the right edge of each y cell to the left edge of every
+    x cell it sends to (so neither number is covered): the selected output's arrows
+    (chosen) or all the others. Segments are separated by None points."""
+    xs, ys, symbols = [], [], []
+    for oh, ow, h, w in np.argwhere(shares != 0):
+        if (selected == (oh, ow)) != chosen:
+            continue
+        xs += [ow + 0.45, x_left + w - 0.42, None]
+        ys += [oh + lift, h, None]
+        symbols += ["circle", "arrow", "circle"]
+    return dict(type="scatter", x=xs, y=ys, mode="lines+markers", hoverinfo="skip",
+                name="selected route" if chosen else "routes",
+                line=dict(color=ROUTE_COLOUR if chosen else ROUTE_FADED, width=3 if chosen else 1.3),
+                marker=dict(symbol=symbols, angleref="previous", size=11 if chosen else 8,
+                            color=ROUTE_COLOUR if chosen else ROUTE_FADED))
 
 
 def routing_figure(output: np.ndarray, x: np.ndarray, shares: np.ndarray,
@@ -228,18 +263,8 @@ def routing_figure(output: np.ndarray, x: np.ndarray, shares: np.ndarray,
     lift = (height - out_h) / 2          # centre the smaller grid vertically
     x_left = out_w - 1 + gap + 1         # first column of the input grid
     figure = go.Figure()
-    for (oh, ow) in np.ndindex(out_h, out_w):
-        for h, w in np.argwhere(shares[oh, ow] != 0):
-            chosen = selected == (oh, ow)
-            share = float(shares[oh, ow, h, w])
-            # From the right edge of the y cell to the left edge of the x cell, with an
-            # arrowhead, so that neither cell's number is covered.
-            figure.add_trace(go.Scatter(
-                x=[ow + 0.45, x_left + w - 0.42], y=[oh + lift, h], mode="lines+markers",
-                hoverinfo="skip", marker=dict(symbol=["circle", "arrow"], angleref="previous",
-                                              size=[4, 11 if chosen else 8]),
-                line=dict(color=ROUTE_COLOUR if chosen else ROUTE_FADED,
-                          width=(3 if chosen else 1.2) * (0.6 + min(share, 1.0) * 0.4))))
+    for chosen in (False, True):
+        figure.add_trace(_route_lines(shares, lift, x_left, selected, chosen))
     for trace in heatmap_traces(output, "value"):
         trace.update(y=np.arange(out_h) + lift, name="y")
         figure.add_trace(trace)
@@ -281,4 +306,23 @@ def jacobian_figure(matrix: np.ndarray, out_shape: tuple[int, int], in_shape: tu
     figure.update_layout(title=title_style(title), font=FONT,
                          margin=dict(l=60, r=16, t=110, b=16), plot_bgcolor="white",
                          dragmode=False, height=int(rows * cell + 140))
+    return figure
+
+
+def line_figure(y_values, title: str, x_title: str, y_title: str,
+                marker_at: int | None = None, first_x: int = 0) -> go.Figure:
+    """A small line chart (loss curve, positions reached); x = first_x, first_x + 1, ..."""
+    y_values = np.asarray(y_values, dtype=np.float64)
+    xs = np.arange(len(y_values)) + first_x
+    figure = go.Figure(go.Scatter(x=xs, y=y_values, mode="lines+markers",
+                                  line=dict(color="#2171b5", width=2.5), marker=dict(size=6),
+                                  hovertemplate=f"{x_title} %{{x}}: %{{y:.4f}}<extra></extra>"))
+    if marker_at is not None:
+        figure.add_trace(go.Scatter(x=[xs[marker_at]], y=[y_values[marker_at]], mode="markers",
+                                    marker=dict(size=13, color=ROUTE_COLOUR), hoverinfo="skip"))
+    figure.update_layout(title=title_style(title), xaxis_title=x_title, yaxis_title=y_title,
+                         showlegend=False, font=FONT, height=280, plot_bgcolor="white",
+                         margin=dict(l=56, r=16, t=48, b=44), dragmode=False)
+    figure.update_xaxes(gridcolor="#eeeeee", zeroline=False, rangemode="tozero")
+    figure.update_yaxes(gridcolor="#eeeeee", zeroline=False)
     return figure

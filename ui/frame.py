@@ -14,6 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [
     ("app.py", "Home", ":material/home:"),
     ("pages/1_playground.py", "Playground", ":material/grid_on:"),
+    ("pages/2_batch.py", "Batch", ":material/stacks:"),
 ]
 
 

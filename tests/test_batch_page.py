@@ -1,0 +1,99 @@
+"""The Batch page through AppTest: data, network and pooling paths, checks, training."""
+
+import numpy as np
+import pytest
+
+from apptest import decode, errors, figures, no_exceptions, open_app
+
+BATCH = "pages/2_batch.py"
+
+
+def markdown_text(app) -> str:
+    return "\n".join(md.value for md in app.markdown)
+
+
+def test_batch_page_renders_with_its_checks():
+    app = open_app(BATCH)
+    assert no_exceptions(app) and errors(app) == []
+    text = markdown_text(app)
+    assert "largest gap over every parameter 0" in text
+    assert "The wrong way" in text
+    # The figure of the batch holds every image of it.
+    first = figures(app)[0]
+    assert sum(trace["type"] == "heatmap" for trace in first["data"]) == 8
+
+
+@pytest.mark.parametrize("source", ["digits", "noise", "edit"])
+def test_every_data_source(source):
+    app = open_app(BATCH)
+    app.selectbox(key="bt_source").set_value(source).run()
+    assert no_exceptions(app) and errors(app) == []
+
+
+@pytest.mark.parametrize("size", [1, 2, 64])
+def test_batch_sizes(size):
+    app = open_app(BATCH)
+    app.number_input(key="bt_size").set_value(size).run()
+    assert no_exceptions(app) and errors(app) == []
+    assert f"The batch: {size} example" in "\n".join(h.value for h in app.subheader)
+
+
+def test_network_and_pooling_variants():
+    app = open_app(BATCH)
+    app.number_input(key="bt_kernels").set_value(4)
+    app.number_input(key="bt_ksize").set_value(2)
+    app.toggle(key="bt_relu").set_value(False)
+    app.radio(key="bt_mode").set_value("avg")
+    app.number_input(key="bt_kh").set_value(3)
+    app.number_input(key="bt_sh").set_value(1)
+    app.number_input(key="bt_pad").set_value(1).run()
+    assert no_exceptions(app) and errors(app) == []
+    app.radio(key="bt_feature").set_value(3).run()
+    assert no_exceptions(app)
+    app.radio(key="bt_reduction").set_value("sum").run()
+    assert "sum of the routing maps" in str(figures(app))
+
+
+def test_a_network_that_does_not_fit_says_so():
+    app = open_app(BATCH)
+    app.number_input(key="bt_ksize").set_value(5)
+    app.number_input(key="bt_kh").set_value(8).run()
+    assert no_exceptions(app)
+    assert any("does not fit" in error for error in errors(app))
+
+
+def test_step_through_counts_positions_reached():
+    app = open_app(BATCH)
+    app.slider(key="bt_example").set_value(3).run()
+    assert no_exceptions(app)
+    assert "examples #0…#3 have reached" in markdown_text(app)
+    app.button(key="bt_play").click().run()
+    assert app.session_state["bt_playing"] is True
+
+
+def test_training_steps_lower_the_loss_and_live_in_the_link():
+    app = open_app(BATCH)
+    before = float(app.metric[1].value)
+    for _ in range(3):
+        app.button(key="bt_step").click().run()
+    assert app.session_state["bt_steps"] == 3 and app.query_params["steps"] == "3"
+    assert float(app.metric[1].value) < before
+    reopened = open_app(BATCH, {k: v for k, v in app.query_params.items()})
+    assert reopened.metric[1].value == app.metric[1].value       # replayed from the link
+    app.button(key="bt_reset").click().run()
+    assert app.session_state["bt_steps"] == 0
+
+
+def test_worked_example_gives_the_seed_mean():
+    app = open_app(BATCH)
+    frames = [frame.value for frame in app.dataframe]
+    mean_row = next(f for f in frames if "mean = batch gradient" in f.index)
+    assert mean_row.iloc[0].tolist() == ["1.35", "0.15", "0", "−0.2", "−0.8"]
+
+
+@pytest.mark.parametrize("query", [{"n": "0"}, {"n": "500"}, {"data": "faces"}, {"lr": "7"},
+                                   {"steps": "x"}, {"f": "9"}])
+def test_tampered_links_fall_back_with_a_notice(query):
+    app = open_app(BATCH, query)
+    assert no_exceptions(app)
+    assert any("Link value" in w.value for w in app.warning)
