@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from apptest import decode, errors, figures, no_exceptions, open_app
+from apptest import errors, figures, no_exceptions, open_app
 
 BATCH = "pages/2_batch.py"
 
@@ -18,9 +18,10 @@ def test_batch_page_renders_with_its_checks():
     text = markdown_text(app)
     assert "largest gap over every parameter 0" in text
     assert "The wrong way" in text
-    # The figure of the batch holds every image of it.
+    # The figure of the batch tiles every image of it, with its title.
     first = figures(app)[0]
-    assert sum(trace["type"] == "heatmap" for trace in first["data"]) == 8
+    titles = next(trace for trace in first["data"] if trace.get("name") == "titles")
+    assert len(titles["text"]) == 8 and titles["text"][0].startswith("#0")
 
 
 @pytest.mark.parametrize("source", ["digits", "noise", "edit"])

@@ -1,5 +1,7 @@
 """The served app in headless Chromium: pages render, controls act, links work."""
 
+import json
+
 import pytest
 
 from browser import (app_url, browser, exceptions_on, open_page, page, served_app,  # noqa: F401
@@ -19,6 +21,24 @@ CHART_DATA = """(title) => {
   }
   return null;
 }"""
+
+
+MOSAIC_DATA = """(title) => {
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const titles = (plot._fullData || []).find(t => t.name === 'titles');
+    if (titles && Array.from(titles.text).includes(title)) {
+      const cells = plot._fullData.find(t => t.type === 'heatmap');
+      return Array.from(cells.z, row => Array.from(row, v => (v === null ? null : Number(v))));
+    }
+  }
+  return null;
+}"""
+
+
+def chart_values_named(page, map_title):
+    """The mosaic (every small map of one figure) holding the map called `map_title`."""
+    page.wait_for_function(f"() => ({MOSAIC_DATA})({map_title!r}) !== null", timeout=30_000)
+    return page.evaluate(MOSAIC_DATA, map_title)
 
 
 def chart_values(page, title):
@@ -68,11 +88,26 @@ def test_a_tampered_link_shows_a_notice_not_a_traceback(page, app_url):
     assert chart_values(page, "Input x") == [[1, 3], [2, 0.5]]
 
 
-def test_cold_deep_link_opens_the_right_page(page, served_app):
-    """The very first request to a fresh server is the Playground's URL."""
-    open_page(page, f"{served_app()}/playground")
-    assert page.locator("h1").first.inner_text() == "Playground"
+@pytest.mark.parametrize("path, title", [("playground", "Playground"), ("batch", "Batch")])
+def test_cold_deep_link_opens_the_right_page(page, served_app, path, title):
+    """The very first request to a fresh server is the page's own URL."""
+    open_page(page, f"{served_app()}/{path}")
+    assert page.locator("h1").first.inner_text() == title
     menu = page.locator("[data-testid='stSidebar'] [data-testid='stPageLink-NavLink']")
     menu.first.wait_for()
-    assert [text.split("\n")[-1].strip() for text in menu.all_inner_texts()] == ["Home", "Playground"]
+    labels = [text.split("\n")[-1].strip() for text in menu.all_inner_texts()]
+    assert labels == ["Home", "Playground", "Batch"]
+    assert exceptions_on(page) == []
+
+
+def test_batch_page_renders_and_a_step_changes_the_maps(page, app_url):
+    open_page(page, f"{app_url}/batch?n=4")
+    page.get_by_role("tab", name="Training").click()
+    kernel = chart_values_named(page, "dL/dK, kernel 0")
+    page.get_by_role("button", name="Take one SGD step").click()
+    wait_idle(page)
+    page.wait_for_function(
+        f"() => JSON.stringify(({MOSAIC_DATA})('dL/dK, kernel 0')) !== {json.dumps(json.dumps(kernel))}",
+        timeout=30_000)
+    assert "steps=1" in page.url
     assert exceptions_on(page) == []
