@@ -104,7 +104,7 @@ def test_batch_page_renders_and_a_step_changes_the_maps(page, app_url):
     open_page(page, f"{app_url}/batch?n=4")
     page.get_by_role("tab", name="Training").click()
     kernel = chart_values_named(page, "dL/dK, kernel 0")
-    page.get_by_role("button", name="Take one SGD step").click()
+    page.get_by_role("button", name="SGD step").click()
     wait_idle(page)
     page.wait_for_function(
         f"() => JSON.stringify(({MOSAIC_DATA})('dL/dK, kernel 0')) !== {json.dumps(json.dumps(kernel))}",

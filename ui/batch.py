@@ -129,9 +129,9 @@ def titles(lesson: BatchLesson, prefix: str = "") -> list[str]:
 def multiples(maps, names, kind="gradient", marks=None, annotate=True):
     """One figure per kind of map, all examples in it: 4 a row while numbers are
     written in the cells, 8 a row beyond."""
-    annotate = annotate and len(maps) <= ANNOTATE_UP_TO
-    return figures.small_multiples(list(maps), names, kind=kind, columns=4 if annotate else 8,
-                                   annotate=annotate, marks=marks, decimals=DECIMALS)
+    few = len(maps) <= ANNOTATE_UP_TO
+    return figures.small_multiples(list(maps), names, kind=kind, columns=4 if few else 8,
+                                   annotate=annotate and few, marks=marks, decimals=DECIMALS)
 
 
 # -- views ------------------------------------------------------------------------------
@@ -263,6 +263,11 @@ def result_view(lesson: BatchLesson) -> None:
         chart(multiples(lesson.reduced.kernels[:, 0], [f"dL/dK, kernel {f}" for f in
                                                        range(lesson.config.kernels)]))
         st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
+        dead = [f for f in range(lesson.config.kernels)
+                if lesson.config.relu and not (lesson.trace.conv[:, f] > 0).any()]
+        if dead:
+            st.caption(f"Kernel {', '.join(map(str, dead))}: its ReLU is off at every position "
+                       "of every example, so no gradient gets through to it.")
     checks_view(lesson)
 
 
@@ -291,13 +296,14 @@ def wrong_view(lesson: BatchLesson) -> None:
         f"The averaged image has its own winners, so its dL/dK is not the batch's: largest gap "
         f"**{fmt(gap)}**.")
     maps = [lesson.wrong_trace.x[0, 0], right[0], wrong[0], wrong[0] - right[0]]
-    names = ["averaged image", "right: mean of dL_n/dK", "wrong: through the average",
-             "wrong − right"]
+    names = ["averaged image", "right", "wrong", "wrong − right"]
     left, rest = st.columns([1, 3])
     with left:
         chart(figures.grid_figure(maps[0], names[0], width_px=200, annotate=False))
     with rest:
         chart(figures.small_multiples(maps[1:], names[1:], columns=3, decimals=DECIMALS))
+        st.caption("Kernel 0. Right: the mean of the examples' dL_n/dK. Wrong: one backward "
+                   "pass through the averaged image with the averaged error.")
 
 
 def reduction_table(lesson: BatchLesson) -> None:
@@ -316,7 +322,7 @@ def training_view(lesson: BatchLesson) -> None:
     left, middle, right = st.columns([2, 1, 1], vertical_alignment="bottom")
     left.select_slider("Learning rate", LEARNING_RATES, key=f"{P}_lr",
                        help="How far one step moves the weights along −dL/dθ.")
-    middle.button("Take one SGD step", key=f"{P}_step", on_click=take_step,
+    middle.button("SGD step", key=f"{P}_step", icon=":material/south:", on_click=take_step,
                   disabled=state[f"{P}_steps"] >= STEPS_MAX, width="stretch",
                   help="θ ← θ − learning rate × (batch gradient), for every weight.")
     right.button("Reset weights", key=f"{P}_reset", on_click=reset_training, width="stretch")
@@ -324,8 +330,8 @@ def training_view(lesson: BatchLesson) -> None:
     cells = st.columns(3)
     cells[0].metric("Steps taken", len(losses) - 1)
     cells[1].metric(f"Batch loss ({lesson.reduction})", fmt(losses[-1], 4),
-                    delta=None if len(losses) < 2 else fmt(losses[-1] - losses[-2], 4),
-                    delta_color="inverse")
+                    delta=None if len(losses) < 2 else round(losses[-1] - losses[-2], 4),
+                    delta_color="inverse", help="The change is from the step before.")
     cells[2].metric("Before the first step", fmt(losses[0], 4))
     chart(figures.line_figure(losses, "Loss after each step", "step", "loss"))
     st.caption("Pooling has no weights: the step changes the convolution kernels and biases "

@@ -96,3 +96,7 @@ def page_links() -> None:
     st.markdown("A whole grid and a real pooling layer: window, stride, padding, dilation, "
                 "ties. Step through the windows, read each cell's ledger, see the layer as a "
                 "matrix, and compare the tie rules.")
+    st.page_link("pages/2_batch.py", label="Batch", icon=":material/stacks:")
+    st.markdown("A tiny CNN on a mini-batch of handwritten digits: every example picks its own "
+                "winners, and the gradients are averaged only where weights are shared. With "
+                "the wrong way beside the right one, and a training step.")
