@@ -173,8 +173,12 @@ def with_click_targets(figure: go.Figure, shape: tuple[int, int], name: str = "p
     return figure
 
 
-def _mosaic_cell_px(columns: int, width: int, width_px: int = 3 * PLOT_WIDTH_PX) -> int:
-    """Pixels per cell when `columns` maps `width` wide share the main column."""
+MOSAIC_WIDTH_PX = 760          # between the main column at 1024 px (~500) and 1400 (~1000)
+
+
+def _mosaic_cell_px(columns: int, width: int, width_px: int = MOSAIC_WIDTH_PX) -> int:
+    """Pixels per cell when `columns` maps `width` wide share the main column: the
+    figure's height follows from it, and the page's real width is not known here."""
     return min(CELL_PX, max(9, width_px // (columns * (width + 1))))
 
 
