@@ -1,6 +1,5 @@
 """The Batch page through AppTest: data, network and pooling paths, checks, training."""
 
-import numpy as np
 import pytest
 
 from apptest import errors, figures, no_exceptions, open_app

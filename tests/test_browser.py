@@ -4,8 +4,7 @@ import json
 
 import pytest
 
-from browser import (app_url, browser, exceptions_on, open_page, page, served_app,  # noqa: F401
-                     wait_idle)
+from browser import exceptions_on, open_page, wait_idle
 
 pytestmark = pytest.mark.browser
 

@@ -12,12 +12,13 @@ from pooling.network import NetConfig
 
 from . import figures
 from .batch_lesson import (SEED_GRADIENTS, SOURCE_LABELS, SOURCES, BatchLesson,
-                           build_batch_lesson, sample_batch)
+                           build_batch_lesson)
 from .controls import config_from_state, pool_controls, pool_fields
-from .frame import keep_state
+from .frame import show_notices, start_page_state
 from .grid_editor import grid_editor, parse_edited, set_grid
 from .numbers import fmt
-from .urlstate import Field, flag, int_in, one_of, restore, snapshot, write_flag
+from .player import player
+from .urlstate import Field, flag, int_in, one_of, snapshot, write_flag
 
 P = "bt"
 BATCH_MAX, STEPS_MAX = 64, 200
@@ -50,22 +51,10 @@ FIELDS = pool_fields(P) + [
     Field(f"{P}_example", "ex", 0, int_in(0, BATCH_MAX - 1)),
     Field(f"{P}_feature", "map", 0, int_in(0, 3)),
 ]
-KEYS = [f.key for f in FIELDS] + [f"{P}_playing"]
 
 
 def init_state() -> None:
-    state = st.session_state
-    if f"{P}_ready" not in state:
-        state[f"{P}_notices"] = restore(FIELDS, st.query_params.to_dict(), state)
-        state[f"{P}_playing"] = False
-        state[f"{P}_edits"] = {}
-        state[f"{P}_ready"] = True
-    keep_state(KEYS)
-
-
-def show_notices() -> None:
-    for notice in st.session_state.pop(f"{P}_notices", []):
-        st.warning(notice, icon=":material/link_off:")
+    start_page_state(P, FIELDS, {f"{P}_playing": False, f"{P}_edits": {}})
 
 
 def sidebar_controls() -> None:
@@ -187,37 +176,10 @@ def per_example_view(lesson: BatchLesson) -> None:
 
 
 def step_view(lesson: BatchLesson) -> None:
-    state = st.session_state
-    feature = state[f"{P}_feature"]
-    count = lesson.size
-
-    @st.fragment(run_every=PLAY_SECONDS if state[f"{P}_playing"] else None)
-    def animated():
-        if state.pop(f"{P}_play_toggled", False):
-            st.rerun(scope="app")
-        if state[f"{P}_playing"]:
-            if state[f"{P}_example"] >= count - 1:
-                state[f"{P}_playing"] = False
-            else:
-                state[f"{P}_example"] += 1
-        left, right = st.columns([5, 1], vertical_alignment="bottom")
-        right.button("Pause" if state[f"{P}_playing"] else "Play", key=f"{P}_play",
-                     on_click=toggle_play, args=(count,), width="stretch", disabled=count == 1,
-                     icon=":material/pause:" if state[f"{P}_playing"] else ":material/play_arrow:")
-        if count > 1:
-            left.slider("Example", 0, count - 1, key=f"{P}_example",
-                        help="Add the examples to the batch one at a time.")
-        step_figures(lesson, feature, state[f"{P}_example"])
-
-    animated()
-
-
-def toggle_play(count: int) -> None:
-    state = st.session_state
-    if not state[f"{P}_playing"] and state[f"{P}_example"] >= count - 1:
-        state[f"{P}_example"] = 0
-    state[f"{P}_playing"] = not state[f"{P}_playing"]
-    state[f"{P}_play_toggled"] = True
+    feature = st.session_state[f"{P}_feature"]
+    player(P, f"{P}_example", lesson.size, "Example", "Add the examples to the batch one at a time.",
+           lambda example: step_figures(lesson, feature, example), PLAY_SECONDS,
+           "A batch of one: there is a single example to follow.")
 
 
 def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
@@ -367,7 +329,7 @@ def worked_example_view() -> None:
 def render() -> None:
     init_state()
     sidebar_controls()
-    show_notices()
+    show_notices(P)
     lesson = checked_lesson()
     publish()
     if lesson is None:

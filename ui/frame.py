@@ -10,6 +10,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from .urlstate import restore
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [
     ("app.py", "Home", ":material/home:"),
@@ -49,3 +51,23 @@ def keep_state(keys) -> None:
     for key in keys:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
+
+
+def start_page_state(prefix: str, fields, defaults: dict) -> bool:
+    """Once per session, read the page's settings from the link (defaults, with a
+    notice, for what does not fit) and set `defaults` for the rest; on every run, keep
+    all of it alive. Returns True on the session's first run of the page."""
+    state = st.session_state
+    first = f"{prefix}_ready" not in state
+    if first:
+        state[f"{prefix}_notices"] = restore(fields, st.query_params.to_dict(), state)
+        state.update(defaults)
+        state[f"{prefix}_ready"] = True
+    keep_state([field.key for field in fields] + list(defaults))
+    return first
+
+
+def show_notices(prefix: str) -> None:
+    """The link's values that could not be used, said once."""
+    for notice in st.session_state.pop(f"{prefix}_notices", []):
+        st.warning(notice, icon=":material/link_off:")

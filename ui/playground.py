@@ -16,13 +16,14 @@ from pooling.geometry import plane_geometry
 
 from . import figures, text
 from .controls import config_from_state, pool_controls, pool_fields
-from .frame import keep_state
+from .frame import show_notices, start_page_state
 from .grid_editor import current_grid, grid_editor, resized, set_grid, size_inputs
 from .lesson import UPSTREAM_LABELS, UPSTREAMS, Lesson, build_lesson, tie_lab
 from .numbers import fmt
+from .player import player
 from .presets import PRESET_HELP, PRESET_LABELS, PRESETS, seed_window
-from .urlstate import (Field, int_in, one_of, parse_cell, parse_grid, restore, snapshot,
-                       write_cell, write_grid)
+from .urlstate import (Field, int_in, one_of, parse_cell, parse_grid, snapshot, write_cell,
+                       write_grid)
 
 P = "pg"                       # session-state prefix of this page
 GRID, UPSTREAM_GRID = f"{P}_grid", f"{P}_gy"
@@ -38,22 +39,16 @@ FIELDS = pool_fields(P) + [
     Field(f"{P}_step", "step", 0, int_in(0, 255)),
     Field(f"{P}_cell", "cell", None, parse_cell, lambda c: "" if c is None else write_cell(c)),
 ]
-WIDGET_KEYS = [f.key for f in FIELDS] + [f"{P}_playing"]
 
 
 # -- state ------------------------------------------------------------------------------
 
 def init_state() -> None:
-    """First run of a session: settings from the link (or defaults), with notices."""
-    state = st.session_state
-    if f"{P}_ready" not in state:
-        state[f"{P}_notices"] = restore(FIELDS, st.query_params.to_dict(), state)
+    """Settings from the link on the session's first run; the grids from it too."""
+    if start_page_state(P, FIELDS, {f"{P}_playing": False}):
+        state = st.session_state
         set_grid(GRID, state.pop(f"{P}_x"))
-        custom = state.pop(f"{P}_gy_url")
-        state[f"{P}_gy_pending"] = custom       # sized once the output shape is known
-        state[f"{P}_playing"] = False
-        state[f"{P}_ready"] = True
-    keep_state(WIDGET_KEYS)
+        state[f"{P}_gy_pending"] = state.pop(f"{P}_gy_url")   # sized once y's shape is known
 
 
 def publish(lesson: Lesson | None) -> None:
@@ -81,11 +76,6 @@ def load_preset(name: str) -> None:
     state[f"{P}_step"] = 0
     state[f"{P}_cell"] = None
     state[f"{P}_playing"] = False
-
-
-def show_notices() -> None:
-    for notice in st.session_state.pop(f"{P}_notices", []):
-        st.warning(notice, icon=":material/link_off:")
 
 
 # -- inputs -----------------------------------------------------------------------------
@@ -173,7 +163,6 @@ def clamp_picks(lesson: Lesson) -> None:
     row, col = state[f"{P}_cell"]
     state[f"{P}_cell"] = (min(row, lesson.x.shape[0] - 1), min(col, lesson.x.shape[1] - 1))
     state[f"{P}_out_width"] = lesson.output_shape[1]
-    state[f"{P}_step_count"] = lesson.output.size
 
 
 def current_out_cell(lesson: Lesson) -> tuple[int, int]:
@@ -264,40 +253,10 @@ def forward_backward_view(lesson: Lesson) -> None:
 
 
 def step_view(lesson: Lesson) -> None:
-    state = st.session_state
-    count = lesson.output.size
-
-    @st.fragment(run_every=PLAY_SECONDS if state[f"{P}_playing"] else None)
-    def animated():
-        if state.pop(f"{P}_play_toggled", False):
-            st.rerun(scope="app")       # the timer is set when the fragment is defined
-        if state[f"{P}_playing"]:
-            if state[f"{P}_step"] >= count - 1:
-                state[f"{P}_playing"] = False
-            else:
-                state[f"{P}_step"] += 1
-        left, right = st.columns([5, 1], vertical_alignment="bottom")
-        playing = state[f"{P}_playing"]
-        right.button("Pause" if playing else "Play", key=f"{P}_play", on_click=_toggle_play,
-                     icon=":material/pause:" if playing else ":material/play_arrow:",
-                     width="stretch", disabled=count == 1,
-                     help="Send the windows' gradients back one after another.")
-        if count > 1:
-            left.slider("Window (reading order)", 0, count - 1, key=f"{P}_step",
-                        help="Each step, one output cell sends its dL/dy back through its window.")
-        else:
-            left.caption("One output cell: there is a single window to follow.")
-        step_figures(lesson)
-
-    animated()
-
-
-def _toggle_play() -> None:
-    state = st.session_state
-    if not state[f"{P}_playing"] and state[f"{P}_step"] >= state[f"{P}_step_count"] - 1:
-        state[f"{P}_step"] = 0
-    state[f"{P}_playing"] = not state[f"{P}_playing"]
-    state[f"{P}_play_toggled"] = True
+    player(P, f"{P}_step", lesson.output.size, "Window (reading order)",
+           "Each step, one output cell sends its dL/dy back through its window.",
+           lambda step: step_figures(lesson), PLAY_SECONDS,
+           "One output cell: there is a single window to follow.")
 
 
 def step_figures(lesson: Lesson) -> None:
@@ -428,7 +387,7 @@ def csv_text(grid: np.ndarray) -> str:
 def render() -> None:
     init_state()
     sidebar_controls()
-    show_notices()
+    show_notices(P)
     left, right = st.columns([3, 2], gap="large")
     with left:
         grid = input_panel()
