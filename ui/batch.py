@@ -14,7 +14,7 @@ from . import figures
 from .batch_lesson import (SEED_GRADIENTS, SOURCE_LABELS, SOURCES, BatchLesson,
                            build_batch_lesson)
 from .controls import config_from_state, pool_controls, pool_fields
-from .frame import show_notices, start_page_state
+from .frame import chart, show_notices, start_page_state
 from .grid_editor import grid_editor, parse_edited, set_grid
 from .numbers import fmt
 from .player import player
@@ -105,10 +105,6 @@ def clamp_picks(lesson: BatchLesson) -> None:
 
 def publish() -> None:
     st.query_params.from_dict(snapshot(FIELDS, st.session_state))
-
-
-def chart(figure, key: str | None = None) -> None:
-    st.plotly_chart(figure, config={"displaylogo": False}, key=key)
 
 
 def titles(lesson: BatchLesson, prefix: str = "") -> list[str]:

@@ -71,3 +71,18 @@ def show_notices(prefix: str) -> None:
     """The link's values that could not be used, said once."""
     for notice in st.session_state.pop(f"{prefix}_notices", []):
         st.warning(notice, icon=":material/link_off:")
+
+
+CHART_CONFIG = {"displaylogo": False,
+                "modeBarButtonsToRemove": ["zoom", "pan", "select", "lasso2d", "zoomIn",
+                                           "zoomOut", "autoScale"]}
+
+
+def chart(figure, key: str | None = None, on_select=None) -> None:
+    """Show a figure with the PNG download kept and the zoom tools (no use on a grid)
+    removed; `on_select` turns clicks on its points into a callback."""
+    if on_select is None:
+        st.plotly_chart(figure, config=CHART_CONFIG, key=key)
+    else:
+        st.plotly_chart(figure, config=CHART_CONFIG, key=key, on_select=on_select,
+                        selection_mode="points")

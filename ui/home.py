@@ -8,7 +8,8 @@ import streamlit as st
 
 from pooling import PoolConfig, backward, forward
 
-from .figures import FONT, ROUTE_COLOUR
+from .figures import FONT, ROUTE_COLOUR, title_style
+from .frame import chart
 from .numbers import fmt
 
 H = "home"
@@ -33,7 +34,7 @@ def max_curve_figure(a: float, b: float) -> go.Figure:
     figure.add_annotation(x=b - span / 2, y=b, text="slope 0: a loses", showarrow=False, yshift=14)
     figure.add_annotation(x=b + span / 2, y=b + span / 2, text="slope 1: a wins", showarrow=False,
                           xshift=-46, yshift=10)
-    figure.update_layout(title=dict(text=f"y = max(a, {fmt(b)}) as a moves", x=0, font=dict(size=15)),
+    figure.update_layout(title=title_style(f"y = max(a, {fmt(b)}) as a moves"),
                          xaxis_title="a", yaxis_title="y", showlegend=False, font=FONT, height=300,
                          margin=dict(l=50, r=16, t=44, b=40), plot_bgcolor="white", dragmode=False)
     figure.update_xaxes(gridcolor="#eeeeee", zeroline=False)
@@ -69,7 +70,7 @@ def demo() -> None:
         st.subheader("Max pooling: y = max(a, b)")
         metric_row(y, grad_a, grad_b)
         st.markdown(why_max(a, b, upstream, grad_a, grad_b))
-        st.plotly_chart(max_curve_figure(a, b), config={"displaylogo": False})
+        chart(max_curve_figure(a, b))
         st.caption("That is why the forward pass must remember which cell won: the value y "
                    "alone does not say where it came from.")
     with right:

@@ -4,6 +4,7 @@ forward and backward pass. Each function draws one part of the screen."""
 from __future__ import annotations
 
 import io
+from collections import ChainMap
 from urllib.parse import urlencode
 
 import numpy as np
@@ -16,7 +17,7 @@ from pooling.geometry import plane_geometry
 
 from . import figures, text
 from .controls import config_from_state, pool_controls, pool_fields
-from .frame import show_notices, start_page_state
+from .frame import chart, show_notices, start_page_state
 from .grid_editor import current_grid, grid_editor, resized, set_grid, size_inputs
 from .lesson import UPSTREAM_LABELS, UPSTREAMS, Lesson, build_lesson, tie_lab
 from .numbers import fmt
@@ -28,7 +29,7 @@ from .urlstate import (Field, int_in, one_of, parse_cell, parse_grid, snapshot, 
 P = "pg"                       # session-state prefix of this page
 GRID, UPSTREAM_GRID = f"{P}_grid", f"{P}_gy"
 PLAY_SECONDS = 1.0
-MATRIX_LIMIT = 400             # largest J (cells) drawn as a heatmap
+MATRIX_LIMIT = 1600            # largest J (entries) drawn as a heatmap
 SMALL_PRODUCT = (6, 16)        # largest J (outputs, inputs) written out as Jᵀ g
 
 FIELDS = pool_fields(P) + [
@@ -51,15 +52,13 @@ def init_state() -> None:
         state[f"{P}_gy_pending"] = state.pop(f"{P}_gy_url")   # sized once y's shape is known
 
 
-def publish(lesson: Lesson | None) -> None:
-    """Write every setting and the grids into the URL."""
+def publish() -> None:
+    """Write every setting and the grids into the URL (the edited dL/dy only when used)."""
     state = st.session_state
-    state[f"{P}_x"] = current_grid(GRID)
-    state[f"{P}_gy_url"] = current_grid(UPSTREAM_GRID) if state.get(f"{UPSTREAM_GRID}_current") is not None \
-        and state[f"{P}_upstream"] == "custom" else None
-    params = {name: value for name, value in snapshot(FIELDS, state).items() if value != ""}
-    st.query_params.from_dict(params)
-    del state[f"{P}_x"], state[f"{P}_gy_url"]
+    custom = state.get(f"{UPSTREAM_GRID}_current") if state[f"{P}_upstream"] == "custom" else None
+    grids = {f"{P}_x": current_grid(GRID), f"{P}_gy_url": custom}
+    params = snapshot(FIELDS, ChainMap(grids, state))
+    st.query_params.from_dict({name: value for name, value in params.items() if value != ""})
 
 
 def load_preset(name: str) -> None:
@@ -96,7 +95,7 @@ def input_panel() -> np.ndarray | None:
     return grid_editor(GRID, "Click a cell to type a new value.")
 
 
-def upstream_panel(output_shape: tuple[int, int] | None) -> None:
+def upstream_panel() -> None:
     st.subheader("Upstream dL/dy")
     st.radio("dL/dy", UPSTREAMS, key=f"{P}_upstream", format_func=UPSTREAM_LABELS.get,
              label_visibility="collapsed",
@@ -205,16 +204,6 @@ def _pick(chart_key: str, target: str, as_step: bool) -> None:
         state[target] = (row, col)
 
 
-def chart(figure, key: str | None = None, on_select=None) -> None:
-    config = {"displaylogo": False, "modeBarButtonsToRemove": ["zoom", "pan", "select", "lasso2d",
-                                                                "zoomIn", "zoomOut", "autoScale"]}
-    if on_select is None:
-        st.plotly_chart(figure, config=config, key=key)
-    else:
-        st.plotly_chart(figure, config=config, key=key, on_select=on_select,
-                        selection_mode="points")
-
-
 def forward_backward_view(lesson: Lesson) -> None:
     config, x = lesson.config, lesson.x
     out_cell = current_out_cell(lesson)
@@ -307,9 +296,9 @@ def ledger_view(lesson: Lesson) -> None:
     lines = ledger(lesson.x, lesson.grad_output, lesson.config, cell)
     st.latex(text.ledger_formula(cell, lines, lesson.grad_x[cell]))
     if lines:
-        st.dataframe(pd.DataFrame([{"from output": f"y[{l.output_cell[0]},{l.output_cell[1]}]",
-                                    "share": fmt(l.share), "dL/dy": fmt(l.upstream),
-                                    "sent": fmt(l.amount)} for l in lines]),
+        st.dataframe(pd.DataFrame([{"from output": f"y[{line.output_cell[0]},{line.output_cell[1]}]",
+                                    "share": fmt(line.share), "dL/dy": fmt(line.upstream),
+                                    "sent": fmt(line.amount)} for line in lines]),
                      hide_index=True, width="content")
     st.caption(f"x[{cell[0]},{cell[1]}] is read by {lesson.coverage[cell]} window(s); "
                f"{len(lines)} of them send it something. The sum is its gradient.")
@@ -324,9 +313,9 @@ def matrix_view(lesson: Lesson) -> None:
     st.markdown(f"For this x the layer is linear, **y = J x**, with J {kind}. "
                 f"Backward is **dL/dx = Jᵀ dL/dy**: here the largest gap between Jᵀg and "
                 f"dL/dx is {fmt(gap) if gap == 0 else f'{gap:.1e} (rounding)'}.")
-    if matrix.size > MATRIX_LIMIT * 4:
+    if matrix.size > MATRIX_LIMIT:
         st.info(f"J has {matrix.shape[0]}×{matrix.shape[1]} entries; shrink the grid to "
-                f"at most about {MATRIX_LIMIT * 4} entries to draw it.")
+                f"at most {MATRIX_LIMIT} entries to draw it.")
         return
     chart(figures.jacobian_figure(matrix, lesson.output_shape, lesson.x.shape,
                                   "J: rows are outputs, columns are inputs"))
@@ -394,13 +383,13 @@ def render() -> None:
     config = checked_config()
     output_shape = output_shape_or_none(grid, config)
     with right:
-        upstream_panel(output_shape)
+        upstream_panel()
         custom = custom_upstream(output_shape) if output_shape else None
     lesson = None
     if grid is not None and config is not None:
         if st.session_state[f"{P}_upstream"] != "custom" or custom is not None:
             lesson = checked_lesson(grid, config, custom)
-    publish(lesson)
+    publish()
     if lesson is None:
         return
     clamp_picks(lesson)
