@@ -110,3 +110,38 @@ def test_batch_page_renders_and_a_step_changes_the_maps(page, app_url):
         timeout=30_000)
     assert "steps=1" in page.url
     assert exceptions_on(page) == []
+
+
+def click_grid_cell(page, row: int, col: int):
+    """Select a cell of the first data editor (its canvas draws 35-px rows under a
+    35-px header, with the row numbers in the first column)."""
+    editor = page.locator("[data-testid='stDataFrame']").first
+    editor.wait_for()
+    page.wait_for_timeout(1500)            # the grid's canvas takes input once drawn
+    box = editor.bounding_box()
+    columns = col + 2                                  # row-number column + data columns
+    width = box["width"] / (columns + (1 if col == 0 else 0))
+    page.mouse.click(box["x"] + width * (col + 1.5), box["y"] + 35 * (row + 1) + 17)
+    page.wait_for_timeout(300)
+
+
+def test_typing_in_the_grid_updates_y_and_the_link(page, app_url):
+    open_page(page, f"{app_url}/playground")
+    click_grid_cell(page, 0, 0)
+    page.keyboard.type("7")
+    page.wait_for_timeout(300)             # typing opens the cell's editor; Enter commits
+    page.keyboard.press("Enter")
+    wait_idle(page)
+    page.wait_for_function(f"() => JSON.stringify(({CHART_DATA})('Output y')) === '[[7]]'",
+                           timeout=30_000)
+    assert "x=7%2C3" in page.url or "x=7,3" in page.url
+
+
+def test_clearing_a_cell_says_which_and_keeps_the_rest(page, app_url):
+    open_page(page, f"{app_url}/playground")
+    click_grid_cell(page, 0, 0)
+    page.keyboard.press("Delete")
+    wait_idle(page)
+    page.get_by_text("Row 0, column 0 is empty or not a number").wait_for(timeout=30_000)
+    assert exceptions_on(page) == []
+    assert page.get_by_role("spinbutton", name="Rows").input_value() == "2"
