@@ -203,3 +203,21 @@ def test_link_step_beyond_the_grid_is_clamped():
     app = open_app(PLAYGROUND, {"step": "200", "cell": "40,40"})
     assert no_exceptions(app) and errors(app) == []
     assert app.session_state["pg_step"] == 0 and app.session_state["pg_cell"] == (1, 1)
+
+
+def test_grid_values_are_checked_cell_by_cell():
+    import pandas as pd
+    from ui.grid_editor import parse_edited
+    assert parse_edited(pd.DataFrame([[1.0, "2.5"]])).tolist() == [[1.0, 2.5]]
+    with pytest.raises(ValueError, match="Row 0, column 1 is empty or not a number"):
+        parse_edited(pd.DataFrame([[1.0, np.nan]]))
+    with pytest.raises(ValueError, match="Row 1, column 0 is empty or not a number"):
+        parse_edited(pd.DataFrame([[1.0, 2.0], ["abc", 3.0]]))
+    with pytest.raises(ValueError, match="Row 0, column 0 holds 1e\\+09; values must be between"):
+        parse_edited(pd.DataFrame([[1e9]]))
+
+
+def test_a_link_with_a_huge_value_falls_back_with_a_notice():
+    app = open_app(PLAYGROUND, {"x": "1,2;3,1e300"})
+    assert no_exceptions(app)
+    assert any("Link value x=" in w.value and "between" in w.value for w in app.warning)

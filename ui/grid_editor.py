@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from .urlstate import MAX_GRID
+from .urlstate import MAX_GRID, check_values
 
 
 def _keys(prefix: str) -> dict[str, str]:
@@ -62,10 +62,7 @@ def size_inputs(prefix: str) -> None:
 def parse_edited(frame: pd.DataFrame) -> np.ndarray:
     """The edited table as a float grid; ValueError naming the first bad cell."""
     values = frame.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=np.float64)
-    bad = np.argwhere(~np.isfinite(values))
-    if bad.size:
-        row, col = bad[0]
-        raise ValueError(f"Row {row}, column {col} is empty or not a number: type a number there.")
+    check_values(values)
     return values
 
 

@@ -14,6 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 MAX_GRID = 16
+MAX_VALUE = 1e6                # grid values beyond this overflow sums and crowd the cells
 
 
 @dataclass(frozen=True)
@@ -66,9 +67,18 @@ def parse_grid(text: str) -> np.ndarray:
         grid = np.array([[float(cell) for cell in row] for row in rows])
     except ValueError:
         raise ValueError("holds something that is not a number") from None
-    if not np.isfinite(grid).all():
-        raise ValueError("holds a value that is not a finite number")
+    check_values(grid)
     return grid
+
+
+def check_values(grid: np.ndarray) -> None:
+    """ValueError naming the first cell that is not a number in ±MAX_VALUE."""
+    for (row, col), value in np.ndenumerate(grid):
+        if not np.isfinite(value):
+            raise ValueError(f"Row {row}, column {col} is empty or not a number: type a number there.")
+        if abs(value) > MAX_VALUE:
+            raise ValueError(f"Row {row}, column {col} holds {value:g}; values must be between "
+                             f"−{MAX_VALUE:g} and {MAX_VALUE:g}.")
 
 
 def write_grid(grid: np.ndarray) -> str:
