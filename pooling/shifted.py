@@ -31,7 +31,10 @@ class ShiftedPlanes:
 
     def __init__(self, planes: np.ndarray, geometry: PlaneGeometry, fill: float):
         self.rows, self.cols = rows, cols = geometry.rows, geometry.cols
-        self.split = cols.stride > 1 and planes.size >= SPLIT_PHASES_ABOVE
+        # A phase copy pays only when several taps read the same phase (windows overlap
+        # along the row) and the input is large enough for strided reads to hurt.
+        self.split = (cols.stride > 1 and cols.taps > cols.stride
+                      and planes.size >= SPLIT_PHASES_ABOVE)
         phases = cols.stride if self.split else 1
         width = -(-cols.padded_size // phases)
         if not self.split and (rows.padded_size, width) == planes.shape[1:]:
@@ -69,23 +72,26 @@ def max_forward(planes: np.ndarray, geometry: PlaneGeometry, ties: str):
     NaN outputs are right; their argmax is fixed by the caller (see `pooling.ops`).
     """
     shifted = ShiftedPlanes(planes, geometry, -np.inf)
-    rows, cols = geometry.rows, geometry.cols
     # Tap t = i * KW + j reads row offset rows.offset[i] and column offset cols.offset[j].
     taps = list(range(geometry.taps))
     if ties == "last":
         taps.reverse()                 # the first strict winner from the end is the last
     out_shape = (planes.shape[0],) + geometry.output_shape
-    best = np.full(out_shape, -np.inf)
     # Start at the first (or last) real tap so that a window of -inf values still
     # names a real cell, as PyTorch does.
+    start = geometry.last_real_tap if ties == "last" else geometry.first_real_tap
     tap_type = np.int16 if geometry.taps < 2 ** 15 else np.int32
     chosen = np.empty(out_shape, dtype=tap_type)
-    chosen[...] = geometry.last_real_tap if ties == "last" else geometry.first_real_tap
+    chosen[...] = start
+    if (start == taps[0]).all():       # no padding in the way: begin from that tap's values
+        best = np.array(_tap_view(shifted, geometry, taps[0]))
+        taps = taps[1:]
+    else:
+        best = np.full(out_shape, -np.inf)
     won = np.empty(out_shape, dtype=bool)
     step = np.empty(out_shape, dtype=tap_type)
     for tap in taps:
-        i, j = divmod(tap, cols.taps)
-        view = shifted.tap(rows.offset[i], cols.offset[j])
+        view = _tap_view(shifted, geometry, tap)
         np.greater(view, best, out=won)
         np.maximum(best, view, out=best)
         # chosen = where(won, tap, chosen), without a slow masked write
@@ -93,6 +99,12 @@ def max_forward(planes: np.ndarray, geometry: PlaneGeometry, ties: str):
         np.multiply(step, won, out=step)
         np.add(chosen, step, out=chosen)
     return best, geometry.corner + geometry.tap_offset[chosen]
+
+
+def _tap_view(shifted: ShiftedPlanes, geometry: PlaneGeometry, tap: int) -> np.ndarray:
+    """(P, OH, OW) view of tap number `tap` = i * KW + j of every window."""
+    i, j = divmod(tap, geometry.cols.taps)
+    return shifted.tap(geometry.rows.offset[i], geometry.cols.offset[j])
 
 
 def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.ndarray:
