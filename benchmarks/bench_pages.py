@@ -38,13 +38,25 @@ def timed_runs(page: str, query: dict[str, str]) -> tuple[float, list[float]]:
 
 
 def main() -> int:
-    cases = [("Playground, 16x16, 3x3 stride 1", "pages/1_playground.py",
-              {"x": ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(16))
-                             for r in range(16)),
-               "kh": "3", "kw": "3", "sh": "1", "sw": "1", "pad": "1"}),
-             ("Playground, seed window", "pages/1_playground.py", {}),
-             ("Batch, 64 digits", "pages/2_batch.py", {"n": "64"}),
-             ("Batch, 64 digits, 10 SGD steps", "pages/2_batch.py", {"n": "64", "steps": "10"})]
+    cases = [
+        (
+            "Playground, 16x16, 3x3 stride 1",
+            "pages/1_playground.py",
+            {
+                "x": ";".join(
+                    ",".join(str((r * 7 + c * 3) % 10) for c in range(16)) for r in range(16)
+                ),
+                "kh": "3",
+                "kw": "3",
+                "sh": "1",
+                "sw": "1",
+                "pad": "1",
+            },
+        ),
+        ("Playground, seed window", "pages/1_playground.py", {}),
+        ("Batch, 64 digits", "pages/2_batch.py", {"n": "64"}),
+        ("Batch, 64 digits, 10 SGD steps", "pages/2_batch.py", {"n": "64", "steps": "10"}),
+    ]
     print(f"{'page':<34} {'first s':>8} {'rerun s (median)':>17}")
     worst = 0.0
     for name, page, query in cases:

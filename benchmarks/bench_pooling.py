@@ -75,7 +75,8 @@ def main() -> int:
         ours, theirs = bench(torch, shape, config, rounds)
         ratio = ours / theirs
         worst = max(worst, ratio)
-        print(f"{str(shape):<18} {describe(config):<14} {ours * 1e3:9.3f} {theirs * 1e3:9.3f} {ratio:6.2f}")
+        times = f"{ours * 1e3:9.3f} {theirs * 1e3:9.3f}"
+        print(f"{str(shape):<18} {describe(config):<14} {times} {ratio:6.2f}")
     print(f"worst ratio {worst:.2f} (target <= {TARGET_RATIO})")
     return 0
 

@@ -3,8 +3,10 @@
 from ui.batch import render
 from ui.frame import page_frame
 
-page_frame("Batch",
-           "In a batch every example picks its own max cells. Follow a tiny CNN on real "
-           "digits: each example is routed on its own, and the averaging happens only where "
-           "parameters are shared.")
+page_frame(
+    "Batch",
+    "In a batch every example picks its own max cells. Follow a tiny CNN on real "
+    "digits: each example is routed on its own, and the averaging happens only where "
+    "parameters are shared.",
+)
 render()

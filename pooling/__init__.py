@@ -8,5 +8,16 @@ from .config import MODES, TIES, PoolConfig
 from .gradcheck import jacobian, numerical_gradient
 from .ops import PoolResult, backward, forward
 
-__all__ = ["MODES", "REDUCTIONS", "TIES", "BatchGradients", "PoolConfig", "PoolResult",
-           "backward", "batch_gradients", "forward", "jacobian", "numerical_gradient"]
+__all__ = [
+    "MODES",
+    "REDUCTIONS",
+    "TIES",
+    "BatchGradients",
+    "PoolConfig",
+    "PoolResult",
+    "backward",
+    "batch_gradients",
+    "forward",
+    "jacobian",
+    "numerical_gradient",
+]

@@ -46,5 +46,6 @@ def batch_gradients(x, grad_output, config: PoolConfig, reduction: str = "mean")
         raise ValueError(f"x must be a batch (N, C, H, W), got shape {x.shape}")
     result = forward(x, config)
     per_example = backward(result, grad_output)
-    return BatchGradients(per_example, reduce_batch(per_example, reduction),
-                          result.output, result.argmax, reduction)
+    return BatchGradients(
+        per_example, reduce_batch(per_example, reduction), result.output, result.argmax, reduction
+    )

@@ -76,35 +76,51 @@ class PoolConfig:
         stride = kernel if self.stride is None else _as_pair("stride", self.stride, 1)
         padding = _as_pair("padding", self.padding, 0)
         dilation = _as_pair("dilation", self.dilation, 1)
-        for axis, (k, p) in enumerate(zip(kernel, padding)):
+        for axis, (k, p) in enumerate(zip(kernel, padding, strict=True)):
             if p > k // 2:
                 side = "tall" if axis == 0 else "wide"
                 raise ValueError(
                     f"padding {p} is more than half the {k}-{side} window "
-                    f"(padding must be at most kernel_size // 2 = {k // 2})")
+                    f"(padding must be at most kernel_size // 2 = {k // 2})"
+                )
         if self.mode == "avg" and dilation != (1, 1):
-            raise ValueError(f"dilation {dilation} is only defined for max pooling; "
-                             "average pooling needs dilation 1")
+            raise ValueError(
+                f"dilation {dilation} is only defined for max pooling; "
+                "average pooling needs dilation 1"
+            )
         if self.divisor_override is not None:
             divisor = self.divisor_override
             if isinstance(divisor, bool) or not isinstance(divisor, Integral) or divisor < 1:
-                raise ValueError(f"divisor_override must be a whole number of at least 1 "
-                                 f"or None, got {divisor!r}")
+                raise ValueError(
+                    f"divisor_override must be a whole number of at least 1 "
+                    f"or None, got {divisor!r}"
+                )
             self._set("divisor_override", int(divisor))
-        for name, value in (("kernel_size", kernel), ("stride", stride),
-                            ("padding", padding), ("dilation", dilation)):
+        for name, value in (
+            ("kernel_size", kernel),
+            ("stride", stride),
+            ("padding", padding),
+            ("dilation", dilation),
+        ):
             self._set(name, value)
 
     def _set(self, name, value):
         object.__setattr__(self, name, value)
 
     def _check_adaptive(self):
-        defaults = {"stride": None, "padding": 0, "dilation": 1, "ceil_mode": False,
-                    "divisor_override": None}
+        defaults = {
+            "stride": None,
+            "padding": 0,
+            "dilation": 1,
+            "ceil_mode": False,
+            "divisor_override": None,
+        }
         for name, default in defaults.items():
             if getattr(self, name) not in (default, (default, default)):
-                raise ValueError(f"{name} must stay {default} for adaptive pooling "
-                                 f"(output_size is set, so the windows are chosen for you)")
+                raise ValueError(
+                    f"{name} must stay {default} for adaptive pooling "
+                    f"(output_size is set, so the windows are chosen for you)"
+                )
 
     @property
     def adaptive(self) -> bool:

@@ -39,8 +39,11 @@ def window(geometry: PlaneGeometry, out_row: int, out_col: int) -> Window:
     """The window of output cell (out_row, out_col)."""
     rows, cols = geometry.rows, geometry.cols
     taps_r, taps_c = np.meshgrid(np.arange(rows.taps), np.arange(cols.taps), indexing="ij")
-    return Window(rows.index[out_row, taps_r.ravel()], cols.index[out_col, taps_c.ravel()],
-                  rows.real[out_row, taps_r.ravel()] & cols.real[out_col, taps_c.ravel()])
+    return Window(
+        rows.index[out_row, taps_r.ravel()],
+        cols.index[out_col, taps_c.ravel()],
+        rows.real[out_row, taps_r.ravel()] & cols.real[out_col, taps_c.ravel()],
+    )
 
 
 def coverage(config: PoolConfig, height: int, width: int) -> np.ndarray:
@@ -76,10 +79,11 @@ def ledger(x, grad_output, config: PoolConfig, cell: tuple[int, int]) -> list[Le
     share_maps = shares(x, config)
     grad = np.asarray(grad_output, dtype=np.float64)
     if grad.shape != share_maps.shape[:2]:
-        raise ValueError(f"grad_output must have the output's shape {share_maps.shape[:2]}, "
-                         f"got {grad.shape}")
+        raise ValueError(
+            f"grad_output must have the output's shape {share_maps.shape[:2]}, got {grad.shape}"
+        )
     lines = []
-    for out_row, out_col in zip(*np.nonzero(share_maps[:, :, cell[0], cell[1]])):
+    for out_row, out_col in zip(*np.nonzero(share_maps[:, :, cell[0], cell[1]]), strict=True):
         share = float(share_maps[out_row, out_col, cell[0], cell[1]])
         upstream = float(grad[out_row, out_col])
         lines.append(LedgerLine((int(out_row), int(out_col)), share, upstream, share * upstream))

@@ -17,13 +17,14 @@ from .config import PoolConfig
 AXIS_NAMES = ("height", "width")
 
 
-def output_length(size: int, kernel: int, stride: int, padding: int, dilation: int,
-                  ceil_mode: bool) -> int:
+def output_length(
+    size: int, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool
+) -> int:
     """PyTorch's pooling output length along one axis (may be < 1: caller checks)."""
     span = size + 2 * padding - dilation * (kernel - 1) - 1
     if ceil_mode:
         span += stride - 1
-    length = span // stride + 1          # floor division, like PyTorch's div_rtn
+    length = span // stride + 1  # floor division, like PyTorch's div_rtn
     # In ceil mode the last window must start inside the input or the left padding.
     if ceil_mode and (length - 1) * stride >= size + padding:
         length -= 1
@@ -88,7 +89,8 @@ def regular_axis(size, kernel, stride, padding, dilation, ceil_mode, axis) -> Ax
         raise ValueError(
             f"the window is {reach} cells along the {name} but the input is only {size} "
             f"(+{padding} padding each side): output {name} would be {length}; "
-            f"it must be at least 1")
+            f"it must be at least 1"
+        )
     starts = np.arange(length) * stride - padding
     offset = np.arange(kernel) * dilation
     index = starts[:, None] + offset[None, :]
@@ -98,7 +100,8 @@ def regular_axis(size, kernel, stride, padding, dilation, ceil_mode, axis) -> Ax
         raise ValueError(
             f"window {int(empty[0])} along the {name} covers only padding "
             f"(dilation {dilation} with padding {padding} on {size} cells); "
-            f"lower the padding or the dilation")
+            f"lower the padding or the dilation"
+        )
     window_end = np.minimum(starts + kernel, size + padding)
     return AxisWindows(size, index, real, window_end - starts, stride, offset - padding)
 
@@ -111,8 +114,9 @@ def adaptive_axis(size: int, length: int) -> AxisWindows:
     taps = int((ends - starts).max())
     index = starts[:, None] + np.arange(taps)[None, :]
     real = index < ends[:, None]
-    return AxisWindows(size, np.minimum(index, size - 1), real, ends - starts, None,
-                       np.arange(taps))
+    return AxisWindows(
+        size, np.minimum(index, size - 1), real, ends - starts, None, np.arange(taps)
+    )
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -155,7 +159,9 @@ class PlaneGeometry:
     @cached_property
     def flat_index(self) -> np.ndarray:
         """(OH, OW, K) int64: h*W + w of each tap, 0 where the tap is not real."""
-        flat = self.rows.index[:, None, :, None] * self.cols.size + self.cols.index[None, :, None, :]
+        flat = (
+            self.rows.index[:, None, :, None] * self.cols.size + self.cols.index[None, :, None, :]
+        )
         return _frozen(np.where(self.real, flat.reshape(self.output_shape + (-1,)), 0))
 
     @cached_property
@@ -175,14 +181,17 @@ class PlaneGeometry:
         """(OH, OW) int64: o_h*stride_h*W + o_w*stride_w, to which tap offsets add
         (regular windows only)."""
         rows, cols = self.rows, self.cols
-        corner = (np.arange(rows.length) * rows.stride)[:, None] * cols.size + \
-            (np.arange(cols.length) * cols.stride)[None, :]
+        corner = (np.arange(rows.length) * rows.stride)[:, None] * cols.size + (
+            np.arange(cols.length) * cols.stride
+        )[None, :]
         return _frozen(corner)
 
     @cached_property
     def tap_offset(self) -> np.ndarray:
         """(K,) int64: h*W + w of tap k relative to `corner` (regular windows only)."""
-        return _frozen((self.rows.offset[:, None] * self.cols.size + self.cols.offset[None, :]).ravel())
+        return _frozen(
+            (self.rows.offset[:, None] * self.cols.size + self.cols.offset[None, :]).ravel()
+        )
 
     @cached_property
     def first_real_tap(self) -> np.ndarray:
@@ -209,7 +218,16 @@ def plane_geometry(config: PoolConfig, height: int, width: int) -> PlaneGeometry
     if config.adaptive:
         out_h, out_w = config.output_size
         return PlaneGeometry(config, adaptive_axis(height, out_h), adaptive_axis(width, out_w))
-    axes = [regular_axis(size, config.kernel_size[a], config.stride[a], config.padding[a],
-                         config.dilation[a], config.ceil_mode, a)
-            for a, size in enumerate((height, width))]
+    axes = [
+        regular_axis(
+            size,
+            config.kernel_size[a],
+            config.stride[a],
+            config.padding[a],
+            config.dilation[a],
+            config.ceil_mode,
+            a,
+        )
+        for a, size in enumerate((height, width))
+    ]
     return PlaneGeometry(config, *axes)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .config import PoolConfig
 from . import windows
+from .config import PoolConfig
 from .geometry import plane_geometry
 from .ops import as_planes, forward
 
@@ -24,15 +24,18 @@ def numerical_gradient(x, grad_output, config: PoolConfig, eps: float = 1e-6) ->
     grad = np.asarray(grad_output, dtype=np.float64)
     reference = forward(x, config)
     if grad.shape != reference.output.shape:
-        raise ValueError(f"grad_output must have the output's shape {reference.output.shape}, "
-                         f"got {grad.shape}")
+        raise ValueError(
+            f"grad_output must have the output's shape {reference.output.shape}, got {grad.shape}"
+        )
     flat = x.ravel()
     result = np.empty(flat.size)
     per_chunk = max(1, CHUNK_VALUES // flat.size)
     for start in range(0, flat.size, per_chunk):
         cells = np.arange(start, min(start + per_chunk, flat.size))
-        result[cells] = (_loss_bumped(flat, cells, eps, grad, config, x.shape) -
-                         _loss_bumped(flat, cells, -eps, grad, config, x.shape)) / (2 * eps)
+        result[cells] = (
+            _loss_bumped(flat, cells, eps, grad, config, x.shape)
+            - _loss_bumped(flat, cells, -eps, grad, config, x.shape)
+        ) / (2 * eps)
     return result.reshape(x.shape)
 
 
@@ -57,9 +60,12 @@ def jacobian(x, config: PoolConfig) -> np.ndarray:
     _, _, routing = windows.route(planes, geometry, config)
     outputs = routing.weights.shape[0] * geometry.output_shape[0] * geometry.output_shape[1]
     plane_size = planes.shape[1] * planes.shape[2]
-    column = routing.flat_index[None] + (np.arange(planes.shape[0]) * plane_size)[:, None, None, None]
+    column = (
+        routing.flat_index[None] + (np.arange(planes.shape[0]) * plane_size)[:, None, None, None]
+    )
     row = np.arange(outputs).reshape(routing.weights.shape[:3] + (1,))
     cell = (row * planes.size + column).ravel()
     entries = np.broadcast_to(routing.weights, column.shape).ravel()
     return np.bincount(cell, weights=entries, minlength=outputs * planes.size).reshape(
-        outputs, planes.size)
+        outputs, planes.size
+    )

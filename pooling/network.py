@@ -33,13 +33,18 @@ class Params:
     out_bias: np.ndarray
 
     def fields(self) -> dict[str, np.ndarray]:
-        return {"kernels": self.kernels, "bias": self.bias, "weights": self.weights,
-                "out_bias": self.out_bias}
+        return {
+            "kernels": self.kernels,
+            "bias": self.bias,
+            "weights": self.weights,
+            "out_bias": self.out_bias,
+        }
 
-    def step(self, grads: "Params", learning_rate: float) -> "Params":
+    def step(self, grads: Params, learning_rate: float) -> Params:
         """Plain SGD: theta - learning_rate * dL/dtheta."""
-        return Params(*(value - learning_rate * getattr(grads, name)
-                        for name, value in self.fields().items()))
+        return Params(
+            *(value - learning_rate * getattr(grads, name) for name, value in self.fields().items())
+        )
 
 
 @dataclass(frozen=True)
@@ -62,8 +67,10 @@ def conv_shape(config: NetConfig, height: int, width: int) -> tuple[int, int]:
     """Size of a 'valid' convolution's output; ValueError if the kernel does not fit."""
     out = (height - config.kernel_size + 1, width - config.kernel_size + 1)
     if min(out) < 1:
-        raise ValueError(f"the {config.kernel_size}x{config.kernel_size} kernel does not fit "
-                         f"the {height}x{width} images")
+        raise ValueError(
+            f"the {config.kernel_size}x{config.kernel_size} kernel does not fit "
+            f"the {height}x{width} images"
+        )
     return out
 
 
@@ -72,9 +79,10 @@ def init_params(config: NetConfig, image_shape: tuple[int, int], seed: int) -> P
     rng = np.random.default_rng(seed)
     conv_h, conv_w = conv_shape(config, *image_shape)
     pooled = forward(np.zeros((1, config.kernels, conv_h, conv_w)), config.pool).output
-    fan_in = config.kernel_size ** 2
-    kernels = rng.normal(0.0, np.sqrt(2.0 / fan_in), (config.kernels, 1, config.kernel_size,
-                                                        config.kernel_size))
+    fan_in = config.kernel_size**2
+    kernels = rng.normal(
+        0.0, np.sqrt(2.0 / fan_in), (config.kernels, 1, config.kernel_size, config.kernel_size)
+    )
     weights = rng.normal(0.0, np.sqrt(1.0 / pooled.size), (CLASSES, pooled.size))
     return Params(kernels, np.zeros(config.kernels), weights, np.zeros(CLASSES))
 
@@ -112,12 +120,14 @@ def run_forward(params: Params, x: np.ndarray, labels: np.ndarray, config: NetCo
         raise ValueError(f"labels must be {x.shape[0]} class numbers from 0 to {CLASSES - 1}")
     conv_shape(config, *x.shape[2:])
     patches = sliding_window_view(x, (config.kernel_size, config.kernel_size), axis=(2, 3))
-    conv = np.einsum("ncijkl,fckl->nfij", patches, params.kernels) + params.bias[None, :, None, None]
+    conv = (
+        np.einsum("ncijkl,fckl->nfij", patches, params.kernels) + params.bias[None, :, None, None]
+    )
     activation = np.maximum(conv, 0.0) if config.relu else conv
     pool = forward(activation, config.pool)
     flat = pool.output.reshape(x.shape[0], -1)
     logits = flat @ params.weights.T + params.out_bias
-    shifted = logits - logits.max(axis=1, keepdims=True)      # stable softmax
+    shifted = logits - logits.max(axis=1, keepdims=True)  # stable softmax
     probs = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)
     losses = -np.log(probs[np.arange(x.shape[0]), labels])
     return Trace(x, labels, patches, conv, activation, pool, flat, probs, losses, config.relu)
@@ -142,8 +152,9 @@ class Backward:
 
     def reduced(self, reduction: str) -> Params:
         """The batch gradient: mean (or sum) over examples of dL_n/dtheta."""
-        return Params(*(reduce_batch(value, reduction)
-                        for value in self.per_example.fields().values()))
+        return Params(
+            *(reduce_batch(value, reduction) for value in self.per_example.fields().values())
+        )
 
 
 def run_backward(params: Params, trace: Trace, logit_grad: np.ndarray | None = None) -> Backward:
@@ -153,7 +164,7 @@ def run_backward(params: Params, trace: Trace, logit_grad: np.ndarray | None = N
     if logit_grad is None:
         logit_grad = trace.probs.copy()
         logit_grad[np.arange(count), trace.labels] -= 1.0
-    d_weights = logit_grad[:, :, None] * trace.flat[:, None, :]           # (N, C, D)
+    d_weights = logit_grad[:, :, None] * trace.flat[:, None, :]  # (N, C, D)
     at_pool_output = (logit_grad @ params.weights).reshape(trace.pool.output.shape)
     at_pool_input = backward(trace.pool, at_pool_output)
     at_conv = at_pool_input * (trace.conv > 0) if trace.relu else at_pool_input
@@ -188,8 +199,9 @@ def wrong_way_gradient(params: Params, trace: Trace, config: NetConfig) -> tuple
     return Params(*(value[0] for value in result.per_example.fields().values())), averaged
 
 
-def kernel_gradient_check(params: Params, x, labels, config: NetConfig, reduction: str,
-                          eps: float = 1e-6) -> np.ndarray:
+def kernel_gradient_check(
+    params: Params, x, labels, config: NetConfig, reduction: str, eps: float = 1e-6
+) -> np.ndarray:
     """Central differences of the batch loss with respect to every kernel entry.
     Returns an array shaped like params.kernels."""
     numeric = np.zeros_like(params.kernels)

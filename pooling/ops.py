@@ -39,8 +39,10 @@ def as_planes(x, name: str = "x") -> np.ndarray:
     """(H, W), (C, H, W) or (N, C, H, W) -> (P, H, W) float64 (a view when possible)."""
     array = np.asarray(x, dtype=np.float64)
     if array.ndim not in (2, 3, 4):
-        raise ValueError(f"{name} must have 2, 3 or 4 axes ((H, W), (C, H, W) or "
-                         f"(N, C, H, W)), got {array.ndim} with shape {array.shape}")
+        raise ValueError(
+            f"{name} must have 2, 3 or 4 axes ((H, W), (C, H, W) or "
+            f"(N, C, H, W)), got {array.ndim} with shape {array.shape}"
+        )
     if 0 in array.shape:
         raise ValueError(f"{name} must not be empty, got shape {array.shape}")
     return array.reshape((-1,) + array.shape[-2:])
@@ -63,22 +65,27 @@ def forward(x, config: PoolConfig) -> PoolResult:
         output, argmax = shifted.avg_forward(planes, geometry), None
     else:
         output, argmax = shifted.max_forward(planes, geometry, config.ties)
-        if np.isnan(output).any():   # rare: the general path applies the last-NaN rule
+        if np.isnan(output).any():  # rare: the general path applies the last-NaN rule
             nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
             _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
     lead = np.shape(x)[:-2]
-    return PoolResult(config, tuple(np.shape(x)), geometry,
-                      output.reshape(lead + geometry.output_shape),
-                      None if argmax is None else argmax.reshape(lead + geometry.output_shape),
-                      routing)
+    return PoolResult(
+        config,
+        tuple(np.shape(x)),
+        geometry,
+        output.reshape(lead + geometry.output_shape),
+        None if argmax is None else argmax.reshape(lead + geometry.output_shape),
+        routing,
+    )
 
 
 def backward(result: PoolResult, grad_output) -> np.ndarray:
     """dL/dx from dL/dy. grad_output: shaped like result.output. Returns x's shape."""
     grad = np.asarray(grad_output, dtype=np.float64)
     if grad.shape != result.output.shape:
-        raise ValueError(f"grad_output must have the output's shape {result.output.shape}, "
-                         f"got {grad.shape}")
+        raise ValueError(
+            f"grad_output must have the output's shape {result.output.shape}, got {grad.shape}"
+        )
     geometry = result.geometry
     grad_planes = grad.reshape((-1,) + geometry.output_shape)
     plane_size = geometry.rows.size * geometry.cols.size

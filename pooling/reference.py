@@ -99,7 +99,7 @@ def loop_forward_backward(x, grad_output, config: PoolConfig):
             output[oh, ow] = sum(values) / divisor
             shares = [1.0 / divisor] * len(cells)
         if grad_x is not None:
-            for (h, w), share in zip(cells, shares):
+            for (h, w), share in zip(cells, shares, strict=True):
                 if share:
                     grad_x[h, w] += share * grad_output[oh, ow]
     return output, argmax, grad_x

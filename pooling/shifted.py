@@ -17,7 +17,6 @@ import numpy as np
 
 from .geometry import PlaneGeometry
 
-
 # Splitting into phases costs a copy; below this many input values, strided reads are
 # cheaper than the copy (measured with benchmarks/bench_pooling.py).
 SPLIT_PHASES_ABOVE = 1 << 14
@@ -33,23 +32,25 @@ class ShiftedPlanes:
         self.rows, self.cols = rows, cols = geometry.rows, geometry.cols
         # A phase copy pays only when several taps read the same phase (windows overlap
         # along the row) and the input is large enough for strided reads to hurt.
-        self.split = (cols.stride > 1 and cols.taps > cols.stride
-                      and planes.size >= SPLIT_PHASES_ABOVE)
+        self.split = (
+            cols.stride > 1 and cols.taps > cols.stride and planes.size >= SPLIT_PHASES_ABOVE
+        )
         phases = cols.stride if self.split else 1
         width = -(-cols.padded_size // phases)
         if not self.split and (rows.padded_size, width) == planes.shape[1:]:
-            self.phases = [planes]        # nothing to pad or split
+            self.phases = [planes]  # nothing to pad or split
             return
         # Copy each phase's columns straight from the input: going through one padded
         # array first costs a full extra pass.
         self.phases = []
         for phase in range(phases):
             target = np.full((planes.shape[0], rows.padded_size, width), fill)
-            first = (phase - cols.pad_before) % phases    # first input column in this phase
+            first = (phase - cols.pad_before) % phases  # first input column in this phase
             source = planes[:, :, first::phases]
             column = (first + cols.pad_before) // phases
-            target[:, rows.pad_before:rows.pad_before + rows.size,
-                   column:column + source.shape[2]] = source
+            target[
+                :, rows.pad_before : rows.pad_before + rows.size, column : column + source.shape[2]
+            ] = source
             self.phases.append(target)
 
     def column_tap(self, col_offset: int) -> np.ndarray:
@@ -58,7 +59,7 @@ class ShiftedPlanes:
             return self.phases[0][:, :, self.cols.tap_slice(col_offset)]
         first = int(col_offset) + self.cols.pad_before
         phase, start = first % self.cols.stride, first // self.cols.stride
-        return self.phases[phase][:, :, start:start + self.cols.length]
+        return self.phases[phase][:, :, start : start + self.cols.length]
 
     def tap(self, row_offset: int, col_offset: int) -> np.ndarray:
         """(P, OH, OW) view: the input cell each window reads at tap (row, col)."""
@@ -75,15 +76,15 @@ def max_forward(planes: np.ndarray, geometry: PlaneGeometry, ties: str):
     # Tap t = i * KW + j reads row offset rows.offset[i] and column offset cols.offset[j].
     taps = list(range(geometry.taps))
     if ties == "last":
-        taps.reverse()                 # the first strict winner from the end is the last
+        taps.reverse()  # the first strict winner from the end is the last
     out_shape = (planes.shape[0],) + geometry.output_shape
     # Start at the first (or last) real tap so that a window of -inf values still
     # names a real cell, as PyTorch does.
     start = geometry.last_real_tap if ties == "last" else geometry.first_real_tap
-    tap_type = np.int16 if geometry.taps < 2 ** 15 else np.int32
+    tap_type = np.int16 if geometry.taps < 2**15 else np.int32
     chosen = np.empty(out_shape, dtype=tap_type)
     chosen[...] = start
-    if (start == taps[0]).all():       # no padding in the way: begin from that tap's values
+    if (start == taps[0]).all():  # no padding in the way: begin from that tap's values
         best = np.array(_tap_view(shifted, geometry, taps[0]))
         taps = taps[1:]
     else:
@@ -115,7 +116,8 @@ def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.n
     """
     planes = target.shape[0]
     flat = target + (np.arange(planes, dtype=np.int64) * plane_size).reshape(
-        (planes,) + (1,) * (target.ndim - 1))
+        (planes,) + (1,) * (target.ndim - 1)
+    )
     if values.shape != target.shape:
         values = np.broadcast_to(values, target.shape)
     total = np.bincount(flat.ravel(), weights=values.ravel(), minlength=planes * plane_size)
@@ -157,6 +159,9 @@ def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry) -> np.ndarray
     padded = np.zeros((planes, rows.padded_size, cols.padded_size))
     for col_offset in cols.offset:
         padded[:, :, cols.tap_slice(col_offset)] += by_rows
-    grad = padded[:, rows.pad_before:rows.pad_before + rows.size,
-                  cols.pad_before:cols.pad_before + cols.size]
+    grad = padded[
+        :,
+        rows.pad_before : rows.pad_before + rows.size,
+        cols.pad_before : cols.pad_before + cols.size,
+    ]
     return np.ascontiguousarray(grad).reshape(planes, -1)

@@ -55,13 +55,16 @@ def max_choice(windows: np.ndarray, real: np.ndarray, ties: str):
     "first" or "last" (ties "split"/"all" report PyTorch's "first"), and weights
     (P, OH, OW, K).
     """
-    output = windows.max(axis=-1)                      # NaN wins, as in PyTorch
+    output = windows.max(axis=-1)  # NaN wins, as in PyTorch
     winners = real & (windows == output[..., None])
     is_nan = np.isnan(windows)
     nan_window = is_nan.any(axis=-1)
     # PyTorch scans in reading order and keeps the last NaN it meets.
-    tap = np.where(nan_window, last_true(is_nan),
-                   last_true(winners) if ties == "last" else np.argmax(winners, axis=-1))
+    tap = np.where(
+        nan_window,
+        last_true(is_nan),
+        last_true(winners) if ties == "last" else np.argmax(winners, axis=-1),
+    )
     if ties in ("first", "last"):
         weights = np.zeros(windows.shape)
         np.put_along_axis(weights, tap[..., None], 1.0, axis=-1)
@@ -91,8 +94,9 @@ def route(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfig):
         return output, None, Routing(weights, flat_index)
     windows = gather(planes, geometry, -np.inf)
     output, tap, weights = max_choice(windows, real, config.ties)
-    argmax = np.take_along_axis(np.broadcast_to(flat_index, windows.shape),
-                                tap[..., None], axis=-1)[..., 0]
+    argmax = np.take_along_axis(
+        np.broadcast_to(flat_index, windows.shape), tap[..., None], axis=-1
+    )[..., 0]
     return output, argmax, Routing(weights, flat_index)
 
 

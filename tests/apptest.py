@@ -6,10 +6,8 @@ import base64
 import json
 
 import numpy as np
-
-from streamlit.testing.v1 import AppTest
-
 from conftest import ROOT
+from streamlit.testing.v1 import AppTest
 
 TIMEOUT_S = 60
 
@@ -37,8 +35,10 @@ def figure_titled(app: AppTest, title: str) -> dict:
         text = figure.get("layout", {}).get("title", {}).get("text", "")
         if text == title:
             return figure
-    raise AssertionError(f"no figure titled {title!r}; titles: "
-                         f"{[f['layout'].get('title', {}).get('text') for f in figures(app)]}")
+    raise AssertionError(
+        f"no figure titled {title!r}; titles: "
+        f"{[f['layout'].get('title', {}).get('text') for f in figures(app)]}"
+    )
 
 
 def decode(array) -> np.ndarray:

@@ -17,7 +17,8 @@ def wait_idle(page, timeout_ms: int = 30_000):
     """Wait for the script run to end (Streamlit shows a status widget while running)."""
     page.wait_for_timeout(300)
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms)
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms
+    )
     page.wait_for_timeout(200)
 
 

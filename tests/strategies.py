@@ -7,18 +7,26 @@ import numpy as np
 from pooling import PoolConfig
 
 
-def random_config(rng: np.random.Generator, mode: str | None = None, ties: str = "first") -> PoolConfig:
+def random_config(
+    rng: np.random.Generator, mode: str | None = None, ties: str = "first"
+) -> PoolConfig:
     """A valid PoolConfig drawn from small kernels, strides, paddings and dilations."""
     mode = mode or str(rng.choice(["max", "avg"]))
     kernel = tuple(int(v) for v in rng.integers(1, 5, 2))
     stride = None if rng.random() < 0.3 else tuple(int(v) for v in rng.integers(1, 5, 2))
     padding = tuple(int(rng.integers(0, k // 2 + 1)) for k in kernel)
     dilation = tuple(int(v) for v in rng.integers(1, 4, 2)) if mode == "max" else (1, 1)
-    return PoolConfig(mode, kernel, stride, padding, dilation,
-                      ceil_mode=bool(rng.random() < 0.5),
-                      count_include_pad=bool(rng.random() < 0.5),
-                      divisor_override=None if rng.random() < 0.7 else int(rng.integers(1, 6)),
-                      ties=ties)
+    return PoolConfig(
+        mode,
+        kernel,
+        stride,
+        padding,
+        dilation,
+        ceil_mode=bool(rng.random() < 0.5),
+        count_include_pad=bool(rng.random() < 0.5),
+        divisor_override=None if rng.random() < 0.7 else int(rng.integers(1, 6)),
+        ties=ties,
+    )
 
 
 def random_adaptive_config(rng: np.random.Generator, ties: str = "first") -> PoolConfig:

@@ -1,7 +1,6 @@
 """The Batch page through AppTest: data, network and pooling paths, checks, training."""
 
 import pytest
-
 from apptest import errors, figures, no_exceptions, open_app
 
 BATCH = "pages/2_batch.py"
@@ -79,7 +78,7 @@ def test_training_steps_lower_the_loss_and_live_in_the_link():
     assert app.session_state["bt_steps"] == 3 and app.query_params["steps"] == "3"
     assert float(app.metric[1].value) < before
     reopened = open_app(BATCH, {k: v for k, v in app.query_params.items()})
-    assert reopened.metric[1].value == app.metric[1].value       # replayed from the link
+    assert reopened.metric[1].value == app.metric[1].value  # replayed from the link
     app.button(key="bt_reset").click().run()
     assert app.session_state["bt_steps"] == 0
 
@@ -91,8 +90,9 @@ def test_worked_example_gives_the_seed_mean():
     assert mean_row.iloc[0].tolist() == ["1.35", "0.15", "0", "−0.2", "−0.8"]
 
 
-@pytest.mark.parametrize("query", [{"n": "0"}, {"n": "500"}, {"data": "faces"}, {"lr": "7"},
-                                   {"steps": "x"}, {"f": "9"}])
+@pytest.mark.parametrize(
+    "query", [{"n": "0"}, {"n": "500"}, {"data": "faces"}, {"lr": "7"}, {"steps": "x"}, {"f": "9"}]
+)
 def test_tampered_links_fall_back_with_a_notice(query):
     app = open_app(BATCH, query)
     assert no_exceptions(app)

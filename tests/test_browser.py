@@ -3,7 +3,6 @@
 import json
 
 import pytest
-
 from browser import exceptions_on, open_page, wait_idle
 
 pytestmark = pytest.mark.browser
@@ -65,8 +64,9 @@ def test_changing_a_control_changes_the_gradient_map(page, app_url):
     page.get_by_text("Average", exact=True).click()
     wait_idle(page)
     page.wait_for_function(
-        f"() => JSON.stringify(({CHART_DATA})('dL/dx')) === JSON.stringify([[0.25,0.25],[0.25,0.25]])",
-        timeout=30_000)
+        f"() => JSON.stringify(({CHART_DATA})('dL/dx')) === '[[0.25,0.25],[0.25,0.25]]'",
+        timeout=30_000,
+    )
     assert exceptions_on(page) == []
 
 
@@ -76,7 +76,7 @@ def test_a_shared_link_restores_the_screen(page, app_url):
     assert chart_values(page, "Input x") == [[1, 2, 0, 1], [0, 9, 1, 0], [2, 1, 4, 1], [0, 3, 1, 8]]
     assert chart_values(page, "Output y") == [[9, 9], [9, 9]]
     grad = chart_values(page, "dL/dx")
-    assert grad[1][1] == 10 and sum(map(sum, grad)) == 10     # the 9 wins all four windows
+    assert grad[1][1] == 10 and sum(map(sum, grad)) == 10  # the 9 wins all four windows
     assert "kh=3" in page.url
 
 
@@ -106,8 +106,10 @@ def test_batch_page_renders_and_a_step_changes_the_maps(page, app_url):
     page.get_by_role("button", name="SGD step").click()
     wait_idle(page)
     page.wait_for_function(
-        f"() => JSON.stringify(({MOSAIC_DATA})('dL/dK, kernel 0')) !== {json.dumps(json.dumps(kernel))}",
-        timeout=30_000)
+        f"() => JSON.stringify(({MOSAIC_DATA})('dL/dK, kernel 0')) !== "
+        f"{json.dumps(json.dumps(kernel))}",
+        timeout=30_000,
+    )
     assert "steps=1" in page.url
     assert exceptions_on(page) == []
 
@@ -117,9 +119,9 @@ def click_grid_cell(page, row: int, col: int):
     35-px header, with the row numbers in the first column)."""
     editor = page.locator("[data-testid='stDataFrame']").first
     editor.wait_for()
-    page.wait_for_timeout(1500)            # the grid's canvas takes input once drawn
+    page.wait_for_timeout(1500)  # the grid's canvas takes input once drawn
     box = editor.bounding_box()
-    columns = col + 2                                  # row-number column + data columns
+    columns = col + 2  # row-number column + data columns
     width = box["width"] / (columns + (1 if col == 0 else 0))
     page.mouse.click(box["x"] + width * (col + 1.5), box["y"] + 35 * (row + 1) + 17)
     page.wait_for_timeout(300)
@@ -129,11 +131,12 @@ def test_typing_in_the_grid_updates_y_and_the_link(page, app_url):
     open_page(page, f"{app_url}/playground")
     click_grid_cell(page, 0, 0)
     page.keyboard.type("7")
-    page.wait_for_timeout(300)             # typing opens the cell's editor; Enter commits
+    page.wait_for_timeout(300)  # typing opens the cell's editor; Enter commits
     page.keyboard.press("Enter")
     wait_idle(page)
-    page.wait_for_function(f"() => JSON.stringify(({CHART_DATA})('Output y')) === '[[7]]'",
-                           timeout=30_000)
+    page.wait_for_function(
+        f"() => JSON.stringify(({CHART_DATA})('Output y')) === '[[7]]'", timeout=30_000
+    )
     assert "x=7%2C3" in page.url or "x=7,3" in page.url
 
 

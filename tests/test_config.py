@@ -6,23 +6,26 @@ import pytest
 from pooling import PoolConfig, backward, batch_gradients, forward
 
 
-@pytest.mark.parametrize("kwargs, words", [
-    (dict(kernel_size=0), ["kernel_size", "at least 1", "0"]),
-    (dict(kernel_size=(2, -1)), ["kernel_size", "at least 1", "-1"]),
-    (dict(stride=0), ["stride", "at least 1", "0"]),
-    (dict(dilation=0), ["dilation", "at least 1", "0"]),
-    (dict(padding=-1), ["padding", "at least 0", "-1"]),
-    (dict(kernel_size=3, padding=2), ["padding 2", "3-tall window", "kernel_size // 2 = 1"]),
-    (dict(kernel_size=(4, 3), padding=(2, 2)), ["padding 2", "3-wide window"]),
-    (dict(mode="min"), ["mode", "'min'"]),
-    (dict(ties="random"), ["ties", "'random'"]),
-    (dict(mode="avg", divisor_override=0), ["divisor_override", "at least 1", "0"]),
-    (dict(mode="avg", dilation=2), ["dilation", "max pooling"]),
-    (dict(kernel_size=2.5), ["kernel_size", "whole number", "2.5"]),
-    (dict(kernel_size=(1, 2, 3)), ["kernel_size", "pair"]),
-    (dict(output_size=0), ["output_size", "at least 1"]),
-    (dict(output_size=2, stride=2), ["stride", "adaptive"]),
-])
+@pytest.mark.parametrize(
+    "kwargs, words",
+    [
+        (dict(kernel_size=0), ["kernel_size", "at least 1", "0"]),
+        (dict(kernel_size=(2, -1)), ["kernel_size", "at least 1", "-1"]),
+        (dict(stride=0), ["stride", "at least 1", "0"]),
+        (dict(dilation=0), ["dilation", "at least 1", "0"]),
+        (dict(padding=-1), ["padding", "at least 0", "-1"]),
+        (dict(kernel_size=3, padding=2), ["padding 2", "3-tall window", "kernel_size // 2 = 1"]),
+        (dict(kernel_size=(4, 3), padding=(2, 2)), ["padding 2", "3-wide window"]),
+        (dict(mode="min"), ["mode", "'min'"]),
+        (dict(ties="random"), ["ties", "'random'"]),
+        (dict(mode="avg", divisor_override=0), ["divisor_override", "at least 1", "0"]),
+        (dict(mode="avg", dilation=2), ["dilation", "max pooling"]),
+        (dict(kernel_size=2.5), ["kernel_size", "whole number", "2.5"]),
+        (dict(kernel_size=(1, 2, 3)), ["kernel_size", "pair"]),
+        (dict(output_size=0), ["output_size", "at least 1"]),
+        (dict(output_size=2, stride=2), ["stride", "adaptive"]),
+    ],
+)
 def test_invalid_settings_name_parameter_and_limit(kwargs, words):
     with pytest.raises(ValueError) as error:
         PoolConfig(**kwargs)

@@ -3,12 +3,19 @@ Jacobian, without PyTorch."""
 
 import numpy as np
 import pytest
+from strategies import random_adaptive_config, random_config, random_input, random_shape
 
-from pooling import (TIES, PoolConfig, backward, batch_gradients, forward, jacobian,
-                     numerical_gradient)
+from pooling import (
+    TIES,
+    PoolConfig,
+    backward,
+    batch_gradients,
+    forward,
+    jacobian,
+    numerical_gradient,
+)
 from pooling.geometry import output_length
 from pooling.reference import loop_forward_backward
-from strategies import random_adaptive_config, random_config, random_input, random_shape
 
 SEED_WINDOW = np.array([[1.0, 3.0], [2.0, 0.5]])
 
@@ -16,7 +23,7 @@ SEED_WINDOW = np.array([[1.0, 3.0], [2.0, 0.5]])
 def test_seed_max_routes_to_the_winner():
     result = forward(SEED_WINDOW, PoolConfig("max", 2))
     assert result.output.tolist() == [[3.0]]
-    assert result.argmax.tolist() == [[1]]                      # (0, 1) -> 0 * 2 + 1
+    assert result.argmax.tolist() == [[1]]  # (0, 1) -> 0 * 2 + 1
     assert backward(result, [[2.5]]).tolist() == [[0.0, 2.5], [0.0, 0.0]]
 
 
@@ -33,15 +40,27 @@ def test_overlapping_windows_add_up():
     expected = np.zeros((4, 4))
     expected[2:, 2:] = 1.0
     assert grad.tolist() == expected.tolist()
-    grad = backward(forward(np.zeros((4, 4)) + [[0, 0, 0, 0], [0, 9, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
-                            PoolConfig("max", 3, stride=1)), [[1.0, 2.0], [3.0, 4.0]])
-    assert grad[1, 1] == 10.0 and grad.sum() == 10.0            # in all four windows
+    grad = backward(
+        forward(
+            np.zeros((4, 4)) + [[0, 0, 0, 0], [0, 9, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]],
+            PoolConfig("max", 3, stride=1),
+        ),
+        [[1.0, 2.0], [3.0, 4.0]],
+    )
+    assert grad[1, 1] == 10.0 and grad.sum() == 10.0  # in all four windows
 
 
-@pytest.mark.parametrize("size, kernel, stride, padding, dilation, ceil, expected", [
-    (5, 2, 2, 0, 1, False, 2), (5, 2, 2, 0, 1, True, 3), (6, 3, 2, 1, 1, True, 4),
-    (4, 2, 3, 1, 1, True, 2), (7, 3, 2, 0, 2, False, 2), (1, 1, 1, 0, 1, True, 1),
-])
+@pytest.mark.parametrize(
+    "size, kernel, stride, padding, dilation, ceil, expected",
+    [
+        (5, 2, 2, 0, 1, False, 2),
+        (5, 2, 2, 0, 1, True, 3),
+        (6, 3, 2, 1, 1, True, 4),
+        (4, 2, 3, 1, 1, True, 2),
+        (7, 3, 2, 0, 2, False, 2),
+        (1, 1, 1, 0, 1, True, 1),
+    ],
+)
 def test_output_length_formula(size, kernel, stride, padding, dilation, ceil, expected):
     assert output_length(size, kernel, stride, padding, dilation, ceil) == expected
 
@@ -54,8 +73,9 @@ def test_ceil_mode_drops_a_window_that_would_start_in_the_right_padding():
 def test_average_divisor_counts_padding_but_not_ceil_overhang():
     x = np.ones((3, 3))
     with_pad = forward(x, PoolConfig("avg", 2, stride=2, padding=1, ceil_mode=True)).output
-    without_pad = forward(x, PoolConfig("avg", 2, stride=2, padding=1, ceil_mode=True,
-                                        count_include_pad=False)).output
+    without_pad = forward(
+        x, PoolConfig("avg", 2, stride=2, padding=1, ceil_mode=True, count_include_pad=False)
+    ).output
     # Corner window: 1 real cell of 4 padded ones.
     assert with_pad[0, 0] == 0.25 and without_pad[0, 0] == 1.0
     overridden = forward(x, PoolConfig("avg", 2, stride=2, padding=1, divisor_override=2)).output
@@ -66,7 +86,11 @@ def test_average_divisor_counts_padding_but_not_ceil_overhang():
 def test_fast_paths_match_the_loop(ties):
     rng = np.random.default_rng(7)
     for _ in range(300):
-        config = random_config(rng, ties=ties) if rng.random() < 0.8 else random_adaptive_config(rng, ties)
+        config = (
+            random_config(rng, ties=ties)
+            if rng.random() < 0.8
+            else random_adaptive_config(rng, ties)
+        )
         x = random_input(rng, random_shape(rng)[2:])
         try:
             result = forward(x, config)
@@ -77,7 +101,7 @@ def test_fast_paths_match_the_loop(ties):
         if config.mode == "max":
             np.testing.assert_array_equal(result.output, output)
             np.testing.assert_array_equal(result.argmax, argmax)
-        else:       # the fast path sums a window by rows, then columns: last-bit rounding
+        else:  # the fast path sums a window by rows, then columns: last-bit rounding
             np.testing.assert_allclose(result.output, output, rtol=1e-13, atol=1e-13)
         np.testing.assert_allclose(backward(result, grad), grad_x, rtol=1e-12, atol=1e-12)
 
@@ -87,14 +111,15 @@ def test_gradients_match_central_differences_where_max_is_smooth():
     checked = 0
     for _ in range(200):
         config = random_config(rng) if rng.random() < 0.8 else random_adaptive_config(rng)
-        x = rng.standard_normal(random_shape(rng))      # continuous: no ties, no kinks
+        x = rng.standard_normal(random_shape(rng))  # continuous: no ties, no kinks
         try:
             result = forward(x, config)
         except ValueError:
             continue
         grad = rng.standard_normal(result.output.shape)
-        np.testing.assert_allclose(backward(result, grad), numerical_gradient(x, grad, config),
-                                   rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(
+            backward(result, grad), numerical_gradient(x, grad, config), rtol=1e-6, atol=1e-7
+        )
         checked += 1
     assert checked > 100
 
@@ -116,7 +141,7 @@ def test_all_ties_fail_the_check_and_inflate_the_total():
     assert grads["all"].sum() == 3.0
     # Moving the whole window up by t moves the max by t: the gradient must sum to 1.
     whole = numerical_gradient(x[None], [[[1.0]]], PoolConfig("max", 2, ties="first"))
-    assert whole.sum() == pytest.approx(1.5)      # central differences: 1/2 per tied cell
+    assert whole.sum() == pytest.approx(1.5)  # central differences: 1/2 per tied cell
     for ties in ("first", "last", "split"):
         assert grads[ties].sum() == pytest.approx(1.0)
 
@@ -125,7 +150,11 @@ def test_all_ties_fail_the_check_and_inflate_the_total():
 def test_jacobian_reproduces_forward_and_backward(ties):
     rng = np.random.default_rng(11)
     for _ in range(100):
-        config = random_config(rng, ties=ties) if rng.random() < 0.8 else random_adaptive_config(rng, ties)
+        config = (
+            random_config(rng, ties=ties)
+            if rng.random() < 0.8
+            else random_adaptive_config(rng, ties)
+        )
         x = rng.integers(-2, 3, random_shape(rng)).astype(np.float64)
         try:
             result = forward(x, config)
@@ -134,13 +163,16 @@ def test_jacobian_reproduces_forward_and_backward(ties):
         matrix = jacobian(x, config)
         assert matrix.shape == (result.output.size, x.size)
         grad = rng.standard_normal(result.output.shape)
-        np.testing.assert_allclose(matrix.T @ grad.ravel(), backward(result, grad).ravel(),
-                                   rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            matrix.T @ grad.ravel(), backward(result, grad).ravel(), rtol=1e-12, atol=1e-12
+        )
         if ties != "all":
-            np.testing.assert_allclose(matrix @ x.ravel(), result.output.ravel(), rtol=1e-12, atol=1e-12)
+            np.testing.assert_allclose(
+                matrix @ x.ravel(), result.output.ravel(), rtol=1e-12, atol=1e-12
+            )
         if config.mode == "max" and ties in ("first", "last"):
             assert set(np.unique(matrix)) <= {0.0, 1.0}
-            assert (matrix.sum(axis=1) == 1).all()            # one 1 per row
+            assert (matrix.sum(axis=1) == 1).all()  # one 1 per row
 
 
 @pytest.mark.parametrize("ties", ["first", "last", "split"])
@@ -190,19 +222,21 @@ def test_window_of_minus_infinity_names_its_first_real_cell():
 def test_seed_batch_mean_of_weight_gradients():
     per_example = np.array([[1.5, -2.0, 1.1, 0.4, -0.9], [1.2, 2.3, -1.1, -0.8, -0.7]])
     from pooling.batch import reduce_batch
-    np.testing.assert_allclose(reduce_batch(per_example, "mean"), [1.35, 0.15, 0.0, -0.2, -0.8],
-                               atol=1e-15)
+
+    np.testing.assert_allclose(
+        reduce_batch(per_example, "mean"), [1.35, 0.15, 0.0, -0.2, -0.8], atol=1e-15
+    )
 
 
 def test_batch_routes_each_example_on_its_own():
     x = np.zeros((2, 1, 2, 2))
-    x[0, 0, 0, 0] = 5.0                     # example 0 wins at (0, 0)
-    x[1, 0, 1, 1] = 5.0                     # example 1 wins at (1, 1)
+    x[0, 0, 0, 0] = 5.0  # example 0 wins at (0, 0)
+    x[1, 0, 1, 1] = 5.0  # example 1 wins at (1, 1)
     grad = np.array([2.0, 4.0]).reshape(2, 1, 1, 1)
     batch = batch_gradients(x, grad, PoolConfig("max", 2))
     assert batch.per_example[0, 0].tolist() == [[2.0, 0.0], [0.0, 0.0]]
     assert batch.per_example[1, 0].tolist() == [[0.0, 0.0], [0.0, 4.0]]
-    assert batch.reduced[0].tolist() == [[1.0, 0.0], [0.0, 2.0]]    # spread over two cells
+    assert batch.reduced[0].tolist() == [[1.0, 0.0], [0.0, 2.0]]  # spread over two cells
     summed = batch_gradients(x, grad, PoolConfig("max", 2), reduction="sum")
     np.testing.assert_array_equal(summed.reduced, 2 * batch.reduced)
 

@@ -24,7 +24,7 @@ def test_window_marks_padding_taps():
 
 def test_adaptive_window_can_be_smaller_than_the_largest():
     geometry = plane_geometry(PoolConfig("avg", output_size=2), 3, 3)
-    win = window(geometry, 0, 0)               # rows [0, 2), cols [0, 2): 4 real taps
+    win = window(geometry, 0, 0)  # rows [0, 2), cols [0, 2): 4 real taps
     assert win.real.sum() == 4 and geometry.taps == 4
 
 

@@ -21,7 +21,7 @@ def test_grid_is_matrix_oriented_square_and_annotated():
     np.testing.assert_array_equal(cells.z, values)
     assert list(cells.y) == [0, 1] and list(cells.x) == [0, 1, 2]
     low, high = figure.layout.yaxis.range
-    assert low > high                                   # row 0 on top
+    assert low > high  # row 0 on top
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis.scaleratio == 1
     assert cells.text.tolist() == [["1", "2.5", "−3"], ["0.125", "0.333", "7"]]
     assert cells.texttemplate == "%{text}"
@@ -31,7 +31,7 @@ def test_gradient_scale_is_centred_on_zero():
     figure = figures.grid_figure(np.array([[0.5, -2.0], [1.0, 0.0]]), "g", "gradient")
     cells = heatmap(figure, "gradient")
     assert cells.zmin == -2.0 and cells.zmax == 2.0
-    assert figures.symmetric_range(np.zeros((2, 2))) == 1.0     # all zeros: a usable range
+    assert figures.symmetric_range(np.zeros((2, 2))) == 1.0  # all zeros: a usable range
 
 
 def test_padding_window_and_winners_are_drawn():
@@ -50,7 +50,9 @@ def test_padding_window_and_winners_are_drawn():
 def test_click_targets_sit_on_every_cell_centre():
     figure = figures.with_click_targets(figures.grid_figure(np.zeros((2, 3)), "y"), (2, 3))
     targets = figure.data[-1]
-    assert list(zip(targets.y, targets.x)) == [(r, c) for r in range(2) for c in range(3)]
+    assert list(zip(targets.y, targets.x, strict=True)) == [
+        (r, c) for r in range(2) for c in range(3)
+    ]
     assert targets.marker.opacity == 0
 
 
@@ -64,7 +66,7 @@ def test_small_multiples_tile_every_map_on_one_colour_scale():
     np.testing.assert_array_equal(cells.z[1, 0:2], maps[0][0])
     np.testing.assert_array_equal(cells.z[1, 3:5], maps[1][0])
     np.testing.assert_array_equal(cells.z[3, 0:2], maps[2][0])
-    assert np.isnan(cells.z[0]).all() and np.isnan(cells.z[:, 2]).all()    # title row, gap
+    assert np.isnan(cells.z[0]).all() and np.isnan(cells.z[:, 2]).all()  # title row, gap
     assert cells.text[1, 1] == "−4"
     titles = next(t for t in figure.data if t.name == "titles")
     assert list(titles.text) == ["a", "b", "c"] and list(titles.y) == [0, 0, 2]
@@ -107,6 +109,7 @@ def test_max_curve_is_flat_then_slope_one():
 def test_size_formula_fills_in_the_numbers():
     from pooling import PoolConfig
     from ui.text import size_formula
+
     height, width = size_formula(PoolConfig("max", 2, stride=3, padding=1, ceil_mode=True), 4, 5)
     assert r"\frac{4 + 2\cdot1 - 1\cdot(2-1) - 1}{3}" in height
     assert "past the padding" in height and height.endswith(r"3 - 1 = 2\end{aligned}")

@@ -4,9 +4,16 @@ import numpy as np
 import pytest
 
 from pooling import PoolConfig
-from pooling.network import (NetConfig, batch_loss, batched_gradient, init_params,
-                             kernel_gradient_check, run_backward, run_forward,
-                             wrong_way_gradient)
+from pooling.network import (
+    NetConfig,
+    batch_loss,
+    batched_gradient,
+    init_params,
+    kernel_gradient_check,
+    run_backward,
+    run_forward,
+    wrong_way_gradient,
+)
 
 CONFIGS = [
     NetConfig(3, 3, True, PoolConfig("max", 2)),
@@ -53,10 +60,10 @@ def test_each_example_routes_only_its_own_gradient():
     params = init_params(config, (8, 8), seed=5)
     together = run_backward(params, run_forward(params, x, labels, config))
     for n in range(3):
-        alone = run_backward(params, run_forward(params, x[n:n + 1], labels[n:n + 1], config))
+        alone = run_backward(params, run_forward(params, x[n : n + 1], labels[n : n + 1], config))
         np.testing.assert_allclose(together.at_pool_input[n], alone.at_pool_input[0], atol=1e-15)
         winners = together.at_pool_input[n] != 0
-        assert winners.sum() <= together.at_pool_output[n].size     # one cell per window
+        assert winners.sum() <= together.at_pool_output[n].size  # one cell per window
 
 
 def test_the_wrong_way_gives_a_different_kernel_gradient():
@@ -100,12 +107,16 @@ def test_gradients_match_pytorch_autograd(torch, config):
     params = init_params(config, (8, 8), seed=8)
     trace = run_forward(params, x, labels, config)
     ours = run_backward(params, trace).reduced("mean")
-    leaves = {name: torch.tensor(value, requires_grad=True) for name, value in params.fields().items()}
+    leaves = {
+        name: torch.tensor(value, requires_grad=True) for name, value in params.fields().items()
+    }
     conv = functional.conv2d(torch.tensor(x), leaves["kernels"], leaves["bias"])
     act = torch.relu(conv) if config.relu else conv
     pool = config.pool
     if pool.mode == "max":
-        pooled = functional.max_pool2d(act, pool.kernel_size, pool.stride, pool.padding, pool.dilation)
+        pooled = functional.max_pool2d(
+            act, pool.kernel_size, pool.stride, pool.padding, pool.dilation
+        )
     else:
         pooled = functional.avg_pool2d(act, pool.kernel_size, pool.stride, pool.padding)
     logits = pooled.flatten(1) @ leaves["weights"].T + leaves["out_bias"]

@@ -2,14 +2,15 @@
 
 import numpy as np
 import pytest
-
 from apptest import errors, figure_titled, heatmap_values, no_exceptions, open_app
+
 from ui.presets import PRESETS
 
 PLAYGROUND = "pages/1_playground.py"
 
 
 # -- home -------------------------------------------------------------------------------
+
 
 def metrics(app) -> list[str]:
     return [metric.value for metric in app.metric]
@@ -27,11 +28,12 @@ def test_home_follows_the_winner_and_explains_ties():
     app.number_input(key="home_a").set_value(5.0).run()
     assert metrics(app)[:3] == ["5", "2.5", "0"]
     app.number_input(key="home_a").set_value(3.0).run()
-    assert metrics(app)[:3] == ["3", "2.5", "0"]            # tie: the first cell, a
+    assert metrics(app)[:3] == ["3", "2.5", "0"]  # tie: the first cell, a
     assert any("a tie" in md.value for md in app.markdown)
 
 
 # -- playground: defaults and presets ----------------------------------------------------
+
 
 def test_playground_default_is_the_seed_window():
     app = open_app(PLAYGROUND)
@@ -62,11 +64,12 @@ def test_overlap_preset_accumulates_from_several_windows():
     app.button(key="pg_preset_overlap").click().run()
     grad = np.array(heatmap_values(figure_titled(app, "dL/dx"), "gradient"))
     counts = np.array(heatmap_values(figure_titled(app, "Windows reading each cell"), "count"))
-    assert grad.max() > 1          # the 9 wins several 3x3 windows: gradients add up
-    assert counts.max() == 9 and grad.sum() == 9.0     # 3x3 outputs, all ones upstream
+    assert grad.max() > 1  # the 9 wins several 3x3 windows: gradients add up
+    assert counts.max() == 9 and grad.sum() == 9.0  # 3x3 outputs, all ones upstream
 
 
 # -- playground: controls ----------------------------------------------------------------
+
 
 def test_average_mode_spreads_evenly():
     app = open_app(PLAYGROUND)
@@ -75,7 +78,9 @@ def test_average_mode_spreads_evenly():
     assert heatmap_values(figure_titled(app, "dL/dx"), "gradient") == [[0.25, 0.25], [0.25, 0.25]]
 
 
-@pytest.mark.parametrize("ties, expected_total", [("first", 1), ("last", 1), ("split", 1), ("all", 2)])
+@pytest.mark.parametrize(
+    "ties, expected_total", [("first", 1), ("last", 1), ("split", 1), ("all", 2)]
+)
 def test_every_tie_policy(ties, expected_total):
     app = open_app(PLAYGROUND, {"x": "4,1;4,0"})
     app.selectbox(key="pg_ties").set_value(ties).run()
@@ -88,18 +93,21 @@ def test_tie_lab_flags_the_all_rule():
     app = open_app(PLAYGROUND)
     app.button(key="pg_preset_ties").click().run()
     table = next(frame.value for frame in app.dataframe if "rule" in frame.value.columns)
-    verdict = dict(zip(table["rule"], table["sums agree"]))
+    verdict = dict(zip(table["rule"], table["sums agree"], strict=True))
     assert verdict["first"] == verdict["last"] == verdict["split"] == "yes"
     assert verdict["all"].startswith("no")
-    central = dict(zip(table["rule"], table["equals central differences"]))
-    assert central["split"] == "yes"              # the preset's ties are all two-way
+    central = dict(zip(table["rule"], table["equals central differences"], strict=True))
+    assert central["split"] == "yes"  # the preset's ties are all two-way
 
 
-@pytest.mark.parametrize("changes, message", [
-    ({"pg_pad": 2}, "padding 2 is more than half the 2-tall window"),
-    ({"pg_kh": 8, "pg_kw": 8}, "output height would be"),
-    ({"pg_kh": 2, "pg_pad": 1, "pg_dil": 2, "pg_sh": 2}, None),
-])
+@pytest.mark.parametrize(
+    "changes, message",
+    [
+        ({"pg_pad": 2}, "padding 2 is more than half the 2-tall window"),
+        ({"pg_kh": 8, "pg_kw": 8}, "output height would be"),
+        ({"pg_kh": 2, "pg_pad": 1, "pg_dil": 2, "pg_sh": 2}, None),
+    ],
+)
 def test_invalid_combinations_show_a_message_and_keep_the_work(changes, message):
     app = open_app(PLAYGROUND)
     app.button(key="pg_preset_ints").click().run()
@@ -112,8 +120,8 @@ def test_invalid_combinations_show_a_message_and_keep_the_work(changes, message)
         return
     assert any(message in error for error in errors(app)), errors(app)
     for key, value in changes.items():
-        assert app.session_state[key] == value                 # settings kept
-    assert (app.session_state["pg_grid_current"] == np.array(grid_before)).all()   # grid kept
+        assert app.session_state[key] == value  # settings kept
+    assert (app.session_state["pg_grid_current"] == np.array(grid_before)).all()  # grid kept
     app.number_input(key="pg_pad").set_value(0)
     app.number_input(key="pg_kh").set_value(2)
     app.number_input(key="pg_kw").set_value(2).run()
@@ -165,6 +173,7 @@ def test_step_through_and_ledger():
 
 # -- playground: share links ---------------------------------------------------------------
 
+
 def test_link_round_trip_restores_the_screen():
     app = open_app(PLAYGROUND)
     app.button(key="pg_preset_overlap").click().run()
@@ -173,19 +182,35 @@ def test_link_round_trip_restores_the_screen():
     link = dict(app.query_params)
     assert link["mode"] == "avg" and link["kh"] == "3" and link["sh"] == "1"
     reopened = open_app(PLAYGROUND, {k: v if isinstance(v, str) else v[0] for k, v in link.items()})
-    assert no_exceptions(reopened) and reopened.warning == [] or all(
-        "Link value" not in w.value for w in reopened.warning)
+    assert (
+        no_exceptions(reopened)
+        and reopened.warning == []
+        or all("Link value" not in w.value for w in reopened.warning)
+    )
     for key in ("pg_mode", "pg_kh", "pg_sh", "pg_ties"):
         assert reopened.session_state[key] == app.session_state[key]
-    assert heatmap_values(figure_titled(reopened, "Input x"), "value") == \
-        heatmap_values(figure_titled(app, "Input x"), "value")
+    assert heatmap_values(figure_titled(reopened, "Input x"), "value") == heatmap_values(
+        figure_titled(app, "Input x"), "value"
+    )
 
 
-@pytest.mark.parametrize("query", [
-    {"kh": "abc"}, {"kh": "99"}, {"mode": "median"}, {"x": "1,2;3"}, {"x": "1,a"},
-    {"x": ";".join(["1"] * 17)}, {"ties": "random"}, {"ceil": "yes"}, {"cell": "1"},
-    {"step": "-3"}, {"x": "1,nan"}, {"g": "zeros"},
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"kh": "abc"},
+        {"kh": "99"},
+        {"mode": "median"},
+        {"x": "1,2;3"},
+        {"x": "1,a"},
+        {"x": ";".join(["1"] * 17)},
+        {"ties": "random"},
+        {"ceil": "yes"},
+        {"cell": "1"},
+        {"step": "-3"},
+        {"x": "1,nan"},
+        {"g": "zeros"},
+    ],
+)
 def test_tampered_links_fall_back_with_a_notice(query):
     app = open_app(PLAYGROUND, query)
     assert no_exceptions(app)
@@ -207,7 +232,9 @@ def test_link_step_beyond_the_grid_is_clamped():
 
 def test_grid_values_are_checked_cell_by_cell():
     import pandas as pd
+
     from ui.grid_editor import parse_edited
+
     assert parse_edited(pd.DataFrame([[1.0, "2.5"]])).tolist() == [[1.0, 2.5]]
     with pytest.raises(ValueError, match="Row 0, column 1 is empty or not a number"):
         parse_edited(pd.DataFrame([[1.0, np.nan]]))

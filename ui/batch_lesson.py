@@ -6,20 +6,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pooling.network import (Backward, NetConfig, Params, Trace, batch_loss, batched_gradient,
-                             init_params, kernel_gradient_check, run_backward, run_forward,
-                             wrong_way_gradient)
+from pooling.network import (
+    Backward,
+    NetConfig,
+    Params,
+    Trace,
+    batch_loss,
+    batched_gradient,
+    init_params,
+    kernel_gradient_check,
+    run_backward,
+    run_forward,
+    wrong_way_gradient,
+)
 
 from .presets import digit_images
 
 SOURCES = ("digits", "noise", "edit")
-SOURCE_LABELS = {"digits": "Handwritten digits", "noise": "Random noise",
-                 "edit": "Digits you edit"}
+SOURCE_LABELS = {"digits": "Handwritten digits", "noise": "Random noise", "edit": "Digits you edit"}
 IMAGE_SIZE = 8
 
 
-def sample_batch(source: str, size: int, seed: int,
-                 edits: dict[int, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def sample_batch(
+    source: str, size: int, seed: int, edits: dict[int, np.ndarray] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Images (N, 8, 8) scaled to [0, 1] and labels (N,), drawn with `seed`."""
     rng = np.random.default_rng(seed)
     if source == "noise":
@@ -33,8 +43,15 @@ def sample_batch(source: str, size: int, seed: int,
     return batch, labels[chosen]
 
 
-def train(params: Params, x: np.ndarray, labels: np.ndarray, config: NetConfig,
-          reduction: str, learning_rate: float, steps: int) -> tuple[Params, list[float]]:
+def train(
+    params: Params,
+    x: np.ndarray,
+    labels: np.ndarray,
+    config: NetConfig,
+    reduction: str,
+    learning_rate: float,
+    steps: int,
+) -> tuple[Params, list[float]]:
     """`steps` SGD steps on the batch gradient; returns the final params and the loss
     before each step and after the last (steps + 1 values)."""
     losses = []
@@ -97,23 +114,52 @@ class BatchLesson:
         return [divmod(int(index), width) for index in flat]
 
 
-def build_batch_lesson(source: str, size: int, seed: int, config: NetConfig, reduction: str,
-                       learning_rate: float, steps: int,
-                       edits: dict[int, np.ndarray] | None = None) -> BatchLesson:
+def build_batch_lesson(
+    source: str,
+    size: int,
+    seed: int,
+    config: NetConfig,
+    reduction: str,
+    learning_rate: float,
+    steps: int,
+    edits: dict[int, np.ndarray] | None = None,
+) -> BatchLesson:
     images, labels = sample_batch(source, size, seed, edits)
     x = images[:, None]
-    params, losses = train(init_params(config, images.shape[1:], seed), x, labels, config,
-                           reduction, learning_rate, steps)
+    params, losses = train(
+        init_params(config, images.shape[1:], seed),
+        x,
+        labels,
+        config,
+        reduction,
+        learning_rate,
+        steps,
+    )
     trace = run_forward(params, x, labels, config)
     grads = run_backward(params, trace)
     reduced = grads.reduced(reduction)
     batched = batched_gradient(params, trace, reduction)
-    gap = max(float(np.abs(getattr(batched, name) - value).max())
-              for name, value in reduced.fields().items())
+    gap = max(
+        float(np.abs(getattr(batched, name) - value).max())
+        for name, value in reduced.fields().items()
+    )
     numeric = kernel_gradient_check(params, x, labels, config, reduction)
     wrong, wrong_trace = wrong_way_gradient(params, trace, config)
-    return BatchLesson(images, labels, config, reduction, params, trace, grads, reduced, gap,
-                       float(np.abs(numeric - reduced.kernels).max()), wrong, wrong_trace, losses)
+    return BatchLesson(
+        images,
+        labels,
+        config,
+        reduction,
+        params,
+        trace,
+        grads,
+        reduced,
+        gap,
+        float(np.abs(numeric - reduced.kernels).max()),
+        wrong,
+        wrong_trace,
+        losses,
+    )
 
 
 SEED_GRADIENTS = np.array([[1.5, -2.0, 1.1, 0.4, -0.9], [1.2, 2.3, -1.1, -0.8, -0.7]])

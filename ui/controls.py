@@ -9,8 +9,12 @@ from pooling.config import TIES_MEANING
 
 from .urlstate import Field, flag, int_in, one_of, write_flag
 
-TIES_LABELS = {"first": "first (PyTorch)", "last": "last", "split": "split evenly",
-               "all": "all (wrong on purpose)"}
+TIES_LABELS = {
+    "first": "first (PyTorch)",
+    "last": "last",
+    "split": "split evenly",
+    "all": "all (wrong on purpose)",
+}
 KERNEL_MAX, STRIDE_MAX, PADDING_MAX, DILATION_MAX, DIVISOR_MAX = 8, 8, 4, 4, 99
 
 
@@ -40,29 +44,68 @@ def _pair(prefix: str, name: str, label: str, low: int, high: int, help_text: st
 def pool_controls(prefix: str) -> None:
     """The widgets, in the order a student thinks of them."""
     state = st.session_state
-    st.radio("Pooling", ["max", "avg"], key=f"{prefix}_mode", horizontal=True,
-             format_func={"max": "Max", "avg": "Average"}.get,
-             help="Max keeps the largest value of each window; average keeps the mean.")
+    st.radio(
+        "Pooling",
+        ["max", "avg"],
+        key=f"{prefix}_mode",
+        horizontal=True,
+        format_func={"max": "Max", "avg": "Average"}.get,
+        help="Max keeps the largest value of each window; average keeps the mean.",
+    )
     _pair(prefix, "k", "Window", 1, KERNEL_MAX, "Size of each pooling window (kernel_size).")
-    _pair(prefix, "s", "Stride", 1, STRIDE_MAX,
-          "How far the window moves each step. Smaller than the window: windows overlap.")
+    _pair(
+        prefix,
+        "s",
+        "Stride",
+        1,
+        STRIDE_MAX,
+        "How far the window moves each step. Smaller than the window: windows overlap.",
+    )
     left, right = st.columns(2)
-    left.number_input("Padding", 0, PADDING_MAX, key=f"{prefix}_pad",
-                      help="Cells added on every side: −∞ for max, 0 for average. "
-                           "At most half the window.")
+    left.number_input(
+        "Padding",
+        0,
+        PADDING_MAX,
+        key=f"{prefix}_pad",
+        help="Cells added on every side: −∞ for max, 0 for average. At most half the window.",
+    )
     is_max = state.get(f"{prefix}_mode", "max") == "max"
-    right.number_input("Dilation", 1, DILATION_MAX, key=f"{prefix}_dil", disabled=not is_max,
-                       help="Gap between the cells a window reads (max pooling only).")
-    st.toggle("Ceil mode", key=f"{prefix}_ceil",
-              help="Round the output size up: a last, partial window may hang over the edge.")
-    st.toggle("Count padding in the average", key=f"{prefix}_cip", disabled=is_max,
-              help="count_include_pad: divide by the window size including padding cells.")
-    st.number_input("Divisor override (0 = off)", 0, DIVISOR_MAX, key=f"{prefix}_div",
-                    disabled=is_max, help="divisor_override: divide every window's sum by this.")
-    st.selectbox("Ties", TIES, key=f"{prefix}_ties", disabled=not is_max,
-                 format_func=TIES_LABELS.get,
-                 help="Where a max window sends its gradient when several cells hold the "
-                      "maximum. " + " ".join(f"{t}: {TIES_MEANING[t]}." for t in TIES))
+    right.number_input(
+        "Dilation",
+        1,
+        DILATION_MAX,
+        key=f"{prefix}_dil",
+        disabled=not is_max,
+        help="Gap between the cells a window reads (max pooling only).",
+    )
+    st.toggle(
+        "Ceil mode",
+        key=f"{prefix}_ceil",
+        help="Round the output size up: a last, partial window may hang over the edge.",
+    )
+    st.toggle(
+        "Count padding in the average",
+        key=f"{prefix}_cip",
+        disabled=is_max,
+        help="count_include_pad: divide by the window size including padding cells.",
+    )
+    st.number_input(
+        "Divisor override (0 = off)",
+        0,
+        DIVISOR_MAX,
+        key=f"{prefix}_div",
+        disabled=is_max,
+        help="divisor_override: divide every window's sum by this.",
+    )
+    st.selectbox(
+        "Ties",
+        TIES,
+        key=f"{prefix}_ties",
+        disabled=not is_max,
+        format_func=TIES_LABELS.get,
+        help="Where a max window sends its gradient when several cells hold the "
+        "maximum. " + " ".join(f"{t}: {TIES_MEANING[t]}." for t in TIES),
+    )
 
 
 def config_from_state(prefix: str) -> PoolConfig:
@@ -78,4 +121,5 @@ def config_from_state(prefix: str) -> PoolConfig:
         ceil_mode=state[f"{prefix}_ceil"],
         count_include_pad=state[f"{prefix}_cip"],
         divisor_override=(state[f"{prefix}_div"] or None) if mode == "avg" else None,
-        ties=state[f"{prefix}_ties"])
+        ties=state[f"{prefix}_ties"],
+    )

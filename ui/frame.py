@@ -37,8 +37,12 @@ def site_menu() -> None:
 
 def page_frame(title: str, intro: str) -> None:
     """Call first on every page."""
-    st.set_page_config(page_title=f"{title} · Pooling Backprop Lab", page_icon=":material/grid_on:",
-                       layout="wide", initial_sidebar_state="expanded")
+    st.set_page_config(
+        page_title=f"{title} · Pooling Backprop Lab",
+        page_icon=":material/grid_on:",
+        layout="wide",
+        initial_sidebar_state="expanded",
+    )
     st.html(f"<style>{PAGE_CSS}</style>")
     site_menu()
     st.title(title)
@@ -73,9 +77,18 @@ def show_notices(prefix: str) -> None:
         st.warning(notice, icon=":material/link_off:")
 
 
-CHART_CONFIG = {"displaylogo": False,
-                "modeBarButtonsToRemove": ["zoom", "pan", "select", "lasso2d", "zoomIn",
-                                           "zoomOut", "autoScale"]}
+CHART_CONFIG = {
+    "displaylogo": False,
+    "modeBarButtonsToRemove": [
+        "zoom",
+        "pan",
+        "select",
+        "lasso2d",
+        "zoomIn",
+        "zoomOut",
+        "autoScale",
+    ],
+}
 
 
 def chart(figure, key: str | None = None, on_select=None) -> None:
@@ -84,5 +97,6 @@ def chart(figure, key: str | None = None, on_select=None) -> None:
     if on_select is None:
         st.plotly_chart(figure, config=CHART_CONFIG, key=key)
     else:
-        st.plotly_chart(figure, config=CHART_CONFIG, key=key, on_select=on_select,
-                        selection_mode="points")
+        st.plotly_chart(
+            figure, config=CHART_CONFIG, key=key, on_select=on_select, selection_mode="points"
+        )

@@ -15,6 +15,8 @@ import streamlit as st
 
 from .urlstate import MAX_GRID, check_values
 
+COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit side by side at 1024 px
+
 
 def _keys(prefix: str) -> dict[str, str]:
     return {name: f"{prefix}_{name}" for name in ("base", "version", "current", "rows", "cols")}
@@ -53,10 +55,24 @@ def size_inputs(prefix: str) -> None:
     """Row and column counts, 1 to MAX_GRID; changing them keeps what still fits."""
     keys = _keys(prefix)
     left, right = st.columns(2)
-    left.number_input("Rows", 1, MAX_GRID, key=keys["rows"], on_change=_resize, args=(prefix,),
-                      help=f"1 to {MAX_GRID}. Values that still fit are kept.")
-    right.number_input("Columns", 1, MAX_GRID, key=keys["cols"], on_change=_resize, args=(prefix,),
-                       help=f"1 to {MAX_GRID}. Values that still fit are kept.")
+    left.number_input(
+        "Rows",
+        1,
+        MAX_GRID,
+        key=keys["rows"],
+        on_change=_resize,
+        args=(prefix,),
+        help=f"1 to {MAX_GRID}. Values that still fit are kept.",
+    )
+    right.number_input(
+        "Columns",
+        1,
+        MAX_GRID,
+        key=keys["cols"],
+        on_change=_resize,
+        args=(prefix,),
+        help=f"1 to {MAX_GRID}. Values that still fit are kept.",
+    )
 
 
 def parse_edited(frame: pd.DataFrame) -> np.ndarray:
@@ -73,9 +89,13 @@ def grid_editor(prefix: str, caption: str) -> np.ndarray | None:
     base = state[keys["base"]]
     columns = [str(c) for c in range(base.shape[1])]
     edited = st.data_editor(
-        pd.DataFrame(base, columns=columns), key=f"{prefix}_editor_{state[keys['version']]}",
+        pd.DataFrame(base, columns=columns),
+        key=f"{prefix}_editor_{state[keys['version']]}",
         width="content",
-        column_config={c: st.column_config.NumberColumn(c, format="plain") for c in columns})
+        column_config={
+            c: st.column_config.NumberColumn(c, format="plain", width=COLUMN_PX) for c in columns
+        },
+    )
     st.caption(caption)
     try:
         grid = parse_edited(edited)

@@ -13,13 +13,18 @@ from pooling import TIES, PoolConfig, backward, forward, numerical_gradient
 from pooling.explain import coverage, shares
 
 UPSTREAMS = ("ones", "random", "seed", "custom")
-UPSTREAM_LABELS = {"ones": "All ones", "random": "Random", "seed": "2.5 everywhere (the seed)",
-                   "custom": "Edit it"}
+UPSTREAM_LABELS = {
+    "ones": "All ones",
+    "random": "Random",
+    "seed": "2.5 everywhere (the seed)",
+    "custom": "Edit it",
+}
 SEED_UPSTREAM = 2.5
 
 
-def upstream_gradient(kind: str, shape: tuple[int, int], seed: int,
-                      custom: np.ndarray | None = None) -> np.ndarray:
+def upstream_gradient(
+    kind: str, shape: tuple[int, int], seed: int, custom: np.ndarray | None = None
+) -> np.ndarray:
     """dL/dy for the output shape: ones, seeded random (1 decimal), 2.5, or the user's."""
     if kind == "ones":
         return np.ones(shape)
@@ -58,7 +63,7 @@ class Lesson:
     def filled_after(self, step: int) -> np.ndarray:
         """(H, W): dL/dx once windows 0..step (reading order) have sent their gradient."""
         sent = self.sent().reshape((-1,) + self.x.shape)
-        return sent[:step + 1].sum(axis=0)
+        return sent[: step + 1].sum(axis=0)
 
     def receivers(self, out_cell: tuple[int, int]) -> list[tuple[int, int]]:
         """Input cells that output `out_cell` sends a share to."""
@@ -72,14 +77,27 @@ class Lesson:
         return int((every_tie.sum(axis=(2, 3)) > 1).sum())
 
 
-def build_lesson(x: np.ndarray, config: PoolConfig, grad_output_kind: str, seed: int,
-                 custom_grad: np.ndarray | None = None) -> Lesson:
+def build_lesson(
+    x: np.ndarray,
+    config: PoolConfig,
+    grad_output_kind: str,
+    seed: int,
+    custom_grad: np.ndarray | None = None,
+) -> Lesson:
     """Run forward and backward. ValueError (with the engine's message) when the
     layer does not fit the grid."""
     result = forward(x, config)
     grad = upstream_gradient(grad_output_kind, result.output.shape, seed, custom_grad)
-    return Lesson(x, config, result.output, result.argmax, grad, backward(result, grad),
-                  shares(x, config), coverage(config, *x.shape))
+    return Lesson(
+        x,
+        config,
+        result.output,
+        result.argmax,
+        grad,
+        backward(result, grad),
+        shares(x, config),
+        coverage(config, *x.shape),
+    )
 
 
 @dataclass(frozen=True)
@@ -119,6 +137,7 @@ def tie_lab(lesson: Lesson, eps: float = 1e-6) -> tuple[list[TieRow], np.ndarray
     for ties in TIES:
         config = replace(lesson.config, ties=ties)
         grad_x = backward(forward(x, config), grad)
-        rows.append(TieRow(ties, grad_x, float(grad_x.sum()), slope,
-                           float(np.abs(grad_x - central).max())))
+        rows.append(
+            TieRow(ties, grad_x, float(grad_x.sum()), slope, float(np.abs(grad_x - central).max()))
+        )
     return rows, central

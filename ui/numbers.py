@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 DECIMALS = 3
-FLOAT_NOISE = 1e-12            # sums of float64 shares leave crumbs this small: show 0
+FLOAT_NOISE = 1e-12  # sums of float64 shares leave crumbs this small: show 0
 
 
 def fmt(value: float, decimals: int = DECIMALS) -> str:
@@ -20,7 +20,7 @@ def fmt(value: float, decimals: int = DECIMALS) -> str:
         return "∞" if value > 0 else "−∞"
     if abs(value) < FLOAT_NOISE:
         return "0"
-    if abs(value) < 0.5 * 10 ** -decimals:      # too small for the decimals: say how small
+    if abs(value) < 0.5 * 10**-decimals:  # too small for the decimals: say how small
         return f"{value:.1e}".replace("-", "−")
     text = f"{round(value, decimals):.{decimals}f}".rstrip("0").rstrip(".")
     return text.replace("-", "−")

@@ -8,19 +8,20 @@ missing its mark; `publish` writes the current values back on every run.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 MAX_GRID = 16
-MAX_VALUE = 1e6                # grid values beyond this overflow sums and crowd the cells
+MAX_VALUE = 1e6  # grid values beyond this overflow sums and crowd the cells
 
 
 @dataclass(frozen=True)
 class Field:
-    key: str                     # st.session_state key of the widget or value
-    url: str                     # name in the query string
+    key: str  # st.session_state key of the widget or value
+    url: str  # name in the query string
     default: Any
     parse: Callable[[str], Any]  # raises ValueError with a short reason
     write: Callable[[Any], str] = str
@@ -35,6 +36,7 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
         if not low <= value <= high:
             raise ValueError(f"must be from {low} to {high}")
         return value
+
     return parse
 
 
@@ -43,6 +45,7 @@ def one_of(options) -> Callable[[str], str]:
         if text not in options:
             raise ValueError(f"must be one of {', '.join(options)}")
         return text
+
     return parse
 
 
@@ -75,10 +78,14 @@ def check_values(grid: np.ndarray) -> None:
     """ValueError naming the first cell that is not a number in ±MAX_VALUE."""
     for (row, col), value in np.ndenumerate(grid):
         if not np.isfinite(value):
-            raise ValueError(f"Row {row}, column {col} is empty or not a number: type a number there.")
+            raise ValueError(
+                f"Row {row}, column {col} is empty or not a number: type a number there."
+            )
         if abs(value) > MAX_VALUE:
-            raise ValueError(f"Row {row}, column {col} holds {value:g}; values must be between "
-                             f"−{MAX_VALUE:g} and {MAX_VALUE:g}.")
+            raise ValueError(
+                f"Row {row}, column {col} holds {value:g}; values must be between "
+                f"−{MAX_VALUE:g} and {MAX_VALUE:g}."
+            )
 
 
 def write_grid(grid: np.ndarray) -> str:
@@ -111,8 +118,10 @@ def restore(fields: list[Field], query: dict, state) -> list[str]:
             try:
                 value = field.parse(text)
             except ValueError as error:
-                notices.append(f"Link value {field.url}={text[:40]!r} {error}; "
-                               f"using {field.write(field.default)[:40]} instead.")
+                notices.append(
+                    f"Link value {field.url}={text[:40]!r} {error}; "
+                    f"using {field.write(field.default)[:40]} instead."
+                )
         state[field.key] = value
     return notices
 
