@@ -97,3 +97,29 @@ def test_tampered_links_fall_back_with_a_notice(query):
     app = open_app(BATCH, query)
     assert no_exceptions(app)
     assert any("Link value" in w.value for w in app.warning)
+
+
+def test_an_invalid_pooling_layer_names_its_rule():
+    app = open_app(BATCH, {"kh": "2", "pad": "2"})
+    assert no_exceptions(app)
+    assert any("padding 2 is more than half the 2-tall window" in e for e in errors(app))
+
+
+def test_edited_pixels_reach_the_network_until_the_batch_changes():
+    from apptest import decode
+
+    def first_pixel(app):
+        images = next(f for f in figures(app) if any(t.get("name") == "titles" for t in f["data"]))
+        return decode(images["data"][0]["z"])[1, 0]  # under the first map's title row
+
+    app = open_app(BATCH, {"data": "edit", "n": "2"})
+    assert any("Edit example #0" in md.value for md in app.markdown)
+    # What the editor hands back after the user typed 0.75 into pixel (0, 0).
+    edited = app.session_state["bt_img0_2_0_current"].copy()
+    edited[0, 0] = 0.75
+    app.session_state["bt_img0_2_0_base"] = edited
+    app.session_state["bt_img0_2_0_version"] += 1
+    app.run()
+    assert no_exceptions(app) and first_pixel(app) == 0.75
+    app.number_input(key="bt_seed").set_value(1).run()
+    assert app.session_state["bt_edits"] == {} and first_pixel(app) != 0.75

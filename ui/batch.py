@@ -100,11 +100,16 @@ def reset_training() -> None:
 
 
 def checked_lesson() -> BatchLesson | None:
+    """The lesson, or None after a message that names the broken rule."""
     state = st.session_state
     try:
         config = NetConfig(
             state[f"{P}_kernels"], state[f"{P}_ksize"], state[f"{P}_relu"], config_from_state(P)
         )
+    except ValueError as error:
+        st.error(f"This pooling layer is not valid: {error}.", icon=":material/error:")
+        return None
+    try:
         return build_batch_lesson(
             state[f"{P}_source"],
             state[f"{P}_size"],
@@ -160,10 +165,24 @@ def batch_view(lesson: BatchLesson) -> None:
         edit_view(lesson)
 
 
+def batch_identity() -> tuple[int, int]:
+    """(seed, size): which digits are in the batch; edits belong to one batch."""
+    return st.session_state[f"{P}_seed"], st.session_state[f"{P}_size"]
+
+
+def forget_stale_edits() -> None:
+    """Another seed or size draws other digits: edits made to the old ones go."""
+    state = st.session_state
+    if state.get(f"{P}_edits_of") != batch_identity():
+        state[f"{P}_edits"] = {}
+        state[f"{P}_edits_of"] = batch_identity()
+
+
 def edit_view(lesson: BatchLesson) -> None:
     state = st.session_state
     example = state[f"{P}_example"]
-    prefix = f"{P}_img{example}"
+    seed, size = batch_identity()
+    prefix = f"{P}_img{seed}_{size}_{example}"
     if f"{prefix}_base" not in state:
         set_grid(prefix, lesson.images[example])
     st.markdown(
@@ -171,9 +190,9 @@ def edit_view(lesson: BatchLesson) -> None:
         "Pixels go from 0 (white) to 1 (ink)."
     )
     grid = grid_editor(prefix, "Your edits stay while this page is open; they are not in the link.")
-    if grid is not None and not np.array_equal(grid, state[f"{P}_edits"].get(example)):
-        state[f"{P}_edits"][example] = np.clip(grid, -10.0, 10.0)
-        st.rerun()
+    if grid is not None and not np.array_equal(grid, lesson.images[example]):
+        state[f"{P}_edits"][example] = grid
+        st.rerun()  # run the network again on the edited image
 
 
 def feature_picker(lesson: BatchLesson) -> int:
@@ -466,6 +485,7 @@ def render() -> None:
     init_state()
     sidebar_controls()
     show_notices(P)
+    forget_stale_edits()
     lesson = checked_lesson()
     publish()
     if lesson is None:
