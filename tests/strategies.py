@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pooling import PoolConfig
+from pooling import PoolConfig, forward
 
 
 def random_config(
@@ -51,3 +51,22 @@ def random_shape(rng: np.random.Generator):
     n, c = (int(v) for v in rng.integers(1, 3, 2))
     h, w = (int(v) for v in rng.integers(1, 11, 2))
     return n, c, h, w
+
+
+def any_config(rng: np.random.Generator, ties: str = "first") -> PoolConfig:
+    """A regular pooling layer four times in five, an adaptive one otherwise."""
+    return (
+        random_config(rng, ties=ties) if rng.random() < 0.8 else random_adaptive_config(rng, ties)
+    )
+
+
+def valid_cases(rng: np.random.Generator, count: int, make_config, make_x):
+    """Up to `count` (config, x, forward result, random upstream gradient) cases,
+    skipping the drawn layers that do not fit their input (forward's ValueError)."""
+    for _ in range(count):
+        config, x = make_config(rng), make_x(rng)
+        try:
+            result = forward(x, config)
+        except ValueError:
+            continue
+        yield config, x, result, rng.standard_normal(result.output.shape)

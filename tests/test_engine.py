@@ -3,7 +3,7 @@ Jacobian, without PyTorch."""
 
 import numpy as np
 import pytest
-from strategies import random_adaptive_config, random_config, random_input, random_shape
+from strategies import any_config, random_config, random_input, random_shape, valid_cases
 
 from pooling import (
     TIES,
@@ -82,21 +82,19 @@ def test_average_divisor_counts_padding_but_not_ceil_overhang():
     assert overridden[0, 0] == 0.5
 
 
+def small_integers(rng):
+    return rng.integers(-2, 3, random_shape(rng)).astype(np.float64)
+
+
 @pytest.mark.parametrize("ties", TIES)
 def test_fast_paths_match_the_loop(ties):
-    rng = np.random.default_rng(7)
-    for _ in range(300):
-        config = (
-            random_config(rng, ties=ties)
-            if rng.random() < 0.8
-            else random_adaptive_config(rng, ties)
-        )
-        x = random_input(rng, random_shape(rng)[2:])
-        try:
-            result = forward(x, config)
-        except ValueError:
-            continue
-        grad = rng.standard_normal(result.output.shape)
+    cases = valid_cases(
+        np.random.default_rng(7),
+        300,
+        lambda rng: any_config(rng, ties),
+        lambda rng: random_input(rng, random_shape(rng)[2:]),
+    )
+    for config, x, result, grad in cases:
         output, argmax, grad_x = loop_forward_backward(x, grad, config)
         if config.mode == "max":
             np.testing.assert_array_equal(result.output, output)
@@ -107,21 +105,20 @@ def test_fast_paths_match_the_loop(ties):
 
 
 def test_gradients_match_central_differences_where_max_is_smooth():
-    rng = np.random.default_rng(3)
-    checked = 0
-    for _ in range(200):
-        config = random_config(rng) if rng.random() < 0.8 else random_adaptive_config(rng)
-        x = rng.standard_normal(random_shape(rng))  # continuous: no ties, no kinks
-        try:
-            result = forward(x, config)
-        except ValueError:
-            continue
-        grad = rng.standard_normal(result.output.shape)
+    # Continuous inputs: no ties, so max is differentiable at every drawn x.
+    cases = list(
+        valid_cases(
+            np.random.default_rng(3),
+            200,
+            any_config,
+            lambda rng: rng.standard_normal(random_shape(rng)),
+        )
+    )
+    for config, x, result, grad in cases:
         np.testing.assert_allclose(
             backward(result, grad), numerical_gradient(x, grad, config), rtol=1e-6, atol=1e-7
         )
-        checked += 1
-    assert checked > 100
+    assert len(cases) > 100
 
 
 def test_split_ties_equal_the_central_difference_on_two_way_ties():
@@ -148,21 +145,12 @@ def test_all_ties_fail_the_check_and_inflate_the_total():
 
 @pytest.mark.parametrize("ties", TIES)
 def test_jacobian_reproduces_forward_and_backward(ties):
-    rng = np.random.default_rng(11)
-    for _ in range(100):
-        config = (
-            random_config(rng, ties=ties)
-            if rng.random() < 0.8
-            else random_adaptive_config(rng, ties)
-        )
-        x = rng.integers(-2, 3, random_shape(rng)).astype(np.float64)
-        try:
-            result = forward(x, config)
-        except ValueError:
-            continue
+    cases = valid_cases(
+        np.random.default_rng(11), 100, lambda rng: any_config(rng, ties), small_integers
+    )
+    for config, x, result, grad in cases:
         matrix = jacobian(x, config)
         assert matrix.shape == (result.output.size, x.size)
-        grad = rng.standard_normal(result.output.shape)
         np.testing.assert_allclose(
             matrix.T @ grad.ravel(), backward(result, grad).ravel(), rtol=1e-12, atol=1e-12
         )
@@ -177,28 +165,24 @@ def test_jacobian_reproduces_forward_and_backward(ties):
 
 @pytest.mark.parametrize("ties", ["first", "last", "split"])
 def test_max_gradient_conserves_the_upstream_total(ties):
-    rng = np.random.default_rng(5)
-    for _ in range(100):
-        config = random_config(rng, mode="max", ties=ties)
-        x = rng.integers(-2, 3, random_shape(rng)).astype(np.float64)
-        try:
-            result = forward(x, config)
-        except ValueError:
-            continue
-        grad = rng.standard_normal(result.output.shape)
+    cases = valid_cases(
+        np.random.default_rng(5),
+        100,
+        lambda rng: random_config(rng, mode="max", ties=ties),
+        small_integers,
+    )
+    for _, _, result, grad in cases:
         assert backward(result, grad).sum() == pytest.approx(grad.sum(), abs=1e-9)
 
 
 def test_average_gradient_conserves_each_window_share_of_real_cells():
-    rng = np.random.default_rng(6)
-    for _ in range(100):
-        config = random_config(rng, mode="avg")
-        x = rng.standard_normal(random_shape(rng))
-        try:
-            result = forward(x, config)
-        except ValueError:
-            continue
-        grad = rng.standard_normal(result.output.shape)
+    cases = valid_cases(
+        np.random.default_rng(6),
+        100,
+        lambda rng: random_config(rng, mode="avg"),
+        lambda rng: rng.standard_normal(random_shape(rng)),
+    )
+    for _, _, result, grad in cases:
         geometry = result.geometry
         real_cells = geometry.rows.real_count[:, None] * geometry.cols.real_count[None, :]
         expected = (grad * real_cells / geometry.divisor).sum()

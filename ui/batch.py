@@ -260,39 +260,19 @@ def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
                 annotate=False,
             )
         )
-    with columns[1]:
-        chart(
-            figures.grid_figure(
-                routing[example],
-                f"#{example} routes",
-                "gradient",
-                figures.Overlay(marks=lesson.winner_cells(example, feature)),
-                limit=limit,
-                width_px=220,
-                decimals=DECIMALS,
+    running = [
+        (routing[example], f"#{example} routes", limit, lesson.winner_cells(example, feature)),
+        (lesson.routing_running_mean(feature)[example], f"mean of #0…#{example}", limit, []),
+        (lesson.kernel_running_mean(feature)[example], f"mean dL/dK, #0…#{example}", None, []),
+    ]
+    for column, (values, title, scale, marks) in zip(columns[1:], running, strict=True):
+        with column:
+            overlay = figures.Overlay(marks=marks)
+            chart(
+                figures.grid_figure(
+                    values, title, "gradient", overlay, limit=scale, width_px=220, decimals=DECIMALS
+                )
             )
-        )
-    with columns[2]:
-        chart(
-            figures.grid_figure(
-                lesson.routing_running_mean(feature)[example],
-                f"mean of #0…#{example}",
-                "gradient",
-                limit=limit,
-                width_px=220,
-                decimals=DECIMALS,
-            )
-        )
-    with columns[3]:
-        chart(
-            figures.grid_figure(
-                lesson.kernel_running_mean(feature)[example],
-                f"mean dL/dK, #0…#{example}",
-                "gradient",
-                width_px=220,
-                decimals=DECIMALS,
-            )
-        )
     st.markdown(
         f"Example #{example} sends its gradient to **{int((routing[example] != 0).sum())}** "
         f"positions, one winner per window. Together, examples #0…#{example} have reached "

@@ -146,34 +146,29 @@ def heatmap_traces(
     return traces
 
 
-def winner_shape(cell: tuple[int, int], xref: str = "x", yref: str = "y") -> dict:
-    """A ring inside a cell, sized in cell units so it scales with the grid."""
-    row, col = cell
+def _cell_shape(kind: str, bounds, margin: float, colour: str, xref: str, yref: str) -> dict:
+    """A shape over cells top..bottom, left..right, grown (or shrunk) by `margin` cells."""
+    top, left, bottom, right = bounds
     return dict(
-        type="circle",
+        type=kind,
         xref=xref,
         yref=yref,
-        x0=col - 0.36,
-        x1=col + 0.36,
-        y0=row - 0.36,
-        y1=row + 0.36,
-        line=dict(color=WINNER_COLOUR, width=3),
+        x0=left - margin,
+        x1=right + margin,
+        y0=top - margin,
+        y1=bottom + margin,
+        line=dict(color=colour, width=3),
     )
+
+
+def winner_shape(cell: tuple[int, int], xref: str = "x", yref: str = "y") -> dict:
+    """A ring inside a cell, sized in cell units so it scales with the grid."""
+    return _cell_shape("circle", cell + cell, 0.36, WINNER_COLOUR, xref, yref)
 
 
 def outline_shape(window: tuple[int, int, int, int], xref: str = "x", yref: str = "y") -> dict:
     """A rectangle around cells top..bottom, left..right (inclusive)."""
-    top, left, bottom, right = window
-    return dict(
-        type="rect",
-        xref=xref,
-        yref=yref,
-        x0=left - 0.5,
-        x1=right + 0.5,
-        y0=top - 0.5,
-        y1=bottom + 0.5,
-        line=dict(color=WINDOW_COLOUR, width=3),
-    )
+    return _cell_shape("rect", window, 0.5, WINDOW_COLOUR, xref, yref)
 
 
 def matrix_axes(shape: tuple[int, int], padding: tuple[int, int] = (0, 0)) -> dict:

@@ -54,25 +54,18 @@ def _resize(prefix: str) -> None:
 def size_inputs(prefix: str) -> None:
     """Row and column counts, 1 to MAX_GRID; changing them keeps what still fits."""
     keys = _keys(prefix)
-    left, right = st.columns(2)
-    left.number_input(
-        "Rows",
-        1,
-        MAX_GRID,
-        key=keys["rows"],
-        on_change=_resize,
-        args=(prefix,),
-        help=f"1 to {MAX_GRID}. Values that still fit are kept.",
-    )
-    right.number_input(
-        "Columns",
-        1,
-        MAX_GRID,
-        key=keys["cols"],
-        on_change=_resize,
-        args=(prefix,),
-        help=f"1 to {MAX_GRID}. Values that still fit are kept.",
-    )
+    for column, (label, key) in zip(
+        st.columns(2), (("Rows", "rows"), ("Columns", "cols")), strict=True
+    ):
+        column.number_input(
+            label,
+            1,
+            MAX_GRID,
+            key=keys[key],
+            on_change=_resize,
+            args=(prefix,),
+            help=f"1 to {MAX_GRID}. Values that still fit are kept.",
+        )
 
 
 def parse_edited(frame: pd.DataFrame) -> np.ndarray:
