@@ -126,8 +126,3 @@ class PoolConfig:
     def adaptive(self) -> bool:
         """True when the windows come from output_size rather than kernel and stride."""
         return self.output_size is not None
-
-    @property
-    def uses_ties(self) -> bool:
-        """Whether the tie rule can change anything: max pooling only."""
-        return self.mode == "max"

@@ -157,13 +157,18 @@ class Backward:
         )
 
 
+def logit_error(trace: Trace) -> np.ndarray:
+    """(N, CLASSES): dL_n/dlogits of softmax cross-entropy, softmax - one_hot(label)."""
+    error = trace.probs.copy()
+    error[np.arange(trace.x.shape[0]), trace.labels] -= 1.0
+    return error
+
+
 def run_backward(params: Params, trace: Trace, logit_grad: np.ndarray | None = None) -> Backward:
     """Per-example backward. logit_grad: (N, CLASSES) dL_n/dlogits; by default the
-    cross-entropy's, softmax - one_hot(label)."""
-    count = trace.x.shape[0]
+    cross-entropy's (`logit_error`)."""
     if logit_grad is None:
-        logit_grad = trace.probs.copy()
-        logit_grad[np.arange(count), trace.labels] -= 1.0
+        logit_grad = logit_error(trace)
     d_weights = logit_grad[:, :, None] * trace.flat[:, None, :]  # (N, C, D)
     at_pool_output = (logit_grad @ params.weights).reshape(trace.pool.output.shape)
     at_pool_input = backward(trace.pool, at_pool_output)
@@ -177,9 +182,7 @@ def batched_gradient(params: Params, trace: Trace, reduction: str) -> Params:
     """One backward pass of the reduced loss (scale each example's logit gradient by
     1/N for the mean), summed over the batch as a framework does."""
     scale = 1.0 / trace.x.shape[0] if reduction == "mean" else 1.0
-    logit_grad = trace.probs.copy()
-    logit_grad[np.arange(trace.x.shape[0]), trace.labels] -= 1.0
-    result = run_backward(params, trace, scale * logit_grad)
+    result = run_backward(params, trace, scale * logit_error(trace))
     return Params(*(value.sum(axis=0) for value in result.per_example.fields().values()))
 
 
@@ -190,10 +193,7 @@ def wrong_way_gradient(params: Params, trace: Trace, config: NetConfig) -> tuple
     taken from an image nobody fed in) and sends back the batch-mean logit gradient.
     Returns its gradient (batch axis summed away) and the averaged image's trace.
     """
-    count = trace.x.shape[0]
-    mean_error = trace.probs.copy()
-    mean_error[np.arange(count), trace.labels] -= 1.0
-    mean_error = mean_error.mean(axis=0, keepdims=True)
+    mean_error = logit_error(trace).mean(axis=0, keepdims=True)
     averaged = run_forward(params, trace.x.mean(axis=0, keepdims=True), trace.labels[:1], config)
     result = run_backward(params, averaged, mean_error)
     return Params(*(value[0] for value in result.per_example.fields().values())), averaged

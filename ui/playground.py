@@ -212,8 +212,8 @@ def window_bounds(lesson: Lesson, out_cell) -> tuple[int, int, int, int]:
 def winner_cells(lesson: Lesson) -> list[tuple[int, int]]:
     if lesson.config.mode != "max":
         return []
-    cells = {cell for out in np.ndindex(*lesson.output_shape) for cell in lesson.receivers(out)}
-    return sorted(cells)
+    receiving = (lesson.shares != 0).any(axis=(0, 1))  # (H, W): some window sends here
+    return [tuple(map(int, cell)) for cell in np.argwhere(receiving)]
 
 
 def on_pick_output() -> None:
