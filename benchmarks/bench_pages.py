@@ -56,6 +56,7 @@ def main() -> int:
         ("Playground, seed window", "pages/1_playground.py", {}),
         ("Batch, 64 digits", "pages/2_batch.py", {"n": "64"}),
         ("Batch, 64 digits, 10 SGD steps", "pages/2_batch.py", {"n": "64", "steps": "10"}),
+        ("Batch, 64 digits, 200 SGD steps", "pages/2_batch.py", {"n": "64", "steps": "200"}),
     ]
     print(f"{'page':<34} {'first s':>8} {'rerun s (median)':>17}")
     worst = 0.0

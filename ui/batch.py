@@ -99,6 +99,13 @@ def reset_training() -> None:
     st.session_state[f"{P}_steps"] = 0
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_lesson(*settings) -> BatchLesson:
+    """build_batch_lesson, kept across reruns: picking a map or an example must not
+    replay the training and the gradient check (settings as build_batch_lesson's)."""
+    return build_batch_lesson(*settings)
+
+
 def checked_lesson() -> BatchLesson | None:
     """The lesson, or None after a message that names the broken rule."""
     state = st.session_state
@@ -110,7 +117,7 @@ def checked_lesson() -> BatchLesson | None:
         st.error(f"This pooling layer is not valid: {error}.", icon=":material/error:")
         return None
     try:
-        return build_batch_lesson(
+        return cached_lesson(
             state[f"{P}_source"],
             state[f"{P}_size"],
             state[f"{P}_seed"],
