@@ -17,14 +17,22 @@ from .config import PoolConfig
 AXIS_NAMES = ("height", "width")
 
 
+def rounded_length(
+    size: int, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool
+) -> int:
+    """floor (or ceil) of (size + 2p - d(k-1) - 1) / s, plus 1: the formula alone,
+    before ceil mode's last-window rule."""
+    span = size + 2 * padding - dilation * (kernel - 1) - 1
+    if ceil_mode:
+        span += stride - 1
+    return span // stride + 1  # floor division, like PyTorch's div_rtn
+
+
 def output_length(
     size: int, kernel: int, stride: int, padding: int, dilation: int, ceil_mode: bool
 ) -> int:
     """PyTorch's pooling output length along one axis (may be < 1: caller checks)."""
-    span = size + 2 * padding - dilation * (kernel - 1) - 1
-    if ceil_mode:
-        span += stride - 1
-    length = span // stride + 1  # floor division, like PyTorch's div_rtn
+    length = rounded_length(size, kernel, stride, padding, dilation, ceil_mode)
     # In ceil mode the last window must start inside the input or the left padding.
     if ceil_mode and (length - 1) * stride >= size + padding:
         length -= 1

@@ -65,8 +65,8 @@ def forward(x, config: PoolConfig) -> PoolResult:
         output, argmax = shifted.avg_forward(planes, geometry), None
     else:
         output, argmax = shifted.max_forward(planes, geometry, config.ties)
-        if np.isnan(output).any():  # rare: the general path applies the last-NaN rule
-            nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
+        nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
+        if nan_planes.size:  # rare: the general path applies the last-NaN rule
             _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
     lead = np.shape(x)[:-2]
     return PoolResult(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pooling import PoolConfig
-from pooling.geometry import AXIS_NAMES, output_length
+from pooling.geometry import AXIS_NAMES, output_length, rounded_length
 
 from .numbers import fmt
 
@@ -25,7 +25,7 @@ def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
         close = r"\right\rceil" if config.ceil_mode else r"\right\rfloor"
         numerator = size + 2 * p - d * (k - 1) - 1
         result = output_length(size, k, s, p, d, config.ceil_mode)
-        plain = -(-numerator // s) + 1 if config.ceil_mode else numerator // s + 1
+        plain = rounded_length(size, k, s, p, d, config.ceil_mode)
         # Two lines: the rule, then the numbers, so it fits a narrow screen.
         line = (
             rf"\begin{{aligned}}{symbol}_{{out}} &= "
