@@ -146,10 +146,6 @@ class PlaneGeometry:
     cols: AxisWindows
 
     @property
-    def input_shape(self) -> tuple[int, int]:
-        return self.rows.size, self.cols.size
-
-    @property
     def output_shape(self) -> tuple[int, int]:
         return self.rows.length, self.cols.length
 

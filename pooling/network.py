@@ -127,9 +127,11 @@ def run_forward(params: Params, x: np.ndarray, labels: np.ndarray, config: NetCo
     pool = forward(activation, config.pool)
     flat = pool.output.reshape(x.shape[0], -1)
     logits = flat @ params.weights.T + params.out_bias
-    shifted = logits - logits.max(axis=1, keepdims=True)  # stable softmax
-    probs = np.exp(shifted) / np.exp(shifted).sum(axis=1, keepdims=True)
-    losses = -np.log(probs[np.arange(x.shape[0]), labels])
+    # log-softmax: a probability that underflows to 0 still has a finite log.
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+    probs = np.exp(log_probs)
+    losses = -log_probs[np.arange(x.shape[0]), labels]
     return Trace(x, labels, patches, conv, activation, pool, flat, probs, losses, config.relu)
 
 

@@ -1,25 +1,104 @@
-"""Helpers for the browser tests: load a page and wait for Streamlit to settle.
+"""Helpers for the browser tests: act as a person would, then wait on a condition.
 
+Nothing here sleeps for a fixed time: every wait is for something the page shows (the
+script idle and every chart drawn, a chart's numbers, an editor's cell input).
 The fixtures that serve the app and start Chromium live in conftest.py.
 """
 
 from __future__ import annotations
 
+import json
+import re
 
-def open_page(page, url: str):
-    """Load a page and wait until Streamlit has finished running its script."""
+from playwright.sync_api import expect
+
+from deploy.page_state import CELL_PIXEL, CHART_TITLE, CHART_Z, SETTLED
+
+TIMEOUT_MS = 30_000
+EDITOR_ROW_PX = 35  # st.data_editor's rows and header
+EDITOR_COLUMN_PX = 40  # ui.shared.grid_editor.COLUMN_PX
+
+
+def settle(page) -> None:
+    """Wait until the script is idle, nothing is stale and every chart is drawn."""
+    page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
+
+
+def open_page(page, url: str) -> None:
     page.goto(url)
-    page.wait_for_selector("[data-testid='stApp']")
-    wait_idle(page)
+    settle(page)
 
 
-def wait_idle(page, timeout_ms: int = 30_000):
-    """Wait for the script run to end (Streamlit shows a status widget while running)."""
-    page.wait_for_timeout(300)
+def chart_values(page, title: str):
+    """z of the chart whose title starts with `title`, once it is drawn."""
+    page.wait_for_function(f"() => ({CHART_Z})({title!r}) !== null", timeout=TIMEOUT_MS)
+    return page.evaluate(CHART_Z, title)
+
+
+def wait_for_values(page, title: str, values) -> None:
+    expected = json.dumps(values, separators=(",", ":"))
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout_ms
+        f"() => JSON.stringify(({CHART_Z})({title!r})) === {json.dumps(expected)}",
+        timeout=TIMEOUT_MS,
     )
-    page.wait_for_timeout(200)
+
+
+def wait_for_title(page, title: str) -> None:
+    page.wait_for_function(f"() => ({CHART_TITLE})({title!r}) !== null", timeout=TIMEOUT_MS)
+
+
+def click_chart_cell(page, title: str, row: int, col: int) -> None:
+    """A real mouse click on cell (row, col) of a chart, where Plotly draws it."""
+    wait_for_title(page, title)
+    plot = page.locator(".js-plotly-plot", has=page.locator(".gtitle", has_text=title)).first
+    plot.scroll_into_view_if_needed()
+    x, y = page.evaluate(CELL_PIXEL, [title, row, col])
+    page.mouse.click(x, y)
+
+
+def editor_cell_position(page, row: int, col: int, columns: int) -> tuple[float, float]:
+    """Where cell (row, col) of the first grid editor is: its columns are
+    EDITOR_COLUMN_PX wide after the row-number column, its rows under a header row."""
+    editor = page.locator("[data-testid='stDataFrame']").first
+    expect(editor.locator("canvas").first).to_be_visible(timeout=TIMEOUT_MS)
+    box = editor.bounding_box()
+    index_width = box["width"] - columns * EDITOR_COLUMN_PX
+    return (
+        box["x"] + index_width + EDITOR_COLUMN_PX * (col + 0.5),
+        box["y"] + EDITOR_ROW_PX * (row + 1.5),
+    )
+
+
+def select_editor_cell(page, row: int, col: int, columns: int) -> None:
+    """Click a cell until the grid holds the keyboard focus (it takes clicks once its
+    canvas is drawn)."""
+    x, y = editor_cell_position(page, row, col, columns)
+    focused = "() => !!document.activeElement?.closest('[data-testid=\"stDataFrame\"]')"
+    for _ in range(20):
+        page.mouse.click(x, y)
+        try:
+            page.wait_for_function(focused, timeout=1_000)
+            return
+        except Exception:  # noqa: BLE001 - not drawn yet: click again
+            continue
+    raise AssertionError("the grid editor never took the click")
+
+
+def type_in_editor_cell(page, row: int, col: int, columns: int, text: str) -> None:
+    """Select the cell, type (which opens its input), and press Enter to commit."""
+    select_editor_cell(page, row, col, columns)
+    page.keyboard.type(text)
+    expect(page.locator(".gdg-input").first).to_be_visible(timeout=TIMEOUT_MS)
+    page.keyboard.press("Enter")
+
+
+def expect_link(page, **params: str) -> None:
+    """Wait until the address bar's link holds each name=value (as typed or encoded)."""
+    for name, value in params.items():
+        wanted = "".join(
+            char if char.isalnum() else f"({re.escape(char)}|%{ord(char):02X})" for char in value
+        )
+        expect(page).to_have_url(re.compile(rf"[?&]{name}={wanted}(&|$)"), timeout=TIMEOUT_MS)
 
 
 def exceptions_on(page) -> list[str]:

@@ -10,8 +10,17 @@ def markdown_text(app) -> str:
     return "\n".join(md.value for md in app.markdown)
 
 
-def test_batch_page_renders_with_its_checks():
+def test_only_the_open_tab_runs():
     app = open_app(BATCH)
+    assert "Checked on the spot" not in [h.value for h in app.subheader]
+    app.session_state["bt_tab"] = "Batch result"  # what a click on the tab does
+    app.run()
+    assert "Checked on the spot" in [h.value for h in app.subheader]
+    assert app.query_params["tab"] == "result"
+
+
+def test_batch_page_renders_with_its_checks():
+    app = open_app(BATCH, {"tab": "result"})
     assert no_exceptions(app) and errors(app) == []
     text = markdown_text(app)
     assert "largest gap over every parameter 0" in text
@@ -49,6 +58,7 @@ def test_network_and_pooling_variants():
     assert no_exceptions(app) and errors(app) == []
     app.radio(key="bt_feature").set_value(3).run()
     assert no_exceptions(app)
+    app.session_state["bt_tab"] = "Batch result"
     app.radio(key="bt_reduction").set_value("sum").run()
     assert "sum of the routing maps" in str(figures(app))
 
@@ -62,7 +72,7 @@ def test_a_network_that_does_not_fit_says_so():
 
 
 def test_step_through_counts_positions_reached():
-    app = open_app(BATCH)
+    app = open_app(BATCH, {"tab": "step"})
     app.slider(key="bt_example").set_value(3).run()
     assert no_exceptions(app)
     assert "examples #0…#3 have reached" in markdown_text(app)
@@ -71,10 +81,10 @@ def test_step_through_counts_positions_reached():
 
 
 def test_training_steps_lower_the_loss_and_live_in_the_link():
-    app = open_app(BATCH)
+    app = open_app(BATCH, {"tab": "training"})
     before = float(app.metric[1].value)
     for _ in range(3):
-        app.button(key="bt_step").click().run()
+        app.button(key="bt_sgd").click().run()
     assert app.session_state["bt_steps"] == 3 and app.query_params["steps"] == "3"
     assert float(app.metric[1].value) < before
     reopened = open_app(BATCH, {k: v for k, v in app.query_params.items()})
@@ -84,7 +94,7 @@ def test_training_steps_lower_the_loss_and_live_in_the_link():
 
 
 def test_worked_example_gives_the_seed_mean():
-    app = open_app(BATCH)
+    app = open_app(BATCH, {"tab": "weights"})
     frames = [frame.value for frame in app.dataframe]
     mean_row = next(f for f in frames if "mean = batch gradient" in f.index)
     assert mean_row.iloc[0].tolist() == ["1.35", "0.15", "0", "−0.2", "−0.8"]
@@ -117,7 +127,8 @@ def test_edited_pixels_reach_the_network_until_the_batch_changes():
     # What the editor hands back after the user typed 0.75 into pixel (0, 0).
     edited = app.session_state["bt_img0_2_0_current"].copy()
     edited[0, 0] = 0.75
-    app.session_state["bt_img0_2_0_base"] = edited
+    app.session_state["bt_img0_2_0_base"] = edited  # what set_grid does
+    app.session_state["bt_img0_2_0_current"] = edited
     app.session_state["bt_img0_2_0_version"] += 1
     app.run()
     assert no_exceptions(app) and first_pixel(app) == 0.75

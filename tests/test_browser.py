@@ -1,25 +1,29 @@
-"""The served app in headless Chromium: pages render, controls act, links work."""
+"""The served app in headless Chromium: pages render, controls act, links work.
+
+Every action is what a person does (a click at a pixel, typing, a key), and every wait
+is for a condition on the page, never a fixed time.
+"""
 
 import json
 
 import pytest
-from browser import exceptions_on, open_page, wait_idle
+from browser import (
+    chart_values,
+    click_chart_cell,
+    exceptions_on,
+    expect_link,
+    open_page,
+    select_editor_cell,
+    settle,
+    type_in_editor_cell,
+    wait_for_title,
+    wait_for_values,
+)
+from playwright.sync_api import expect
+
+from deploy.page_state import CHART_TITLE
 
 pytestmark = pytest.mark.browser
-
-CHART_DATA = """(title) => {
-  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
-    const raw = plot.layout && plot.layout.title && plot.layout.title.text;
-    // Streamlit's chart theme wraps titles in <b> tags.
-    if (raw && raw.replace(/<[^>]+>/g, '') === title) {
-      // _fullData holds z decoded from Plotly's base64 transport, rows as typed arrays.
-      const cells = plot._fullData.find(t => t.type === 'heatmap' && t.name !== 'padding');
-      return Array.from(cells.z, row => Array.from(row));
-    }
-  }
-  return null;
-}"""
-
 
 MOSAIC_DATA = """(title) => {
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
@@ -32,16 +36,13 @@ MOSAIC_DATA = """(title) => {
   return null;
 }"""
 
+OVERLAP = "mode=max&kh=3&kw=3&sh=1&sw=1&x=1,2,0,1,3;0,9,1,0,2;2,1,4,1,0;0,3,1,8,1;1,0,2,1,0"
+
 
 def chart_values_named(page, map_title):
     """The mosaic (every small map of one figure) holding the map called `map_title`."""
     page.wait_for_function(f"() => ({MOSAIC_DATA})({map_title!r}) !== null", timeout=30_000)
     return page.evaluate(MOSAIC_DATA, map_title)
-
-
-def chart_values(page, title):
-    page.wait_for_function(f"() => ({CHART_DATA})({title!r}) !== null", timeout=30_000)
-    return page.evaluate(CHART_DATA, title)
 
 
 def test_home_page_renders_without_exception(page, app_url):
@@ -55,18 +56,14 @@ def test_playground_renders_its_charts(page, app_url):
     open_page(page, f"{app_url}/playground")
     assert chart_values(page, "Input x") == [[1, 3], [2, 0.5]]
     assert chart_values(page, "dL/dx") == [[0, 1], [0, 0]]
-    assert page.locator(".js-plotly-plot").count() >= 6
+    assert page.locator(".js-plotly-plot").count() == 6  # the open tab's charts only
     assert exceptions_on(page) == []
 
 
 def test_changing_a_control_changes_the_gradient_map(page, app_url):
     open_page(page, f"{app_url}/playground")
-    page.get_by_text("Average", exact=True).click()
-    wait_idle(page)
-    page.wait_for_function(
-        f"() => JSON.stringify(({CHART_DATA})('dL/dx')) === '[[0.25,0.25],[0.25,0.25]]'",
-        timeout=30_000,
-    )
+    page.locator("[data-testid='stSidebar']").get_by_text("Average", exact=True).click()
+    wait_for_values(page, "dL/dx", [[0.25, 0.25], [0.25, 0.25]])
     assert exceptions_on(page) == []
 
 
@@ -80,11 +77,69 @@ def test_a_shared_link_restores_the_screen(page, app_url):
     assert "kh=3" in page.url
 
 
+def test_a_link_opens_the_tab_it_names(page, app_url):
+    open_page(page, f"{app_url}/playground?{OVERLAP}&tab=ties")
+    expect(page.get_by_role("tab", name="Tie lab")).to_have_attribute("aria-selected", "true")
+    page.get_by_role("tab", name="Step through").click()
+    wait_for_title(page, "dL/dx after 1 of 9 windows")
+    expect_link(page, tab="step")
+
+
 def test_a_tampered_link_shows_a_notice_not_a_traceback(page, app_url):
     open_page(page, f"{app_url}/playground?kh=zebra&x=1,2;3")
-    assert page.get_by_text("Link value kh=").is_visible()
+    expect(page.get_by_text("Link value").first).to_be_visible()
     assert exceptions_on(page) == []
     assert chart_values(page, "Input x") == [[1, 3], [2, 0.5]]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "[click me](https://example.org/x)",
+        "<https://example.org/x>",
+        "![p](https://example.org/p.png)",
+        "<img src=https://example.org/p.png>",
+        ":red[alarm] $x^2$ **bold**",
+    ],
+)
+def test_link_text_is_never_rendered_as_markdown(page, app_url, value):
+    from urllib.parse import quote
+
+    open_page(page, f"{app_url}/playground?kh={quote(value)}")
+    notice = page.locator("[data-testid='stAlertContainer']").filter(has_text="Link value")
+    expect(notice).to_be_visible()
+    assert notice.locator("a").count() == 0 and notice.locator("img").count() == 0
+    assert notice.locator(".katex").count() == 0
+    assert value.replace("  ", " ") in notice.inner_text()  # shown as typed
+
+
+def test_clicking_a_cell_of_y_follows_its_window(page, app_url):
+    open_page(page, f"{app_url}/playground?{OVERLAP}")
+    click_chart_cell(page, "Output y", 2, 2)
+    wait_for_title(page, "Routing: where dL/dy[2,2]")
+    expect_link(page, step="8")
+
+
+def test_clicking_a_cell_of_dl_dx_opens_its_ledger(page, app_url):
+    open_page(page, f"{app_url}/playground?{OVERLAP}")
+    click_chart_cell(page, "dL/dx", 3, 3)
+    expect_link(page, cell="3,3")
+    page.get_by_role("tab", name="Ledger").click()
+    expect(page.get_by_text("x[3,3] is read by")).to_be_visible()
+
+
+def test_next_and_play_keep_the_link_on_the_step_shown(page, app_url):
+    open_page(page, f"{app_url}/playground?{OVERLAP}&tab=step")
+    page.get_by_role("button", name="Next window").click()
+    wait_for_title(page, "dL/dx after 2 of 9 windows")
+    expect_link(page, step="1")
+    page.get_by_role("button", name="Play").click()
+    wait_for_title(page, "dL/dx after 4 of 9 windows")
+    page.get_by_role("button", name="Pause").click()
+    settle(page)
+    shown = page.evaluate(f"() => ({CHART_TITLE})('dL/dx after')")
+    step = int(shown.split()[2]) - 1
+    expect_link(page, step=str(step))
 
 
 @pytest.mark.parametrize("path, title", [("playground", "Playground"), ("batch", "Batch")])
@@ -93,58 +148,38 @@ def test_cold_deep_link_opens_the_right_page(page, served_app, path, title):
     open_page(page, f"{served_app()}/{path}")
     assert page.locator("h1").first.inner_text() == title
     menu = page.locator("[data-testid='stSidebar'] [data-testid='stPageLink-NavLink']")
-    menu.first.wait_for()
+    expect(menu).to_have_count(3)
     labels = [text.split("\n")[-1].strip() for text in menu.all_inner_texts()]
     assert labels == ["Home", "Playground", "Batch"]
     assert exceptions_on(page) == []
 
 
 def test_batch_page_renders_and_a_step_changes_the_maps(page, app_url):
-    open_page(page, f"{app_url}/batch?n=4")
-    page.get_by_role("tab", name="Training").click()
+    open_page(page, f"{app_url}/batch?n=4&tab=result")
     kernel = chart_values_named(page, "dL/dK, kernel 0")
+    page.get_by_role("tab", name="Training").click()
     page.get_by_role("button", name="SGD step").click()
-    wait_idle(page)
+    expect_link(page, steps="1")
+    page.get_by_role("tab", name="Batch result").click()
     page.wait_for_function(
-        f"() => JSON.stringify(({MOSAIC_DATA})('dL/dK, kernel 0')) !== "
-        f"{json.dumps(json.dumps(kernel))}",
+        f"() => {{ const now = ({MOSAIC_DATA})('dL/dK, kernel 0'); "
+        f"return now !== null && JSON.stringify(now) !== {json.dumps(json.dumps(kernel))}; }}",
         timeout=30_000,
     )
-    assert "steps=1" in page.url
     assert exceptions_on(page) == []
-
-
-def click_grid_cell(page, row: int, col: int):
-    """Select a cell of the first data editor (its canvas draws 35-px rows under a
-    35-px header, with the row numbers in the first column)."""
-    editor = page.locator("[data-testid='stDataFrame']").first
-    editor.wait_for()
-    page.wait_for_timeout(1500)  # the grid's canvas takes input once drawn
-    box = editor.bounding_box()
-    columns = col + 2  # row-number column + data columns
-    width = box["width"] / (columns + (1 if col == 0 else 0))
-    page.mouse.click(box["x"] + width * (col + 1.5), box["y"] + 35 * (row + 1) + 17)
-    page.wait_for_timeout(300)
 
 
 def test_typing_in_the_grid_updates_y_and_the_link(page, app_url):
     open_page(page, f"{app_url}/playground")
-    click_grid_cell(page, 0, 0)
-    page.keyboard.type("7")
-    page.wait_for_timeout(300)  # typing opens the cell's editor; Enter commits
-    page.keyboard.press("Enter")
-    wait_idle(page)
-    page.wait_for_function(
-        f"() => JSON.stringify(({CHART_DATA})('Output y')) === '[[7]]'", timeout=30_000
-    )
-    assert "x=7%2C3" in page.url or "x=7,3" in page.url
+    type_in_editor_cell(page, 0, 0, columns=2, text="7")
+    wait_for_values(page, "Output y", [[7]])
+    expect_link(page, x="7,3;2,0.5")
 
 
 def test_clearing_a_cell_says_which_and_keeps_the_rest(page, app_url):
     open_page(page, f"{app_url}/playground")
-    click_grid_cell(page, 0, 0)
+    select_editor_cell(page, 0, 0, columns=2)
     page.keyboard.press("Delete")
-    wait_idle(page)
-    page.get_by_text("Row 0, column 0 is empty or not a number").wait_for(timeout=30_000)
+    expect(page.get_by_text("Row 0, column 0 is empty or not a number")).to_be_visible()
     assert exceptions_on(page) == []
     assert page.get_by_role("spinbutton", name="Rows").input_value() == "2"

@@ -2,22 +2,26 @@
 
 import numpy as np
 import plotly.graph_objects as go
+import pytest
 
 from pooling import PoolConfig
 from pooling.explain import shares
-from ui import figures
-from ui.home import max_curve_figure
-from ui.numbers import fmt
+from ui.figures import grid as grids
+from ui.figures.curves import line_figure, max_curve_figure
+from ui.figures.matrix import jacobian_figure
+from ui.figures.mosaic import small_multiples
+from ui.figures.routing import routing_figure
+from ui.shared.numbers import fmt, symmetric_range
 
 
-def heatmap(figure, name):
-    return next(t for t in figure.data if isinstance(t, go.Heatmap) and t.name == name)
+def trace(figure, name):
+    return next(t for t in figure.data if t.name == name)
 
 
 def test_grid_is_matrix_oriented_square_and_annotated():
     values = np.array([[1.0, 2.5, -3.0], [0.125, 1 / 3, 7.0]])
-    figure = figures.grid_figure(values, "x")
-    cells = heatmap(figure, "value")
+    figure = grids.grid_figure(values, title="x")
+    cells = trace(figure, "value")
     np.testing.assert_array_equal(cells.z, values)
     assert list(cells.y) == [0, 1] and list(cells.x) == [0, 1, 2]
     low, high = figure.layout.yaxis.range
@@ -25,40 +29,67 @@ def test_grid_is_matrix_oriented_square_and_annotated():
     assert figure.layout.yaxis.scaleanchor == "x" and figure.layout.yaxis.scaleratio == 1
     assert cells.text.tolist() == [["1", "2.5", "−3"], ["0.125", "0.333", "7"]]
     assert cells.texttemplate == "%{text}"
+    assert cells.textfont.size >= 12  # a fixed size: Plotly would shrink it to fit
+
+
+def test_numbers_that_do_not_fit_their_cells_are_left_to_the_hover():
+    wide = np.full((16, 16), -0.123)
+    figure = grids.grid_figure(wide, title="x")
+    cells = trace(figure, "value")
+    assert cells.texttemplate is None and "%{text}" in cells.hovertemplate
 
 
 def test_gradient_scale_is_centred_on_zero():
-    figure = figures.grid_figure(np.array([[0.5, -2.0], [1.0, 0.0]]), "g", "gradient")
-    cells = heatmap(figure, "gradient")
+    figure = grids.grid_figure(np.array([[0.5, -2.0], [1.0, 0.0]]), title="g", kind="gradient")
+    cells = trace(figure, "gradient")
     assert cells.zmin == -2.0 and cells.zmax == 2.0
-    assert figures.symmetric_range(np.zeros((2, 2))) == 1.0  # all zeros: a usable range
+    assert symmetric_range(np.zeros((2, 2))) == 1.0  # all zeros: a usable range
 
 
 def test_padding_window_and_winners_are_drawn():
-    overlay = figures.Overlay(window=(-1, -1, 0, 0), marks=[(1, 2)], padding=(1, 1), pad_label="−∞")
-    figure = figures.grid_figure(np.arange(6.0).reshape(2, 3), "x", overlay=overlay)
-    padding = heatmap(figure, "padding")
+    overlay = grids.Overlay(
+        window=((-1, -1), (-1, 0), (0, -1), (0, 0)), marks=((1, 2),), padding=(1, 1), pad_label="−∞"
+    )
+    figure = grids.grid_figure(np.arange(6.0).reshape(2, 3), title="x", overlay=overlay)
+    padding = trace(figure, "padding")
     assert padding.z.shape == (4, 5)
     assert np.isnan(padding.z[1:3, 1:4]).all() and not np.isnan(padding.z[0]).any()
     assert padding.text[0, 0] == "−∞" and padding.text[1, 1] == ""
-    ring, outline = figure.layout.shapes
-    assert (outline.x0, outline.x1, outline.y0, outline.y1) == (-1.5, 0.5, -1.5, 0.5)
-    assert ring.type == "circle" and (ring.x0 + ring.x1) / 2 == 2 and (ring.y0 + ring.y1) / 2 == 1
+    outline = trace(figure, "window")
+    xs = [x for x in outline.x if x is not None]
+    ys = [y for y in outline.y if y is not None]
+    assert (min(xs), max(xs), min(ys), max(ys)) == (-1.5, 0.5, -1.5, 0.5)
+    star = trace(figure, "winner")
+    assert (star.x[0], star.y[0]) == (2.3, 0.7)  # the top-right corner of cell (1, 2)
     assert figure.layout.xaxis.range == (-1.5, 3.5)
 
 
-def test_click_targets_sit_on_every_cell_centre():
-    figure = figures.with_click_targets(figures.grid_figure(np.zeros((2, 3)), "y"), (2, 3))
-    targets = figure.data[-1]
+def test_a_dilated_window_outlines_only_the_cells_it_reads():
+    cells = ((0, 0), (0, 2), (2, 0), (2, 2))  # 2x2 window, dilation 2
+    xs, ys = grids.outline_path(cells)
+    segments = [
+        ((xs[i], ys[i]), (xs[i + 1], ys[i + 1])) for i in range(0, len(xs), 3)
+    ]  # (start, end, None) triples
+    assert len(segments) == 16  # four separate squares, four edges each
+    centre = (1, 1)  # a cell the window skips: no edge runs through it
+    for (x0, y0), (x1, y1) in segments:
+        assert not (min(x0, x1) < centre[1] < max(x0, x1) and y0 == y1 == centre[0])
+
+
+def test_click_targets_sit_on_every_cell_centre_and_can_be_clicked():
+    figure = grids.grid_figure(np.zeros((2, 3)), title="y", clickable=True)
+    targets = trace(figure, "pick")
     assert list(zip(targets.y, targets.x, strict=True)) == [
         (r, c) for r in range(2) for c in range(3)
     ]
     assert targets.marker.opacity == 0
+    # With hoverinfo "skip" Plotly selects nothing on a click.
+    assert targets.hoverinfo != "skip" and figure.layout.clickmode == "event+select"
 
 
 def test_small_multiples_tile_every_map_on_one_colour_scale():
     maps = [np.array([[1.0, -4.0]]), np.array([[2.0, 0.5]]), np.array([[0.0, 3.0]])]
-    figure = figures.small_multiples(maps, ["a", "b", "c"], columns=2, marks=[[(0, 1)], [], []])
+    figure = small_multiples(maps, ["a", "b", "c"], most_columns=2, marks=[[(0, 1)], [], []])
     (cells,) = [t for t in figure.data if isinstance(t, go.Heatmap)]
     assert cells.zmin == -4.0 and cells.zmax == 4.0
     # Tiles are 2 wide plus a gap column, 1 tall plus a title row: map i sits at
@@ -68,30 +99,65 @@ def test_small_multiples_tile_every_map_on_one_colour_scale():
     np.testing.assert_array_equal(cells.z[3, 0:2], maps[2][0])
     assert np.isnan(cells.z[0]).all() and np.isnan(cells.z[:, 2]).all()  # title row, gap
     assert cells.text[1, 1] == "−4"
-    titles = next(t for t in figure.data if t.name == "titles")
+    titles = trace(figure, "titles")
     assert list(titles.text) == ["a", "b", "c"] and list(titles.y) == [0, 0, 2]
-    rings = next(t for t in figure.data if t.name == "winner")
-    assert (rings.x[0], rings.y[0]) == (1, 1)
+    star = trace(figure, "winner")
+    assert (star.x[0], star.y[0]) == (1.3, 0.7)
     assert figure.layout.yaxis.range[0] > figure.layout.yaxis.range[1]
 
 
-def test_routing_draws_one_arrow_per_share():
+def test_tiny_gradients_are_written_in_a_power_of_ten_not_in_e_notation():
+    maps = [np.array([[0.0047, -0.0012]]), np.array([[0.0009, 0.0]])]
+    figure = small_multiples(maps, ["a", "b"], title="dL/dK")
+    cells = trace(figure, "gradient")
+    assert cells.text[1, 0] == "4.7" and cells.text[1, 1] == "−1.2"
+    assert "10⁻³" in figure.layout.title.text
+    assert not any("e" in str(label) for label in cells.text.ravel())
+
+
+def test_many_small_maps_are_colour_only_with_numbers_on_hover():
+    maps = [np.full((6, 6), 0.25) for _ in range(8)]
+    figure = small_multiples(maps, [str(n) for n in range(8)], annotate=True)
+    cells = trace(figure, "gradient")
+    # columns_for chooses as many columns as keep cells wide enough for the numbers
+    assert cells.texttemplate == "%{text}"
+    assert figure.layout.height > 300
+    crowded = small_multiples(maps, [str(n) for n in range(8)], annotate=False)
+    assert trace(crowded, "gradient").texttemplate is None
+    assert "%{z" in trace(crowded, "gradient").hovertemplate
+
+
+def test_routing_follows_the_gutters_and_never_crosses_a_number():
     x = np.array([[1.0, 3.0, 0.0], [2.0, 0.5, 4.0]])
-    config = PoolConfig("max", (2, 2), stride=1)
+    config = PoolConfig("avg", (2, 2), stride=1)
     share_maps = shares(x, config)
-    figure = figures.routing_figure(np.array([[3.0, 4.0]]), x, share_maps, selected=(0, 1))
-    others, chosen = (t for t in figure.data if isinstance(t, go.Scatter))
-    assert chosen.line.color == figures.ROUTE_COLOUR
-    # Segments are (start, end, gap) triples; y[0, 0] sends to x[0, 1], y[0, 1] to x[1, 2].
-    x_left = 1 + 1.5 + 1
-    assert list(others.x) == [0.45, x_left + 1 - 0.42, None]
-    assert list(chosen.x) == [1.45, x_left + 2 - 0.42, None] and chosen.y[1] == 1
-    assert len(others.x) // 3 + len(chosen.x) // 3 == int((share_maps != 0).sum())
+    grad_output = np.array([[2.0, -1.0]])
+    sent = share_maps[0, 1] * grad_output[0, 1]
+    figure = routing_figure(
+        grad_output,
+        sent,
+        out_cell=(0, 1),
+        window=((0, 1), (0, 2), (1, 1), (1, 2)),
+        limit=2.0,
+        title="Routing",
+    )
+    assert trace(figure, "dL/dy").z.tolist() == [[2.0, -1.0]]  # gradients, not y values
+    received = trace(figure, "sent")
+    assert np.nansum(received.z) == pytest.approx(-1.0)
+    routes = trace(figure, "routes")
+    points = [(x_, y_) for x_, y_ in zip(routes.x, routes.y, strict=True) if x_ is not None]
+    # Every point lies on a gutter (a half-integer) in x or in y, or is an arrow's end
+    # in the top third of a cell, above the number at its centre.
+    for px, py in points:
+        on_gutter = (px * 2) % 2 == 1 or (py * 2) % 2 == 1
+        arrow_end = py % 1 == pytest.approx(0.7)
+        assert on_gutter or arrow_end, (px, py)
+    assert len(trace(figure, "arrow heads").x) == 4  # average: all four cells receive
 
 
 def test_jacobian_figure_holds_the_matrix():
     matrix = np.array([[0.0, 1.0, 0.0, 0.0], [0.25, 0.25, 0.25, 0.25]])
-    figure = figures.jacobian_figure(matrix, (1, 2), (2, 2))
+    figure = jacobian_figure(matrix, out_shape=(1, 2), in_shape=(2, 2), title="J")
     cells = figure.data[0]
     np.testing.assert_array_equal(cells.z, matrix)
     assert list(cells.y) == ["y0,0", "y0,1"] and list(cells.x)[1] == "x0,1"
@@ -106,11 +172,6 @@ def test_max_curve_is_flat_then_slope_one():
     assert tuple(figure.data[1].x) == (1.0,) and tuple(figure.data[1].y) == (3.0,)
 
 
-def test_size_formula_fills_in_the_numbers():
-    from pooling import PoolConfig
-    from ui.text import size_formula
-
-    height, width = size_formula(PoolConfig("max", 2, stride=3, padding=1, ceil_mode=True), 4, 5)
-    assert r"\frac{4 + 2\cdot1 - 1\cdot(2-1) - 1}{3}" in height
-    assert "past the padding" in height and height.endswith(r"3 - 1 = 2\end{aligned}")
-    assert size_formula(PoolConfig("avg", output_size=(2, 3)), 5, 5)[1].count("3") == 1
+def test_line_figure_counts_steps_in_whole_numbers():
+    figure = line_figure([3.0, 2.0, 1.5], title="loss", x_title="step", y_title="loss")
+    assert figure.layout.xaxis.tickformat == "d" and figure.layout.xaxis.dtick >= 1

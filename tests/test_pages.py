@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from apptest import errors, figure_titled, heatmap_values, no_exceptions, open_app
 
-from ui.presets import PRESETS
+from ui.playground.presets import PRESETS
 
 PLAYGROUND = "pages/1_playground.py"
 
@@ -90,13 +90,13 @@ def test_every_tie_policy(ties, expected_total):
 
 
 def test_tie_lab_flags_the_all_rule():
-    app = open_app(PLAYGROUND)
+    app = open_app(PLAYGROUND, {"tab": "ties"})
     app.button(key="pg_preset_ties").click().run()
     table = next(frame.value for frame in app.dataframe if "rule" in frame.value.columns)
     verdict = dict(zip(table["rule"], table["sums agree"], strict=True))
     assert verdict["first"] == verdict["last"] == verdict["split"] == "yes"
     assert verdict["all"].startswith("no")
-    central = dict(zip(table["rule"], table["equals central differences"], strict=True))
+    central = dict(zip(table["rule"], table["= central diff."], strict=True))
     assert central["split"] == "yes"  # the preset's ties are all two-way
 
 
@@ -156,7 +156,7 @@ def test_upstream_choices():
 
 
 def test_step_through_and_ledger():
-    app = open_app(PLAYGROUND)
+    app = open_app(PLAYGROUND, {"tab": "step"})
     app.button(key="pg_preset_overlap").click().run()
     app.slider(key="pg_step").set_value(4).run()
     assert no_exceptions(app)
@@ -165,6 +165,11 @@ def test_step_through_and_ledger():
     assert app.session_state["pg_playing"] is True
     app.button(key="pg_play").click().run()
     assert app.session_state["pg_playing"] is False
+    app.button(key="pg_next").click().run()
+    assert app.session_state["pg_step"] == 5 and app.query_params["step"] == "5"
+    assert figure_titled(app, "dL/dx after 6 of 9 windows")
+    app.session_state["pg_tab"] = "Ledger"
+    app.run()
     app.selectbox(key="pg_cell").set_value((1, 1)).run()
     formula = [latex.value for latex in app.latex if "x_{1,1}" in latex.value]
     # The 9 at (1, 1) wins the four 3x3 windows that contain it, each sending 1.
@@ -233,7 +238,7 @@ def test_link_step_beyond_the_grid_is_clamped():
 def test_grid_values_are_checked_cell_by_cell():
     import pandas as pd
 
-    from ui.grid_editor import parse_edited
+    from ui.shared.grid_editor import parse_edited
 
     assert parse_edited(pd.DataFrame([[1.0, "2.5"]])).tolist() == [[1.0, 2.5]]
     with pytest.raises(ValueError, match="Row 0, column 1 is empty or not a number"):
@@ -247,4 +252,4 @@ def test_grid_values_are_checked_cell_by_cell():
 def test_a_link_with_a_huge_value_falls_back_with_a_notice():
     app = open_app(PLAYGROUND, {"x": "1,2;3,1e300"})
     assert no_exceptions(app)
-    assert any("Link value x=" in w.value and "between" in w.value for w in app.warning)
+    assert any("Link value **x**" in w.value and "between" in w.value for w in app.warning)

@@ -92,6 +92,19 @@ def write_grid(grid: np.ndarray) -> str:
     return ";".join(",".join(f"{value:.6g}" for value in row) for row in np.asarray(grid))
 
 
+def label_in(labels: dict[str, str]) -> tuple[Callable[[str], str], Callable[[str], str]]:
+    """Parse and write functions for a choice kept in the link by a short name
+    (`labels`: name -> on-screen label), such as the open tab."""
+    names = {label: name for name, label in labels.items()}
+
+    def parse(text: str) -> str:
+        if text not in labels:
+            raise ValueError(f"must be one of {', '.join(labels)}")
+        return labels[text]
+
+    return parse, names.__getitem__
+
+
 def parse_cell(text: str) -> tuple[int, int]:
     parts = text.split(",")
     try:
@@ -107,9 +120,23 @@ def write_cell(cell: tuple[int, int]) -> str:
     return f"{cell[0]},{cell[1]}"
 
 
-def restore(fields: list[Field], query: dict, state) -> list[str]:
-    """Put each field's URL value (or default) into `state`; return notices for the
-    values that could not be used."""
+@dataclass(frozen=True)
+class Notice:
+    """A link value that could not be used. `given` is the visitor's text, kept apart
+    from the sentence so that it is never rendered as markdown."""
+
+    name: str  # the URL name
+    given: str  # what the link held, cut to NOTICE_CHARS
+    reason: str  # why it was refused ("must be from 1 to 8")
+    fallback: str  # what is used instead
+
+
+NOTICE_CHARS = 40
+
+
+def restore(fields: list[Field], query: dict, state) -> list[Notice]:
+    """Put each field's URL value (or default) into `state`; return a notice for each
+    value that could not be used."""
     notices = []
     for field in fields:
         text = query.get(field.url)
@@ -118,10 +145,8 @@ def restore(fields: list[Field], query: dict, state) -> list[str]:
             try:
                 value = field.parse(text)
             except ValueError as error:
-                notices.append(
-                    f"Link value {field.url}={text[:40]!r} {error}; "
-                    f"using {field.write(field.default)[:40]} instead."
-                )
+                fallback = field.write(field.default)[:NOTICE_CHARS]
+                notices.append(Notice(field.url, text[:NOTICE_CHARS], str(error), fallback))
         state[field.key] = value
     return notices
 

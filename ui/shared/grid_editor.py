@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from .urlstate import MAX_GRID, check_values
+from .links import MAX_GRID, check_values
 
 COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit side by side at 1024 px
 
@@ -79,11 +79,17 @@ def grid_editor(prefix: str, caption: str) -> np.ndarray | None:
     """Show the editor; return the edited grid, or None after saying what is wrong."""
     keys = _keys(prefix)
     state = st.session_state
+    editor_key = f"{prefix}_editor_{state[keys['version']]}"
+    if editor_key not in state and not np.array_equal(state[keys["current"]], state[keys["base"]]):
+        # The editor was off screen for a run (another choice, another example), and
+        # Streamlit dropped its edits with it: start it again from the user's grid.
+        set_grid(prefix, state[keys["current"]])
+        editor_key = f"{prefix}_editor_{state[keys['version']]}"
     base = state[keys["base"]]
     columns = [str(c) for c in range(base.shape[1])]
     edited = st.data_editor(
         pd.DataFrame(base, columns=columns),
-        key=f"{prefix}_editor_{state[keys['version']]}",
+        key=editor_key,
         width="content",
         column_config={
             c: st.column_config.NumberColumn(c, format="plain", width=COLUMN_PX) for c in columns

@@ -1,0 +1,45 @@
+"""What a browser checks to know a served page of the lab has settled, shared by the
+browser tests and the browser benchmark (JavaScript, for Playwright's wait_for_function).
+"""
+
+# The script is idle, nothing on the page is stale, and every Plotly chart is drawn.
+SETTLED = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-stale="true"]')) return false;
+  const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
+  return charts.every(chart => chart.querySelector('.js-plotly-plot .main-svg'));
+}"""
+
+# The Plotly element whose title (Streamlit wraps titles in <b>) starts with `prefix`.
+FIND_CHART = """(prefix) => {
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const raw = plot.layout && plot.layout.title && plot.layout.title.text;
+    if (raw && raw.replace(/<[^>]+>/g, '').startsWith(prefix)) return plot;
+  }
+  return null;
+}"""
+
+# z of that chart's cells (the heatmap that is not padding), rows as lists, or null.
+CHART_Z = f"""(prefix) => {{
+  const plot = ({FIND_CHART})(prefix);
+  if (!plot || !plot._fullData) return null;
+  const cells = plot._fullData.find(t => t.type === 'heatmap' && t.name !== 'padding'
+                                         && t.name !== 'x');
+  return cells ? Array.from(cells.z, row => Array.from(row, v => (v === null ? null : Number(v))))
+               : null;
+}}"""
+
+# The full title text of the chart whose title starts with `prefix`, or null.
+CHART_TITLE = f"""(prefix) => {{
+  const plot = ({FIND_CHART})(prefix);
+  return plot ? plot.layout.title.text.replace(/<[^>]+>/g, '') : null;
+}}"""
+
+# Where cell (row, col) of that chart is on screen: Plotly's own axis mapping (d2p).
+CELL_PIXEL = f"""([prefix, row, col]) => {{
+  const plot = ({FIND_CHART})(prefix);
+  const layout = plot._fullLayout, box = plot.getBoundingClientRect();
+  return [box.left + layout.xaxis._offset + layout.xaxis.d2p(col),
+          box.top + layout.yaxis._offset + layout.yaxis.d2p(row)];
+}}"""

@@ -1,0 +1,113 @@
+"""The Batch page: a tiny CNN on a mini-batch, routed example by example, averaged
+where the parameters are shared. data: the images; model: what the page computes
+(pure); state: keys, link fields, callbacks; inputs: the sidebar and the image editor;
+views, checks, training: one function per tab."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pooling.network import NetConfig
+
+from ..shared.controls import config_from_state
+from ..shared.state import show_notices
+from .checks import checks_view
+from .inputs import edit_view, sidebar_controls
+from .model import BatchLesson, Settings, build_batch_lesson
+from .state import (
+    EXAMPLE,
+    KERNELS,
+    KSIZE,
+    PLAYING,
+    RATE,
+    REDUCTION,
+    RELU,
+    SEED,
+    SIZE,
+    SOURCE,
+    STEPS,
+    TAB,
+    TABS,
+    P,
+    clamp_picks,
+    edits,
+    forget_stale_edits,
+    init_state,
+    publish,
+)
+from .training import training_view, worked_example_view
+from .views import batch_view, per_example_view, result_view, step_view
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def cached_lesson(settings: Settings) -> BatchLesson:
+    """One lesson per distinct input for the whole process: picking a map, an example
+    or a tab replays neither the training nor the gradient check."""
+    return build_batch_lesson(settings)
+
+
+def settings_from_state() -> Settings:
+    """ValueError naming the broken rule when the pooling layer is not valid."""
+    state = st.session_state
+    network = NetConfig(state[KERNELS], state[KSIZE], state[RELU], config_from_state(P))
+    return Settings(
+        source=state[SOURCE],
+        size=state[SIZE],
+        seed=state[SEED],
+        network=network,
+        reduction=state[REDUCTION],
+        learning_rate=state[RATE],
+        steps=state[STEPS],
+        edits=edits(),
+    )
+
+
+def checked_lesson() -> BatchLesson | None:
+    """The lesson, or None after a message that names the broken rule."""
+    try:
+        settings = settings_from_state()
+    except ValueError as error:
+        st.error(f"This pooling layer is not valid: {error}.", icon=":material/error:")
+        return None
+    try:
+        return cached_lesson(settings)
+    except ValueError as error:
+        st.error(f"This network does not fit the 8×8 images: {error}.", icon=":material/error:")
+        return None
+
+
+def result_and_checks(lesson: BatchLesson) -> None:
+    result_view(lesson)
+    checks_view(lesson)
+
+
+TAB_VIEWS = {
+    "examples": per_example_view,
+    "step": step_view,
+    "result": result_and_checks,
+    "training": training_view,
+    "weights": lambda _lesson: worked_example_view(),
+}
+
+
+def render() -> None:
+    init_state()
+    sidebar_controls()
+    show_notices(P)
+    forget_stale_edits()
+    lesson = checked_lesson()
+    if lesson is None:
+        publish()
+        return
+    clamp_picks(size=lesson.size, kernels=lesson.config.kernels)
+    publish()
+    batch_view(lesson)
+    if st.session_state[SOURCE] == "edit":
+        edit_view(lesson.images[st.session_state[EXAMPLE]])
+    tabs = st.tabs(list(TABS.values()), key=TAB, on_change="rerun")
+    for tab, view in zip(tabs, TAB_VIEWS.values(), strict=True):
+        if tab.open:
+            with tab:
+                view(lesson)
+    if not tabs[1].open:
+        st.session_state[PLAYING] = False  # Play stops when its tab is left

@@ -1,0 +1,79 @@
+"""Under the batch result: the checks computed on the spot, the wrong way beside the
+right one, and mean against sum (formatting and placing only)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ..figures import grid as grids
+from ..figures.mosaic import small_multiples
+from ..shared.chart import cached, chart
+from ..shared.numbers import fmt
+from .model import BatchLesson
+from .state import P
+
+
+def checks_view(lesson: BatchLesson) -> None:
+    st.subheader("Checked on the spot")
+    count = lesson.size
+    st.markdown(
+        f"- **One batched backward = the {lesson.reduction} of per-example gradients**: "
+        f"largest gap over every parameter {fmt(lesson.batched_gap)}.\n"
+        f"- **Finite differences**: dL/dK against central differences of the batch loss "
+        f"(ε = 10⁻⁶), largest gap {lesson.kernel_fd_gap:.1e}.\n"
+        f"- **Mean and sum**: summing the {count} dL_n/dK and multiplying by 1/{count} gives "
+        f"the mean; the two reductions differ by exactly the factor {count}."
+    )
+    wrong_view(lesson)
+    reduction_table(lesson)
+
+
+def wrong_view(lesson: BatchLesson) -> None:
+    winners = (
+        " On top of that, the averaged image picks its own winners, which no example picked."
+        if lesson.is_max
+        else ""
+    )
+    st.markdown(
+        "**The wrong way**: average the images and the error first, then back-propagate "
+        "once. Each example's kernel gradient multiplies its own error with its own image, "
+        f"and the mean of those products is not the product of the means.{winners} "
+        f"Largest gap to the right answer: **{fmt(lesson.wrong_gap)}**."
+    )
+    maps = [lesson.right_per_example[0], lesson.wrong.kernels[0, 0], lesson.wrong_minus_right[0]]
+    names = ["right", "wrong", "wrong − right"]
+    left, rest = st.columns([1, 3])
+    with left:
+        image = lesson.wrong_trace.x[0, 0]
+        figure = cached(
+            grids.grid_figure, values=image, title="averaged image", width_px=200, annotate=False
+        )
+        chart(figure, key=f"{P}_fig_averaged")
+    with rest:
+        figure = cached(small_multiples, maps=maps, titles=names, most_columns=3)
+        chart(figure, key=f"{P}_fig_wrong")
+        st.caption(
+            "Kernel 0. Right: the mean of the examples' dL_n/dK. Wrong: one backward pass "
+            "through the averaged image with the averaged error."
+        )
+
+
+def reduction_table(lesson: BatchLesson) -> None:
+    table = lesson.reduction_table
+    width = lesson.config.kernel_size
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "kernel 0 entry": [
+                    f"K[{i // width},{i % width}]" for i in range(len(table["sum"]))
+                ],
+                "sum Σ dL_n/dK": [fmt(v, 5) for v in table["sum"]],
+                f"sum × 1/{lesson.size}": [fmt(v, 5) for v in table["scaled"]],
+                "mean": [fmt(v, 5) for v in table["mean"]],
+            }
+        ),
+        hide_index=True,
+        width="content",
+        key=f"{P}_reduction_table",
+    )

@@ -1,0 +1,103 @@
+"""The Batch page's inputs: data, network and pooling controls in the sidebar, and the
+editor for "Digits you edit"."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from pooling.batch import REDUCTIONS
+
+from ..shared.controls import pool_controls
+from ..shared.grid_editor import grid_editor, set_grid
+from .data import SOURCES
+from .state import (
+    BATCH_MAX,
+    EDITS,
+    EXAMPLE,
+    KERNELS,
+    KSIZE,
+    REDUCTION,
+    RELU,
+    SEED,
+    SIZE,
+    SOURCE,
+    P,
+    batch_identity,
+    discard_edits,
+    keep_edit,
+)
+
+REDUCTION_LABELS = {"mean": "mean (1/N Σ)", "sum": "sum (Σ)"}
+
+
+def sidebar_controls() -> None:
+    with st.sidebar:
+        st.subheader("Batch")
+        st.selectbox(
+            "Data",
+            tuple(SOURCES),
+            key=SOURCE,
+            format_func=SOURCES.get,
+            help="scikit-learn's bundled 8×8 handwritten digits, random noise, "
+            "or digits whose pixels you edit.",
+        )
+        left, right = st.columns(2)
+        left.number_input("Batch size", 1, BATCH_MAX, key=SIZE, help=f"1 to {BATCH_MAX}.")
+        right.number_input(
+            "Seed", 0, 10**6, key=SEED, help="Picks the examples and the starting weights."
+        )
+        st.subheader("Network")
+        left, right = st.columns(2)
+        left.number_input(
+            "Kernels",
+            1,
+            4,
+            key=KERNELS,
+            help="Learnable k×k convolution kernels, each with a bias.",
+        )
+        right.number_input("Kernel size", 1, 5, key=KSIZE)
+        st.toggle("ReLU after the convolution", key=RELU)
+        st.radio(
+            "Loss over the batch",
+            REDUCTIONS,
+            key=REDUCTION,
+            horizontal=True,
+            format_func=REDUCTION_LABELS.get,
+            help="Mean divides by N; summing and multiplying by 1/N later is the same.",
+        )
+        st.subheader("Pooling layer")
+        pool_controls(P)
+
+
+def editor_prefix(example: int) -> str:
+    seed, size = batch_identity()
+    return f"{P}_img{seed}_{size}_{example}"
+
+
+def forget_editors() -> None:
+    """Discard button: the edits go, and the editors start again from the digits."""
+    discard_edits()
+    for key in [key for key in st.session_state if str(key).startswith(f"{P}_img")]:
+        del st.session_state[key]
+
+
+def edit_view(image: np.ndarray) -> None:
+    """The editor for the current example; `image`: (8, 8), as the network sees it."""
+    state = st.session_state
+    example = state[EXAMPLE]
+    prefix = editor_prefix(example)
+    if f"{prefix}_base" not in state:
+        set_grid(prefix, image)
+    st.markdown(
+        f"**Edit example #{example}** (pick another with the slider in *Step through*). "
+        "Pixels go from 0 (white) to 1 (ink)."
+    )
+    grid = grid_editor(prefix, "Your edits stay while this page is open; they are not in the link.")
+    if state[EDITS]:
+        st.button(
+            "Discard my edits", key=f"{P}_discard", on_click=forget_editors, icon=":material/undo:"
+        )
+    if grid is not None and not np.array_equal(grid, image):
+        keep_edit(example, grid)
+        st.rerun()  # run the network again on the edited image

@@ -1,0 +1,227 @@
+"""Everything the Batch page shows, computed once per input (pure: no Streamlit)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from pooling.batch import reduce_batch
+from pooling.network import (
+    Backward,
+    NetConfig,
+    Params,
+    Trace,
+    batch_loss,
+    batched_gradient,
+    init_params,
+    kernel_gradient_check,
+    run_backward,
+    run_forward,
+    wrong_way_gradient,
+)
+
+from ..shared.numbers import symmetric_range
+from .data import Edits, sample_batch
+
+SEED_GRADIENTS = np.array([[1.5, -2.0, 1.1, 0.4, -0.9], [1.2, 2.3, -1.1, -0.8, -0.7]])
+TABLE_ENTRIES = 5  # kernel entries in the mean-against-sum table
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the page computes from: the cache key."""
+
+    source: str
+    size: int
+    seed: int
+    network: NetConfig
+    reduction: str
+    learning_rate: float
+    steps: int
+    edits: Edits = ()
+
+
+def batch_mean(gradients: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
+    """gradients: (N, P), one row per example. The batch gradient (P,), and the weights
+    whose examples cancel out exactly (mean 0 although some example's is not)."""
+    mean = gradients.mean(axis=0)
+    cancelled = np.flatnonzero((np.abs(mean) < 1e-12) & (np.abs(gradients) > 0).any(axis=0))
+    return mean, tuple(int(i) for i in cancelled)
+
+
+def _finite(params: Params) -> bool:
+    return all(np.isfinite(value).all() for value in params.fields().values())
+
+
+def train(params: Params, x: np.ndarray, labels: np.ndarray, settings: Settings):
+    """Up to `settings.steps` SGD steps on the batch gradient. Returns the last finite
+    params, the loss before each step and after the last (steps + 1 values), and the
+    step at which the weights overflowed (None if they did not): training stops there."""
+    config, reduction = settings.network, settings.reduction
+    trace = run_forward(params, x, labels, config)
+    losses = [batch_loss(trace, reduction)]
+    for step in range(1, settings.steps + 1):
+        stepped = params.step(
+            run_backward(params, trace).reduced(reduction), settings.learning_rate
+        )
+        if not _finite(stepped):
+            return params, losses, step
+        trace = run_forward(stepped, x, labels, config)
+        if not np.isfinite(trace.losses).all():
+            return params, losses, step
+        params = stepped
+        losses.append(batch_loss(trace, reduction))
+    return params, losses, None
+
+
+@dataclass(frozen=True, eq=False)
+class BatchLesson:
+    """images: (N, 8, 8); trace and per-example backward of the current params.
+
+    reduced: the batch gradient (mean or sum); batched_gap: largest gap between one
+    batched backward and the reduced per-example gradients; kernel_fd_gap: largest gap
+    of dL/dK to central differences; wrong: the averaged-input gradient, wrong_trace
+    its forward pass; losses: before each step and after the last; diverged_at: the
+    step whose update overflowed the weights, or None.
+    """
+
+    images: np.ndarray
+    labels: np.ndarray
+    settings: Settings
+    trace: Trace
+    grads: Backward
+    reduced: Params
+    batched_gap: float
+    kernel_fd_gap: float
+    wrong: Params
+    wrong_trace: Trace
+    losses: list[float]
+    diverged_at: int | None
+
+    @property
+    def config(self) -> NetConfig:
+        return self.settings.network
+
+    @property
+    def reduction(self) -> str:
+        return self.settings.reduction
+
+    @property
+    def size(self) -> int:
+        return self.images.shape[0]
+
+    @property
+    def is_max(self) -> bool:
+        return self.config.pool.mode == "max"
+
+    def routing(self, feature: int) -> np.ndarray:
+        """(N, CH, CW): each example's gradient routed through the pool, kernel `feature`."""
+        return self.grads.at_pool_input[:, feature]
+
+    def routing_limit(self, feature: int) -> float:
+        """Half-width of the colour scale shared by the routing maps of kernel `feature`."""
+        return symmetric_range(self.routing(feature))
+
+    def routing_reduced(self, feature: int) -> np.ndarray:
+        """(CH, CW): the mean (or sum) of the routing maps: the gradient of a
+        per-position bias shared by the batch."""
+        return reduce_batch(self.routing(feature), self.reduction)
+
+    def routing_running_mean(self, feature: int) -> np.ndarray:
+        """(N, CH, CW): mean of the routing maps of examples 0..n, for each n."""
+        return np.cumsum(self.routing(feature), axis=0) / np.arange(1, self.size + 1)[:, None, None]
+
+    def kernel_running_mean(self, feature: int) -> np.ndarray:
+        """(N, k, k): mean of dL_n/dK (kernel `feature`) over examples 0..n."""
+        kernels = self.grads.per_example.kernels[:, feature, 0]
+        return np.cumsum(kernels, axis=0) / np.arange(1, self.size + 1)[:, None, None]
+
+    def positions_reached(self, feature: int) -> np.ndarray:
+        """(N,): pooling-input positions that examples 0..n sent any gradient to."""
+        reached = np.logical_or.accumulate(self.routing(feature) != 0, axis=0)
+        return reached.reshape(self.size, -1).sum(axis=1)
+
+    def positions_routed(self, example: int, feature: int) -> int:
+        return int((self.routing(feature)[example] != 0).sum())
+
+    @property
+    def positions(self) -> int:
+        """Positions in one pooling input (CH * CW)."""
+        return int(self.trace.activation[0, 0].size)
+
+    def winner_cells(self, example: int, feature: int) -> tuple[tuple[int, int], ...]:
+        """Pooling-input cells that won a window for this example (max pooling only)."""
+        if not self.is_max:
+            return ()
+        width = self.trace.activation.shape[3]
+        flat = np.unique(self.trace.pool.argmax[example, feature])
+        return tuple(divmod(int(index), width) for index in flat)
+
+    @cached_property
+    def dead_kernels(self) -> tuple[int, ...]:
+        """Kernels whose ReLU is off at every position of every example."""
+        if not self.config.relu:
+            return ()
+        alive = (self.trace.conv > 0).any(axis=(0, 2, 3))
+        return tuple(int(f) for f in np.flatnonzero(~alive))
+
+    @cached_property
+    def right_per_example(self) -> np.ndarray:
+        """(F, k, k): the batch's dL/dK on a per-example scale (the mean), to set beside
+        the wrong way, which is per example too whatever the reduction."""
+        return self.grads.per_example.kernels[:, :, 0].mean(axis=0)
+
+    @cached_property
+    def wrong_minus_right(self) -> np.ndarray:
+        """(F, k, k): the wrong way's dL/dK minus the right one."""
+        return self.wrong.kernels[:, 0] - self.right_per_example
+
+    @property
+    def wrong_gap(self) -> float:
+        return float(np.abs(self.wrong_minus_right).max())
+
+    @cached_property
+    def reduction_table(self) -> dict[str, np.ndarray]:
+        """Kernel 0's first entries: the sum of dL_n/dK, the sum times 1/N, the mean."""
+        kernels = self.grads.per_example.kernels[:, 0, 0].reshape(self.size, -1)
+        total = kernels.sum(axis=0)[:TABLE_ENTRIES]
+        return {
+            "sum": total,
+            "scaled": total / self.size,
+            "mean": kernels.mean(axis=0)[:TABLE_ENTRIES],
+        }
+
+
+def build_batch_lesson(settings: Settings) -> BatchLesson:
+    """Draw the batch, train, and take every gradient and check the page shows.
+    ValueError (naming the rule) when the network does not fit the images."""
+    images, labels = sample_batch(settings.source, settings.size, settings.seed, settings.edits)
+    x = images[:, None]
+    start = init_params(settings.network, images.shape[1:], settings.seed)
+    params, losses, diverged_at = train(start, x, labels, settings)
+    trace = run_forward(params, x, labels, settings.network)
+    grads = run_backward(params, trace)
+    reduced = grads.reduced(settings.reduction)
+    batched = batched_gradient(params, trace, settings.reduction)
+    batched_gap = max(
+        float(np.abs(getattr(batched, name) - value).max())
+        for name, value in reduced.fields().items()
+    )
+    numeric = kernel_gradient_check(params, x, labels, settings.network, settings.reduction)
+    wrong, wrong_trace = wrong_way_gradient(params, trace, settings.network)
+    return BatchLesson(
+        images=images,
+        labels=labels,
+        settings=settings,
+        trace=trace,
+        grads=grads,
+        reduced=reduced,
+        batched_gap=batched_gap,
+        kernel_fd_gap=float(np.abs(numeric - reduced.kernels).max()),
+        wrong=wrong,
+        wrong_trace=wrong_trace,
+        losses=losses,
+        diverged_at=diverged_at,
+    )

@@ -1,0 +1,213 @@
+"""The Batch page's first three tabs, one function each (formatting and placing only):
+the examples one by one, the batch built up step by step, and the batch result."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..figures import grid as grids
+from ..figures.curves import line_figure
+from ..figures.mosaic import small_multiples
+from ..shared.chart import cached, chart
+from ..shared.player import Steps, player
+from .model import BatchLesson
+from .state import EXAMPLE, FEATURE, P, publish
+
+ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
+STEP_MAP_PX = 230
+
+
+def titles(lesson: BatchLesson, prefix: str = "") -> list[str]:
+    return [f"{prefix}{n}: “{lesson.labels[n]}”" for n in range(lesson.size)]
+
+
+def batch_view(lesson: BatchLesson) -> None:
+    st.subheader(f"The batch: {lesson.size} example{'s' * (lesson.size > 1)}")
+    figure = cached(
+        small_multiples,
+        maps=list(lesson.images),
+        titles=titles(lesson, "#"),
+        kind="value",
+        annotate=False,
+    )
+    chart(figure, key=f"{P}_fig_batch")
+    st.caption("Pixels from 0 (white) to 1 (dark); hover a pixel for its value.")
+
+
+def feature_picker(lesson: BatchLesson) -> int:
+    if lesson.config.kernels > 1:
+        st.radio(
+            "Feature map",
+            list(range(lesson.config.kernels)),
+            key=FEATURE,
+            horizontal=True,
+            format_func=lambda f: f"kernel {f}",
+            help="Each kernel makes its own map, pooled and routed on its own.",
+        )
+    return st.session_state[FEATURE]
+
+
+def per_example_view(lesson: BatchLesson) -> None:
+    feature = feature_picker(lesson)
+    names = titles(lesson)
+    winners = (
+        [lesson.winner_cells(n, feature) for n in range(lesson.size)] if lesson.is_max else None
+    )
+    relu = "after ReLU" if lesson.config.relu else "no ReLU"
+
+    def mosaic(maps, key, kind="gradient", marks=None):
+        figure = cached(
+            small_multiples,
+            maps=list(maps),
+            titles=names,
+            kind=kind,
+            annotate=lesson.size <= ANNOTATE_UP_TO,
+            marks=marks,
+        )
+        chart(figure, key=f"{P}_fig_{key}")
+
+    won = (
+        " Stars mark the cells that won a window; each example has its own."
+        if lesson.is_max
+        else " Average pooling reads every cell of a window: no cell wins."
+    )
+    st.markdown(f"**Convolution output ({relu}): the pooling input.**{won}")
+    mosaic(lesson.trace.activation[:, feature], "activation", kind="value", marks=winners)
+    st.markdown("**Pooled output y.**")
+    mosaic(lesson.trace.pool.output[:, feature], "pooled", kind="value")
+    st.markdown("**dL_n/dy: what the loss sends back to each pooled cell.**")
+    mosaic(lesson.grads.at_pool_output[:, feature], "upstream")
+    routed = (
+        "the same numbers, routed through each example's own winners"
+        if lesson.is_max
+        else "the same numbers, spread evenly over each window (the same pattern for every example)"
+    )
+    st.markdown(f"**dL_n/d(pooling input): {routed}.**")
+    mosaic(lesson.routing(feature), "routed", marks=winners)
+    st.markdown(f"**dL_n/dK for kernel {feature}: each example's own kernel gradient.**")
+    mosaic(lesson.grads.per_example.kernels[:, feature, 0], "kernel")
+    if lesson.size > ANNOTATE_UP_TO:
+        st.caption(
+            f"With more than {ANNOTATE_UP_TO} examples the maps are colour only: "
+            "hover a cell for its number."
+        )
+
+
+def step_view(lesson: BatchLesson) -> None:
+    feature = st.session_state[FEATURE]
+    steps = Steps(
+        prefix=P,
+        position_key=EXAMPLE,
+        count=lesson.size,
+        noun="example",
+        slider_label="Example",
+        help_text="Add the examples to the batch one at a time.",
+        single_note="A batch of one: there is a single example to follow.",
+        seconds=0.8,
+    )
+    player(steps, draw=lambda example: step_figures(lesson, feature, example), publish=publish)
+
+
+def step_sentence(lesson: BatchLesson, feature: int, example: int) -> str:
+    routed = lesson.positions_routed(example, feature)
+    reached = lesson.positions_reached(feature)[example]
+    total = lesson.positions
+    if lesson.is_max:
+        return (
+            f"Example #{example} sends its gradient to **{routed}** positions: the cells that "
+            f"won its windows. Together, examples #0…#{example} have reached **{reached} of "
+            f"{total}** positions: every example picks its own winners."
+        )
+    return (
+        f"Example #{example} spreads its gradient over **{routed}** positions: average "
+        f"pooling sends a share to every cell its windows read, so every example reaches the "
+        f"same positions (#0…#{example}: **{reached} of {total}**); only the amounts differ."
+    )
+
+
+def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
+    routing = lesson.routing(feature)
+    limit = lesson.routing_limit(feature)
+    columns = st.columns(4)
+    with columns[0]:
+        figure = cached(
+            grids.grid_figure,
+            values=lesson.images[example],
+            title=f"#{example}: “{lesson.labels[example]}”",
+            width_px=STEP_MAP_PX,
+            annotate=False,
+        )
+        chart(figure, key=f"{P}_fig_step_image")
+    marks = lesson.winner_cells(example, feature)
+    running = [
+        ("routed", routing[example], f"#{example} routes", limit, marks),
+        (
+            "mean",
+            lesson.routing_running_mean(feature)[example],
+            f"mean of #0…#{example}",
+            limit,
+            (),
+        ),
+        (
+            "kernel",
+            lesson.kernel_running_mean(feature)[example],
+            f"mean dL/dK, #0…#{example}",
+            None,
+            (),
+        ),
+    ]
+    for column, (name, values, title, scale, cells) in zip(columns[1:], running, strict=True):
+        with column:
+            figure = cached(
+                grids.grid_figure,
+                values=values,
+                title=title,
+                kind="gradient",
+                overlay=grids.Overlay(marks=tuple(cells)),
+                limit=scale,
+                width_px=STEP_MAP_PX,
+                decimals=2,
+            )
+            chart(figure, key=f"{P}_fig_step_{name}")
+    st.markdown(step_sentence(lesson, feature, example))
+    figure = cached(
+        line_figure,
+        y_values=lesson.positions_reached(feature),
+        title="Positions that received any gradient",
+        x_title="examples in the batch so far",
+        y_title="positions",
+        marker_at=example,
+        first_x=1,
+    )
+    chart(figure, key=f"{P}_fig_reached")
+
+
+def result_view(lesson: BatchLesson) -> None:
+    feature = st.session_state[FEATURE]
+    word = lesson.reduction
+    left, right = st.columns(2)
+    with left:
+        figure = cached(
+            grids.grid_figure,
+            values=lesson.routing_reduced(feature),
+            title=f"{word} of the routing maps",
+            kind="gradient",
+            decimals=2,
+        )
+        chart(figure, key=f"{P}_fig_result_routing")
+        st.caption(
+            "This is the gradient of a per-position bias added to every example's pooling "
+            "input (shared by the batch). Each example's own activation gradient stays its "
+            "own: see Per example."
+        )
+    with right:
+        kernels = list(lesson.reduced.kernels[:, 0])
+        names = [f"dL/dK, kernel {f}" for f in range(lesson.config.kernels)]
+        figure = cached(small_multiples, maps=kernels, titles=names, title=f"Batch dL/dK ({word})")
+        chart(figure, key=f"{P}_fig_result_kernels")
+        st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
+        if lesson.dead_kernels:
+            st.caption(
+                f"Kernel {', '.join(map(str, lesson.dead_kernels))}: its ReLU is off at every "
+                "position of every example, so no gradient gets through to it."
+            )

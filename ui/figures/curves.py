@@ -1,0 +1,105 @@
+"""Line charts: the loss over training steps, positions reached, y = max(a, b)."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..shared.numbers import fmt
+from . import style
+
+AXES = dict(gridcolor=style.GRID_LINE, zeroline=False, tickfont=dict(size=12))
+
+
+def line_figure(
+    y_values,
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    marker_at: int | None = None,
+    first_x: int = 0,
+) -> go.Figure:
+    """A small line chart; x = first_x, first_x + 1, ... with whole-number ticks."""
+    y_values = np.asarray(y_values, dtype=np.float64)
+    xs = np.arange(len(y_values)) + first_x
+    traces = [
+        dict(
+            type="scatter",
+            x=xs,
+            y=y_values,
+            mode="lines+markers",
+            line=dict(color=style.LINE_COLOUR, width=2.5),
+            marker=dict(size=6),
+            hovertemplate=f"{x_title} %{{x}}: %{{y:.4g}}<extra></extra>",
+            name=y_title,
+        )
+    ]
+    if marker_at is not None:
+        traces.append(
+            dict(
+                type="scatter",
+                x=[xs[marker_at]],
+                y=[y_values[marker_at]],
+                mode="markers",
+                marker=dict(size=13, color=style.ROUTE_COLOUR),
+                hoverinfo="skip",
+                name="now",
+            )
+        )
+    layout = dict(
+        xaxis=dict(
+            title=x_title, rangemode="tozero", tickformat="d", dtick=max(1, len(xs) // 8), **AXES
+        ),
+        yaxis=dict(title=y_title, **AXES),
+        **style.base_layout(title=title, height=290, margin=dict(l=60, r=16, t=52, b=48)),
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def max_curve_figure(a: float, b: float) -> go.Figure:
+    """y = max(a, b) as a function of a, b held fixed: flat (slope 0), then slope 1."""
+    span = max(3.0, abs(a - b) + 2.0)
+    grid = np.linspace(b - span, b + span, 201)
+    traces = [
+        dict(
+            type="scatter",
+            x=grid,
+            y=np.maximum(grid, b),
+            mode="lines",
+            line=dict(color=style.LINE_COLOUR, width=3),
+            hoverinfo="skip",
+            name="max",
+        ),
+        dict(
+            type="scatter",
+            x=[a],
+            y=[max(a, b)],
+            mode="markers",
+            marker=dict(size=13, color=style.ROUTE_COLOUR),
+            hoverinfo="skip",
+            name="a now",
+        ),
+    ]
+    annotations = [
+        dict(x=b - span / 2, y=b, text="slope 0: a loses", showarrow=False, yshift=14),
+        dict(
+            x=b + span / 2,
+            y=b + span / 2,
+            text="slope 1: a wins",
+            showarrow=False,
+            xshift=-50,
+            yshift=10,
+        ),
+    ]
+    layout = dict(
+        xaxis=dict(title="a", **AXES),
+        yaxis=dict(title="y", **AXES),
+        annotations=annotations,
+        **style.base_layout(
+            title=f"y = max(a, {fmt(b)}) as a moves",
+            height=300,
+            margin=dict(l=54, r=16, t=48, b=44),
+        ),
+    )
+    return go.Figure(data=traces, layout=layout)

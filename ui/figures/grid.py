@@ -1,0 +1,209 @@
+"""One annotated map of a grid, in matrix orientation, with its overlays.
+
+Conventions every map shares: row 0 on top and square cells; each cell's number in
+it while it fits at CELL_FONT_PX (otherwise colour only, numbers on hover); padding
+cells grey and labelled with what pooling reads there; the current window outlined
+along the exact cells it reads (a dilated window is not a solid box); winners marked
+by a star in the cell's corner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..shared.numbers import DECIMALS, fmt_grid, symmetric_range
+from . import style
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """What to draw on top of a map.
+
+    window: the cells (row, col) the current window reads; rows and columns may lie in
+        the padding (negative, or past the grid). Outlined along their outer edges.
+    marks: cells to mark as winners.
+    padding: padding width on each side (rows, cols) to draw around the grid.
+    pad_label: text written in padding cells ("−∞" for max, "0" for average).
+    """
+
+    window: tuple[Cell, ...] = ()
+    marks: tuple[Cell, ...] = ()
+    padding: tuple[int, int] = (0, 0)
+    pad_label: str = ""
+
+
+def colour_range(values: np.ndarray, kind: str, limit: float | None) -> tuple[float, float]:
+    """zmin, zmax: symmetric about 0 for gradients, the data's span otherwise."""
+    if kind == "gradient":
+        half = limit if limit is not None else symmetric_range(values)
+        return -half, half
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        return 0.0, 1.0
+    low, high = float(finite.min()), float(finite.max())
+    return (low, high) if high > low else (low - 1.0, high + 1.0)
+
+
+def padding_trace(shape: tuple[int, int], padding: tuple[int, int], label: str) -> dict:
+    """Grey cells around a (H, W) grid, each labelled with what pooling reads there."""
+    height, width = shape
+    pad_r, pad_c = padding
+    rows = np.arange(-pad_r, height + pad_r)
+    cols = np.arange(-pad_c, width + pad_c)
+    is_pad = (rows[:, None] < 0) | (rows[:, None] >= height) | (cols < 0) | (cols >= width)
+    return dict(
+        type="heatmap",
+        z=np.where(is_pad, 0.0, np.nan),
+        x=cols,
+        y=rows,
+        showscale=False,
+        hoverinfo="skip",
+        colorscale=[[0, style.PADDING_COLOUR], [1, style.PADDING_COLOUR]],
+        xgap=2,
+        ygap=2,
+        text=np.where(is_pad, label, ""),
+        texttemplate="%{text}",
+        textfont=dict(color=style.PADDING_TEXT, size=style.CELL_FONT_PX),
+        name="padding",
+    )
+
+
+def cells_trace(
+    values: np.ndarray, *, kind: str, limit: float | None, labels: np.ndarray, annotate: bool
+) -> dict:
+    """The map itself: values (H, W) at x = col, y = row; labels (H, W) strings."""
+    low, high = colour_range(values, kind, limit)
+    height, width = values.shape
+    return dict(
+        type="heatmap",
+        z=np.where(np.isfinite(values), values, np.nan) if kind != "value" else values,
+        x=np.arange(width),
+        y=np.arange(height),
+        text=labels,
+        texttemplate="%{text}" if annotate else None,
+        textfont=dict(size=style.CELL_FONT_PX),
+        xgap=2,
+        ygap=2,
+        name=kind,
+        hovertemplate="row %{y}, col %{x}: %{text}<extra></extra>",
+        colorscale=style.SCALES[kind],
+        zmin=low,
+        zmax=high,
+        showscale=False,
+    )
+
+
+def outline_path(cells) -> tuple[list, list]:
+    """x, y of the outer edges of a set of cells, as segments separated by None: an
+    edge is drawn where a cell of the set meets a cell outside it."""
+    chosen = set(map(tuple, cells))
+    xs, ys = [], []
+    for row, col in chosen:
+        for d_row, d_col, (x0, y0, x1, y1) in (
+            (-1, 0, (-0.5, -0.5, 0.5, -0.5)),
+            (1, 0, (-0.5, 0.5, 0.5, 0.5)),
+            (0, -1, (-0.5, -0.5, -0.5, 0.5)),
+            (0, 1, (0.5, -0.5, 0.5, 0.5)),
+        ):
+            if (row + d_row, col + d_col) not in chosen:
+                xs += [col + x0, col + x1, None]
+                ys += [row + y0, row + y1, None]
+    return xs, ys
+
+
+def outline_trace(cells, name: str = "window") -> dict:
+    xs, ys = outline_path(cells)
+    return dict(
+        type="scatter",
+        x=xs,
+        y=ys,
+        mode="lines",
+        line=dict(color=style.OUTLINE_COLOUR, width=3),
+        hoverinfo="skip",
+        name=name,
+    )
+
+
+def marks_trace(cells, cell_px: float, name: str = "winner") -> dict:
+    """A star in the top-right corner of each cell, clear of its centred number."""
+    rows = [row for row, _ in cells]
+    cols = [col for _, col in cells]
+    size = max(7, min(12, int(cell_px * 0.26)))
+    return dict(
+        type="scatter",
+        x=[col + 0.3 for col in cols],
+        y=[row - 0.3 for row in rows],
+        mode="markers",
+        hoverinfo="skip",
+        name=name,
+        marker=dict(
+            symbol="star",
+            size=size,
+            color=style.MARK_COLOUR,
+            line=dict(color=style.MARK_EDGE, width=1.2),
+        ),
+    )
+
+
+def click_trace(shape: tuple[int, int], labels: np.ndarray, cell_px: float) -> dict:
+    """Invisible points at cell centres: heatmap cells cannot be selected in
+    st.plotly_chart, points can. They keep their hover (with hoverinfo "skip" a click
+    selects nothing) and say the cell's value, as the heatmap would."""
+    rows, cols = np.meshgrid(np.arange(shape[0]), np.arange(shape[1]), indexing="ij")
+    return dict(
+        type="scatter",
+        x=cols.ravel(),
+        y=rows.ravel(),
+        customdata=np.asarray(labels).ravel(),
+        mode="markers",
+        name="pick",
+        hovertemplate="row %{y}, col %{x}: %{customdata}<br>click to pick<extra></extra>",
+        marker=dict(size=max(8, cell_px - 4), opacity=0.0, symbol="square"),
+    )
+
+
+def grid_figure(
+    values,
+    *,
+    title: str,
+    kind: str = "value",
+    overlay: Overlay = Overlay(),
+    limit: float | None = None,
+    width_px: int = style.PLOT_WIDTH_PX,
+    decimals: int = DECIMALS,
+    annotate: bool = True,
+    clickable: bool = False,
+) -> go.Figure:
+    """One map. values: (H, W). kind: "value", "gradient" (diverging, centred on 0,
+    `limit` its half-width) or "count". Numbers are written in the cells when
+    `annotate` and they fit; `clickable` adds the click targets."""
+    values = np.asarray(values, dtype=np.float64)
+    rows = values.shape[0] + 2 * overlay.padding[0]
+    cols = values.shape[1] + 2 * overlay.padding[1]
+    size = style.cell_px(rows, cols, width_px)
+    labels = fmt_grid(values, decimals)
+    traces = []
+    if any(overlay.padding):
+        traces.append(padding_trace(values.shape, overlay.padding, overlay.pad_label))
+    annotate = annotate and style.fits_in_cell(labels.ravel(), size)
+    traces.append(cells_trace(values, kind=kind, limit=limit, labels=labels, annotate=annotate))
+    if overlay.window:
+        traces.append(outline_trace(overlay.window))
+    if overlay.marks:
+        traces.append(marks_trace(overlay.marks, size))
+    layout = dict(
+        **style.matrix_axes(values.shape, overlay.padding),
+        **style.base_layout(
+            title=title, height=rows * size + style.MARGIN["t"] + style.MARGIN["b"]
+        ),
+    )
+    if clickable:
+        traces.append(click_trace(values.shape, labels, size))
+        layout["clickmode"] = "event+select"
+    # Dicts, validated once when the figure is built: fast even with many marks.
+    return go.Figure(data=traces, layout=layout)

@@ -1,0 +1,126 @@
+"""Routing: one dL/dy cell and the input cells its gradient reaches.
+
+dL/dy on the left, the input grid on the right with what this one window sends each
+cell. Routes run along the gutters between cells (below the dL/dy row, down the gap,
+along the gutter above the target row) and end in the top of the target cell, so no
+line crosses a number, at 2x2 or at 16x16.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..shared.numbers import fmt_grid
+from . import style
+from .grid import cells_trace, outline_trace
+
+GAP = 2.0  # cells between the two grids
+
+
+def route_path(start: tuple[float, float], targets, lane_x: float) -> tuple[list, list]:
+    """x, y of Manhattan routes from `start` (a gutter corner) to the top of each target
+    (x, y) cell centre, via the vertical lane at `lane_x`; segments split by None."""
+    xs, ys = [], []
+    for x, y in targets:
+        xs += [start[0], lane_x, lane_x, x, x, None]
+        ys += [start[1], start[1], y - 0.5, y - 0.5, y - 0.3, None]
+    return xs, ys
+
+
+def routing_figure(
+    grad_output: np.ndarray,
+    sent: np.ndarray,
+    *,
+    out_cell: tuple[int, int],
+    window: tuple[tuple[int, int], ...],
+    limit: float,
+    title: str,
+    width_px: int = 2 * style.PLOT_WIDTH_PX,
+) -> go.Figure:
+    """grad_output: (OH, OW); sent: (H, W), what output `out_cell` sends each input cell
+    (0 elsewhere); window: the real cells it reads; limit: the gradient colour scale's
+    half-width, shared with the page's other gradient maps."""
+    out_h, out_w = grad_output.shape
+    height, width = sent.shape
+    lift = max(0, (height - out_h) // 2)  # centre the smaller grid, rows still aligned
+    x_left = out_w + GAP
+    receivers = np.argwhere(sent != 0)
+    total_cols, total_rows = x_left + width, max(height, out_h + lift)
+    size = style.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), width_px)
+    gradient = cells_trace(
+        grad_output, kind="gradient", limit=limit, labels=fmt_grid(grad_output), annotate=True
+    )
+    gradient.update(y=np.arange(out_h) + lift, name="dL/dy")
+    shown = np.where(sent != 0, sent, np.nan)
+    received = cells_trace(
+        shown, kind="gradient", limit=limit, labels=fmt_grid(sent), annotate=True
+    )
+    received.update(x=np.arange(width) + x_left, name="sent")
+    received["text"] = np.where(sent != 0, received["text"], "")
+    fits = style.fits_in_cell([*gradient["text"].ravel(), *received["text"].ravel()], size)
+    for trace in (gradient, received):
+        trace["texttemplate"] = "%{text}" if fits else None
+    backdrop = dict(
+        type="heatmap",
+        z=np.zeros((height, width)),
+        x=np.arange(width) + x_left,
+        y=np.arange(height),
+        colorscale=[[0, "#f4f4f5"], [1, "#f4f4f5"]],
+        showscale=False,
+        hoverinfo="skip",
+        xgap=2,
+        ygap=2,
+        name="x",
+    )
+    xs, ys = route_path(
+        (out_cell[1] + 0.5, out_cell[0] + lift + 0.5),
+        [(x_left + col, row) for row, col in receivers],
+        x_left - GAP / 2 - 0.5,  # the gutter in the middle of the gap
+    )
+    routes = dict(
+        type="scatter",
+        x=xs,
+        y=ys,
+        mode="lines",
+        line=dict(color=style.ROUTE_COLOUR, width=2.5),
+        hoverinfo="skip",
+        name="routes",
+    )
+    heads = dict(
+        type="scatter",
+        x=[x_left + col for _, col in receivers],
+        y=[row - 0.3 for row, _ in receivers],
+        mode="markers",
+        marker=dict(symbol="triangle-down", size=9, color=style.ROUTE_COLOUR),
+        hoverinfo="skip",
+        name="arrow heads",
+    )
+    picked = outline_trace([(out_cell[0] + lift, out_cell[1])], name="dL/dy cell")
+    frame = outline_trace([(row, col + x_left) for row, col in window])
+    top = -1.1
+    layout = dict(
+        xaxis=dict(
+            visible=False,
+            range=[-0.6, total_cols - 0.4],
+            constrain="domain",
+            constraintoward="left",
+        ),
+        yaxis=dict(
+            visible=False,
+            range=[total_rows - 0.4, top - 0.5],
+            scaleanchor="x",
+            scaleratio=1,
+            constrain="domain",
+            constraintoward="top",
+        ),
+        annotations=[
+            dict(x=(out_w - 1) / 2, y=top, text="<b>dL/dy</b>", showarrow=False),
+            dict(x=x_left + (width - 1) / 2, y=top, text="<b>sent to x</b>", showarrow=False),
+        ],
+        **style.base_layout(
+            title=title, height=(total_rows + 1.6) * size + style.MARGIN["t"] + style.MARGIN["b"]
+        ),
+    )
+    traces = [backdrop, gradient, received, routes, heads, picked, frame]
+    return go.Figure(data=traces, layout=layout)

@@ -1,0 +1,90 @@
+"""The Playground: one editable grid, one pooling layer, every number of the forward
+and backward pass. model: what the page computes (pure); state: keys, link fields,
+callbacks; inputs: the controls and editors; views: one function per tab."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from pooling import PoolConfig
+
+from ..shared.state import show_notices
+from .inputs import (
+    checked_config,
+    custom_upstream,
+    input_panel,
+    output_shape_or_none,
+    sidebar_controls,
+    upstream_panel,
+)
+from .model import Lesson, Settings, build_lesson
+from .state import PLAYING, SEED, TAB, TABS, UPSTREAM, P, clamp_picks, init_state, publish
+from .views import TAB_VIEWS
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def cached_lesson(settings: Settings) -> Lesson:
+    """One lesson per distinct input for the whole process: a rerun that changes no
+    input (a click on a chart, another tab) computes nothing again. Shared, so its
+    arrays are read-only."""
+    lesson = build_lesson(settings)
+    for array in (lesson.x, lesson.output, lesson.grad_output, lesson.grad_x, lesson.shares):
+        array.flags.writeable = False
+    return lesson
+
+
+def checked_lesson(
+    grid: np.ndarray, config: PoolConfig, custom: np.ndarray | None
+) -> Lesson | None:
+    state = st.session_state
+    settings = Settings(np.array(grid), config, state[UPSTREAM], state[SEED], custom)
+    try:
+        return cached_lesson(settings)
+    except ValueError as error:
+        st.error(
+            f"This layer does not fit the {grid.shape[0]}×{grid.shape[1]} grid: {error}.",
+            icon=":material/error:",
+        )
+        return None
+
+
+def lesson_from_inputs() -> Lesson | None:
+    """Inputs at the top of the page; the lesson, or None after the reason."""
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        grid = input_panel()
+    config = checked_config()
+    output_shape = output_shape_or_none(grid, config)
+    with right:
+        upstream_panel()
+        custom = custom_upstream(output_shape) if output_shape else None
+    if grid is None or config is None:
+        return None
+    if st.session_state[UPSTREAM] == "custom" and custom is None:
+        return None
+    return checked_lesson(grid, config, custom)
+
+
+def render() -> None:
+    init_state()
+    sidebar_controls()
+    show_notices(P)
+    lesson = lesson_from_inputs()
+    if lesson is None:
+        publish()
+        return
+    clamp_picks(
+        windows=lesson.windows,
+        shape=lesson.x.shape,
+        out_width=lesson.output_shape[1],
+        first_cell=lesson.busiest_cell(),
+    )
+    publish()
+    tabs = st.tabs(list(TABS.values()), key=TAB, on_change="rerun")
+    for tab, view in zip(tabs, TAB_VIEWS.values(), strict=True):
+        if tab.open:
+            with tab:
+                view(lesson)
+    if not tabs[1].open:
+        st.session_state[PLAYING] = False  # Play stops when its tab is left

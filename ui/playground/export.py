@@ -1,0 +1,47 @@
+"""The Playground's last tab: the share link and the grids as CSV files."""
+
+from __future__ import annotations
+
+import io
+from urllib.parse import urlencode
+
+import numpy as np
+import streamlit as st
+
+from .model import Lesson
+from .state import P
+
+
+def share_view(lesson: Lesson) -> None:
+    st.markdown("**Share this screen**: the link holds every setting, both grids and this tab.")
+    st.code(share_link(), language=None, wrap_lines=True)
+    st.markdown("**Download the grids** (CSV). Every chart also has a camera button for a PNG.")
+    grids_to_save = {
+        "x": lesson.x,
+        "y": lesson.output,
+        "dL_dy": lesson.grad_output,
+        "dL_dx": lesson.grad_x,
+    }
+    for column, (name, grid) in zip(
+        st.columns(len(grids_to_save)), grids_to_save.items(), strict=True
+    ):
+        column.download_button(
+            f"{name}.csv",
+            csv_text(grid),
+            file_name=f"{name}.csv",
+            mime="text/csv",
+            key=f"{P}_csv_{name}",
+            width="stretch",
+        )
+
+
+def share_link() -> str:
+    query = urlencode(st.query_params.to_dict(), safe=",;")
+    base = (st.context.url or "").split("?")[0]
+    return f"{base}?{query}"
+
+
+def csv_text(grid: np.ndarray) -> str:
+    buffer = io.StringIO()
+    np.savetxt(buffer, grid, delimiter=",", fmt="%.10g")
+    return buffer.getvalue()

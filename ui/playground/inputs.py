@@ -1,0 +1,91 @@
+"""The Playground's inputs: the pooling controls, the grid x with its presets, and the
+upstream gradient dL/dy. Each returns what the user made, or None after saying what
+is wrong with it (their work stays in the editor)."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from pooling import PoolConfig
+from pooling.geometry import plane_geometry
+
+from ..shared.controls import config_from_state, pool_controls
+from ..shared.grid_editor import grid_editor, resized, set_grid, size_inputs
+from .model import UPSTREAM_LABELS, UPSTREAMS
+from .presets import PRESETS
+from .state import GRID, GY_PENDING, SEED, UPSTREAM, UPSTREAM_GRID, P, load_preset
+
+
+def sidebar_controls() -> None:
+    with st.sidebar:
+        st.subheader("Pooling layer")
+        pool_controls(P)
+
+
+def checked_config() -> PoolConfig | None:
+    try:
+        return config_from_state(P)
+    except ValueError as error:
+        st.error(f"This pooling layer is not valid: {error}.", icon=":material/error:")
+        return None
+
+
+def input_panel() -> np.ndarray | None:
+    st.subheader("Input x")
+    buttons = st.container(horizontal=True, wrap=True, gap="small")  # wraps on narrow screens
+    for name, preset in PRESETS.items():
+        buttons.button(
+            preset.label,
+            key=f"{P}_preset_{name}",
+            on_click=load_preset,
+            args=(name,),
+            help=preset.help,
+        )
+    size_inputs(GRID)
+    return grid_editor(GRID, "Click a cell to type a new value.")
+
+
+def upstream_panel() -> None:
+    st.subheader("Upstream dL/dy")
+    st.radio(
+        "dL/dy",
+        UPSTREAMS,
+        key=UPSTREAM,
+        format_func=UPSTREAM_LABELS.get,
+        label_visibility="collapsed",
+        help="What the layers above send back: one number per output cell.",
+    )
+    if st.session_state[UPSTREAM] == "random":
+        st.number_input(
+            "Random seed",
+            0,
+            10**6,
+            key=SEED,
+            help="Same seed, same numbers: handy when a class follows along.",
+        )
+
+
+def output_shape_or_none(grid: np.ndarray | None, config: PoolConfig | None):
+    if grid is None or config is None:
+        return None
+    try:
+        return plane_geometry(config, *grid.shape).output_shape
+    except ValueError:
+        return None
+
+
+def custom_upstream(output_shape: tuple[int, int]) -> np.ndarray | None:
+    """The editable dL/dy grid, kept the output's shape; its edits are kept while
+    another upstream is chosen."""
+    state = st.session_state
+    pending = state.pop(GY_PENDING, None)
+    known = state.get(f"{UPSTREAM_GRID}_current")
+    if pending is not None:
+        set_grid(UPSTREAM_GRID, resized(pending, output_shape, 1.0))
+    elif known is None or known.shape != output_shape:
+        start = np.ones((0, 0)) if known is None else known
+        set_grid(UPSTREAM_GRID, resized(start, output_shape, 1.0))
+    if state[UPSTREAM] != "custom":
+        return None
+    return grid_editor(UPSTREAM_GRID, "One value per output cell; it follows the output's shape.")

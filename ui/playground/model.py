@@ -1,0 +1,193 @@
+"""Everything the Playground shows for one grid and one pooling layer, computed once.
+
+Pure: engine calls and array bookkeeping, no Streamlit. Views and figures read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+
+from pooling import PoolConfig, backward, forward
+from pooling.explain import coverage, shares, window
+from pooling.geometry import plane_geometry
+
+from ..shared.numbers import symmetric_range
+
+UPSTREAMS = ("ones", "random", "seed", "custom")
+UPSTREAM_LABELS = {
+    "ones": "All ones",
+    "random": "Random",
+    "seed": "2.5 everywhere (the seed)",
+    "custom": "Edit it",
+}
+SEED_UPSTREAM = 2.5
+
+Cell = tuple[int, int]
+
+
+def upstream_gradient(
+    kind: str, shape: tuple[int, int], seed: int, custom: np.ndarray | None = None
+) -> np.ndarray:
+    """dL/dy for the output shape: ones, seeded random (1 decimal), 2.5, or the user's."""
+    if kind == "ones":
+        return np.ones(shape)
+    if kind == "seed":
+        return np.full(shape, SEED_UPSTREAM)
+    if kind == "random":
+        return np.round(np.random.default_rng(seed).uniform(-2, 2, shape), 1)
+    if custom is None or custom.shape != shape:
+        raise ValueError(f"the edited dL/dy must have the output's shape {shape}")
+    return custom
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the page computes from: the cache key. x: (H, W); custom: (OH, OW) or None."""
+
+    x: np.ndarray
+    config: PoolConfig
+    upstream: str
+    seed: int
+    custom: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class Divisor:
+    """What one average window divides by, and why."""
+
+    value: float
+    real_cells: int  # input cells inside the window
+    padded_cells: int  # cells inside the padded input (what count_include_pad counts)
+    override: bool
+
+
+@dataclass(frozen=True, eq=False)
+class Lesson:
+    """x: (H, W); output, grad_output: (OH, OW); grad_x, coverage: (H, W);
+    shares: (OH, OW, H, W), the part of each output's gradient each cell gets."""
+
+    x: np.ndarray
+    config: PoolConfig
+    output: np.ndarray
+    grad_output: np.ndarray
+    grad_x: np.ndarray
+    shares: np.ndarray
+    coverage: np.ndarray
+
+    @property
+    def output_shape(self) -> tuple[int, int]:
+        return self.output.shape
+
+    @property
+    def windows(self) -> int:
+        return self.output.size
+
+    @property
+    def pad_label(self) -> str:
+        """What pooling reads in a padding cell."""
+        return "−∞" if self.config.mode == "max" else "0"
+
+    @cached_property
+    def gradient_limit(self) -> float:
+        """Half-width of the one colour scale every gradient map of the page shares."""
+        return symmetric_range(self.grad_x, self.grad_output)
+
+    def out_cell(self, step: int) -> Cell:
+        """Output cell of window number `step` in reading order."""
+        return divmod(int(step), self.output_shape[1])
+
+    def sent_by(self, out_cell: Cell) -> np.ndarray:
+        """(H, W): what output `out_cell` sends each input cell (share * dL/dy)."""
+        return self.shares[out_cell] * self.grad_output[out_cell]
+
+    def filled_after(self, step: int) -> np.ndarray:
+        """(H, W): dL/dx once windows 0..step (reading order) have sent their gradient."""
+        sent = self.shares * self.grad_output[:, :, None, None]
+        return sent.reshape((-1,) + self.x.shape)[: step + 1].sum(axis=0)
+
+    def receivers(self, out_cell: Cell) -> tuple[Cell, ...]:
+        """Input cells that output `out_cell` sends a share to."""
+        return tuple((int(r), int(c)) for r, c in np.argwhere(self.shares[out_cell] != 0))
+
+    def window_cells(self, out_cell: Cell, *, real_only: bool = False) -> tuple[Cell, ...]:
+        """The cells window `out_cell` reads (a dilated window skips cells): padding
+        included unless `real_only`; ceil mode's overhang past the padding is left out,
+        as it is not drawn."""
+        taps = window(plane_geometry(self.config, *self.x.shape), *out_cell)
+        pad_r, pad_c = (0, 0) if real_only else self.config.padding
+        height, width = self.x.shape
+        return tuple(
+            (int(r), int(c))
+            for r, c in zip(taps.rows, taps.cols, strict=True)
+            if -pad_r <= r < height + pad_r and -pad_c <= c < width + pad_c
+        )
+
+    def winner_cells(self) -> tuple[Cell, ...]:
+        """Cells some max window sends gradient to (none for average pooling)."""
+        if self.config.mode != "max":
+            return ()
+        receiving = (self.shares != 0).any(axis=(0, 1))
+        return tuple((int(r), int(c)) for r, c in np.argwhere(receiving))
+
+    def busiest_cell(self) -> Cell:
+        """The input cell the most windows send something to: where a ledger says most."""
+        senders = (self.shares != 0).sum(axis=(0, 1))
+        return tuple(int(i) for i in np.unravel_index(senders.argmax(), senders.shape))
+
+    def divisor(self, out_cell: Cell) -> Divisor:
+        geometry = plane_geometry(self.config, *self.x.shape)
+        rows, cols = geometry.rows, geometry.cols
+        return Divisor(
+            value=float(geometry.divisor[out_cell]),
+            real_cells=int(rows.real_count[out_cell[0]] * cols.real_count[out_cell[1]]),
+            padded_cells=int(rows.padded_count[out_cell[0]] * cols.padded_count[out_cell[1]]),
+            override=self.config.divisor_override is not None,
+        )
+
+    @cached_property
+    def tied_windows(self) -> int:
+        """How many max windows hold their maximum in two or more cells."""
+        if self.config.mode != "max":
+            return 0
+        every_tie = shares(self.x, replace(self.config, ties="all"))
+        return int((every_tie.sum(axis=(2, 3)) > 1).sum())
+
+    @property
+    def inflates(self) -> bool:
+        """ties="all" with a tie on screen: dL/dx adds up to more than dL/dy sends."""
+        return self.config.mode == "max" and self.config.ties == "all" and self.tied_windows > 0
+
+    @cached_property
+    def matrix(self) -> np.ndarray:
+        """(OH*OW, H*W): J, with y = J x for this x."""
+        return self.shares.reshape(self.output.size, self.x.size)
+
+    @cached_property
+    def transpose_product(self) -> np.ndarray:
+        """(H*W,): Jᵀ dL/dy, which must equal dL/dx."""
+        return self.matrix.T @ self.grad_output.ravel()
+
+    @property
+    def transpose_gap(self) -> float:
+        """Largest gap between Jᵀ dL/dy and the backward pass's dL/dx."""
+        return float(np.abs(self.transpose_product - self.grad_x.ravel()).max())
+
+
+def build_lesson(settings: Settings) -> Lesson:
+    """Run forward and backward. ValueError (with the engine's message) when the
+    layer does not fit the grid."""
+    x, config = settings.x, settings.config
+    result = forward(x, config)
+    grad = upstream_gradient(settings.upstream, result.output.shape, settings.seed, settings.custom)
+    return Lesson(
+        x=x,
+        config=config,
+        output=result.output,
+        grad_output=grad,
+        grad_x=backward(result, grad),
+        shares=shares(x, config),
+        coverage=coverage(config, *x.shape),
+    )

@@ -1,0 +1,165 @@
+"""Sentences and formulas with the current numbers filled in (pure).
+
+Each sentence is built from the settings it describes, so it is true for them: max or
+average, the tie rule, padding, count_include_pad and divisor_override.
+"""
+
+from __future__ import annotations
+
+from pooling import PoolConfig
+from pooling.geometry import AXIS_NAMES, output_length, rounded_length
+
+from ..shared.numbers import fmt
+from .model import Cell, Divisor, Lesson
+
+
+def cell_name(prefix: str, cell: Cell) -> str:
+    return f"{prefix}[{cell[0]},{cell[1]}]"
+
+
+def divisor_reason(divisor: Divisor, config: PoolConfig) -> str:
+    """Why this average window divides by what it divides by."""
+    count = fmt(divisor.value)
+    real = divisor.real_cells
+    if divisor.override:
+        return (
+            f"its window's sum divided by {count}, the divisor override, whatever the window holds"
+        )
+    padding = divisor.padded_cells - real
+    if padding and config.count_include_pad:
+        return (
+            f"its window's sum divided by {count}: count_include_pad counts the {padding} "
+            f"padding cell{'s' * (padding > 1)} in the window as well as its {real} real cells"
+        )
+    if padding:
+        return (
+            f"the mean of its {real} real cells: with count_include_pad off, the "
+            f"{padding} padding cell{'s' * (padding > 1)} in the window are not counted"
+        )
+    return f"the mean of its {real} cells"
+
+
+def step_sentence(lesson: Lesson, out_cell: Cell) -> str:
+    """What window `out_cell` sends back, and why, as markdown."""
+    upstream = lesson.grad_output[out_cell]
+    receivers = lesson.receivers(out_cell)
+    name = f"{cell_name('y', out_cell)} = {fmt(lesson.output[out_cell])}"
+    if lesson.config.mode == "avg":
+        divisor = lesson.divisor(out_cell)
+        share = upstream / divisor.value
+        return (
+            f"{name} is {divisor_reason(divisor, lesson.config)}. So each of its "
+            f"{len(receivers)} real cells gets dL/dy ÷ {fmt(divisor.value)} = "
+            f"{fmt(upstream)} ÷ {fmt(divisor.value)} = **{fmt(share)}**."
+        )
+    read = len(lesson.window_cells(out_cell))
+    cells = ", ".join(cell_name("x", cell) for cell in receivers)
+    if len(receivers) == 1:
+        others = read - 1
+        rest = (
+            f"; the other {others} cell{'s' * (others != 1)} of the window get 0" if others else ""
+        )
+        return (
+            f"{name} came from {cells}: only that cell moves y, with slope 1, so it gets "
+            f"the whole dL/dy = **{fmt(upstream)}**{rest}."
+        )
+    amounts = ", ".join(fmt(lesson.sent_by(out_cell)[cell]) for cell in receivers)
+    sentence = (
+        f"{name} is tied between {cells}; under the tie rule “{lesson.config.ties}” "
+        f"they get {amounts}."
+    )
+    if lesson.config.ties == "all":
+        sentence += " That hands out more than dL/dy: the rule is wrong on purpose."
+    return sentence
+
+
+def inflation_warning(lesson: Lesson) -> str:
+    """Said beside dL/dx while the tie rule "all" gives a wrong gradient."""
+    return (
+        f"Tie rule “all” is wrong on purpose: {lesson.tied_windows} window"
+        f"{'s hold' if lesson.tied_windows > 1 else ' holds'} a tie and every tied cell "
+        f"gets the whole dL/dy, so dL/dx adds up to {fmt(lesson.grad_x.sum())} although the "
+        f"windows send {fmt(lesson.grad_output.sum())}. A true gradient cannot add up to "
+        "more than is sent; the Tie lab tab shows its gradient check failing."
+    )
+
+
+def matrix_sentence(lesson: Lesson) -> str:
+    kind = (
+        "a 0/1 selection matrix: one 1 per row, at the cell that gets the gradient"
+        if lesson.config.mode == "max" and lesson.config.ties in ("first", "last")
+        else "one row per window holding the share of dL/dy each cell gets"
+    )
+    if lesson.config.mode == "avg":
+        kind = "1/divisor at every real cell of each window"
+    gap = lesson.transpose_gap
+    said = fmt(gap) if gap == 0 else f"{gap:.1e} (rounding)"
+    return (
+        f"For this x the layer is linear, **y = J x**, with J {kind}. Backward is "
+        f"**dL/dx = Jᵀ dL/dy**: here the largest gap between Jᵀ dL/dy and dL/dx is {said}."
+    )
+
+
+def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
+    """LaTeX, one line per axis: PyTorch's output size with the numbers in."""
+    lines = []
+    for axis, size in enumerate((height, width)):
+        symbol = "H" if axis == 0 else "W"
+        if config.adaptive:
+            lines.append(
+                rf"\text{{{AXIS_NAMES[axis]}}}:\ {symbol}_{{out}} = {config.output_size[axis]}"
+                r"\ \text{(adaptive: chosen)}"
+            )
+            continue
+        k, s = config.kernel_size[axis], config.stride[axis]
+        p, d = config.padding[axis], config.dilation[axis]
+        bracket = r"\left\lceil" if config.ceil_mode else r"\left\lfloor"
+        close = r"\right\rceil" if config.ceil_mode else r"\right\rfloor"
+        numerator = size + 2 * p - d * (k - 1) - 1
+        result = output_length(size, k, s, p, d, config.ceil_mode)
+        plain = rounded_length(size, k, s, p, d, config.ceil_mode)
+        # Two lines: the rule, then the numbers, so it fits a narrow screen.
+        line = (
+            rf"\begin{{aligned}}{symbol}_{{out}} &= "
+            rf"{bracket}\frac{{{symbol} + 2p - d(k-1) - 1}}{{s}}{close} + 1"
+            rf"\\ &= {bracket}\frac{{{size} + 2\cdot{p} - {d}\cdot({k}-1) - 1}}{{{s}}}{close} + 1"
+            rf" = {bracket}\frac{{{numerator}}}{{{s}}}{close} + 1"
+        )
+        if config.ceil_mode and plain != result:
+            line += (
+                rf" = {plain}\\ &\text{{but the last window would start past the padding: }}"
+                rf"{plain} - 1 = {result}"
+            )
+        else:
+            line += f" = {result}"
+        lines.append(line + r"\end{aligned}")
+    return lines
+
+
+def ledger_formula(cell: tuple[int, int], lines, total: float) -> str:
+    """'dL/dx[r,c] = share·g (from y[i,j]) + … = total' as LaTeX."""
+    name = rf"\frac{{\partial L}}{{\partial x_{{{cell[0]},{cell[1]}}}}}"
+    if not lines:
+        return name + r" = 0 \quad\text{(no window sends anything here)}"
+    terms = [
+        rf"\underbrace{{{fmt(line.share)}\cdot{fmt(line.upstream)}}}_{{y_{{{line.output_cell[0]},{line.output_cell[1]}}}}}"
+        for line in lines
+    ]
+    return name + " = " + " + ".join(terms) + f" = {fmt(total)}"
+
+
+def _column(values) -> str:
+    return r"\begin{bmatrix}" + r"\\".join(fmt(v) for v in values) + r"\end{bmatrix}"
+
+
+def transpose_formula(matrix, grad_output, grad_x) -> str:
+    """dL/dx = Jᵀ g written out: J: (M, N); grad_output: (M,); grad_x: (N,)."""
+    rows = r"\\".join(" & ".join(fmt(v) for v in row) for row in matrix.T)
+    return (
+        r"\frac{\partial L}{\partial x} = J^\top g = \begin{bmatrix}"
+        + rows
+        + r"\end{bmatrix}"
+        + _column(grad_output)
+        + " = "
+        + _column(grad_x)
+    )

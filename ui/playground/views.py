@@ -1,0 +1,270 @@
+"""The Playground's tabs, one function each: they format and place what the lesson
+computed (no maths here), with every figure built through the figure cache."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from pooling.explain import ledger
+
+from ..figures import grid as grids
+from ..figures.matrix import jacobian_figure
+from ..figures.mosaic import small_multiples
+from ..figures.routing import routing_figure
+from ..shared.chart import cached, chart
+from ..shared.numbers import fmt
+from ..shared.player import Steps, player
+from . import text
+from .export import share_view
+from .model import Lesson
+from .state import (
+    CELL,
+    PICK_GX,
+    PICK_Y,
+    STEP,
+    P,
+    load_preset,
+    on_pick_input,
+    on_pick_output,
+    publish,
+)
+from .ties import tie_lab
+
+MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
+SMALL_PRODUCT = (6, 16)  # largest J (outputs, inputs) written out as Jᵀ g
+
+
+def input_overlay(lesson: Lesson, out_cell, marks) -> grids.Overlay:
+    return grids.Overlay(
+        window=lesson.window_cells(out_cell),
+        marks=tuple(marks),
+        padding=lesson.config.padding,
+        pad_label=lesson.pad_label,
+    )
+
+
+def gradient_map(values, *, title: str, lesson: Lesson, **options):
+    return cached(
+        grids.grid_figure,
+        values=values,
+        title=title,
+        kind="gradient",
+        limit=lesson.gradient_limit,
+        **options,
+    )
+
+
+def forward_backward_view(lesson: Lesson) -> None:
+    out_cell = lesson.out_cell(st.session_state[STEP])
+    is_max = lesson.config.mode == "max"
+    left, right = st.columns(2)
+    with left:
+        overlay = input_overlay(lesson, out_cell, lesson.winner_cells())
+        chart(
+            cached(grids.grid_figure, values=lesson.x, title="Input x", overlay=overlay),
+            key=f"{P}_fig_x",
+        )
+        st.caption(
+            f"Grey cells are padding ({lesson.pad_label}). Outlined: the cells the current "
+            "window reads." + (" Stars: cells that won a window." if is_max else "")
+        )
+    with right:
+        picked = grids.Overlay(window=(out_cell,))
+        figure = cached(
+            grids.grid_figure,
+            values=lesson.output,
+            title="Output y",
+            overlay=picked,
+            clickable=True,
+        )
+        chart(figure, key=PICK_Y, on_select=on_pick_output)
+        st.caption("Click a cell of y to follow its window.")
+    left, right = st.columns(2)
+    with left:
+        chart(
+            gradient_map(lesson.grad_output, title="Upstream dL/dy", lesson=lesson),
+            key=f"{P}_fig_gy",
+        )
+        st.caption("Orange is positive, purple negative; both gradient maps share one scale.")
+    with right:
+        figure = gradient_map(lesson.grad_x, title="dL/dx", lesson=lesson, clickable=True)
+        chart(figure, key=PICK_GX, on_select=on_pick_input)
+        if lesson.inflates:
+            st.warning(text.inflation_warning(lesson), icon=":material/warning:")
+        st.caption("Click a cell of dL/dx to read its ledger (tab Ledger).")
+    left, right = st.columns([3, 2])
+    with left:
+        upstream = fmt(lesson.grad_output[out_cell])
+        title = f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes"
+        figure = cached(
+            routing_figure,
+            grad_output=lesson.grad_output,
+            sent=lesson.sent_by(out_cell),
+            out_cell=out_cell,
+            window=lesson.window_cells(out_cell, real_only=True),
+            limit=lesson.gradient_limit,
+            title=title,
+        )
+        chart(figure, key=f"{P}_fig_routing")
+    with right:
+        figure = cached(
+            grids.grid_figure,
+            values=lesson.coverage,
+            title="Windows reading each cell",
+            kind="count",
+        )
+        chart(figure, key=f"{P}_fig_coverage")
+    st.markdown("**Output size**")
+    for line in text.size_formula(lesson.config, *lesson.x.shape):
+        st.latex(line)
+
+
+def step_view(lesson: Lesson) -> None:
+    steps = Steps(
+        prefix=P,
+        position_key=STEP,
+        count=lesson.windows,
+        noun="window",
+        slider_label="Window (reading order)",
+        help_text="Each step, one output cell sends its dL/dy back through its window.",
+        single_note="One output cell: there is a single window to follow.",
+    )
+    player(steps, draw=lambda step: step_figures(lesson, step), publish=publish)
+
+
+def step_figures(lesson: Lesson, step: int) -> None:
+    out_cell = lesson.out_cell(step)
+    receivers = lesson.receivers(out_cell)
+    marks = receivers if lesson.config.mode == "max" else ()
+    left, right = st.columns(2)
+    with left:
+        title = f"x: the window of y[{out_cell[0]},{out_cell[1]}]"
+        overlay = input_overlay(lesson, out_cell, marks)
+        chart(
+            cached(grids.grid_figure, values=lesson.x, title=title, overlay=overlay),
+            key=f"{P}_fig_step_x",
+        )
+    with right:
+        title = f"dL/dx after {step + 1} of {lesson.windows} windows"
+        figure = gradient_map(
+            lesson.filled_after(step),
+            title=title,
+            lesson=lesson,
+            overlay=grids.Overlay(marks=tuple(receivers)),
+        )
+        chart(figure, key=f"{P}_fig_step_gx")
+    st.markdown(text.step_sentence(lesson, out_cell))
+    if lesson.coverage.max() > 1:
+        st.caption(
+            "Where windows overlap, a cell keeps what earlier windows sent it and adds "
+            "the new share: the running totals are on the right."
+        )
+
+
+def ledger_view(lesson: Lesson) -> None:
+    cells = list(np.ndindex(*lesson.x.shape))
+    st.selectbox(
+        "Input cell",
+        cells,
+        key=CELL,
+        format_func=lambda c: f"x[{c[0]},{c[1]}]",
+        help="Or click a cell of dL/dx in the first tab.",
+    )
+    cell = st.session_state[CELL]
+    lines = ledger(lesson.x, lesson.grad_output, lesson.config, cell)
+    st.latex(text.ledger_formula(cell, lines, lesson.grad_x[cell]))
+    if lines:
+        rows = [
+            {
+                "from output": text.cell_name("y", line.output_cell),
+                "share": fmt(line.share),
+                "dL/dy": fmt(line.upstream),
+                "sent": fmt(line.amount),
+            }
+            for line in lines
+        ]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=f"{P}_ledger")
+    st.caption(
+        f"x[{cell[0]},{cell[1]}] is read by {lesson.coverage[cell]} window(s); "
+        f"{len(lines)} of them send it something. The sum is its gradient."
+    )
+
+
+def matrix_view(lesson: Lesson) -> None:
+    st.markdown(text.matrix_sentence(lesson))
+    matrix = lesson.matrix
+    if matrix.size > MATRIX_LIMIT:
+        st.info(
+            f"J has {matrix.shape[0]}×{matrix.shape[1]} entries; shrink the grid to "
+            f"at most {MATRIX_LIMIT} entries to draw it."
+        )
+        return
+    figure = cached(
+        jacobian_figure,
+        matrix=matrix,
+        out_shape=lesson.output_shape,
+        in_shape=lesson.x.shape,
+        title="J: rows are outputs, columns are inputs",
+    )
+    chart(figure, key=f"{P}_fig_jacobian")
+    if matrix.shape[0] <= SMALL_PRODUCT[0] and matrix.shape[1] <= SMALL_PRODUCT[1]:
+        st.latex(
+            text.transpose_formula(matrix, lesson.grad_output.ravel(), lesson.transpose_product)
+        )
+
+
+def tie_view(lesson: Lesson) -> None:
+    if lesson.config.mode != "max":
+        st.info(
+            "Ties only matter for max pooling: an average window shares with every cell anyway."
+        )
+        return
+    if not lesson.tied_windows:
+        st.info("No window holds its maximum twice, so every tie rule gives the same dL/dx.")
+        st.button(
+            "Load the Ties preset", key=f"{P}_load_ties", on_click=load_preset, args=("ties",)
+        )
+        return
+    rows, central = tie_lab(lesson)
+    st.markdown(
+        f"{lesson.tied_windows} window(s) hold a tie. Max has a corner there: any split of "
+        "dL/dy among the tied cells that adds up to dL/dy is a valid choice; giving all of "
+        "it to every tied cell is not."
+    )
+    maps = [row.grad_x for row in rows] + [central]
+    titles = [f"ties = {row.ties}" for row in rows] + ["central differences"]
+    chart(cached(small_multiples, maps=maps, titles=titles, most_columns=3), key=f"{P}_fig_ties")
+    table = pd.DataFrame(
+        [
+            {
+                "rule": row.ties,
+                "sum of dL/dx": fmt(row.total),
+                "dL/dt (all x up by t)": fmt(row.slope),
+                "sums agree": "yes" if row.total_matches else "no: not a gradient",
+                "= central diff.": "yes"
+                if row.matches_central
+                else f"no (gap {fmt(row.central_gap)})",
+            }
+            for row in rows
+        ]
+    )
+    st.dataframe(table, hide_index=True, width="stretch", key=f"{P}_tie_table")
+    st.caption(
+        "Moving every input up by t moves every max up by t, so a true gradient must "
+        "add up to dL/dt. A central difference at a tie gives each tied cell half of "
+        "the upstream value (nudged up, the cell moves y; nudged down, it does not): "
+        "with two tied cells that is exactly “split”; with three or more, no rule "
+        "matches it, because max has no derivative there."
+    )
+
+
+TAB_VIEWS = {
+    "forward": forward_backward_view,
+    "step": step_view,
+    "ledger": ledger_view,
+    "matrix": matrix_view,
+    "ties": tie_view,
+    "share": share_view,
+}

@@ -1,0 +1,49 @@
+"""Every chart goes on screen through `chart`; every figure worth keeping is built
+through `cached`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import plotly.graph_objects as go
+import streamlit as st
+
+CHART_CONFIG = {
+    "displaylogo": False,
+    "modeBarButtonsToRemove": [
+        "zoom",
+        "pan",
+        "select",
+        "lasso2d",
+        "zoomIn",
+        "zoomOut",
+        "autoScale",
+    ],
+}
+
+
+def chart(figure: go.Figure, *, key: str, on_select: Callable[[], None] | None = None) -> None:
+    """Show a figure with the PNG download kept and the zoom tools (no use on a grid)
+    removed. The key is required: two charts with equal figures would otherwise share
+    an element id. `on_select` turns clicks on its points into a callback."""
+    if on_select is None:
+        st.plotly_chart(figure, config=CHART_CONFIG, key=key)
+    else:
+        st.plotly_chart(
+            figure, config=CHART_CONFIG, key=key, on_select=on_select, selection_mode="points"
+        )
+
+
+@st.cache_resource(max_entries=512, show_spinner=False)
+def _built(name: str, _builder: Callable[..., go.Figure], arguments: dict) -> go.Figure:
+    return _builder(**arguments)
+
+
+def cached(builder: Callable[..., go.Figure], **arguments) -> go.Figure:
+    """builder(**arguments), built once per distinct arguments for the whole process.
+
+    Figures are shared between sessions and never changed after they are built
+    (st.plotly_chart copies a figure before it serialises it), so a rerun that does not
+    change a chart's inputs costs no figure building at all.
+    """
+    return _built(f"{builder.__module__}.{builder.__qualname__}", builder, arguments)

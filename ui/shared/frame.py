@@ -1,0 +1,64 @@
+"""The frame every page shares: page config, the site menu, title and intro.
+
+Streamlit's own page menu would call the home page "app", so it is hidden
+(.streamlit/config.toml) and drawn here once, with real labels.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NamedTuple
+
+import streamlit as st
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Page(NamedTuple):
+    path: str  # relative to the app's root
+    label: str
+    icon: str
+
+
+PAGES = (
+    Page("app.py", "Home", ":material/home:"),
+    Page("pages/1_playground.py", "Playground", ":material/grid_on:"),
+    Page("pages/2_batch.py", "Batch", ":material/stacks:"),
+)
+PAGE_BY_LABEL = {page.label: page for page in PAGES}
+
+# Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
+# a second row instead of being cut off on a narrow screen or a zoomed projector.
+PAGE_CSS = """
+[data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
+[data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] { padding-top: 1rem; }
+[data-baseweb="tab-list"] { flex-wrap: wrap; row-gap: 0.25rem; }
+"""
+
+
+def site_menu() -> None:
+    with st.sidebar:
+        for page in PAGES:
+            st.page_link(page.path, label=page.label, icon=page.icon)
+        st.divider()
+
+
+def page_link(label: str, description: str) -> None:
+    """A link to another page of the lab, with a sentence on what it holds."""
+    page = PAGE_BY_LABEL[label]
+    st.page_link(page.path, label=page.label, icon=page.icon)
+    st.markdown(description)
+
+
+def page_frame(title: str, intro: str) -> None:
+    """Call first on every page."""
+    st.set_page_config(
+        page_title=f"{title} · Pooling Backprop Lab",
+        page_icon=":material/grid_on:",
+        layout="wide",
+        initial_sidebar_state="expanded",
+    )
+    st.html(f"<style>{PAGE_CSS}</style>")
+    site_menu()
+    st.title(title)
+    st.markdown(intro)

@@ -1,0 +1,60 @@
+"""How numbers are written on screen: short, exact where they are exact."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+DECIMALS = 3
+FLOAT_NOISE = 1e-12  # sums of float64 shares leave crumbs this small: show 0
+LARGE = 1e7  # from here on, a mantissa and a power of ten
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def fmt(value: float, decimals: int = DECIMALS) -> str:
+    """3 -> "3", 2.5 -> "2.5", 1/3 -> "0.333", -0.0 -> "0", 2e-5 -> "2.0e−05",
+    1e308 -> "1e+308", nan -> "NaN", -inf -> "−∞"."""
+    value = float(value)
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    if abs(value) < FLOAT_NOISE:
+        return "0"
+    if abs(value) < 0.5 * 10**-decimals:  # too small for the decimals: say how small
+        return f"{value:.1e}".replace("-", "−")
+    if abs(value) >= LARGE:
+        return f"{value:.4g}".replace("-", "−")
+    text = f"{round(value, decimals):.{decimals}f}".rstrip("0").rstrip(".")
+    return text.replace("-", "−")
+
+
+def fmt_grid(values: np.ndarray, decimals: int = DECIMALS) -> np.ndarray:
+    """Element-wise `fmt` of an array, as an object array of strings of its shape."""
+    return np.vectorize(lambda v: fmt(v, decimals), otypes=[object])(np.asarray(values, float))
+
+
+def common_exponent(values: np.ndarray, decimals: int) -> int:
+    """The power of ten to write a whole map in (0: as they are): when even its
+    largest magnitude would print as a handful of leading zeros, the map is written in
+    units of 10^e, so that 0.0047 and 0.0012 read as 4.7 and 1.2 rather than as
+    "4.7e−03"."""
+    finite = np.abs(np.asarray(values, float))
+    finite = finite[np.isfinite(finite) & (finite > FLOAT_NOISE)]
+    if not finite.size or finite.max() >= 10 ** (1 - decimals):
+        return 0
+    return int(math.floor(math.log10(finite.max())))
+
+
+def power_of_ten(exponent: int) -> str:
+    """-3 -> "10⁻³"."""
+    return "10" + str(exponent).translate(SUPERSCRIPTS)
+
+
+def symmetric_range(*arrays: np.ndarray) -> float:
+    """Half-width of a colour range centred on 0 that holds every finite value of
+    every array (1 when they are all 0, so the range is still usable)."""
+    finite = [np.abs(a[np.isfinite(a)]) for a in map(np.asarray, arrays) if a.size]
+    largest = max((float(f.max()) for f in finite if f.size), default=0.0)
+    return largest if largest > 0 else 1.0

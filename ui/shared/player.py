@@ -1,0 +1,133 @@
+"""Step through a numbered sequence (windows, examples): Previous, Next, Play/Pause and
+a slider, all inside one fragment, so a step redraws the step figures and not the page.
+
+The timer of a Streamlit fragment is fixed when the fragment is defined, so switching
+Play on or off reruns the whole page once; while playing, only the fragment reruns.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+
+@dataclass(frozen=True)
+class Steps:
+    """What the player walks through: positions 0..count-1 kept in `position_key`.
+
+    prefix: the page's key prefix (the player's own keys start with it);
+    noun: what one position is ("window", "example"), for the button labels;
+    single_note: shown instead of the controls when there is only one position.
+    """
+
+    prefix: str
+    position_key: str
+    count: int
+    noun: str
+    slider_label: str
+    help_text: str
+    single_note: str
+    seconds: float = 1.0
+
+    @property
+    def playing_key(self) -> str:
+        return f"{self.prefix}_playing"
+
+    @property
+    def moved_key(self) -> str:
+        """When Play last moved on (time.monotonic()), or was switched on."""
+        return f"{self.prefix}_moved_at"
+
+
+def _move(steps: Steps, delta: int) -> None:
+    state = st.session_state
+    state[steps.playing_key] = False
+    state[steps.position_key] = min(max(state[steps.position_key] + delta, 0), steps.count - 1)
+
+
+def _toggle(steps: Steps) -> None:
+    state = st.session_state
+    playing = state[steps.playing_key]
+    if not playing and state[steps.position_key] >= steps.count - 1:
+        state[steps.position_key] = 0  # Play at the end starts again
+    state[steps.playing_key] = not playing
+    state[steps.moved_key] = time.monotonic()
+    state[f"{steps.prefix}_play_toggled"] = True
+
+
+def _advance_if_playing(steps: Steps) -> None:
+    """One step on, when the timer is due. The fragment also runs with the page (a
+    control changed while playing): those runs must not move on."""
+    state = st.session_state
+    if not state[steps.playing_key]:
+        return
+    now = time.monotonic()
+    if now - state.get(steps.moved_key, 0.0) < 0.8 * steps.seconds:
+        return
+    state[steps.moved_key] = now
+    if state[steps.position_key] >= steps.count - 1:
+        state[steps.playing_key] = False
+        st.rerun(scope="app")  # the end: the page again, with a fragment without a timer
+    else:
+        state[steps.position_key] += 1
+
+
+def _controls(steps: Steps) -> None:
+    state = st.session_state
+    playing = state[steps.playing_key]
+    at = state[steps.position_key]
+    slider, back, forth, play = st.columns([6, 2, 2, 2], vertical_alignment="bottom")
+    slider.slider(
+        steps.slider_label, 0, steps.count - 1, key=steps.position_key, help=steps.help_text
+    )
+    back.button(
+        f"Previous {steps.noun}",
+        key=f"{steps.prefix}_previous",
+        icon=":material/skip_previous:",
+        on_click=_move,
+        args=(steps, -1),
+        disabled=at == 0,
+        width="stretch",
+    )
+    forth.button(
+        f"Next {steps.noun}",
+        key=f"{steps.prefix}_next",
+        icon=":material/skip_next:",
+        on_click=_move,
+        args=(steps, 1),
+        disabled=at >= steps.count - 1,
+        width="stretch",
+    )
+    play.button(
+        "Pause" if playing else "Play",
+        key=f"{steps.prefix}_play",
+        on_click=_toggle,
+        args=(steps,),
+        width="stretch",
+        icon=":material/pause:" if playing else ":material/play_arrow:",
+        help=f"Go through every {steps.noun}, one after another.",
+    )
+
+
+def player(steps: Steps, *, draw: Callable[[int], None], publish: Callable[[], None]) -> None:
+    """Controls for `steps`, then `draw(position)`; `publish` writes the share link
+    after each move, so the link always names the step on screen.
+    State: steps.playing_key (bool), set up by the page."""
+    state = st.session_state
+
+    @st.fragment(run_every=steps.seconds if state[steps.playing_key] else None)
+    def stepper():
+        if state.pop(f"{steps.prefix}_play_toggled", False):
+            st.rerun(scope="app")  # a new timer needs a new fragment
+        _advance_if_playing(steps)
+        if steps.count > 1:
+            _controls(steps)
+        else:
+            st.caption(steps.single_note)
+        draw(state[steps.position_key])
+        publish()
+
+    stepper()
