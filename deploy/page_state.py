@@ -43,3 +43,15 @@ CELL_PIXEL = f"""([prefix, row, col]) => {{
   return [box.left + layout.xaxis._offset + layout.xaxis.d2p(col),
           box.top + layout.yaxis._offset + layout.yaxis.d2p(row)];
 }}"""
+
+# Resolves once the page's main thread has been idle (requestIdleCallback with 40 ms or
+# more to spare) three times in a row: the browser has finished drawing what it got.
+BROWSER_IDLE = """async () => {
+  let quiet = 0;
+  while (quiet < 3) {
+    const spare = await new Promise(done =>
+      requestIdleCallback(deadline => done(deadline.timeRemaining()), {timeout: 1000}));
+    quiet = spare >= 40 ? quiet + 1 : 0;
+  }
+  return true;
+}"""

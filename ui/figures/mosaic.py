@@ -67,9 +67,11 @@ def small_multiples(
     columns = columns_for(len(maps), width, annotate=annotate, most=most_columns)
     cell_px = mosaic_cell_px(columns, width)
     mosaic, corners = tile(maps, columns)
-    exponent = common_exponent(mosaic, SMALL_DECIMALS) if kind == "gradient" else 0
-    labels = np.where(np.isnan(mosaic), "", fmt_grid(mosaic / 10.0**exponent, SMALL_DECIMALS))
-    annotate = annotate and style.fits_in_cell(labels.ravel(), cell_px)
+    exponent = common_exponent(mosaic, SMALL_DECIMALS) if kind == "gradient" and annotate else 0
+    labels = None  # colour only: the hover says each number, nothing to format
+    if annotate:
+        labels = np.where(np.isnan(mosaic), "", fmt_grid(mosaic / 10.0**exponent, SMALL_DECIMALS))
+        annotate = style.fits_in_cell(labels.ravel(), cell_px)
     low, high = colour_range(mosaic, kind, limit)
     traces = [
         dict(
