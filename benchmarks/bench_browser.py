@@ -66,7 +66,7 @@ def one_student(browser, url: str) -> dict[str, float]:
     page.wait_for_function(f"() => ({CHART_TITLE})('dL/dx after 1 of') !== null", timeout=60_000)
     page.wait_for_function(SETTLED, timeout=60_000)
     page.evaluate(BROWSER_IDLE)
-    next_button = page.get_by_role("button", name="Next window")
+    next_button = page.get_by_role("button", name="Next", exact=True)
     if next_button.count():
         advance = next_button.click
     else:  # the layout before the step buttons: the slider takes arrow keys

@@ -28,7 +28,7 @@ def test_batch_page_renders_with_its_checks():
     # The figure of the batch tiles every image of it, with its title.
     first = figures(app)[0]
     titles = next(trace for trace in first["data"] if trace.get("name") == "titles")
-    assert len(titles["text"]) == 8 and titles["text"][0].startswith("#0")
+    assert len(titles["text"]) == 8 and titles["text"][0] == "“1”"  # #0's label
 
 
 @pytest.mark.parametrize("source", ["digits", "noise", "edit"])

@@ -130,7 +130,7 @@ def test_clicking_a_cell_of_dl_dx_opens_its_ledger(page, app_url):
 
 def test_next_and_play_keep_the_link_on_the_step_shown(page, app_url):
     open_page(page, f"{app_url}/playground?{OVERLAP}&tab=step")
-    page.get_by_role("button", name="Next window").click()
+    page.get_by_role("button", name="Next", exact=True).click()
     wait_for_title(page, "dL/dx after 2 of 9 windows")
     expect_link(page, step="1")
     page.get_by_role("button", name="Play").click()

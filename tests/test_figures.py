@@ -36,7 +36,15 @@ def test_numbers_that_do_not_fit_their_cells_are_left_to_the_hover():
     wide = np.full((16, 16), -0.123)
     figure = grids.grid_figure(wide, title="x")
     cells = trace(figure, "value")
-    assert cells.texttemplate is None and "%{text}" in cells.hovertemplate
+    assert cells.texttemplate is None and "%{customdata}" in cells.hovertemplate
+    assert cells.customdata[0, 0] == "−0.123"
+
+
+def test_a_map_of_tiny_gradients_is_written_in_a_power_of_ten_and_hovers_the_truth():
+    figure = grids.grid_figure(np.array([[0.0042, -0.0011]]), title="dL/dK", kind="gradient")
+    cells = trace(figure, "gradient")
+    assert cells.text.tolist() == [["4.2", "−1.1"]] and figure.layout.title.text == "dL/dK (×10⁻³)"
+    assert cells.customdata.tolist() == [["0.0042", "−0.0011"]]
 
 
 def test_gradient_scale_is_centred_on_zero():

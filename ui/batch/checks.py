@@ -51,7 +51,7 @@ def wrong_view(lesson: BatchLesson) -> None:
         )
         chart(figure, key=f"{P}_fig_averaged")
     with rest:
-        figure = cached(small_multiples, maps=maps, titles=names, most_columns=3)
+        figure = cached(small_multiples, maps=maps, titles=names, most_columns=3, width_px=390)
         chart(figure, key=f"{P}_fig_wrong")
         st.caption(
             "Kernel 0. Right: the mean of the examples' dL_n/dK. Wrong: one backward pass "

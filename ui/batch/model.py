@@ -27,6 +27,7 @@ from .data import Edits, sample_batch
 
 SEED_GRADIENTS = np.array([[1.5, -2.0, 1.1, 0.4, -0.9], [1.2, 2.3, -1.1, -0.8, -0.7]])
 TABLE_ENTRIES = 5  # kernel entries in the mean-against-sum table
+DIVERGED = 100.0  # a loss this many times the starting one: the learning rate diverges
 
 
 @dataclass(frozen=True)
@@ -56,23 +57,26 @@ def _finite(params: Params) -> bool:
 
 
 def train(params: Params, x: np.ndarray, labels: np.ndarray, settings: Settings):
-    """Up to `settings.steps` SGD steps on the batch gradient. Returns the last finite
-    params, the loss before each step and after the last (steps + 1 values), and the
-    step at which the weights overflowed (None if they did not): training stops there."""
+    """Up to `settings.steps` SGD steps on the batch gradient. Returns the last params
+    kept, the loss before each step and after the last, and the step that diverged
+    (None if none did): one whose loss is not finite or passes DIVERGED times the loss
+    before training. Training stops there, so the page never shows runaway numbers."""
     config, reduction = settings.network, settings.reduction
     trace = run_forward(params, x, labels, config)
     losses = [batch_loss(trace, reduction)]
+    ceiling = DIVERGED * max(losses[0], 1.0)
     for step in range(1, settings.steps + 1):
         stepped = params.step(
             run_backward(params, trace).reduced(reduction), settings.learning_rate
         )
         if not _finite(stepped):
             return params, losses, step
-        trace = run_forward(stepped, x, labels, config)
-        if not np.isfinite(trace.losses).all():
+        stepped_trace = run_forward(stepped, x, labels, config)
+        loss = batch_loss(stepped_trace, reduction)
+        if not np.isfinite(loss) or loss > ceiling:
             return params, losses, step
-        params = stepped
-        losses.append(batch_loss(trace, reduction))
+        params, trace = stepped, stepped_trace
+        losses.append(loss)
     return params, losses, None
 
 
@@ -84,7 +88,7 @@ class BatchLesson:
     batched backward and the reduced per-example gradients; kernel_fd_gap: largest gap
     of dL/dK to central differences; wrong: the averaged-input gradient, wrong_trace
     its forward pass; losses: before each step and after the last; diverged_at: the
-    step whose update overflowed the weights, or None.
+    step at which training ran away (see `train`), or None.
     """
 
     images: np.ndarray

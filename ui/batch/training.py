@@ -33,13 +33,7 @@ def training_view(lesson: BatchLesson) -> None:
     )
     right.button("Reset weights", key=f"{P}_reset", on_click=reset_training, width="stretch")
     if lesson.diverged_at is not None:
-        st.error(
-            f"Step {lesson.diverged_at} overflowed the weights: at learning rate "
-            f"{st.session_state[RATE]} with the {lesson.reduction} loss, each step overshoots "
-            "further than the last, and the loss runs off to infinity. The numbers below are "
-            f"from step {lesson.diverged_at - 1}; reset and try a smaller learning rate.",
-            icon=":material/trending_up:",
-        )
+        st.error(divergence_text(lesson, st.session_state[RATE]), icon=":material/trending_up:")
     elif steps >= STEPS_MAX:
         st.info(f"{STEPS_MAX} steps is as far as this page trains; reset to start again.")
     loss_metrics(lesson)
@@ -54,6 +48,21 @@ def training_view(lesson: BatchLesson) -> None:
     st.caption(
         "Pooling has no weights: the step changes the convolution kernels and biases "
         "(through the routed gradient) and the linear layer after the pool."
+    )
+
+
+def divergence_text(lesson: BatchLesson, rate: float) -> str:
+    shown = lesson.diverged_at - 1
+    return (
+        f"Step {lesson.diverged_at} ran away: at learning rate {rate} with the "
+        f"{lesson.reduction} loss, each step overshoots the minimum further than the last, "
+        "and the loss grows instead of shrinking. Training stopped there; what you see is "
+        f"after step {shown}. Reset, and try a smaller learning rate"
+        + (
+            " or the mean loss (the sum makes each step N times longer)."
+            if lesson.reduction == "sum"
+            else "."
+        )
     )
 
 

@@ -14,7 +14,8 @@ from .model import BatchLesson
 from .state import EXAMPLE, FEATURE, P, publish
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
-STEP_MAP_PX = 230
+STEP_MAP_PX = 250  # half the main column on a projector
+HALF_PX = 250
 
 
 def titles(lesson: BatchLesson, prefix: str = "") -> list[str]:
@@ -26,12 +27,15 @@ def batch_view(lesson: BatchLesson) -> None:
     figure = cached(
         small_multiples,
         maps=list(lesson.images),
-        titles=titles(lesson, "#"),
+        titles=[f"“{label}”" for label in lesson.labels],
         kind="value",
         annotate=False,
     )
     chart(figure, key=f"{P}_fig_batch")
-    st.caption("Pixels from 0 (white) to 1 (dark); hover a pixel for its value.")
+    st.caption(
+        "Examples #0, #1, … in reading order, each titled with its label. Pixels from 0 "
+        "(white) to 1 (dark); hover a pixel for its value."
+    )
 
 
 def feature_picker(lesson: BatchLesson) -> int:
@@ -63,6 +67,7 @@ def per_example_view(lesson: BatchLesson) -> None:
             kind=kind,
             annotate=lesson.size <= ANNOTATE_UP_TO,
             marks=marks,
+            most_columns=4 if lesson.size <= 8 else 8,
         )
         chart(figure, key=f"{P}_fig_{key}")
 
@@ -128,18 +133,8 @@ def step_sentence(lesson: BatchLesson, feature: int, example: int) -> str:
 def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
     routing = lesson.routing(feature)
     limit = lesson.routing_limit(feature)
-    columns = st.columns(4)
-    with columns[0]:
-        figure = cached(
-            grids.grid_figure,
-            values=lesson.images[example],
-            title=f"#{example}: “{lesson.labels[example]}”",
-            width_px=STEP_MAP_PX,
-            annotate=False,
-        )
-        chart(figure, key=f"{P}_fig_step_image")
     marks = lesson.winner_cells(example, feature)
-    running = [
+    maps = [
         ("routed", routing[example], f"#{example} routes", limit, marks),
         (
             "mean",
@@ -156,14 +151,24 @@ def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
             (),
         ),
     ]
-    for column, (name, values, title, scale, cells) in zip(columns[1:], running, strict=True):
-        with column:
+    cells = [column for _ in range(2) for column in st.columns(2)]  # 2x2: wide enough to read
+    with cells[0]:
+        figure = cached(
+            grids.grid_figure,
+            values=lesson.images[example],
+            title=f"#{example}: “{lesson.labels[example]}”",
+            width_px=STEP_MAP_PX,
+            annotate=False,
+        )
+        chart(figure, key=f"{P}_fig_step_image")
+    for cell, (name, values, title, scale, starred) in zip(cells[1:], maps, strict=True):
+        with cell:
             figure = cached(
                 grids.grid_figure,
                 values=values,
                 title=title,
                 kind="gradient",
-                overlay=grids.Overlay(marks=tuple(cells)),
+                overlay=grids.Overlay(marks=tuple(starred)),
                 limit=scale,
                 width_px=STEP_MAP_PX,
                 decimals=2,
@@ -203,7 +208,14 @@ def result_view(lesson: BatchLesson) -> None:
     with right:
         kernels = list(lesson.reduced.kernels[:, 0])
         names = [f"dL/dK, kernel {f}" for f in range(lesson.config.kernels)]
-        figure = cached(small_multiples, maps=kernels, titles=names, title=f"Batch dL/dK ({word})")
+        figure = cached(
+            small_multiples,
+            maps=kernels,
+            titles=names,
+            title=f"Batch dL/dK ({word})",
+            most_columns=2,
+            width_px=HALF_PX,
+        )
         chart(figure, key=f"{P}_fig_result_kernels")
         st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
         if lesson.dead_kernels:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import DECIMALS, fmt_grid, symmetric_range
+from ..shared.numbers import DECIMALS, common_exponent, fmt_grid, power_of_ten, symmetric_range
 from . import style
 
 Cell = tuple[int, int]
@@ -74,9 +74,16 @@ def padding_trace(shape: tuple[int, int], padding: tuple[int, int], label: str) 
 
 
 def cells_trace(
-    values: np.ndarray, *, kind: str, limit: float | None, labels: np.ndarray, annotate: bool
+    values: np.ndarray,
+    *,
+    kind: str,
+    limit: float | None,
+    labels: np.ndarray,
+    annotate: bool,
+    hover: np.ndarray | None = None,
 ) -> dict:
-    """The map itself: values (H, W) at x = col, y = row; labels (H, W) strings."""
+    """The map itself: values (H, W) at x = col, y = row; labels (H, W) strings written
+    in the cells; hover (H, W) strings for the tooltip (the labels if None)."""
     low, high = colour_range(values, kind, limit)
     height, width = values.shape
     return dict(
@@ -90,7 +97,8 @@ def cells_trace(
         xgap=2,
         ygap=2,
         name=kind,
-        hovertemplate="row %{y}, col %{x}: %{text}<extra></extra>",
+        customdata=labels if hover is None else hover,
+        hovertemplate="row %{y}, col %{x}: %{customdata}<extra></extra>",
         colorscale=style.SCALES[kind],
         zmin=low,
         zmax=high,
@@ -181,17 +189,26 @@ def grid_figure(
 ) -> go.Figure:
     """One map. values: (H, W). kind: "value", "gradient" (diverging, centred on 0,
     `limit` its half-width) or "count". Numbers are written in the cells when
-    `annotate` and they fit; `clickable` adds the click targets."""
+    `annotate` and they fit (a gradient map of tiny numbers in units of a power of ten,
+    said in its title; the hover keeps the true values); `clickable` adds the click
+    targets."""
     values = np.asarray(values, dtype=np.float64)
     rows = values.shape[0] + 2 * overlay.padding[0]
     cols = values.shape[1] + 2 * overlay.padding[1]
     size = style.cell_px(rows, cols, width_px)
-    labels = fmt_grid(values, decimals)
+    exponent = common_exponent(values, decimals) if kind == "gradient" else 0
+    labels = fmt_grid(values / 10.0**exponent, decimals)
+    if exponent:
+        title = f"{title} (×{power_of_ten(exponent)})"
     traces = []
     if any(overlay.padding):
         traces.append(padding_trace(values.shape, overlay.padding, overlay.pad_label))
     annotate = annotate and style.fits_in_cell(labels.ravel(), size)
-    traces.append(cells_trace(values, kind=kind, limit=limit, labels=labels, annotate=annotate))
+    hover = fmt_grid(values, 6) if exponent else None  # the true values, unscaled
+    cells = cells_trace(
+        values, kind=kind, limit=limit, labels=labels, annotate=annotate, hover=hover
+    )
+    traces.append(cells)
     if overlay.window:
         traces.append(outline_trace(overlay.window))
     if overlay.marks:
@@ -203,7 +220,7 @@ def grid_figure(
         ),
     )
     if clickable:
-        traces.append(click_trace(values.shape, labels, size))
+        traces.append(click_trace(values.shape, cells["customdata"], size))
         layout["clickmode"] = "event+select"
     # Dicts, validated once when the figure is built: fast even with many marks.
     return go.Figure(data=traces, layout=layout)

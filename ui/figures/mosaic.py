@@ -22,13 +22,15 @@ def mosaic_cell_px(columns: int, width: int, width_px: int = style.MOSAIC_WIDTH_
     return min(style.CELL_PX, max(9, width_px // (columns * (width + 1))))
 
 
-def columns_for(count: int, width: int, *, annotate: bool, most: int = 8) -> int:
+def columns_for(
+    count: int, width: int, *, annotate: bool, most: int = 8, width_px: int = style.MOSAIC_WIDTH_PX
+) -> int:
     """How many maps a row: as many as fit with cells wide enough for two-decimal
     numbers when they are written in, else up to `most` (colour only)."""
     if not annotate:
         return max(1, min(count, most))
     for columns in range(min(count, most), 0, -1):
-        if mosaic_cell_px(columns, width) >= style.CELL_PX - 4:
+        if mosaic_cell_px(columns, width, width_px) >= style.CELL_PX - 4:
             return columns
     return 1
 
@@ -58,14 +60,16 @@ def small_multiples(
     limit: float | None = None,
     marks: list[list[tuple[int, int]]] | None = None,
     most_columns: int = 8,
+    width_px: int = style.MOSAIC_WIDTH_PX,
 ) -> go.Figure:
-    """maps: list of (H, W); titles: one per map; marks: per map, the cells to star.
-    Numbers are written in only where they fit at 12 px or more; a map whose numbers
-    are all tiny is written in units of a power of ten, said in `title`."""
+    """maps: list of (H, W); titles: one per map; marks: per map, the cells to star;
+    width_px: about how wide the column it is placed in is. Numbers are written in only
+    where they fit at 12 px or more; maps whose numbers are all tiny are written in
+    units of a power of ten, said in `title`."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
-    columns = columns_for(len(maps), width, annotate=annotate, most=most_columns)
-    cell_px = mosaic_cell_px(columns, width)
+    columns = columns_for(len(maps), width, annotate=annotate, most=most_columns, width_px=width_px)
+    cell_px = mosaic_cell_px(columns, width, width_px)
     mosaic, corners = tile(maps, columns)
     exponent = common_exponent(mosaic, SMALL_DECIMALS) if kind == "gradient" and annotate else 0
     labels = None  # colour only: the hover says each number, nothing to format
@@ -115,7 +119,7 @@ def small_multiples(
     if starred:
         traces.append(marks_trace(starred, cell_px))
     if title is not None and exponent:
-        title = f"{title} (numbers in units of {power_of_ten(exponent)})"
+        title = f"{title} (×{power_of_ten(exponent)})"
     top_margin = 44 if title else 8
     layout = dict(
         xaxis=dict(

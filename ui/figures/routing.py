@@ -16,6 +16,7 @@ from . import style
 from .grid import cells_trace, outline_trace
 
 GAP = 2.0  # cells between the two grids
+TOP_MARGIN = 40  # the title only: the grids' own labels sit inside the plot
 
 
 def route_path(start: tuple[float, float], targets, lane_x: float) -> tuple[list, list]:
@@ -36,7 +37,7 @@ def routing_figure(
     window: tuple[tuple[int, int], ...],
     limit: float,
     title: str,
-    width_px: int = 2 * style.PLOT_WIDTH_PX,
+    width_px: int = style.MAIN_WIDTH_PX,
 ) -> go.Figure:
     """grad_output: (OH, OW); sent: (H, W), what output `out_cell` sends each input cell
     (0 elsewhere); window: the real cells it reads; limit: the gradient colour scale's
@@ -119,7 +120,9 @@ def routing_figure(
             dict(x=x_left + (width - 1) / 2, y=top, text="<b>sent to x</b>", showarrow=False),
         ],
         **style.base_layout(
-            title=title, height=(total_rows + 1.6) * size + style.MARGIN["t"] + style.MARGIN["b"]
+            title=title,
+            height=(total_rows + 1.6) * size + TOP_MARGIN + style.MARGIN["b"],
+            margin=dict(style.MARGIN, t=TOP_MARGIN),
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, picked, frame]

@@ -41,7 +41,11 @@ DIGIT_EM = 0.556
 CELL_PX = 46  # the largest cell drawn
 MIN_CELL_PX = 18
 PLOT_WIDTH_PX = 320  # half the main column on a 1024-px screen, a third at 1400
-MOSAIC_WIDTH_PX = 620  # between the main column at 1024 px (~500) and 1400 (~1000)
+# The main column is about 520 px on a projector (1280x720 at 150 %), 620 at 1024 px
+# and 1000 at 1400: heights are set for the narrowest, so a figure never leaves an
+# empty band under it; wider screens keep spare room to its right.
+MAIN_WIDTH_PX = 520
+MOSAIC_WIDTH_PX = MAIN_WIDTH_PX
 MARGIN = dict(l=36, r=16, t=72, b=16)
 
 

@@ -51,7 +51,7 @@ def checked_lesson(
 
 def lesson_from_inputs() -> Lesson | None:
     """Inputs at the top of the page; the lesson, or None after the reason."""
-    left, right = st.columns([3, 2], gap="large")
+    left, right = st.columns([2, 1], gap="medium")  # a 6-wide editor fits at 150 % zoom
     with left:
         grid = input_panel()
     config = checked_config()

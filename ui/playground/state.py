@@ -33,13 +33,14 @@ STEP, CELL, PLAYING = f"{P}_step", f"{P}_cell", f"{P}_playing"
 TAB, OUT_WIDTH = f"{P}_tab", f"{P}_out_width"
 PICK_Y, PICK_GX = f"{P}_pick_y", f"{P}_pick_gx"  # the clickable charts
 
+# Short labels: all six fit one row of a projector's main column (1280x720 at 150 %).
 TABS = {
-    "forward": "Forward and backward",
+    "forward": "Both passes",
     "step": "Step through",
     "ledger": "Ledger",
-    "matrix": "Matrix view",
+    "matrix": "Matrix",
     "ties": "Tie lab",
-    "share": "Share and export",
+    "share": "Share",
 }
 
 

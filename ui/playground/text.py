@@ -17,6 +17,37 @@ def cell_name(prefix: str, cell: Cell) -> str:
     return f"{prefix}[{cell[0]},{cell[1]}]"
 
 
+def input_caption(lesson: Lesson) -> str:
+    """What the marks on the input map mean, for the settings on screen."""
+    parts = []
+    if any(lesson.config.padding):
+        parts.append(f"Grey cells are padding: pooling reads {lesson.pad_label} there.")
+    parts.append("Outlined: the cells the current window reads.")
+    if lesson.config.mode == "max":
+        parts.append("Stars: the cells that won a window.")
+    return " ".join(parts)
+
+
+def coverage_caption(lesson: Lesson) -> str:
+    """What the count map says about overlap, for the windows on screen."""
+    most = int(lesson.coverage.max())
+    unread = int((lesson.coverage == 0).sum())
+    if most > 1:
+        said = (
+            f"Windows overlap: a cell read by several windows (up to {most} here) can be "
+            "sent a share by each of them, and its gradient is the sum of those shares "
+            "(the Ledger tab lists them)."
+        )
+    else:
+        said = "No two windows share a cell: each cell gets at most one window's share."
+    if unread:
+        said += (
+            f" {unread} cell{'s are' if unread > 1 else ' is'} read by no window at all, "
+            "so its gradient is 0 whatever dL/dy is."
+        )
+    return said
+
+
 def divisor_reason(divisor: Divisor, config: PoolConfig) -> str:
     """Why this average window divides by what it divides by."""
     count = fmt(divisor.value)
@@ -52,7 +83,7 @@ def step_sentence(lesson: Lesson, out_cell: Cell) -> str:
             f"{len(receivers)} real cells gets dL/dy ÷ {fmt(divisor.value)} = "
             f"{fmt(upstream)} ÷ {fmt(divisor.value)} = **{fmt(share)}**."
         )
-    read = len(lesson.window_cells(out_cell))
+    read = len(lesson.window_cells(out_cell, real_only=True))
     cells = ", ".join(cell_name("x", cell) for cell in receivers)
     if len(receivers) == 1:
         others = read - 1

@@ -58,7 +58,6 @@ def gradient_map(values, *, title: str, lesson: Lesson, **options):
 
 def forward_backward_view(lesson: Lesson) -> None:
     out_cell = lesson.out_cell(st.session_state[STEP])
-    is_max = lesson.config.mode == "max"
     left, right = st.columns(2)
     with left:
         overlay = input_overlay(lesson, out_cell, lesson.winner_cells())
@@ -66,10 +65,7 @@ def forward_backward_view(lesson: Lesson) -> None:
             cached(grids.grid_figure, values=lesson.x, title="Input x", overlay=overlay),
             key=f"{P}_fig_x",
         )
-        st.caption(
-            f"Grey cells are padding ({lesson.pad_label}). Outlined: the cells the current "
-            "window reads." + (" Stars: cells that won a window." if is_max else "")
-        )
+        st.caption(text.input_caption(lesson))
     with right:
         picked = grids.Overlay(window=(out_cell,))
         figure = cached(
@@ -94,21 +90,20 @@ def forward_backward_view(lesson: Lesson) -> None:
         if lesson.inflates:
             st.warning(text.inflation_warning(lesson), icon=":material/warning:")
         st.caption("Click a cell of dL/dx to read its ledger (tab Ledger).")
-    left, right = st.columns([3, 2])
+    upstream = fmt(lesson.grad_output[out_cell])
+    title = f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes"
+    figure = cached(
+        routing_figure,
+        grad_output=lesson.grad_output,
+        sent=lesson.sent_by(out_cell),
+        out_cell=out_cell,
+        window=lesson.window_cells(out_cell, real_only=True),
+        limit=lesson.gradient_limit,
+        title=title,
+    )
+    chart(figure, key=f"{P}_fig_routing")  # a row of its own: it is two grids wide
+    left, right = st.columns(2)
     with left:
-        upstream = fmt(lesson.grad_output[out_cell])
-        title = f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes"
-        figure = cached(
-            routing_figure,
-            grad_output=lesson.grad_output,
-            sent=lesson.sent_by(out_cell),
-            out_cell=out_cell,
-            window=lesson.window_cells(out_cell, real_only=True),
-            limit=lesson.gradient_limit,
-            title=title,
-        )
-        chart(figure, key=f"{P}_fig_routing")
-    with right:
         figure = cached(
             grids.grid_figure,
             values=lesson.coverage,
@@ -116,6 +111,8 @@ def forward_backward_view(lesson: Lesson) -> None:
             kind="count",
         )
         chart(figure, key=f"{P}_fig_coverage")
+    with right:
+        st.caption(text.coverage_caption(lesson))
     st.markdown("**Output size**")
     for line in text.size_formula(lesson.config, *lesson.x.shape):
         st.latex(line)

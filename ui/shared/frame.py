@@ -32,7 +32,7 @@ PAGE_BY_LABEL = {page.label: page for page in PAGES}
 PAGE_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
 [data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] { padding-top: 1rem; }
-[data-baseweb="tab-list"] { flex-wrap: wrap; row-gap: 0.25rem; }
+[data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.25rem; }
 """
 
 

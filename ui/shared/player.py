@@ -19,7 +19,7 @@ class Steps:
     """What the player walks through: positions 0..count-1 kept in `position_key`.
 
     prefix: the page's key prefix (the player's own keys start with it);
-    noun: what one position is ("window", "example"), for the button labels;
+    noun: what one position is ("window", "example"), for the buttons' help;
     single_note: shown instead of the controls when there is only one position.
     """
 
@@ -76,37 +76,35 @@ def _advance_if_playing(steps: Steps) -> None:
 
 
 def _controls(steps: Steps) -> None:
+    """The slider on its own row (it needs the width), the buttons under it."""
     state = st.session_state
     playing = state[steps.playing_key]
     at = state[steps.position_key]
-    slider, back, forth, play = st.columns([6, 2, 2, 2], vertical_alignment="bottom")
-    slider.slider(
-        steps.slider_label, 0, steps.count - 1, key=steps.position_key, help=steps.help_text
-    )
-    back.button(
-        f"Previous {steps.noun}",
+    st.slider(steps.slider_label, 0, steps.count - 1, key=steps.position_key, help=steps.help_text)
+    buttons = st.container(horizontal=True, gap="small")
+    buttons.button(
+        "Back",
         key=f"{steps.prefix}_previous",
         icon=":material/skip_previous:",
         on_click=_move,
         args=(steps, -1),
         disabled=at == 0,
-        width="stretch",
+        help=f"The previous {steps.noun}.",
     )
-    forth.button(
-        f"Next {steps.noun}",
+    buttons.button(
+        "Next",
         key=f"{steps.prefix}_next",
         icon=":material/skip_next:",
         on_click=_move,
         args=(steps, 1),
         disabled=at >= steps.count - 1,
-        width="stretch",
+        help=f"The next {steps.noun}.",
     )
-    play.button(
+    buttons.button(
         "Pause" if playing else "Play",
         key=f"{steps.prefix}_play",
         on_click=_toggle,
         args=(steps,),
-        width="stretch",
         icon=":material/pause:" if playing else ":material/play_arrow:",
         help=f"Go through every {steps.noun}, one after another.",
     )

@@ -1,0 +1,90 @@
+"""The Batch page's model and data, without Streamlit."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from pooling import PoolConfig
+from pooling.network import NetConfig
+from ui.batch.model import SEED_GRADIENTS, Settings, batch_mean, build_batch_lesson
+from ui.shared.digits import digit_images
+
+
+def settings(**changes) -> Settings:
+    base = dict(
+        source="digits",
+        size=8,
+        seed=0,
+        network=NetConfig(2, 3, True, PoolConfig("max", 2)),
+        reduction="mean",
+        learning_rate=0.1,
+        steps=0,
+    )
+    return Settings(**{**base, **changes})
+
+
+def test_the_five_weight_example_gives_the_seed_mean():
+    mean, cancelled = batch_mean(SEED_GRADIENTS)
+    np.testing.assert_allclose(mean, [1.35, 0.15, 0.0, -0.2, -0.8], atol=1e-15)
+    assert cancelled == (2,)  # w3: 1.1 and -1.1
+
+
+def test_the_digits_are_scikit_learns_without_importing_it():
+    from sklearn.datasets import load_digits
+
+    images, labels = digit_images()
+    reference = load_digits()
+    np.testing.assert_array_equal(images, reference.images)
+    np.testing.assert_array_equal(labels, reference.target)
+    check = "import sys; from ui.shared.digits import digit_images; digit_images(); "
+    check += "print('sklearn' in sys.modules)"
+    loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=".")
+    assert loaded.stdout.strip() == "False", loaded.stderr
+
+
+def test_a_divergent_learning_rate_stops_at_the_step_that_overflowed():
+    network = NetConfig(2, 3, False, PoolConfig("max", 2))
+    lesson = build_batch_lesson(
+        settings(network=network, reduction="sum", learning_rate=3.0, steps=40, size=64)
+    )
+    assert lesson.diverged_at is not None and 1 <= lesson.diverged_at <= 40
+    assert len(lesson.losses) == lesson.diverged_at  # before each finite step, and after
+    assert np.isfinite(lesson.losses).all()
+    assert np.isfinite(lesson.kernel_fd_gap) and lesson.kernel_fd_gap < 1e-3
+
+
+def test_the_issue_link_trains_to_a_finite_loss():
+    network = NetConfig(2, 3, False, PoolConfig("max", 2))
+    lesson = build_batch_lesson(
+        settings(network=network, reduction="sum", learning_rate=0.3, steps=8)
+    )
+    assert np.isfinite(lesson.losses).all() and np.isfinite(lesson.kernel_fd_gap)
+
+
+def test_average_pooling_has_no_winners_and_every_example_reaches_the_same_cells():
+    lesson = build_batch_lesson(settings(network=NetConfig(2, 3, False, PoolConfig("avg", 2))))
+    assert lesson.winner_cells(0, 0) == ()
+    reached = lesson.positions_reached(0)
+    assert (reached == reached[0]).all()
+
+
+def test_max_pooling_examples_pick_their_own_winners():
+    lesson = build_batch_lesson(settings(size=16))
+    reached = lesson.positions_reached(0)
+    assert reached[-1] > reached[0]
+    assert lesson.positions_routed(0, 0) <= len(lesson.winner_cells(0, 0))
+
+
+def test_the_wrong_way_differs_and_the_checks_hold():
+    lesson = build_batch_lesson(settings())
+    assert lesson.wrong_gap > 1e-6
+    assert lesson.batched_gap < 1e-12 and lesson.kernel_fd_gap < 1e-6
+    table = lesson.reduction_table
+    np.testing.assert_allclose(table["scaled"], table["mean"], rtol=1e-12)
+
+
+def test_a_network_that_does_not_fit_raises_a_value_error():
+    with pytest.raises(ValueError, match="output height would be"):
+        build_batch_lesson(settings(network=NetConfig(2, 5, True, PoolConfig("max", 8))))

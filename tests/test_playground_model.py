@@ -1,0 +1,105 @@
+"""The Playground's model and sentences, without Streamlit: what it computes, and that
+every sentence is true for the settings it describes."""
+
+import numpy as np
+import pytest
+
+from pooling import PoolConfig
+from ui.playground import text
+from ui.playground.model import Settings, build_lesson
+
+INTS = np.arange(36.0).reshape(6, 6) % 7
+
+
+def lesson_for(x, config, upstream="ones"):
+    return build_lesson(Settings(np.asarray(x, float), config, upstream, seed=0))
+
+
+def test_the_seed_window_routes_2_5_to_the_winner():
+    lesson = lesson_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
+    assert lesson.grad_x.tolist() == [[0, 2.5], [0, 0]]
+    assert lesson.receivers((0, 0)) == ((0, 1),)
+    sentence = text.step_sentence(lesson, (0, 0))
+    assert "x[0,1]" in sentence and "**2.5**" in sentence
+    assert "the other 3 cells of the window get 0" in sentence
+
+
+def test_average_of_the_seed_window_gives_every_cell_half():
+    lesson = lesson_for([[1, 3], [2, 0.5]], PoolConfig("avg", 2), upstream="seed")
+    lesson = build_lesson(Settings(lesson.x, lesson.config, "custom", 0, np.array([[2.0]])))
+    assert lesson.grad_x.tolist() == [[0.5, 0.5], [0.5, 0.5]]
+    assert "the mean of its 4 cells" in text.step_sentence(lesson, (0, 0))
+
+
+def test_a_dilated_window_reads_only_its_taps():
+    lesson = lesson_for(INTS, PoolConfig("max", 3, stride=1, padding=1, dilation=2))
+    cells = lesson.window_cells((0, 0))
+    assert cells == tuple((r, c) for r in (-1, 1, 3) for c in (-1, 1, 3))
+    assert lesson.window_cells((0, 0), real_only=True) == ((1, 1), (1, 3), (3, 1), (3, 3))
+
+
+# x[0, 0] is read by the windows of y[0,0], y[0,1], y[1,0] and y[1,1], holding 4, 6, 6
+# and 9 real cells; with count_include_pad each divides by 9.
+@pytest.mark.parametrize(
+    "config, divisor, phrase, grad_corner",
+    [
+        (
+            PoolConfig("avg", 3, stride=1, padding=1),
+            "9",
+            "count_include_pad counts the 5 padding",
+            4 / 9,
+        ),
+        (
+            PoolConfig("avg", 3, stride=1, padding=1, count_include_pad=False),
+            "4",
+            "the mean of its 4 real cells: with count_include_pad off",
+            1 / 4 + 1 / 6 + 1 / 6 + 1 / 9,
+        ),
+        (
+            PoolConfig("avg", 3, stride=1, padding=1, divisor_override=5),
+            "5",
+            "the divisor override",
+            4 / 5,
+        ),
+    ],
+)
+def test_the_average_step_says_what_divides_and_why(config, divisor, phrase, grad_corner):
+    lesson = lesson_for(INTS, config)
+    sentence = text.step_sentence(lesson, (0, 0))  # the corner window: 4 real cells
+    assert phrase in sentence
+    assert f"dL/dy ÷ {divisor} = 1 ÷ {divisor}" in sentence
+    assert lesson.grad_x[0, 0] == pytest.approx(grad_corner, rel=1e-15)
+    if config.divisor_override:
+        assert "mean" not in sentence  # an override is no mean
+
+
+def test_the_input_caption_speaks_of_padding_and_stars_only_when_there_are_some():
+    plain = text.input_caption(lesson_for(INTS, PoolConfig("avg", 2)))
+    assert "padding" not in plain and "Stars" not in plain
+    padded = text.input_caption(lesson_for(INTS, PoolConfig("max", 3, padding=1)))
+    assert "reads −∞ there" in padded and "Stars" in padded
+
+
+def test_the_all_rule_is_flagged_with_the_totals_it_breaks():
+    tied = np.array([[4.0, 1.0], [4.0, 0.0]])
+    lesson = lesson_for(tied, PoolConfig("max", 2, ties="all"))
+    assert lesson.inflates and lesson.tied_windows == 1
+    warning = text.inflation_warning(lesson)
+    assert "adds up to 2" in warning and "windows send 1" in warning
+    assert "wrong on purpose" in text.step_sentence(lesson, (0, 0))
+    assert not lesson_for(tied, PoolConfig("max", 2, ties="first")).inflates
+    assert not lesson_for([[4.0, 1.0], [3.0, 0.0]], PoolConfig("max", 2, ties="all")).inflates
+
+
+def test_transpose_product_equals_the_backward_pass():
+    lesson = lesson_for(INTS, PoolConfig("avg", 3, stride=2, padding=1), upstream="random")
+    assert lesson.transpose_gap < 1e-12
+    assert "1/divisor at every real cell" in text.matrix_sentence(lesson)
+    selection = lesson_for(INTS, PoolConfig("max", 2))
+    assert "0/1 selection matrix" in text.matrix_sentence(selection)
+
+
+def test_filled_after_the_last_window_is_dl_dx():
+    lesson = lesson_for(INTS, PoolConfig("max", 3, stride=1), upstream="random")
+    np.testing.assert_allclose(lesson.filled_after(lesson.windows - 1), lesson.grad_x)
+    assert lesson.out_cell(5) == (1, 1)

@@ -1,0 +1,49 @@
+"""The shared helpers: how link values are shown, numbers written, link fields read."""
+
+import numpy as np
+import pytest
+
+from ui.shared.links import Field, label_in, restore
+from ui.shared.numbers import common_exponent, fmt, power_of_ten
+from ui.shared.state import literal, notice_text
+
+
+@pytest.mark.parametrize(
+    "given, shown",
+    [
+        ("[x](https://e.org)", "` [x](https://e.org) `"),
+        ("a`b", "`` a`b ``"),
+        ("``", "``` `` ```"),
+        ("two\n\nlines", "` two lines `"),
+        ("", "(empty)"),
+    ],
+)
+def test_literal_makes_a_code_span_that_cannot_close_early(given, shown):
+    assert literal(given) == shown
+
+
+def test_a_notice_keeps_the_visitors_text_apart_from_the_sentence():
+    notices = restore([Field("k", "kh", 2, int, str)], {"kh": "<b>9</b>"}, {})
+    (notice,) = notices
+    assert notice.given == "<b>9</b>" and "invalid literal" in notice.reason
+    assert notice_text(notice).startswith("Link value **kh** = ` <b>9</b> ` ")
+
+
+def test_numbers_are_short_at_every_size():
+    assert fmt(1e308) == "1e+308" and fmt(-2.5e7) == "−2.5e+07"
+    assert fmt(1_000_000) == "1000000" and fmt(1 / 3) == "0.333" and fmt(-0.0) == "0"
+    assert fmt(2e-5) == "2.0e−05" and fmt(float("nan")) == "NaN" and fmt(float("-inf")) == "−∞"
+
+
+def test_tiny_maps_are_written_in_a_power_of_ten():
+    assert common_exponent(np.array([0.0047, -0.0012]), 2) == -3
+    assert common_exponent(np.array([0.5, 0.0012]), 2) == 0
+    assert common_exponent(np.zeros(3), 2) == 0
+    assert power_of_ten(-3) == "10⁻³"
+
+
+def test_a_choice_kept_by_short_name():
+    parse, write = label_in({"ties": "Tie lab", "step": "Step through"})
+    assert parse("ties") == "Tie lab" and write("Step through") == "step"
+    with pytest.raises(ValueError, match="must be one of ties, step"):
+        parse("Tie lab")
