@@ -183,3 +183,46 @@ def test_clearing_a_cell_says_which_and_keeps_the_rest(page, app_url):
     expect(page.get_by_text("Row 0, column 0 is empty or not a number")).to_be_visible()
     assert exceptions_on(page) == []
     assert page.get_by_role("spinbutton", name="Rows").input_value() == "2"
+
+
+# What a projector (1280x720 at 150 % zoom) and a small laptop leave of the page.
+SCREENS = {
+    "projector": dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5),
+    "1024": dict(viewport={"width": 1024, "height": 768}),
+}
+CUT_OFF = """() => {
+  const cut = [];
+  for (const list of document.querySelectorAll('[role=tablist]'))
+    if (list.scrollWidth > list.clientWidth + 1) cut.push('tabs: ' + list.innerText);
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const right = plot.getBoundingClientRect().right;
+    for (const title of plot.querySelectorAll('.gtitle'))
+      if (title.getBoundingClientRect().right > right + 1) cut.push('title: ' + title.textContent);
+  }
+  for (const label of document.querySelectorAll('[data-testid=stButton] p, [data-testid=stTab] p'))
+    if (label.scrollWidth > label.clientWidth + 1) cut.push('label: ' + label.textContent);
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"playground?{OVERLAP}&tab=forward",
+        f"playground?{OVERLAP}&tab=step",
+        f"playground?{OVERLAP}&tab=ties&x=2,2,1;2,0,3;4,1,4",
+        "batch?tab=step",
+        "batch?tab=result",
+        "batch?tab=weights",
+    ],
+)
+def test_nothing_is_cut_off_on_a_projector_or_a_small_screen(browser, app_url, screen, path):
+    context = browser.new_context(**SCREENS[screen])
+    page = context.new_page()
+    try:
+        open_page(page, f"{app_url}/{path}")
+        assert page.evaluate(CUT_OFF) == []
+        assert exceptions_on(page) == []
+    finally:
+        context.close()

@@ -183,3 +183,12 @@ def test_max_curve_is_flat_then_slope_one():
 def test_line_figure_counts_steps_in_whole_numbers():
     figure = line_figure([3.0, 2.0, 1.5], title="loss", x_title="step", y_title="loss")
     assert figure.layout.xaxis.tickformat == "d" and figure.layout.xaxis.dtick >= 1
+
+
+def test_winner_marks_move_off_the_number_when_a_cell_is_small():
+    values = np.arange(256.0).reshape(16, 16) % 10
+    overlay = grids.Overlay(marks=((0, 0),))
+    small = trace(grids.grid_figure(values, title="x", overlay=overlay), "winner")
+    assert small.marker.symbol == "square-open" and (small.x[0], small.y[0]) == (0, 0)
+    large = trace(grids.grid_figure(values[:4, :4], title="x", overlay=overlay), "winner")
+    assert large.marker.symbol == "star"

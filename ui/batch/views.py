@@ -8,6 +8,7 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples
+from ..figures.style import MARK_LEGEND
 from ..shared.chart import cached, chart
 from ..shared.player import Steps, player
 from .model import BatchLesson
@@ -30,6 +31,7 @@ def batch_view(lesson: BatchLesson) -> None:
         titles=[f"“{label}”" for label in lesson.labels],
         kind="value",
         annotate=False,
+        most_columns=4 if lesson.size <= 8 else 8,
     )
     chart(figure, key=f"{P}_fig_batch")
     st.caption(
@@ -72,7 +74,7 @@ def per_example_view(lesson: BatchLesson) -> None:
         chart(figure, key=f"{P}_fig_{key}")
 
     won = (
-        " Stars mark the cells that won a window; each example has its own."
+        f" Each cell that won a window has {MARK_LEGEND}; each example has its own."
         if lesson.is_max
         else " Average pooling reads every cell of a window: no cell wins."
     )

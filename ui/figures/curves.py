@@ -82,7 +82,7 @@ def max_curve_figure(a: float, b: float) -> go.Figure:
         ),
     ]
     annotations = [
-        dict(x=b - span / 2, y=b, text="slope 0: a loses", showarrow=False, yshift=14),
+        dict(x=b - 0.8 * span, y=b, text="slope 0: a loses", showarrow=False, yshift=14),
         dict(
             x=b + span / 2,
             y=b + span / 2,

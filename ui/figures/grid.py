@@ -137,23 +137,40 @@ def outline_trace(cells, name: str = "window") -> dict:
     )
 
 
-def marks_trace(cells, cell_px: float, name: str = "winner") -> dict:
-    """A star in the top-right corner of each cell, clear of its centred number."""
+def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "winner") -> dict:
+    """Winner marks that never cover a number: a star in the top-right corner of each
+    cell while the cell has room for it beside its widest label (`label_px`), else an
+    open square along the cell's edge, around the number."""
     rows = [row for row, _ in cells]
     cols = [col for _, col in cells]
-    size = max(7, min(12, int(cell_px * 0.26)))
+    star_px = max(7, min(12, int(cell_px * 0.26)))
+    if cell_px >= label_px + 2 * star_px + 4:
+        return dict(
+            type="scatter",
+            x=[col + 0.3 for col in cols],
+            y=[row - 0.3 for row in rows],
+            mode="markers",
+            hoverinfo="skip",
+            name=name,
+            marker=dict(
+                symbol="star",
+                size=star_px,
+                color=style.MARK_COLOUR,
+                line=dict(color=style.MARK_EDGE, width=1.2),
+            ),
+        )
     return dict(
         type="scatter",
-        x=[col + 0.3 for col in cols],
-        y=[row - 0.3 for row in rows],
+        x=cols,
+        y=rows,
         mode="markers",
         hoverinfo="skip",
         name=name,
         marker=dict(
-            symbol="star",
-            size=size,
+            symbol="square-open",
+            size=max(6, cell_px - 4),
             color=style.MARK_COLOUR,
-            line=dict(color=style.MARK_EDGE, width=1.2),
+            line=dict(width=2),
         ),
     )
 
@@ -212,7 +229,8 @@ def grid_figure(
     if overlay.window:
         traces.append(outline_trace(overlay.window))
     if overlay.marks:
-        traces.append(marks_trace(overlay.marks, size))
+        widest = max(map(style.label_px, labels.ravel())) if annotate else 0.0
+        traces.append(marks_trace(overlay.marks, size, label_px=widest))
     layout = dict(
         **style.matrix_axes(values.shape, overlay.padding),
         **style.base_layout(

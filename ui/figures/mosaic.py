@@ -15,32 +15,35 @@ from . import style
 from .grid import colour_range, marks_trace
 
 SMALL_DECIMALS = 2
+MIN_CELL_PX = 6
+TITLE_ROW_PX = 13  # a title row this tall holds a 13-px title; smaller: titles on hover
 
 
 def mosaic_cell_px(columns: int, width: int, width_px: int = style.MOSAIC_WIDTH_PX) -> int:
     """Pixels per cell when `columns` maps `width` wide share the main column."""
-    return min(style.CELL_PX, max(9, width_px // (columns * (width + 1))))
+    return min(style.CELL_PX, max(MIN_CELL_PX, width_px // (columns * (width + 1))))
 
 
 def columns_for(
-    count: int, width: int, *, annotate: bool, most: int = 8, width_px: int = style.MOSAIC_WIDTH_PX
+    count: int, width: int, *, needed_px: float | None, most: int, width_px: int
 ) -> int:
-    """How many maps a row: as many as fit with cells wide enough for two-decimal
-    numbers when they are written in, else up to `most` (colour only)."""
-    if not annotate:
+    """How many maps a row: the most (up to `most`) whose cells are still `needed_px`
+    wide, the room their numbers take; any number when no numbers are written."""
+    if needed_px is None:
         return max(1, min(count, most))
     for columns in range(min(count, most), 0, -1):
-        if mosaic_cell_px(columns, width, width_px) >= style.CELL_PX - 4:
+        if mosaic_cell_px(columns, width, width_px) >= needed_px:
             return columns
     return 1
 
 
-def tile(maps: list[np.ndarray], columns: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """The mosaic (rows of tiles, NaN between them) and each map's top-left corner."""
+def tile(maps: list[np.ndarray], columns: int, fill=np.nan) -> tuple[np.ndarray, list]:
+    """The mosaic (rows of tiles, `fill` between them) and each map's top-left corner.
+    maps: list of (H, W); mosaic: (rows * (H + 1), columns * (W + 1) - 1)."""
     height, width = maps[0].shape
     tile_h, tile_w = height + 1, width + 1
     rows = -(-len(maps) // columns)
-    mosaic = np.full((rows * tile_h, columns * tile_w - 1), np.nan)
+    mosaic = np.full((rows * tile_h, columns * tile_w - 1), fill, dtype=np.asarray(maps[0]).dtype)
     corners = []
     for index, values in enumerate(maps):
         top = (index // columns) * tile_h + 1
@@ -68,56 +71,68 @@ def small_multiples(
     units of a power of ten, said in `title`."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
-    columns = columns_for(len(maps), width, annotate=annotate, most=most_columns, width_px=width_px)
+    texts, needed = None, None
+    exponent = 0
+    if annotate:
+        every = np.concatenate([m.ravel() for m in maps])
+        exponent = common_exponent(every, SMALL_DECIMALS) if kind == "gradient" else 0
+        texts = [fmt_grid(m / 10.0**exponent, SMALL_DECIMALS) for m in maps]
+        needed = max(style.label_px(t) for grid in texts for t in grid.ravel()) + 6
+    columns = columns_for(len(maps), width, needed_px=needed, most=most_columns, width_px=width_px)
     cell_px = mosaic_cell_px(columns, width, width_px)
     mosaic, corners = tile(maps, columns)
-    exponent = common_exponent(mosaic, SMALL_DECIMALS) if kind == "gradient" and annotate else 0
-    labels = None  # colour only: the hover says each number, nothing to format
-    if annotate:
-        labels = np.where(np.isnan(mosaic), "", fmt_grid(mosaic / 10.0**exponent, SMALL_DECIMALS))
-        annotate = style.fits_in_cell(labels.ravel(), cell_px)
+    labels = tile(texts, columns, fill="")[0] if texts else None
+    annotate = annotate and cell_px >= needed
     low, high = colour_range(mosaic, kind, limit)
-    traces = [
-        dict(
-            type="heatmap",
-            z=mosaic,
-            text=labels,
-            texttemplate="%{text}" if annotate else None,
-            textfont=dict(size=style.CELL_FONT_PX),
-            colorscale=style.SCALES[kind],
-            zmin=low,
-            zmax=high,
-            xgap=1,
-            ygap=1,
-            name=kind,
-            hovertemplate="%{z:.4g}<extra></extra>",
-            hoverongaps=False,
-            colorbar=dict(
-                thickness=12,
-                len=min(1.0, 320 / max(mosaic.shape[0] * cell_px, 1)),
-                yanchor="top",
-                y=1,
-                tickfont=dict(size=12),
-            ),
+    titled = cell_px >= TITLE_ROW_PX
+    cells = dict(
+        type="heatmap",
+        z=mosaic,
+        text=labels,
+        texttemplate="%{text}" if annotate else None,
+        textfont=dict(size=style.CELL_FONT_PX),
+        colorscale=style.SCALES[kind],
+        zmin=low,
+        zmax=high,
+        xgap=1,
+        ygap=1,
+        name=kind,
+        hovertemplate="%{z:.4g}<extra></extra>",
+        hoverongaps=False,
+        colorbar=dict(
+            thickness=12,
+            len=min(1.0, 320 / max(mosaic.shape[0] * cell_px, 1)),
+            yanchor="top",
+            y=1,
+            tickfont=dict(size=12),
         ),
-        dict(
-            type="scatter",
-            x=[left + (width - 1) / 2 for _, left in corners],
-            y=[top - 1 for top, _ in corners],
-            text=titles,
-            mode="text",
-            hoverinfo="skip",
-            textfont=dict(size=13, color=style.TITLE_TEXT),
-            name="titles",
-        ),
-    ]
+    )
+    traces = [cells]
+    if titled:
+        traces.append(
+            dict(
+                type="scatter",
+                x=[left + (width - 1) / 2 for _, left in corners],
+                y=[top - 1 for top, _ in corners],
+                text=titles,
+                mode="text",
+                hoverinfo="skip",
+                textfont=dict(size=13, color=style.TITLE_TEXT),
+                name="titles",
+            )
+        )
+    else:  # no room for a title row: each map's title comes with its cells' hover
+        owner = np.full(mosaic.shape, "", dtype=object)
+        for (top, left), name in zip(corners, titles, strict=True):
+            owner[top : top + height, left : left + width] = name
+        cells.update(customdata=owner, hovertemplate="%{customdata}: %{z:.4g}<extra></extra>")
     starred = [
         (top + row, left + col)
         for (top, left), cells in zip(corners, marks or [[] for _ in maps], strict=True)
         for row, col in cells
     ]
     if starred:
-        traces.append(marks_trace(starred, cell_px))
+        traces.append(marks_trace(starred, cell_px, label_px=needed - 6 if annotate else 0.0))
     if title is not None and exponent:
         title = f"{title} (×{power_of_ten(exponent)})"
     top_margin = 44 if title else 8

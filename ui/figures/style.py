@@ -24,7 +24,8 @@ SCALES = {"value": VALUE_SCALE, "gradient": GRADIENT_SCALE, "count": COUNT_SCALE
 PADDING_COLOUR = "#e4e4e7"
 PADDING_TEXT = "#52525b"
 OUTLINE_COLOUR = "#111111"  # the current window
-MARK_COLOUR = "#111111"  # winners: a star in the cell's corner
+MARK_COLOUR = "#111111"  # winners: a star in the cell's corner, or a frame (see grid)
+MARK_LEGEND = "a star (a frame on cells too small for one)"  # what captions call it
 MARK_EDGE = "#ffffff"
 ROUTE_COLOUR = "#c2410c"
 LINE_COLOUR = "#3f3f46"  # curves (loss, positions reached)
@@ -40,7 +41,7 @@ DIGIT_EM = 0.556
 
 CELL_PX = 46  # the largest cell drawn
 MIN_CELL_PX = 18
-PLOT_WIDTH_PX = 320  # half the main column on a 1024-px screen, a third at 1400
+PLOT_WIDTH_PX = 260  # half the main column on a projector (see MAIN_WIDTH_PX)
 # The main column is about 520 px on a projector (1280x720 at 150 %), 620 at 1024 px
 # and 1000 at 1400: heights are set for the narrowest, so a figure never leaves an
 # empty band under it; wider screens keep spare room to its right.

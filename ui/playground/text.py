@@ -9,6 +9,7 @@ from __future__ import annotations
 from pooling import PoolConfig
 from pooling.geometry import AXIS_NAMES, output_length, rounded_length
 
+from ..figures.style import MARK_LEGEND
 from ..shared.numbers import fmt
 from .model import Cell, Divisor, Lesson
 
@@ -24,7 +25,7 @@ def input_caption(lesson: Lesson) -> str:
         parts.append(f"Grey cells are padding: pooling reads {lesson.pad_label} there.")
     parts.append("Outlined: the cells the current window reads.")
     if lesson.config.mode == "max":
-        parts.append("Stars: the cells that won a window.")
+        parts.append(f"Each cell that won a window has {MARK_LEGEND}.")
     return " ".join(parts)
 
 

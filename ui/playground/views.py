@@ -149,7 +149,7 @@ def step_figures(lesson: Lesson, step: int) -> None:
             lesson.filled_after(step),
             title=title,
             lesson=lesson,
-            overlay=grids.Overlay(marks=tuple(receivers)),
+            overlay=grids.Overlay(marks=tuple(marks)),
         )
         chart(figure, key=f"{P}_fig_step_gx")
     st.markdown(text.step_sentence(lesson, out_cell))
