@@ -232,7 +232,7 @@ def grid_figure(
         widest = max(map(style.label_px, labels.ravel())) if annotate else 0.0
         traces.append(marks_trace(overlay.marks, size, label_px=widest))
     layout = dict(
-        **style.matrix_axes(values.shape, overlay.padding),
+        **style.matrix_axes(values.shape, overlay.padding, cell=size),
         **style.base_layout(
             title=title, height=rows * size + style.MARGIN["t"] + style.MARGIN["b"]
         ),

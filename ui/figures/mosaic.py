@@ -15,13 +15,15 @@ from . import style
 from .grid import colour_range, marks_trace
 
 SMALL_DECIMALS = 2
-MIN_CELL_PX = 6
-TITLE_ROW_PX = 13  # a title row this tall holds a 13-px title; smaller: titles on hover
+COLOUR_BAR_PX = 70  # the colour bar, its numbers and the margins
+TITLE_ROW_PX = 12  # a title row this tall holds a 13-px title; smaller: titles on hover
 
 
 def mosaic_cell_px(columns: int, width: int, width_px: int = style.MOSAIC_WIDTH_PX) -> int:
-    """Pixels per cell when `columns` maps `width` wide share the main column."""
-    return min(style.CELL_PX, max(MIN_CELL_PX, width_px // (columns * (width + 1))))
+    """Pixels per cell when `columns` maps `width` wide share a column `width_px` wide,
+    less the colour bar beside them."""
+    plot_px = width_px - COLOUR_BAR_PX
+    return min(style.CELL_PX, max(style.MIN_CELL_PX, plot_px // (columns * (width + 1))))
 
 
 def columns_for(
@@ -77,7 +79,8 @@ def small_multiples(
         every = np.concatenate([m.ravel() for m in maps])
         exponent = common_exponent(every, SMALL_DECIMALS) if kind == "gradient" else 0
         texts = [fmt_grid(m / 10.0**exponent, SMALL_DECIMALS) for m in maps]
-        needed = max(style.label_px(t) for grid in texts for t in grid.ravel()) + 6
+        widest = max(style.label_px(t) for grid in texts for t in grid.ravel())
+        needed = widest + style.LABEL_SLACK_PX
     columns = columns_for(len(maps), width, needed_px=needed, most=most_columns, width_px=width_px)
     cell_px = mosaic_cell_px(columns, width, width_px)
     mosaic, corners = tile(maps, columns)
@@ -132,7 +135,7 @@ def small_multiples(
         for row, col in cells
     ]
     if starred:
-        traces.append(marks_trace(starred, cell_px, label_px=needed - 6 if annotate else 0.0))
+        traces.append(marks_trace(starred, cell_px, label_px=widest if annotate else 0.0))
     if title is not None and exponent:
         title = f"{title} (×{power_of_ten(exponent)})"
     top_margin = 44 if title else 8

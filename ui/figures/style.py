@@ -38,9 +38,10 @@ TITLE_FONT_PX = 16
 # Advance widths in em of Arial (Inter is within a few %): what a label needs across.
 CHAR_EM = {".": 0.278, ",": 0.278, "−": 0.584, "-": 0.333, "∞": 0.713, " ": 0.278}
 DIGIT_EM = 0.556
+LABEL_SLACK_PX = 8  # room a number needs in its cell beyond its own width
 
 CELL_PX = 46  # the largest cell drawn
-MIN_CELL_PX = 18
+MIN_CELL_PX = 6
 PLOT_WIDTH_PX = 260  # half the main column on a projector (see MAIN_WIDTH_PX)
 # The main column is about 520 px on a projector (1280x720 at 150 %), 620 at 1024 px
 # and 1000 at 1400: heights are set for the narrowest, so a figure never leaves an
@@ -86,22 +87,26 @@ def label_px(label: str, font_px: int = CELL_FONT_PX) -> float:
 
 def fits_in_cell(labels, cell_px: float) -> bool:
     """Whether every label, at CELL_FONT_PX, fits inside a cell `cell_px` wide with
-    2 px to spare on each side (plus the 2-px gap between cells)."""
+    3 px to spare on each side (plus the 2-px gap between cells)."""
     widest = max((label_px(label) for label in set(labels)), default=0.0)
-    return widest + 6 <= cell_px
+    return widest + LABEL_SLACK_PX <= cell_px
 
 
-def matrix_axes(shape: tuple[int, int], padding: tuple[int, int] = (0, 0)) -> dict:
+def matrix_axes(
+    shape: tuple[int, int], padding: tuple[int, int] = (0, 0), *, cell: float = CELL_PX
+) -> dict:
     """Layout axes for matrix orientation: row 0 on top, square cells, integer ticks on
-    the real cells, column numbers along the top, spare room below and to the right."""
+    the real cells (thinned on small cells), column numbers along the top, spare room
+    below and to the right."""
     height, width = shape
     pad_r, pad_c = padding
+    step = tick_step(cell)
     ticks = dict(showgrid=False, zeroline=False, tickfont=dict(size=12))
     return dict(
         xaxis=dict(
             range=[-pad_c - 0.5, width + pad_c - 0.5],
             tickmode="array",
-            tickvals=list(range(width)),
+            tickvals=list(range(0, width, step)),
             side="top",
             constrain="domain",
             constraintoward="left",
@@ -110,7 +115,7 @@ def matrix_axes(shape: tuple[int, int], padding: tuple[int, int] = (0, 0)) -> di
         yaxis=dict(
             range=[height + pad_r - 0.5, -pad_r - 0.5],
             tickmode="array",
-            tickvals=list(range(height)),
+            tickvals=list(range(0, height, step)),
             constrain="domain",
             constraintoward="top",
             scaleanchor="x",
@@ -121,8 +126,13 @@ def matrix_axes(shape: tuple[int, int], padding: tuple[int, int] = (0, 0)) -> di
 
 
 def cell_px(rows: int, cols: int, width_px: int = PLOT_WIDTH_PX) -> int:
-    """Pixels per square cell when a map of rows x cols gets about `width_px` across
-    (the page's real width is not known on the server)."""
-    return min(
-        CELL_PX, max(MIN_CELL_PX, width_px // max(cols, 1)), max(MIN_CELL_PX, 560 // max(rows, 1))
-    )
+    """Pixels per square cell when a map of rows x cols is placed in a column about
+    `width_px` wide (the page's real width is not known on the server): what is left
+    after the margins, no more than CELL_PX, and short enough to fit a screen."""
+    across = (width_px - MARGIN["l"] - MARGIN["r"]) // max(cols, 1)
+    return max(MIN_CELL_PX, min(CELL_PX, across, 560 // max(rows, 1)))
+
+
+def tick_step(cell: float) -> int:
+    """Label every row and column while 12-px numbers fit, else every 2nd or 5th."""
+    return 1 if cell >= 20 else 2 if cell >= 11 else 5
