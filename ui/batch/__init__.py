@@ -11,6 +11,7 @@ from pooling.network import NetConfig
 
 from ..shared.controls import config_from_state
 from ..shared.state import show_notices
+from ..shared.tabs import open_tab_only
 from .checks import checks_view
 from .inputs import edit_view, sidebar_controls
 from .model import BatchLesson, Settings, build_batch_lesson
@@ -104,10 +105,4 @@ def render() -> None:
     batch_view(lesson)
     if st.session_state[SOURCE] == "edit":
         edit_view(lesson.images[st.session_state[EXAMPLE]])
-    tabs = st.tabs(list(TABS.values()), key=TAB, on_change="rerun")
-    for tab, view in zip(tabs, TAB_VIEWS.values(), strict=True):
-        if tab.open:
-            with tab:
-                view(lesson)
-    if not tabs[1].open:
-        st.session_state[PLAYING] = False  # Play stops when its tab is left
+    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, playing_key=PLAYING)

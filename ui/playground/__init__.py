@@ -10,6 +10,7 @@ import streamlit as st
 from pooling import PoolConfig
 
 from ..shared.state import show_notices
+from ..shared.tabs import open_tab_only
 from .inputs import (
     checked_config,
     custom_upstream,
@@ -81,10 +82,4 @@ def render() -> None:
         first_cell=lesson.busiest_cell(),
     )
     publish()
-    tabs = st.tabs(list(TABS.values()), key=TAB, on_change="rerun")
-    for tab, view in zip(tabs, TAB_VIEWS.values(), strict=True):
-        if tab.open:
-            with tab:
-                view(lesson)
-    if not tabs[1].open:
-        st.session_state[PLAYING] = False  # Play stops when its tab is left
+    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, playing_key=PLAYING)
