@@ -32,7 +32,7 @@ def wait_healthy(
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with code {process.returncode}")
+            raise RuntimeError(f"{process.args[0]} exited with code {process.returncode}")
         try:
             with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
                 if response.status == 200:

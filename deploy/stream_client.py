@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
-
-import urllib.request
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -60,7 +59,9 @@ class Session:
 
     def _fetch_page(self) -> str:
         """GET the page; the cookies it sets (the proxy's sticky one) as a header."""
-        with urllib.request.urlopen(f"{self.base_url}/{self.page}?{self.query}", timeout=30) as reply:
+        with urllib.request.urlopen(
+            f"{self.base_url}/{self.page}?{self.query}", timeout=30
+        ) as reply:
             cookies = reply.headers.get_all("Set-Cookie") or []
         return "; ".join(cookie.split(";", 1)[0] for cookie in cookies)
 

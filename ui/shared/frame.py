@@ -36,6 +36,29 @@ PAGE_CSS = """
 """
 
 
+# When the server behind a page goes away (a replica died, the server restarted),
+# Streamlit reconnects to whichever process answers but reruns nothing: the new
+# process would meet the student's next click as a new session, whose first run reads
+# the settings from the link and overwrites that click. So once the connection is back
+# after a loss, the page reloads itself from its link (always current: every run
+# publishes it), and the new process shows the same screen at once.
+RECONNECT_SCRIPT = """<script>
+(() => {
+  if (window.labReloadsOnReconnect) return;
+  window.labReloadsOnReconnect = true;
+  // PINGING_SERVER and DISCONNECTED_FOREVER only ever follow a lost connection.
+  const LOST = ['PINGING_SERVER', 'DISCONNECTED_FOREVER'];
+  let lost = false;
+  setInterval(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const state = app && app.getAttribute('data-test-connection-state');
+    if (LOST.includes(state)) lost = true;
+    else if (state === 'CONNECTED' && lost) window.location.reload();
+  }, 250);
+})();
+</script>"""
+
+
 def site_menu() -> None:
     with st.sidebar:
         for page in PAGES:
@@ -58,7 +81,7 @@ def page_frame(title: str, intro: str) -> None:
         layout="wide",
         initial_sidebar_state="expanded",
     )
-    st.html(f"<style>{PAGE_CSS}</style>")
+    st.html(f"<style>{PAGE_CSS}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
     site_menu()
     st.title(title)
     st.markdown(intro)
