@@ -253,3 +253,44 @@ def test_a_link_with_a_huge_value_falls_back_with_a_notice():
     app = open_app(PLAYGROUND, {"x": "1,2;3,1e300"})
     assert no_exceptions(app)
     assert any("Link value **x**" in w.value and "between" in w.value for w in app.warning)
+
+
+# -- playground: adaptive and global pooling ------------------------------------------------
+
+OVERLAP_X = "1,2,0,1,3;0,9,1,0,2;2,1,4,1,0;0,3,1,8,1;1,0,2,1,0"
+
+
+def test_adaptive_windows_overlap_and_route_like_the_others():
+    app = open_app(PLAYGROUND, {"x": OVERLAP_X})
+    app.radio(key="pg_sizing").set_value("output").run()
+    assert no_exceptions(app) and errors(app) == []
+    # 5 cells into 2: windows read 0-2 and 2-4, so row and column 2 belong to both.
+    assert heatmap_values(figure_titled(app, "Output y"), "value") == [[9, 4], [4, 8]]
+    counts = heatmap_values(figure_titled(app, "Windows reading each cell"), "count")
+    assert counts[2][2] == 4 and counts[0][0] == 1
+    grad = heatmap_values(figure_titled(app, "dL/dx"), "gradient")
+    assert grad[1][1] == 1 and grad[2][2] == 2 and grad[3][3] == 1  # the 4 wins twice
+    formula = "\n".join(latex.value for latex in app.latex)
+    assert r"0\text{–}2,\ 2\text{–}4" in formula and "(chosen)" in formula
+    assert app.query_params["sizing"] == "output" and app.query_params["oh"] == "2"
+
+
+def test_global_pooling_is_output_size_one():
+    app = open_app(
+        PLAYGROUND, {"x": OVERLAP_X, "sizing": "output", "oh": "1", "ow": "1", "mode": "avg"}
+    )
+    assert no_exceptions(app) and errors(app) == []
+    (y,) = heatmap_values(figure_titled(app, "Output y"), "value")
+    assert y == [pytest.approx(44 / 25)]  # the mean of all 25 cells (they sum to 44)
+    app.session_state["pg_tab"] = "Step through"
+    app.run()
+    assert any("the mean of its 25 cells" in md.value for md in app.markdown)
+
+
+def test_an_adaptive_link_restores_and_the_batch_page_takes_it_too():
+    app = open_app(PLAYGROUND, {"sizing": "output", "oh": "3", "ow": "1"})
+    assert app.session_state["pg_sizing"] == "output" and app.session_state["pg_oh"] == 3
+    batch = open_app(
+        "pages/2_batch.py", {"sizing": "output", "oh": "2", "ow": "2", "tab": "result"}
+    )
+    assert no_exceptions(batch) and errors(batch) == []

@@ -84,6 +84,8 @@ def test_random_links_never_break_a_page_nor_inject_markdown():
 
 PLAYGROUND_ACTIONS = [
     ("radio", "pg_mode", ["max", "avg"]),
+    ("radio", "pg_sizing", ["window", "output", "window"]),
+    ("number_input", "pg_oh", [1, 2, 5]),
     ("number_input", "pg_kh", [1, 2, 3, 5, 8]),
     ("number_input", "pg_kw", [1, 2, 3, 8]),
     ("number_input", "pg_sh", [1, 2, 3]),
@@ -102,6 +104,7 @@ PLAYGROUND_ACTIONS = [
 ]
 BATCH_ACTIONS = [
     ("radio", "bt_mode", ["max", "avg"]),
+    ("radio", "bt_sizing", ["window", "output"]),
     ("number_input", "bt_kh", [1, 2, 3, 6]),
     ("number_input", "bt_sh", [1, 2]),
     ("number_input", "bt_pad", [0, 1, 2]),

@@ -7,7 +7,7 @@ average, the tie rule, padding, count_include_pad and divisor_override.
 from __future__ import annotations
 
 from pooling import PoolConfig
-from pooling.geometry import AXIS_NAMES, output_length, rounded_length
+from pooling.geometry import output_length, plane_geometry, rounded_length
 
 from ..figures.style import MARK_LEGEND
 from ..shared.numbers import fmt
@@ -132,16 +132,34 @@ def matrix_sentence(lesson: Lesson) -> str:
     )
 
 
+def adaptive_formula(config: PoolConfig, axis: int, size: int) -> str:
+    """LaTeX: adaptive pooling's chosen output length and PyTorch's window rule along one
+    axis, with every window's first and last cell written out."""
+    symbol, cells = ("H", "rows") if axis == 0 else ("W", "columns")
+    out = config.output_size[axis]
+    windows = plane_geometry(config, *((size, 1) if axis == 0 else (1, size)))
+    table = windows.rows if axis == 0 else windows.cols
+    spans = [
+        rf"{int(index[real].min())}\text{{–}}{int(index[real].max())}"
+        for index, real in zip(table.index, table.real, strict=True)
+    ]
+    listed = r",\ ".join(spans)
+    floor = rf"\left\lfloor \frac{{i\cdot {size}}}{{{out}}}\right\rfloor"
+    ceil = rf"\left\lceil \frac{{(i+1)\cdot {size}}}{{{out}}}\right\rceil"
+    return (
+        rf"\begin{{aligned}}{symbol}_{{out}} &= {out}\ \text{{(chosen)}}\\ "
+        rf"\text{{window }} i &\text{{ reads {cells} }} {floor} \text{{ to }} {ceil} - 1"
+        rf":\ {listed}\end{{aligned}}"
+    )
+
+
 def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
     """LaTeX, one line per axis: PyTorch's output size with the numbers in."""
     lines = []
     for axis, size in enumerate((height, width)):
         symbol = "H" if axis == 0 else "W"
         if config.adaptive:
-            lines.append(
-                rf"\text{{{AXIS_NAMES[axis]}}}:\ {symbol}_{{out}} = {config.output_size[axis]}"
-                r"\ \text{(adaptive: chosen)}"
-            )
+            lines.append(adaptive_formula(config, axis, size))
             continue
         k, s = config.kernel_size[axis], config.stride[axis]
         p, d = config.padding[axis], config.dilation[axis]

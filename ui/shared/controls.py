@@ -16,6 +16,8 @@ TIES_LABELS = {
     "all": "all (wrong on purpose)",
 }
 KERNEL_MAX, STRIDE_MAX, PADDING_MAX, DILATION_MAX, DIVISOR_MAX = 8, 8, 4, 4, 99
+OUTPUT_MAX = 16
+SIZINGS = {"window": "Window and stride", "output": "Output size"}
 
 
 def pool_fields(prefix: str) -> list[Field]:
@@ -32,6 +34,9 @@ def pool_fields(prefix: str) -> list[Field]:
         Field(f"{prefix}_cip", "cip", True, flag, write_flag),
         Field(f"{prefix}_div", "div", 0, int_in(0, DIVISOR_MAX)),
         Field(f"{prefix}_ties", "ties", "first", one_of(TIES)),
+        Field(f"{prefix}_sizing", "sizing", "window", one_of(tuple(SIZINGS))),
+        Field(f"{prefix}_oh", "oh", 2, int_in(1, OUTPUT_MAX)),
+        Field(f"{prefix}_ow", "ow", 2, int_in(1, OUTPUT_MAX)),
     ]
 
 
@@ -41,17 +46,8 @@ def _pair(prefix: str, name: str, label: str, low: int, high: int, help_text: st
     right.number_input(f"{label} width", low, high, key=f"{prefix}_{name}w", help=help_text)
 
 
-def pool_controls(prefix: str) -> None:
-    """The widgets, in the order a student thinks of them."""
-    state = st.session_state
-    st.radio(
-        "Pooling",
-        ["max", "avg"],
-        key=f"{prefix}_mode",
-        horizontal=True,
-        format_func={"max": "Max", "avg": "Average"}.get,
-        help="Max keeps the largest value of each window; average keeps the mean.",
-    )
+def window_controls(prefix: str, *, is_max: bool) -> None:
+    """Window, stride, padding, dilation, ceil mode and the average's divisor."""
     _pair(prefix, "k", "Window", 1, KERNEL_MAX, "Size of each pooling window (kernel_size).")
     _pair(
         prefix,
@@ -69,7 +65,6 @@ def pool_controls(prefix: str) -> None:
         key=f"{prefix}_pad",
         help="Cells added on every side: −∞ for max, 0 for average. At most half the window.",
     )
-    is_max = state.get(f"{prefix}_mode", "max") == "max"
     right.number_input(
         "Dilation",
         1,
@@ -97,6 +92,36 @@ def pool_controls(prefix: str) -> None:
         disabled=is_max,
         help="divisor_override: divide every window's sum by this.",
     )
+
+
+def pool_controls(prefix: str) -> None:
+    """The widgets, in the order a student thinks of them."""
+    state = st.session_state
+    is_max = state.get(f"{prefix}_mode", "max") == "max"
+    st.radio(
+        "Pooling",
+        ["max", "avg"],
+        key=f"{prefix}_mode",
+        horizontal=True,
+        format_func={"max": "Max", "avg": "Average"}.get,
+        help="Max keeps the largest value of each window; average keeps the mean.",
+    )
+    st.radio(
+        "Windows from",
+        tuple(SIZINGS),
+        key=f"{prefix}_sizing",
+        horizontal=True,
+        format_func=SIZINGS.get,
+        help="Window and stride: you set the windows, the output size follows. Output "
+        "size (adaptive pooling): you set the output, and PyTorch's rule picks each "
+        "window: output row i reads input rows floor(i·H/out) up to, not including, "
+        "ceil((i+1)·H/out), so windows may differ in size and overlap. Output size 1 × 1 "
+        "is global pooling.",
+    )
+    if state.get(f"{prefix}_sizing", "window") == "output":
+        _pair(prefix, "o", "Output", 1, OUTPUT_MAX, "Cells of the output (1 = global pooling).")
+    else:
+        window_controls(prefix, is_max=is_max)
     st.selectbox(
         "Ties",
         TIES,
@@ -112,6 +137,9 @@ def config_from_state(prefix: str) -> PoolConfig:
     """The PoolConfig the widgets describe; ValueError naming the broken rule."""
     state = st.session_state
     mode = state[f"{prefix}_mode"]
+    if state[f"{prefix}_sizing"] == "output":
+        output = (state[f"{prefix}_oh"], state[f"{prefix}_ow"])
+        return PoolConfig(mode=mode, output_size=output, ties=state[f"{prefix}_ties"])
     return PoolConfig(
         mode=mode,
         kernel_size=(state[f"{prefix}_kh"], state[f"{prefix}_kw"]),
