@@ -124,17 +124,22 @@ def outline_path(cells) -> tuple[list, list]:
     return xs, ys
 
 
-def outline_trace(cells, name: str = "window") -> dict:
-    xs, ys = outline_path(cells)
+def line_trace(xs, ys, *, colour: str, width: float, name: str) -> dict:
+    """Line segments (split by None points) that take no hover."""
     return dict(
         type="scatter",
         x=xs,
         y=ys,
         mode="lines",
-        line=dict(color=style.OUTLINE_COLOUR, width=3),
+        line=dict(color=colour, width=width),
         hoverinfo="skip",
         name=name,
     )
+
+
+def outline_trace(cells, name: str = "window") -> dict:
+    xs, ys = outline_path(cells)
+    return line_trace(xs, ys, colour=style.OUTLINE_COLOUR, width=3, name=name)
 
 
 def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "winner") -> dict:

@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 
 from ..shared.numbers import fmt_grid
 from . import style
-from .grid import cells_trace, outline_trace
+from .grid import cells_trace, line_trace, outline_trace
 
 GAP = 2.0  # cells between the two grids
 TOP_MARGIN = 40  # the title only: the grids' own labels sit inside the plot
@@ -79,15 +79,7 @@ def routing_figure(
         [(x_left + col, row) for row, col in receivers],
         x_left - GAP / 2 - 0.5,  # the gutter in the middle of the gap
     )
-    routes = dict(
-        type="scatter",
-        x=xs,
-        y=ys,
-        mode="lines",
-        line=dict(color=style.ROUTE_COLOUR, width=2.5),
-        hoverinfo="skip",
-        name="routes",
-    )
+    routes = line_trace(xs, ys, colour=style.ROUTE_COLOUR, width=2.5, name="routes")
     heads = dict(
         type="scatter",
         x=[x_left + col for _, col in receivers],
