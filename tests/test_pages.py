@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from apptest import errors, figure_titled, heatmap_values, no_exceptions, open_app
+from apptest import errors, figure_titled, figures, heatmap_values, no_exceptions, open_app
 
 from ui.playground.presets import PRESETS
 
@@ -294,3 +294,16 @@ def test_an_adaptive_link_restores_and_the_batch_page_takes_it_too():
         "pages/2_batch.py", {"sizing": "output", "oh": "2", "ow": "2", "tab": "result"}
     )
     assert no_exceptions(batch) and errors(batch) == []
+
+
+def test_same_y_different_winner_on_the_matrix_tab():
+    app = open_app(PLAYGROUND, {"tab": "matrix", "g": "seed"})
+    assert no_exceptions(app)
+    values = [
+        heatmap_values(f, "value")
+        for f in figures(app)
+        if any(t.get("name") == "titles" and "y: this x" in t["text"] for t in f["data"])
+    ]
+    (mosaic,) = values
+    assert mosaic[1][0] == mosaic[1][2] == 3.0  # y is 3 for both inputs
+    assert any("differ in 2 cells" in md.value for md in app.markdown)

@@ -103,3 +103,23 @@ def test_filled_after_the_last_window_is_dl_dx():
     lesson = lesson_for(INTS, PoolConfig("max", 3, stride=1), upstream="random")
     np.testing.assert_allclose(lesson.filled_after(lesson.windows - 1), lesson.grad_x)
     assert lesson.out_cell(5) == (1, 1)
+
+
+def test_moving_the_winners_keeps_y_and_moves_the_gradient():
+    from ui.playground.model import twin_lesson
+
+    lesson = lesson_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
+    twin = twin_lesson(lesson)
+    np.testing.assert_array_equal(twin.output, lesson.output)  # y = 3 either way
+    assert twin.x.tolist() == [[1, 0.5], [2, 3]]  # the 3 swapped with the last smaller cell
+    assert twin.grad_x.tolist() == [[0, 0], [0, 2.5]]
+    assert lesson.grad_x.tolist() == [[0, 2.5], [0, 0]]
+    assert "differ in 2 cells" in text.twin_sentence(lesson, twin)
+
+
+def test_no_twin_where_windows_overlap_or_average():
+    from ui.playground.model import twin_lesson
+
+    overlapping = lesson_for(INTS, PoolConfig("max", 3, stride=1))
+    assert twin_lesson(overlapping) is None and "overlap" in text.no_twin_reason(overlapping)
+    assert twin_lesson(lesson_for(INTS, PoolConfig("avg", 2))) is None

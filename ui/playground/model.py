@@ -191,3 +191,33 @@ def build_lesson(settings: Settings) -> Lesson:
         shares=shares(x, config),
         coverage=coverage(config, *x.shape),
     )
+
+
+def moved_winners(lesson: Lesson) -> np.ndarray | None:
+    """x with each max window's winner swapped for the last other cell of its window
+    that holds less: every window keeps its maximum, so y is the same, but the winners
+    (and so dL/dx) move. (H, W), or None where that cannot be done this simply: average
+    pooling, overlapping windows (a swap would change a neighbour's maximum), or no
+    window with a smaller cell to swap with."""
+    if lesson.config.mode != "max" or lesson.coverage.max() > 1:
+        return None
+    twin = np.array(lesson.x)
+    moved = False
+    for out_cell in np.ndindex(*lesson.output_shape):
+        winner = lesson.receivers(out_cell)[0]
+        smaller = [
+            c for c in lesson.window_cells(out_cell, real_only=True) if twin[c] < twin[winner]
+        ]
+        if smaller:
+            swap = smaller[-1]
+            twin[winner], twin[swap] = twin[swap], twin[winner]
+            moved = True
+    return twin if moved else None
+
+
+def twin_lesson(lesson: Lesson) -> Lesson | None:
+    """The lesson of `moved_winners(lesson)` with the same layer and the same dL/dy."""
+    twin = moved_winners(lesson)
+    if twin is None:
+        return None
+    return build_lesson(Settings(twin, lesson.config, "custom", 0, np.array(lesson.grad_output)))

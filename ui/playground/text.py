@@ -213,3 +213,31 @@ def transpose_formula(matrix, grad_output, grad_x) -> str:
         + " = "
         + _column(grad_x)
     )
+
+
+def twin_sentence(lesson: Lesson, twin: Lesson) -> str:
+    """Why the forward pass must keep the winners, with the two lessons' numbers."""
+    differ = int((lesson.grad_x != twin.grad_x).sum())
+    return (
+        f"Both inputs pool to the same y, cell for cell, yet their gradients differ in "
+        f"{differ} cells: y alone cannot say where its gradient goes. So the forward pass "
+        "keeps each window's winner (PyTorch keeps its index, the argmax) for the backward "
+        "pass to route by."
+    )
+
+
+def no_twin_reason(lesson: Lesson) -> str:
+    """Why max pooling's winners cannot be moved here without changing y."""
+    if lesson.config.mode != "max":
+        return (
+            "Average pooling has no winner: every cell of a window gets its share whatever x holds."
+        )
+    if lesson.coverage.max() > 1:
+        return (
+            "These windows overlap, so moving one window's winner could change a neighbour's "
+            "maximum. Make the stride at least the window (the Seed or Ties preset) to see two "
+            "inputs with the same y and different winners."
+        )
+    return (
+        "Every window holds one value throughout, so there is no other cell to move its winner to."
+    )

@@ -18,7 +18,7 @@ from ..shared.numbers import fmt
 from ..shared.player import Steps, player
 from . import text
 from .export import share_view
-from .model import Lesson
+from .model import Lesson, twin_lesson
 from .state import (
     CELL,
     PICK_GX,
@@ -210,6 +210,31 @@ def matrix_view(lesson: Lesson) -> None:
         st.latex(
             text.transpose_formula(matrix, lesson.grad_output.ravel(), lesson.transpose_product)
         )
+    twin_view(lesson)
+
+
+def twin_view(lesson: Lesson) -> None:
+    """Same y, different winner: J depends on x, not on y (max pooling only: an
+    average window has no winner to move)."""
+    if lesson.config.mode != "max":
+        return
+    st.markdown("**Same y, different winner**")
+    twin = twin_lesson(lesson)
+    if twin is None:
+        st.info(text.no_twin_reason(lesson))
+        return
+    pairs = [
+        ("x", "x", [lesson.x, twin.x], "value", [lesson.winner_cells(), twin.winner_cells()]),
+        ("y", "y", [lesson.output, twin.output], "value", None),
+        ("dldx", "dL/dx", [lesson.grad_x, twin.grad_x], "gradient", None),
+    ]
+    for key, name, maps, kind, marks in pairs:
+        titles = [f"{name}: this x", f"{name}: winners moved"]
+        figure = cached(
+            small_multiples, maps=maps, titles=titles, kind=kind, marks=marks, most_columns=2
+        )
+        chart(figure, key=f"{P}_fig_twin_{key}")
+    st.markdown(text.twin_sentence(lesson, twin))
 
 
 def tie_view(lesson: Lesson) -> None:
