@@ -192,3 +192,15 @@ def test_winner_marks_move_off_the_number_when_a_cell_is_small():
     assert small.marker.symbol == "square-open" and (small.x[0], small.y[0]) == (0, 0)
     large = trace(grids.grid_figure(values[:4, :4], title="x", overlay=overlay), "winner")
     assert large.marker.symbol == "star"
+
+
+def test_tiny_tiles_number_their_maps_on_hover_instead_of_titles():
+    from ui.figures.mosaic import titles_fit
+
+    maps = [np.full((8, 8), float(n)) for n in range(64)]
+    figure = small_multiples(maps, [f"#{n}" for n in range(64)], kind="value", annotate=False)
+    assert not any(t.name == "titles" for t in figure.data)
+    cells = trace(figure, "value")
+    assert cells.customdata[1, 0] == 0 and cells.customdata[1, 9] == 1  # map numbers
+    assert cells.hovertemplate.startswith("#%{customdata}")
+    assert not titles_fit(64, 8, most_columns=8) and titles_fit(8, 8, most_columns=4)

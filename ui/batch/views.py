@@ -7,7 +7,7 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.curves import line_figure
-from ..figures.mosaic import small_multiples
+from ..figures.mosaic import small_multiples, titles_fit
 from ..figures.style import MARK_LEGEND
 from ..shared.chart import cached, chart
 from ..shared.player import Steps, player
@@ -25,18 +25,21 @@ def titles(lesson: BatchLesson, prefix: str = "") -> list[str]:
 
 def batch_view(lesson: BatchLesson) -> None:
     st.subheader(f"The batch: {lesson.size} example{'s' * (lesson.size > 1)}")
+    columns = 4 if lesson.size <= 8 else 8
     figure = cached(
         small_multiples,
         maps=list(lesson.images),
         titles=[f"“{label}”" for label in lesson.labels],
         kind="value",
         annotate=False,
-        most_columns=4 if lesson.size <= 8 else 8,
+        most_columns=columns,
     )
     chart(figure, key=f"{P}_fig_batch")
+    titled = titles_fit(lesson.size, lesson.images.shape[2], most_columns=columns)
     st.caption(
-        "Examples #0, #1, … in reading order, each titled with its label. Pixels from 0 "
-        "(white) to 1 (dark); hover a pixel for its value."
+        "Examples #0, #1, … in reading order"
+        + (", each titled with its label. " if titled else "; hover a pixel for its number. ")
+        + "Pixels from 0 (white) to 1 (dark); hover a pixel for its value."
     )
 
 

@@ -39,6 +39,15 @@ def columns_for(
     return 1
 
 
+def titles_fit(
+    count: int, width: int, *, most_columns: int, width_px: int = style.MOSAIC_WIDTH_PX
+) -> bool:
+    """Whether `count` maps `width` wide, drawn as colour only, get a title row (else
+    the hover numbers them): what a caption under them may promise."""
+    columns = columns_for(count, width, needed_px=None, most=most_columns, width_px=width_px)
+    return mosaic_cell_px(columns, width, width_px) >= TITLE_ROW_PX
+
+
 def tile(maps: list[np.ndarray], columns: int, fill=np.nan) -> tuple[np.ndarray, list]:
     """The mosaic (rows of tiles, `fill` between them) and each map's top-left corner.
     maps: list of (H, W); mosaic: (rows * (H + 1), columns * (W + 1) - 1)."""
@@ -68,9 +77,10 @@ def small_multiples(
     width_px: int = style.MOSAIC_WIDTH_PX,
 ) -> go.Figure:
     """maps: list of (H, W); titles: one per map; marks: per map, the cells to star;
-    width_px: about how wide the column it is placed in is. Numbers are written in only
-    where they fit at 12 px or more; maps whose numbers are all tiny are written in
-    units of a power of ten, said in `title`."""
+    width_px: about how wide the column it is placed in is. Titles need a row of their
+    own at least TITLE_ROW_PX tall; below that the hover numbers the maps instead.
+    Numbers are written in only where they fit at 12 px or more; maps whose numbers
+    are all tiny are written in units of a power of ten, said in `title`."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
     texts, needed = None, None
@@ -124,11 +134,11 @@ def small_multiples(
                 name="titles",
             )
         )
-    else:  # no room for a title row: each map's title comes with its cells' hover
-        owner = np.full(mosaic.shape, "", dtype=object)
-        for (top, left), name in zip(corners, titles, strict=True):
-            owner[top : top + height, left : left + width] = name
-        cells.update(customdata=owner, hovertemplate="%{customdata}: %{z:.4g}<extra></extra>")
+    else:  # no room for a title row: the hover numbers the maps, #0, #1, … in reading order
+        owner = np.full(mosaic.shape, -1, dtype=np.int16)  # ints travel as binary, not text
+        for index, (top, left) in enumerate(corners):
+            owner[top : top + height, left : left + width] = index
+        cells.update(customdata=owner, hovertemplate="#%{customdata}: %{z:.4g}<extra></extra>")
     starred = [
         (top + row, left + col)
         for (top, left), cells in zip(corners, marks or [[] for _ in maps], strict=True)
