@@ -76,7 +76,12 @@ def ledger(x, grad_output, config: PoolConfig, cell: tuple[int, int]) -> list[Le
 
     x: (H, W); grad_output: (OH, OW). The amounts add up to dL/dx[cell].
     """
-    share_maps = shares(x, config)
+    return ledger_from_shares(shares(x, config), grad_output, cell)
+
+
+def ledger_from_shares(share_maps, grad_output, cell: tuple[int, int]) -> list[LedgerLine]:
+    """`ledger` from the share maps (OH, OW, H, W) of `shares`, for a caller that has
+    them already."""
     grad = np.asarray(grad_output, dtype=np.float64)
     if grad.shape != share_maps.shape[:2]:
         raise ValueError(

@@ -106,10 +106,10 @@ def test_filled_after_the_last_window_is_dl_dx():
 
 
 def test_moving_the_winners_keeps_y_and_moves_the_gradient():
-    from ui.playground.model import twin_lesson
+    from ui.playground.model import twin_settings
 
     lesson = lesson_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
-    twin = twin_lesson(lesson)
+    twin = build_lesson(twin_settings(lesson))
     np.testing.assert_array_equal(twin.output, lesson.output)  # y = 3 either way
     assert twin.x.tolist() == [[1, 0.5], [2, 3]]  # the 3 swapped with the last smaller cell
     assert twin.grad_x.tolist() == [[0, 0], [0, 2.5]]
@@ -118,8 +118,19 @@ def test_moving_the_winners_keeps_y_and_moves_the_gradient():
 
 
 def test_no_twin_where_windows_overlap_or_average():
-    from ui.playground.model import twin_lesson
+    from ui.playground.model import twin_settings
 
     overlapping = lesson_for(INTS, PoolConfig("max", 3, stride=1))
-    assert twin_lesson(overlapping) is None and "overlap" in text.no_twin_reason(overlapping)
-    assert twin_lesson(lesson_for(INTS, PoolConfig("avg", 2))) is None
+    assert twin_settings(overlapping) is None and "overlap" in text.no_twin_reason(overlapping)
+    assert twin_settings(lesson_for(INTS, PoolConfig("avg", 2))) is None
+
+
+def test_the_ledger_comes_from_the_lessons_own_shares():
+    from pooling.explain import ledger
+
+    lesson = lesson_for(INTS, PoolConfig("max", 3, stride=1), upstream="random")
+    for cell in [(0, 0), (2, 3), (5, 5)]:
+        assert lesson.ledger(cell) == ledger(lesson.x, lesson.grad_output, lesson.config, cell)
+        assert sum(line.amount for line in lesson.ledger(cell)) == pytest.approx(
+            lesson.grad_x[cell]
+        )

@@ -11,6 +11,7 @@ from pooling import PoolConfig
 
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
+from . import cache
 from .inputs import (
     checked_config,
     custom_upstream,
@@ -19,20 +20,9 @@ from .inputs import (
     sidebar_controls,
     upstream_panel,
 )
-from .model import Lesson, Settings, build_lesson
+from .model import Lesson, Settings
 from .state import PLAYING, SEED, TAB, TABS, UPSTREAM, P, clamp_picks, init_state, publish
 from .views import TAB_VIEWS
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def cached_lesson(settings: Settings) -> Lesson:
-    """One lesson per distinct input for the whole process: a rerun that changes no
-    input (a click on a chart, another tab) computes nothing again. Shared, so its
-    arrays are read-only."""
-    lesson = build_lesson(settings)
-    for array in (lesson.x, lesson.output, lesson.grad_output, lesson.grad_x, lesson.shares):
-        array.flags.writeable = False
-    return lesson
 
 
 def checked_lesson(
@@ -41,7 +31,7 @@ def checked_lesson(
     state = st.session_state
     settings = Settings(np.array(grid), config, state[UPSTREAM], state[SEED], custom)
     try:
-        return cached_lesson(settings)
+        return cache.lesson(settings)
     except ValueError as error:
         st.error(
             f"This layer does not fit the {grid.shape[0]}×{grid.shape[1]} grid: {error}.",

@@ -11,7 +11,7 @@ from functools import cached_property
 import numpy as np
 
 from pooling import PoolConfig, backward, forward
-from pooling.explain import coverage, shares, window
+from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares, window
 from pooling.geometry import plane_geometry
 
 from ..shared.numbers import symmetric_range
@@ -66,16 +66,24 @@ class Divisor:
 
 @dataclass(frozen=True, eq=False)
 class Lesson:
-    """x: (H, W); output, grad_output: (OH, OW); grad_x, coverage: (H, W);
+    """What `settings` gives. output, grad_output: (OH, OW); grad_x, coverage: (H, W);
     shares: (OH, OW, H, W), the part of each output's gradient each cell gets."""
 
-    x: np.ndarray
-    config: PoolConfig
+    settings: Settings
     output: np.ndarray
     grad_output: np.ndarray
     grad_x: np.ndarray
     shares: np.ndarray
     coverage: np.ndarray
+
+    @property
+    def x(self) -> np.ndarray:
+        """(H, W): the input."""
+        return self.settings.x
+
+    @property
+    def config(self) -> PoolConfig:
+        return self.settings.config
 
     @property
     def output_shape(self) -> tuple[int, int]:
@@ -170,6 +178,10 @@ class Lesson:
         """(H*W,): Jᵀ dL/dy, which must equal dL/dx."""
         return self.matrix.T @ self.grad_output.ravel()
 
+    def ledger(self, cell: Cell) -> list[LedgerLine]:
+        """Every window that sends `cell` something, from this lesson's share maps."""
+        return ledger_from_shares(self.shares, self.grad_output, cell)
+
     @property
     def transpose_gap(self) -> float:
         """Largest gap between Jᵀ dL/dy and the backward pass's dL/dx."""
@@ -183,8 +195,7 @@ def build_lesson(settings: Settings) -> Lesson:
     result = forward(x, config)
     grad = upstream_gradient(settings.upstream, result.output.shape, settings.seed, settings.custom)
     return Lesson(
-        x=x,
-        config=config,
+        settings=settings,
         output=result.output,
         grad_output=grad,
         grad_x=backward(result, grad),
@@ -215,9 +226,9 @@ def moved_winners(lesson: Lesson) -> np.ndarray | None:
     return twin if moved else None
 
 
-def twin_lesson(lesson: Lesson) -> Lesson | None:
-    """The lesson of `moved_winners(lesson)` with the same layer and the same dL/dy."""
+def twin_settings(lesson: Lesson) -> Settings | None:
+    """The settings of `moved_winners(lesson)`: the same layer and the same dL/dy."""
     twin = moved_winners(lesson)
     if twin is None:
         return None
-    return build_lesson(Settings(twin, lesson.config, "custom", 0, np.array(lesson.grad_output)))
+    return Settings(twin, lesson.config, "custom", 0, np.array(lesson.grad_output))

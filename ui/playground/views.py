@@ -7,8 +7,6 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pooling.explain import ledger
-
 from ..figures import grid as grids
 from ..figures.matrix import jacobian_figure
 from ..figures.mosaic import small_multiples
@@ -16,9 +14,9 @@ from ..figures.routing import routing_figure
 from ..shared.chart import cached, chart
 from ..shared.numbers import fmt
 from ..shared.player import Steps, player
-from . import text
+from . import cache, text
 from .export import share_view
-from .model import Lesson, twin_lesson
+from .model import Lesson
 from .state import (
     CELL,
     PICK_GX,
@@ -30,7 +28,6 @@ from .state import (
     on_pick_output,
     publish,
 )
-from .ties import tie_lab
 
 MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
 SMALL_PRODUCT = (6, 16)  # largest J (outputs, inputs) written out as Jᵀ g
@@ -170,7 +167,7 @@ def ledger_view(lesson: Lesson) -> None:
         help="Or click a cell of dL/dx in the first tab.",
     )
     cell = st.session_state[CELL]
-    lines = ledger(lesson.x, lesson.grad_output, lesson.config, cell)
+    lines = lesson.ledger(cell)
     st.latex(text.ledger_formula(cell, lines, lesson.grad_x[cell]))
     if lines:
         rows = [
@@ -219,7 +216,7 @@ def twin_view(lesson: Lesson) -> None:
     if lesson.config.mode != "max":
         return
     st.markdown("**Same y, different winner**")
-    twin = twin_lesson(lesson)
+    twin = cache.twin(lesson.settings)
     if twin is None:
         st.info(text.no_twin_reason(lesson))
         return
@@ -249,7 +246,7 @@ def tie_view(lesson: Lesson) -> None:
             "Load the Ties preset", key=f"{P}_load_ties", on_click=load_preset, args=("ties",)
         )
         return
-    rows, central = tie_lab(lesson)
+    rows, central = cache.ties(lesson.settings)
     st.markdown(
         f"{lesson.tied_windows} window(s) hold a tie. Max has a corner there: any split of "
         "dL/dy among the tied cells that adds up to dL/dy is a valid choice; giving all of "
