@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .local_server import ROOT, free_port, start_app, stop, wait_healthy
+from .local_server import ROOT, start_app, stop, wait_healthy
 from .stream_client import visit
 
 TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
@@ -93,7 +93,3 @@ class Cluster:
 
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes]
-
-
-def start_cluster(replicas: int, port: int | None = None, host: str = "127.0.0.1") -> Cluster:
-    return Cluster(replicas, port or free_port(), host).start()

@@ -14,7 +14,7 @@ from browser import chart_values, exceptions_on, expect_link, open_page, wait_fo
 from conftest import ROOT, skip_or_fail
 
 from deploy.cluster import Cluster, haproxy_config
-from deploy.local_server import free_port
+from deploy.local_server import free_port, start_app
 from pooling import PoolConfig, forward
 
 pytestmark = pytest.mark.browser
@@ -85,12 +85,8 @@ def test_a_page_on_a_replica_that_dies_comes_back_on_a_live_one(browser, cluster
 def restart_replica(cluster: Cluster, index: int) -> None:
     """Tests after this one get their two replicas back (same port, so the proxy's
     health check brings it back into rotation)."""
-    port = cluster.replica_urls[index].rsplit(":", 1)[1]
-    cluster.processes[index] = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", port,
-         "--server.address", "127.0.0.1", "--server.headless", "true"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    port = int(cluster.replica_urls[index].rsplit(":", 1)[1])
+    cluster.processes[index] = start_app(port=port)[1]
 
 
 def test_serve_starts_warm_replicas_and_sigterm_stops_them_all():

@@ -1,5 +1,5 @@
-"""Step through a numbered sequence (windows, examples): Previous, Next, Play/Pause and
-a slider, all inside one fragment, so a step redraws the step figures and not the page.
+"""Step through a numbered sequence (windows, examples): a slider, then Back, Next and
+Play/Pause, all inside one fragment, so a step redraws the step figures and not the page.
 
 The timer of a Streamlit fragment is fixed when the fragment is defined, so switching
 Play on or off reruns the whole page once; while playing, only the fragment reruns.

@@ -8,15 +8,21 @@ import streamlit as st
 
 
 def open_tab_only(
-    *, key: str, labels: dict[str, str], views: dict[str, Callable], lesson, playing_key: str
+    *,
+    key: str,
+    labels: dict[str, str],
+    views: dict[str, Callable],
+    lesson,
+    playing_key: str,
+    player_tab: str = "step",
 ) -> None:
     """Tabs labelled `labels` (name -> label; the open one kept in session state under
     `key`, and so in the share link), drawing only the open one: views[name](lesson).
-    Play stops when the tab holding the player ("step") is not the open one."""
+    Play stops when the tab holding the player (`player_tab`) is not the open one."""
     tabs = st.tabs(list(labels.values()), key=key, on_change="rerun")
     for name, tab in zip(labels, tabs, strict=True):
         if tab.open:
             with tab:
                 views[name](lesson)
-    if st.session_state[key] != labels["step"]:
+    if st.session_state[key] != labels[player_tab]:
         st.session_state[playing_key] = False
