@@ -2,11 +2,15 @@
 browser tests and the browser benchmark (JavaScript, for Playwright's wait_for_function).
 """
 
-# The script is idle, nothing on the page is stale, and every Plotly chart is drawn.
+# The script is idle, nothing on the page is stale, every lazily loaded element is in
+# place of its skeleton, every formula is typeset (its markdown container is empty until
+# KaTeX has loaded), and every Plotly chart is drawn.
 SETTLED = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
-  if (document.querySelector('[data-stale="true"]')) return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+  for (const text of document.querySelectorAll('[data-testid="stMarkdownContainer"]'))
+    if (!text.childNodes.length) return false;
   const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
   return charts.every(chart => chart.querySelector('.js-plotly-plot .main-svg'));
 }"""
