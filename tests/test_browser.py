@@ -191,6 +191,7 @@ SCREENS = {
     "1024": dict(viewport={"width": 1024, "height": 768}),
 }
 CUT_OFF = """() => {
+  const KATEX_OVERHANG_PX = 4;
   const cut = [];
   for (const list of document.querySelectorAll('[role=tablist]'))
     if (list.scrollWidth > list.clientWidth + 1) cut.push('tabs: ' + list.innerText);
@@ -201,6 +202,11 @@ CUT_OFF = """() => {
   }
   for (const label of document.querySelectorAll('[data-testid=stButton] p, [data-testid=stTab] p'))
     if (label.scrollWidth > label.clientWidth + 1) cut.push('label: ' + label.textContent);
+  // KaTeX overhangs its own box by 2 px even where a formula fits with room to spare
+  // (measured: 462/460 on a 521-px column); a formula that does not fit is far wider.
+  for (const formula of document.querySelectorAll('.katex-display'))
+    if (formula.scrollWidth > formula.clientWidth + KATEX_OVERHANG_PX)
+      cut.push('formula: ' + formula.textContent);
   return cut;
 }"""
 
@@ -212,6 +218,7 @@ CUT_OFF = """() => {
         f"playground?{OVERLAP}&tab=forward",
         f"playground?{OVERLAP}&tab=step",
         f"playground?{OVERLAP}&tab=ties&x=2,2,1;2,0,3;4,1,4",
+        f"playground?{OVERLAP}&mode=avg&pad=1&tab=ledger&cell=1,1",
         "batch?tab=step",
         "batch?tab=result",
         "batch?tab=weights",

@@ -186,16 +186,28 @@ def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
     return lines
 
 
+LEDGER_TERMS_A_LINE = 3  # what fits a projector's main column (1280x720 at 150 %)
+
+
 def ledger_formula(cell: tuple[int, int], lines, total: float) -> str:
-    """'dL/dx[r,c] = share·g (from y[i,j]) + … = total' as LaTeX."""
+    """'dL/dx[r,c] = share·g (from y[i,j]) + … = total' as LaTeX, three terms a line
+    and the total on a line of its own, so that a cell read by nine windows still fits."""
     name = rf"\frac{{\partial L}}{{\partial x_{{{cell[0]},{cell[1]}}}}}"
     if not lines:
         return name + r" = 0 \quad\text{(no window sends anything here)}"
     terms = [
-        rf"\underbrace{{{fmt(line.share)}\cdot{fmt(line.upstream)}}}_{{y_{{{line.output_cell[0]},{line.output_cell[1]}}}}}"
+        rf"\underbrace{{{fmt(line.share)}\cdot{fmt(line.upstream)}}}"
+        rf"_{{y_{{{line.output_cell[0]},{line.output_cell[1]}}}}}"
         for line in lines
     ]
-    return name + " = " + " + ".join(terms) + f" = {fmt(total)}"
+    rows = [
+        " + ".join(terms[start : start + LEDGER_TERMS_A_LINE])
+        for start in range(0, len(terms), LEDGER_TERMS_A_LINE)
+    ]
+    if len(rows) == 1:
+        return name + " = " + rows[0] + f" = {fmt(total)}"
+    body = r" \\ &\quad + ".join(rows)
+    return rf"\begin{{aligned}}{name} &= {body} \\ &= {fmt(total)}\end{{aligned}}"
 
 
 def _column(values) -> str:
