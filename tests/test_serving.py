@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser import chart_values, exceptions_on, expect_link, open_page, wait_for_values
+from browser import chart_values, exceptions_on, expect_link, open_page, settle, wait_for_values
 from conftest import ROOT, skip_or_fail
 
 from deploy.cluster import Cluster, haproxy_config
@@ -68,10 +68,15 @@ def test_a_page_on_a_replica_that_dies_comes_back_on_a_live_one(browser, cluster
         open_page(page, f"{cluster.url}/playground?{QUERY}&mode=avg")
         assert chart_values(page, "Output y") == AVERAGE
         dead = replica_of(page)
+        # A mark on this document: it is gone once the page has reloaded. The numbers
+        # on screen alone can't tell, since the old page keeps showing them.
+        page.evaluate("() => { window.labBeforeTheKill = true; }")
         cluster.processes[dead].kill()
         cluster.processes[dead].wait()
-        # The page reconnects through the proxy to the other replica and reruns with
-        # the settings in its link: the same numbers, then a change still works.
+        # The page notices the lost connection, reconnects through the proxy to the
+        # other replica and reloads from its link: the same numbers, then a change works.
+        page.wait_for_function("() => window.labBeforeTheKill === undefined", timeout=60_000)
+        settle(page)
         wait_for_values(page, "Output y", AVERAGE)
         page.locator("[data-testid='stSidebar']").get_by_text("Max", exact=True).click()
         wait_for_values(page, "Output y", [[9, 9], [9, 9]])
