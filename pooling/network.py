@@ -188,16 +188,22 @@ def batched_gradient(params: Params, trace: Trace, reduction: str) -> Params:
     return Params(*(value.sum(axis=0) for value in result.per_example.fields().values()))
 
 
-def wrong_way_gradient(params: Params, trace: Trace, config: NetConfig) -> tuple[Params, Trace]:
+def wrong_way_backward(params: Params, trace: Trace, config: NetConfig) -> tuple[Backward, Trace]:
     """The misconception: average the inputs and the error first, back-propagate once.
 
     Runs the averaged image forward (so one argmax per window, ReLU mask and so on, all
     taken from an image nobody fed in) and sends back the batch-mean logit gradient.
-    Returns its gradient (batch axis summed away) and the averaged image's trace.
+    Returns that backward pass (a batch of one) and the averaged image's trace.
     """
     mean_error = logit_error(trace).mean(axis=0, keepdims=True)
     averaged = run_forward(params, trace.x.mean(axis=0, keepdims=True), trace.labels[:1], config)
-    result = run_backward(params, averaged, mean_error)
+    return run_backward(params, averaged, mean_error), averaged
+
+
+def wrong_way_gradient(params: Params, trace: Trace, config: NetConfig) -> tuple[Params, Trace]:
+    """wrong_way_backward's parameter gradient (its batch axis of one dropped), and the
+    averaged image's trace."""
+    result, averaged = wrong_way_backward(params, trace, config)
     return Params(*(value[0] for value in result.per_example.fields().values())), averaged
 
 

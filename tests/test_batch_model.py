@@ -88,3 +88,25 @@ def test_the_wrong_way_differs_and_the_checks_hold():
 def test_a_network_that_does_not_fit_raises_a_value_error():
     with pytest.raises(ValueError, match="output height would be"):
         build_batch_lesson(settings(network=NetConfig(2, 5, True, PoolConfig("max", 8))))
+
+
+def test_a_trajectory_takes_only_the_steps_not_yet_taken(monkeypatch):
+    import ui.batch.trajectory as trajectory_module
+    from ui.batch.model import start_trajectory
+
+    chosen = settings(size=16, steps=11)
+    trajectory = start_trajectory(chosen)
+    trajectory.reach(10)
+    backward_calls = []
+    real_backward = trajectory_module.run_backward
+    monkeypatch.setattr(
+        trajectory_module,
+        "run_backward",
+        lambda *args: backward_calls.append(1) or real_backward(*args),
+    )
+    reached = trajectory.reach(11)
+    assert len(backward_calls) == 1  # one step more, not eleven from zero
+    assert trajectory.reach(3).taken == 3 and len(backward_calls) == 1  # kept, not recomputed
+    fresh = build_batch_lesson(chosen)  # its own trajectory, from zero
+    assert reached.losses == fresh.losses
+    np.testing.assert_array_equal(reached.params.kernels, fresh.params.kernels)

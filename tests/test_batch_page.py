@@ -84,13 +84,32 @@ def test_training_steps_lower_the_loss_and_live_in_the_link():
     app = open_app(BATCH, {"tab": "training"})
     before = float(app.metric[1].value)
     for _ in range(3):
-        app.button(key="bt_sgd").click().run()
+        app.button(key="bt_train_1").click().run()
     assert app.session_state["bt_steps"] == 3 and app.query_params["steps"] == "3"
     assert float(app.metric[1].value) < before
     reopened = open_app(BATCH, {k: v for k, v in app.query_params.items()})
     assert reopened.metric[1].value == app.metric[1].value  # replayed from the link
-    app.button(key="bt_reset").click().run()
+    app.button(key="bt_train_10").click().run()
+    assert app.session_state["bt_steps"] == 13 and app.metric[0].value == "13"
+    kernels = next(f for f in figures(app) if "after step 13" in str(f))
+    assert "K0 after step 13" in str(kernels)
+    app.button(key="bt_train_reset").click().run()
     assert app.session_state["bt_steps"] == 0
+
+
+def test_playing_trains_and_stops_at_a_divergent_step():
+    app = open_app(BATCH, {"tab": "training", "lr": "3.0", "red": "sum", "n": "64", "relu": "0"})
+    app.button(key="bt_train_play").click().run()
+    assert app.session_state["bt_train_playing"] is True
+    for _ in range(20):
+        if app.button(key="bt_train_10").disabled:
+            break
+        app.button(key="bt_train_10").click().run()
+    assert any("ran away" in e for e in errors(app))
+    shown = app.session_state["bt_steps"]
+    assert f"what you see is after step {shown}" in str(errors(app))
+    assert app.button(key="bt_train_1").disabled and app.button(key="bt_train_play").disabled
+    assert app.session_state["bt_train_playing"] is False
 
 
 def test_worked_example_gives_the_seed_mean():

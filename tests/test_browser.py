@@ -158,8 +158,8 @@ def test_batch_page_renders_and_a_step_changes_the_maps(page, app_url):
     open_page(page, f"{app_url}/batch?n=4&tab=result")
     kernel = chart_values_named(page, "dL/dK, kernel 0")
     page.get_by_role("tab", name="Training").click()
-    page.get_by_role("button", name="SGD step").click()
-    expect_link(page, steps="1")
+    page.get_by_role("button", name="10 steps").click()
+    expect_link(page, steps="10")
     page.get_by_role("tab", name="Batch result").click()
     page.wait_for_function(
         f"() => {{ const now = ({MOSAIC_DATA})('dL/dK, kernel 0'); "

@@ -49,7 +49,7 @@ def random_value(rng: np.random.Generator, name: str) -> str:
         )
     if roll < 0.45 and name == "tab":
         return str(
-            rng.choice(["forward", "step", "ties", "matrix", "examples", "result", "weights"])
+            rng.choice(["forward", "step", "ties", "matrix", "pair", "examples", "training"])
         )
     return str(rng.choice(PLAIN))
 
@@ -114,7 +114,8 @@ BATCH_ACTIONS = [
     ("toggle", "bt_relu", [True, False]),
     ("radio", "bt_reduction", ["mean", "sum"]),
     ("selectbox", "bt_source", ["digits", "noise", "edit"]),
-    ("tab", "bt_tab", ["Per example", "Step through", "Batch result", "Training", "Five weights"]),
+    ("tab", "bt_tab", ["Two examples", "Per example", "Batch result", "Training"]),
+    ("button", "bt_train_", ["1", "10", "reset"]),
 ]
 
 

@@ -9,17 +9,22 @@ import streamlit as st
 
 from pooling.network import NetConfig
 
+from ..shared.code_view import reproduce_view
 from ..shared.controls import config_from_state
+from ..shared.snippets import torch_tie_note
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
+from .cache import cached_lesson
 from .checks import checks_view
+from .code import numpy_snippet, torch_snippet
 from .inputs import edit_view, sidebar_controls
-from .model import BatchLesson, Settings, build_batch_lesson
+from .model import BatchLesson, Settings
+from .pair_view import pair_view
 from .state import (
     EXAMPLE,
     KERNELS,
     KSIZE,
-    PLAYING,
+    PLAYERS,
     RATE,
     REDUCTION,
     RELU,
@@ -38,13 +43,6 @@ from .state import (
 )
 from .training import training_view, worked_example_view
 from .views import batch_view, per_example_view, result_view, step_view
-
-
-@st.cache_resource(max_entries=32, show_spinner=False)
-def cached_lesson(settings: Settings) -> BatchLesson:
-    """One lesson per distinct input for the whole process: picking a map, an example
-    or a tab replays neither the training nor the gradient check."""
-    return build_batch_lesson(settings)
 
 
 def settings_from_state() -> Settings:
@@ -80,9 +78,17 @@ def checked_lesson() -> BatchLesson | None:
 def result_and_checks(lesson: BatchLesson) -> None:
     result_view(lesson)
     checks_view(lesson)
+    note = torch_tie_note(lesson.config.pool)
+    reproduce_view(
+        key=f"{P}_code",
+        torch_code=None if note else torch_snippet(lesson),
+        numpy_code=numpy_snippet(lesson),
+        torch_note=note,
+    )
 
 
 TAB_VIEWS = {
+    "pair": pair_view,
     "examples": per_example_view,
     "step": step_view,
     "result": result_and_checks,
@@ -105,4 +111,4 @@ def render() -> None:
     batch_view(lesson)
     if st.session_state[SOURCE] == "edit":
         edit_view(lesson.images[st.session_state[EXAMPLE]])
-    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, playing_key=PLAYING)
+    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, players=PLAYERS)

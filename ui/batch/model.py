@@ -13,7 +13,6 @@ from pooling.network import (
     NetConfig,
     Params,
     Trace,
-    batch_loss,
     batched_gradient,
     init_params,
     kernel_gradient_check,
@@ -24,10 +23,22 @@ from pooling.network import (
 
 from ..shared.numbers import symmetric_range
 from .data import Edits, sample_batch
+from .trajectory import Trajectory
 
 SEED_GRADIENTS = np.array([[1.5, -2.0, 1.1, 0.4, -0.9], [1.2, 2.3, -1.1, -0.8, -0.7]])
 TABLE_ENTRIES = 5  # kernel entries in the mean-against-sum table
-DIVERGED = 100.0  # a loss this many times the starting one: the learning rate diverges
+
+
+Cell = tuple[int, int]
+
+
+def winners(trace: Trace, example: int, feature: int) -> tuple[Cell, ...]:
+    """Pooling-input cells whose index the forward pass stored (max pooling), else ()."""
+    if trace.pool.argmax is None:
+        return ()
+    width = trace.activation.shape[3]
+    flat = np.unique(trace.pool.argmax[example, feature])
+    return tuple(divmod(int(index), width) for index in flat)
 
 
 @dataclass(frozen=True)
@@ -52,37 +63,10 @@ def batch_mean(gradients: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
     return mean, tuple(int(i) for i in cancelled)
 
 
-def _finite(params: Params) -> bool:
-    return all(np.isfinite(value).all() for value in params.fields().values())
-
-
-def train(params: Params, x: np.ndarray, labels: np.ndarray, settings: Settings):
-    """Up to `settings.steps` SGD steps on the batch gradient. Returns the last params
-    kept, the loss before each step and after the last, and the step that diverged
-    (None if none did): one whose loss is not finite or passes DIVERGED times the loss
-    before training. Training stops there, so the page never shows runaway numbers."""
-    config, reduction = settings.network, settings.reduction
-    trace = run_forward(params, x, labels, config)
-    losses = [batch_loss(trace, reduction)]
-    ceiling = DIVERGED * max(losses[0], 1.0)
-    for step in range(1, settings.steps + 1):
-        stepped = params.step(
-            run_backward(params, trace).reduced(reduction), settings.learning_rate
-        )
-        if not _finite(stepped):
-            return params, losses, step
-        stepped_trace = run_forward(stepped, x, labels, config)
-        loss = batch_loss(stepped_trace, reduction)
-        if not np.isfinite(loss) or loss > ceiling:
-            return params, losses, step
-        params, trace = stepped, stepped_trace
-        losses.append(loss)
-    return params, losses, None
-
-
 @dataclass(frozen=True, eq=False)
 class BatchLesson:
-    """images: (N, 8, 8); trace and per-example backward of the current params.
+    """images: (N, 8, 8); params: after the steps taken; trace and per-example
+    backward of those params.
 
     reduced: the batch gradient (mean or sum); batched_gap: largest gap between one
     batched backward and the reduced per-example gradients; kernel_fd_gap: largest gap
@@ -94,6 +78,7 @@ class BatchLesson:
     images: np.ndarray
     labels: np.ndarray
     settings: Settings
+    params: Params
     trace: Trace
     grads: Backward
     reduced: Params
@@ -155,13 +140,8 @@ class BatchLesson:
         """Positions in one pooling input (CH * CW)."""
         return int(self.trace.activation[0, 0].size)
 
-    def winner_cells(self, example: int, feature: int) -> tuple[tuple[int, int], ...]:
-        """Pooling-input cells that won a window for this example (max pooling only)."""
-        if not self.is_max:
-            return ()
-        width = self.trace.activation.shape[3]
-        flat = np.unique(self.trace.pool.argmax[example, feature])
-        return tuple(divmod(int(index), width) for index in flat)
+    def winner_cells(self, example: int, feature: int) -> tuple[Cell, ...]:
+        return winners(self.trace, example, feature)
 
     @cached_property
     def dead_kernels(self) -> tuple[int, ...]:
@@ -198,13 +178,28 @@ class BatchLesson:
         }
 
 
-def build_batch_lesson(settings: Settings) -> BatchLesson:
-    """Draw the batch, train, and take every gradient and check the page shows.
-    ValueError (naming the rule) when the network does not fit the images."""
+def start_trajectory(settings: Settings) -> Trajectory:
+    """Draw the batch and the starting weights: training not yet begun (settings.steps
+    is not read: one trajectory serves every step count). ValueError (naming the rule)
+    when the network does not fit the images."""
     images, labels = sample_batch(settings.source, settings.size, settings.seed, settings.edits)
-    x = images[:, None]
-    start = init_params(settings.network, images.shape[1:], settings.seed)
-    params, losses, diverged_at = train(start, x, labels, settings)
+    return Trajectory(
+        start=init_params(settings.network, images.shape[1:], settings.seed),
+        x=images[:, None],
+        labels=labels,
+        network=settings.network,
+        reduction=settings.reduction,
+        learning_rate=settings.learning_rate,
+    )
+
+
+def build_batch_lesson(settings: Settings, trajectory: Trajectory | None = None) -> BatchLesson:
+    """Train to settings.steps along `trajectory` (a new one if None), then take every
+    gradient and check the page shows."""
+    trajectory = trajectory or start_trajectory(settings)
+    x, labels = trajectory.x, trajectory.labels
+    reached = trajectory.reach(settings.steps)
+    params = reached.params
     trace = run_forward(params, x, labels, settings.network)
     grads = run_backward(params, trace)
     reduced = grads.reduced(settings.reduction)
@@ -216,9 +211,10 @@ def build_batch_lesson(settings: Settings) -> BatchLesson:
     numeric = kernel_gradient_check(params, x, labels, settings.network, settings.reduction)
     wrong, wrong_trace = wrong_way_gradient(params, trace, settings.network)
     return BatchLesson(
-        images=images,
+        images=x[:, 0],
         labels=labels,
         settings=settings,
+        params=params,
         trace=trace,
         grads=grads,
         reduced=reduced,
@@ -226,6 +222,6 @@ def build_batch_lesson(settings: Settings) -> BatchLesson:
         kernel_fd_gap=float(np.abs(numeric - reduced.kernels).max()),
         wrong=wrong,
         wrong_trace=wrong_trace,
-        losses=losses,
-        diverged_at=diverged_at,
+        losses=reached.losses,
+        diverged_at=reached.diverged_at,
     )

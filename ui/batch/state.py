@@ -19,16 +19,20 @@ KERNELS, KSIZE, RELU, REDUCTION = f"{P}_kernels", f"{P}_ksize", f"{P}_relu", f"{
 RATE, STEPS = f"{P}_lr", f"{P}_steps"
 EXAMPLE, FEATURE, PLAYING, TAB = f"{P}_example", f"{P}_feature", f"{P}_playing", f"{P}_tab"
 EDITS, EDITS_OF = f"{P}_edits", f"{P}_edits_of"  # {example: image}, the batch they belong to
+TRAINER = f"{P}_train"  # the training player's key prefix
+TRAIN_PLAYING = f"{TRAINER}_playing"
 
 BATCH_MAX, STEPS_MAX = 64, 200
 LEARNING_RATES = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 TABS = {
+    "pair": "Two examples",
     "examples": "Per example",
     "step": "Step through",
     "result": "Batch result",
     "training": "Training",
     "weights": "Five weights",
 }
+PLAYERS = {"step": PLAYING, "training": TRAIN_PLAYING}  # tab -> its player's playing key
 
 
 def parse_rate(text: str) -> float:
@@ -53,12 +57,12 @@ FIELDS = pool_fields(P) + [
     Field(STEPS, "steps", 0, int_in(0, STEPS_MAX)),
     Field(EXAMPLE, "ex", 0, int_in(0, BATCH_MAX - 1)),
     Field(FEATURE, "map", 0, int_in(0, 3)),
-    Field(TAB, "tab", TABS["examples"], *label_in(TABS)),
+    Field(TAB, "tab", TABS["pair"], *label_in(TABS)),
 ]
 
 
 def init_state() -> None:
-    start_page_state(P, FIELDS, {PLAYING: False, EDITS: {}})
+    start_page_state(P, FIELDS, {PLAYING: False, TRAIN_PLAYING: False, EDITS: {}})
 
 
 def publish() -> None:
@@ -95,11 +99,3 @@ def clamp_picks(*, size: int, kernels: int) -> None:
     state = st.session_state
     state[EXAMPLE] = min(state[EXAMPLE], size - 1)
     state[FEATURE] = min(state[FEATURE], kernels - 1)
-
-
-def take_step() -> None:
-    st.session_state[STEPS] = min(st.session_state[STEPS] + 1, STEPS_MAX)
-
-
-def reset_training() -> None:
-    st.session_state[STEPS] = 0

@@ -6,58 +6,123 @@ import pandas as pd
 import streamlit as st
 
 from ..figures.curves import line_figure
+from ..figures.mosaic import small_multiples
 from ..shared.chart import cached, chart
 from ..shared.grid_editor import parse_edited
 from ..shared.numbers import fmt
+from ..shared.player import Steps, move, play_button, player
+from .cache import trajectory_of
 from .model import SEED_GRADIENTS, BatchLesson, batch_mean
-from .state import LEARNING_RATES, RATE, STEPS, STEPS_MAX, P, reset_training, take_step
+from .state import LEARNING_RATES, RATE, STEPS, STEPS_MAX, TRAINER, P, publish
+from .trajectory import Reached, Trajectory
+
+HALF_PX = 250
 
 
 def training_view(lesson: BatchLesson) -> None:
-    steps = st.session_state[STEPS]
-    left, middle, right = st.columns([2, 1, 1], vertical_alignment="bottom")
-    left.select_slider(
+    st.select_slider(
         "Learning rate",
         LEARNING_RATES,
         key=RATE,
         help="How far one step moves the weights along −dL/dθ.",
     )
-    middle.button(
-        "SGD step",
-        key=f"{P}_sgd",
-        icon=":material/south:",
-        on_click=take_step,
-        disabled=steps >= STEPS_MAX or lesson.diverged_at is not None,
-        width="stretch",
-        help="θ ← θ − learning rate × (batch gradient), for every weight.",
+    trajectory = trajectory_of(lesson.settings)
+    steps = Steps(
+        prefix=TRAINER,
+        position_key=STEPS,
+        count=STEPS_MAX + 1,
+        noun="step",
+        slider_label="Steps taken",
+        help_text="",
+        single_note="",
+        seconds=0.4,
     )
-    right.button("Reset weights", key=f"{P}_reset", on_click=reset_training, width="stretch")
-    if lesson.diverged_at is not None:
-        st.error(divergence_text(lesson, st.session_state[RATE]), icon=":material/trending_up:")
-    elif steps >= STEPS_MAX:
-        st.info(f"{STEPS_MAX} steps is as far as this page trains; reset to start again.")
-    loss_metrics(lesson)
-    figure = cached(
-        line_figure,
-        y_values=lesson.losses,
-        title="Loss after each step",
-        x_title="step",
-        y_title="loss",
+    player(
+        steps,
+        draw=lambda taken: training_figures(lesson, trajectory.reach(taken)),
+        publish=publish,
+        controls=lambda steps: training_controls(steps, trajectory),
     )
-    chart(figure, key=f"{P}_fig_loss")
+
+
+def training_controls(steps: Steps, trajectory: Trajectory) -> None:
+    """One step, ten, Play/Pause and Reset. A run that diverges stops at its last
+    finite step: the count goes back there and Play stops."""
+    state = st.session_state
+    reached = trajectory.reach(state[STEPS])
+    if reached.diverged_at is not None and state[STEPS] > reached.taken:
+        state[STEPS] = reached.taken
+        if state[steps.playing_key]:
+            state[steps.playing_key] = False
+            st.rerun(scope="app")  # the page again, with a fragment without a timer
+    stuck = state[STEPS] >= STEPS_MAX or reached.diverged_at is not None
+    buttons = st.container(horizontal=True, gap="small")
+    for label, delta, icon, help_text in (
+        ("1 step", 1, ":material/south:", "θ ← θ − η · (batch gradient), for every weight."),
+        ("10 steps", 10, ":material/keyboard_double_arrow_down:", "Ten steps at once."),
+    ):
+        buttons.button(
+            label,
+            key=f"{TRAINER}_{delta}",
+            icon=icon,
+            on_click=move,
+            args=(steps, delta),
+            disabled=stuck,
+            help=help_text,
+        )
+    play_button(buttons, steps, help_text="Take a step every moment.", disabled=stuck)
+    buttons.button(
+        "Reset",
+        key=f"{TRAINER}_reset",
+        icon=":material/restart_alt:",
+        on_click=move,
+        args=(steps, -STEPS_MAX),
+        disabled=state[STEPS] == 0,
+        help="Back to the weights before the first step (the steps stay computed).",
+    )
+
+
+def training_figures(lesson: BatchLesson, reached: Reached) -> None:
+    if reached.diverged_at is not None:
+        st.error(divergence_text(lesson, reached), icon=":material/trending_up:")
+    elif reached.taken >= STEPS_MAX:
+        st.info(f"{STEPS_MAX} steps is as far as this page trains; Reset to start again.")
+    loss_metrics(lesson.reduction, reached.losses)
+    left, right = st.columns([3, 2])
+    with left:
+        figure = cached(
+            line_figure,
+            y_values=reached.losses,
+            title="Loss after each step",
+            x_title="step",
+            y_title="loss",
+            marker_at=reached.taken,
+        )
+        chart(figure, key=f"{P}_fig_loss")
+    with right:
+        kernels = reached.params.kernels[:, 0]
+        figure = cached(
+            small_multiples,
+            maps=list(kernels),
+            titles=[f"K{f} after step {reached.taken}" for f in range(len(kernels))],
+            kind="value",
+            most_columns=2,
+            width_px=HALF_PX,
+        )
+        chart(figure, key=f"{P}_fig_trained_kernels")
     st.caption(
-        "Pooling has no weights: the step changes the convolution kernels and biases "
-        "(through the routed gradient) and the linear layer after the pool."
+        "Pooling has no weights: each step changes the convolution kernels (drawn here) "
+        "and biases, through the gradient the pool routed back, and the linear layer after "
+        "the pool."
     )
 
 
-def divergence_text(lesson: BatchLesson, rate: float) -> str:
-    shown = lesson.diverged_at - 1
+def divergence_text(lesson: BatchLesson, reached: Reached) -> str:
     return (
-        f"Step {lesson.diverged_at} ran away: at learning rate {rate} with the "
-        f"{lesson.reduction} loss, each step overshoots the minimum further than the last, "
-        "and the loss grows instead of shrinking. Training stopped there; what you see is "
-        f"after step {shown}. Reset, and try a smaller learning rate"
+        f"Step {reached.diverged_at} ran away: at learning rate {lesson.settings.learning_rate} "
+        f"with the {lesson.reduction} loss, each step overshoots the minimum further than the "
+        "last, and the loss grows instead of shrinking. Training stopped there; what you see "
+        f"is after step {reached.taken}. Reset, and try a smaller learning rate"
         + (
             " or the mean loss (the sum makes each step N times longer)."
             if lesson.reduction == "sum"
@@ -66,12 +131,11 @@ def divergence_text(lesson: BatchLesson, rate: float) -> str:
     )
 
 
-def loss_metrics(lesson: BatchLesson) -> None:
-    losses = lesson.losses
+def loss_metrics(reduction: str, losses: list[float]) -> None:
     cells = st.columns(3)
     cells[0].metric("Steps taken", len(losses) - 1)
     cells[1].metric(
-        f"Batch loss ({lesson.reduction})",
+        f"Batch loss ({reduction})",
         fmt(losses[-1], 4),
         delta=None if len(losses) < 2 else fmt(losses[-1] - losses[-2], 4),
         delta_color="inverse",

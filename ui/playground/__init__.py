@@ -72,4 +72,4 @@ def render() -> None:
         first_cell=lesson.busiest_cell(),
     )
     publish()
-    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, playing_key=PLAYING)
+    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, players={"step": PLAYING})

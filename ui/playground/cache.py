@@ -18,9 +18,10 @@ from .ties import TieRow, tie_lab
 def lesson(settings: Settings) -> Lesson:
     """build_lesson(settings); ValueError (not cached) when the layer does not fit."""
     built = build_lesson(settings)
-    for array in (built.x, built.output, built.grad_output, built.grad_x, built.shares):
-        array.flags.writeable = False
-    built.coverage.flags.writeable = False
+    arrays = (built.x, built.output, built.argmax, built.grad_output, built.grad_x, built.shares)
+    for array in (*arrays, built.coverage):
+        if array is not None:
+            array.flags.writeable = False
     return built
 
 

@@ -1,4 +1,5 @@
-"""The Playground's last tab: the share link and the grids as CSV files."""
+"""The Playground's last tab: the share link, the grids as CSV files, and code that
+reproduces the screen."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ from urllib.parse import urlencode
 import numpy as np
 import streamlit as st
 
+from ..shared.code_view import reproduce_view
+from ..shared.snippets import torch_tie_note
+from .code import numpy_snippet, torch_snippet
 from .model import Lesson
 from .state import P
 
@@ -33,6 +37,13 @@ def share_view(lesson: Lesson) -> None:
             key=f"{P}_csv_{name}",
             width="stretch",
         )
+    note = torch_tie_note(lesson.config)
+    reproduce_view(
+        key=f"{P}_code",
+        torch_code=None if note else torch_snippet(lesson),
+        numpy_code=numpy_snippet(lesson),
+        torch_note=note,
+    )
 
 
 def share_link() -> str:

@@ -67,10 +67,13 @@ class Divisor:
 @dataclass(frozen=True, eq=False)
 class Lesson:
     """What `settings` gives. output, grad_output: (OH, OW); grad_x, coverage: (H, W);
-    shares: (OH, OW, H, W), the part of each output's gradient each cell gets."""
+    shares: (OH, OW, H, W), the part of each output's gradient each cell gets;
+    argmax: (OH, OW), h * W + w of each window's winner as PyTorch gives it (None for
+    average pooling)."""
 
     settings: Settings
     output: np.ndarray
+    argmax: np.ndarray | None
     grad_output: np.ndarray
     grad_x: np.ndarray
     shares: np.ndarray
@@ -197,6 +200,7 @@ def build_lesson(settings: Settings) -> Lesson:
     return Lesson(
         settings=settings,
         output=result.output,
+        argmax=result.argmax,
         grad_output=grad,
         grad_x=backward(result, grad),
         shares=shares(x, config),

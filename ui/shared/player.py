@@ -42,13 +42,15 @@ class Steps:
         return f"{self.prefix}_moved_at"
 
 
-def _move(steps: Steps, delta: int) -> None:
+def move(steps: Steps, delta: int) -> None:
+    """Stop playing and go `delta` positions on (back if negative), within 0..count-1."""
     state = st.session_state
     state[steps.playing_key] = False
     state[steps.position_key] = min(max(state[steps.position_key] + delta, 0), steps.count - 1)
 
 
-def _toggle(steps: Steps) -> None:
+def toggle(steps: Steps) -> None:
+    """Play or Pause (Play at the end starts again)."""
     state = st.session_state
     playing = state[steps.playing_key]
     if not playing and state[steps.position_key] >= steps.count - 1:
@@ -77,16 +79,14 @@ def _advance_if_playing(steps: Steps) -> None:
 
 def _controls(steps: Steps) -> None:
     """The slider on its own row (it needs the width), the buttons under it."""
-    state = st.session_state
-    playing = state[steps.playing_key]
-    at = state[steps.position_key]
+    at = st.session_state[steps.position_key]
     st.slider(steps.slider_label, 0, steps.count - 1, key=steps.position_key, help=steps.help_text)
     buttons = st.container(horizontal=True, gap="small")
     buttons.button(
         "Back",
         key=f"{steps.prefix}_previous",
         icon=":material/skip_previous:",
-        on_click=_move,
+        on_click=move,
         args=(steps, -1),
         disabled=at == 0,
         help=f"The previous {steps.noun}.",
@@ -95,24 +95,38 @@ def _controls(steps: Steps) -> None:
         "Next",
         key=f"{steps.prefix}_next",
         icon=":material/skip_next:",
-        on_click=_move,
+        on_click=move,
         args=(steps, 1),
         disabled=at >= steps.count - 1,
         help=f"The next {steps.noun}.",
     )
-    buttons.button(
+    play_button(buttons, steps, help_text=f"Go through every {steps.noun}, one after another.")
+
+
+def play_button(container, steps: Steps, *, help_text: str, disabled: bool = False) -> None:
+    """Play, or Pause while playing, in `container`."""
+    playing = st.session_state[steps.playing_key]
+    container.button(
         "Pause" if playing else "Play",
         key=f"{steps.prefix}_play",
-        on_click=_toggle,
+        on_click=toggle,
         args=(steps,),
         icon=":material/pause:" if playing else ":material/play_arrow:",
-        help=f"Go through every {steps.noun}, one after another.",
+        disabled=disabled and not playing,
+        help=help_text,
     )
 
 
-def player(steps: Steps, *, draw: Callable[[int], None], publish: Callable[[], None]) -> None:
-    """Controls for `steps`, then `draw(position)`; `publish` writes the share link
-    after each move, so the link always names the step on screen.
+def player(
+    steps: Steps,
+    *,
+    draw: Callable[[int], None],
+    publish: Callable[[], None],
+    controls: Callable[[Steps], None] | None = None,
+) -> None:
+    """Controls for `steps` (a slider, Back, Next and Play unless `controls` draws
+    others), then `draw(position)`; `publish` writes the share link after each move,
+    so the link always names the step on screen.
     State: steps.playing_key (bool), set up by the page."""
     state = st.session_state
 
@@ -122,7 +136,7 @@ def player(steps: Steps, *, draw: Callable[[int], None], publish: Callable[[], N
             st.rerun(scope="app")  # a new timer needs a new fragment
         _advance_if_playing(steps)
         if steps.count > 1:
-            _controls(steps)
+            (controls or _controls)(steps)
         else:
             st.caption(steps.single_note)
         draw(state[steps.position_key])

@@ -13,16 +13,17 @@ def open_tab_only(
     labels: dict[str, str],
     views: dict[str, Callable],
     lesson,
-    playing_key: str,
-    player_tab: str = "step",
+    players: dict[str, str],
 ) -> None:
     """Tabs labelled `labels` (name -> label; the open one kept in session state under
     `key`, and so in the share link), drawing only the open one: views[name](lesson).
-    Play stops when the tab holding the player (`player_tab`) is not the open one."""
+    players: tab name -> the playing key of the player on it; a player stops when its
+    tab is not the open one."""
     tabs = st.tabs(list(labels.values()), key=key, on_change="rerun")
     for name, tab in zip(labels, tabs, strict=True):
         if tab.open:
             with tab:
                 views[name](lesson)
-    if st.session_state[key] != labels[player_tab]:
-        st.session_state[playing_key] = False
+    for name, playing_key in players.items():
+        if st.session_state[key] != labels[name]:
+            st.session_state[playing_key] = False

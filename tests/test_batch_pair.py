@@ -1,0 +1,107 @@
+"""The batch of two told to its end: the model against hand sums and PyTorch, the tab
+through AppTest."""
+
+import numpy as np
+import pytest
+from apptest import errors, figure_titled, heatmap_values, no_exceptions, open_app
+from test_batch_model import settings
+
+from pooling import PoolConfig
+from pooling.network import NetConfig
+from ui.batch.model import build_batch_lesson
+from ui.batch.pair import build_pair
+from ui.batch.pair_view import latex
+
+BATCH = "pages/2_batch.py"
+
+
+@pytest.fixture(scope="module")
+def story():
+    return build_pair(build_batch_lesson(settings(steps=2)), 0)
+
+
+def test_each_example_is_its_own_and_the_batch_gradient_is_their_mean(story):
+    lesson = story.lesson
+    # An example's gradient does not depend on who else is in the batch.
+    np.testing.assert_array_equal(story.kernel_grads, lesson.grads.per_example.kernels[:2, 0, 0])
+    np.testing.assert_allclose(story.mean, (story.kernel_grads[0] + story.kernel_grads[1]) / 2)
+    np.testing.assert_allclose(story.total, 2 * story.mean)
+    np.testing.assert_allclose(
+        story.kernel_after("mean"), lesson.params.kernels[0, 0] - 0.1 * story.mean
+    )
+
+
+def test_the_step_matches_pytorch_sgd_on_the_kernels(story):
+    torch = pytest.importorskip("torch")
+    f = torch.nn.functional
+    lesson, params = story.lesson, story.lesson.params
+    x = torch.tensor(lesson.trace.x[:2])
+    kernels = torch.tensor(params.kernels, requires_grad=True)
+    conv = f.relu(f.conv2d(x, kernels, torch.tensor(params.bias)))
+    pooled = f.max_pool2d(conv, 2).flatten(1)
+    logits = pooled @ torch.tensor(params.weights).T + torch.tensor(params.out_bias)
+    loss = f.cross_entropy(logits, torch.tensor(lesson.labels[:2]))
+    loss.backward()
+    np.testing.assert_allclose(kernels.grad[0, 0].numpy(), story.mean, atol=1e-12)
+    assert story.losses["before"] == pytest.approx(loss.item(), abs=1e-12)
+    with torch.no_grad():
+        optimizer = torch.optim.SGD([kernels], lr=0.1)
+        optimizer.step()
+        np.testing.assert_allclose(kernels[0, 0].numpy(), story.kernel_after("mean"), atol=1e-12)
+        conv = f.relu(f.conv2d(x, kernels, torch.tensor(params.bias)))
+        pooled = f.max_pool2d(conv, 2).flatten(1)
+        logits = pooled @ torch.tensor(params.weights).T + torch.tensor(params.out_bias)
+        after = f.cross_entropy(logits, torch.tensor(lesson.labels[:2])).item()
+    assert story.losses["mean"] == pytest.approx(after, abs=1e-12)
+
+
+def test_the_argmax_table_is_what_routes_the_gradient(story):
+    for example in (0, 1):
+        table = story.argmax_table(example)
+        routed = story.routed[example]
+        upstream = story.grads.at_pool_output[example, 0]
+        rebuilt = np.zeros_like(routed)
+        for (i, j), (row, col) in zip(
+            np.ndindex(table.shape[:2]), table.reshape(-1, 2), strict=True
+        ):
+            rebuilt[row, col] += upstream[i, j]
+        np.testing.assert_allclose(rebuilt, routed, atol=1e-15)
+
+
+def test_the_wrong_way_differs_and_average_pooling_keeps_no_index(story):
+    assert story.wrong_gap > 1e-3
+    average = build_pair(
+        build_batch_lesson(settings(network=NetConfig(2, 3, True, PoolConfig("avg", 2)))), 0
+    )
+    assert average.argmax_table(0) is None and average.averaged_winners == ()
+
+
+def test_the_tab_tells_the_story_with_the_models_numbers():
+    app = open_app(BATCH)  # the first tab
+    assert no_exceptions(app) and errors(app) == []
+    lesson = build_batch_lesson(settings())
+    pair = build_pair(lesson, 0)
+    shown_mean = heatmap_values(figure_titled(app, "mean = (dL_0/dK + dL_1/dK) / 2"), "gradient")
+    np.testing.assert_allclose(shown_mean, pair.mean, atol=1e-12)
+    shown_after = heatmap_values(figure_titled(app, "K after"), "value")
+    np.testing.assert_allclose(shown_after, pair.kernel_after("mean"), atol=1e-12)
+    argmax = app.dataframe[0].value
+    row, col = pair.argmax_table(0)[0, 0]
+    assert argmax.iloc[0, 0] == f"({row}, {col})"
+    before, mean, after = (
+        m[0, 0] for m in (pair.kernel_before, pair.mean, pair.kernel_after("mean"))
+    )
+    written = rf"K_{{0,0}}:\; {latex(before)} - 0.1 \times ({latex(mean)}) = {latex(after)}"
+    assert app.get("latex")[0].value.strip("$\n") == written
+    text = "\n".join(md.value for md in app.markdown)
+    assert "won for neither example" in text and "K ← K − η · mean dL/dK" in text
+
+
+def test_the_tab_follows_average_pooling_and_a_batch_of_one():
+    app = open_app(BATCH, {"mode": "avg"})
+    assert no_exceptions(app) and errors(app) == []
+    text = "\n".join(md.value for md in app.markdown)
+    assert "keeps no index" in text and "won for neither" not in text
+    single = open_app(BATCH, {"n": "1"})
+    assert no_exceptions(single)
+    assert any("needs two examples" in info.value for info in single.info)

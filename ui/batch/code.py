@@ -1,0 +1,120 @@
+"""Code that reproduces the Batch page's batch result: a PyTorch snippet and a
+NumPy-only one that rebuild the batch, the weights on screen and the network, then print
+the batch loss and dL/dK and check them against the page (pure: no Streamlit)."""
+
+from __future__ import annotations
+
+from pooling.network import batch_loss
+
+from ..shared.snippets import (
+    NUMPY_HEADER,
+    TOLERANCE,
+    TORCH_HEADER,
+    array_line,
+    config_line,
+    loop_source,
+    number,
+    torch_pool_call,
+)
+from .model import BatchLesson
+
+
+def screen_data(lesson: BatchLesson) -> str:
+    params = lesson.params
+    taken = lesson.settings.steps
+    weights = "before any step" if taken == 0 else f"after {taken} SGD steps"
+    return "\n".join(
+        [
+            array_line("images", lesson.images, "the batch, (N, 8, 8)"),
+            array_line("labels", lesson.labels, "their digits, (N,)"),
+            f"# The weights {weights}:",
+            array_line("kernels", params.kernels, "(F, 1, k, k)"),
+            array_line("bias", params.bias, "(F,)"),
+            array_line("weights", params.weights, "the linear layer, (10, F * PH * PW)"),
+            array_line("out_bias", params.out_bias, "(10,)"),
+            "",
+            "# On screen:",
+            f"loss_shown = {number(batch_loss(lesson.trace, lesson.reduction))}",
+            array_line(
+                "grad_kernels_shown",
+                lesson.reduced.kernels,
+                f"the batch dL/dK ({lesson.reduction}), (F, 1, k, k)",
+            ),
+        ]
+    )
+
+
+def printed_and_checked(loss: str, grad_kernels: str) -> str:
+    return "\n".join(
+        [
+            f'print("batch loss =", {loss})',
+            f'print("batch dL/dK =", {grad_kernels}, sep="\\n")',
+            f"np.testing.assert_allclose({loss}, loss_shown, {TOLERANCE})",
+            f"np.testing.assert_allclose({grad_kernels}, grad_kernels_shown, {TOLERANCE})",
+            'print("The loss and dL/dK equal the numbers on screen.")',
+        ]
+    )
+
+
+def torch_snippet(lesson: BatchLesson) -> str:
+    """PyTorch: conv2d, ReLU, the pooling call, linear, cross_entropy, backward."""
+    pooled = "pooled, _" if lesson.is_max else "pooled"
+    relu = "act = F.relu(conv)" if lesson.config.relu else "act = conv  # no ReLU"
+    return "\n".join(
+        [
+            TORCH_HEADER,
+            screen_data(lesson),
+            "",
+            "x = torch.tensor(images)[:, None]  # (N, 1, 8, 8), float64 like the lab",
+            "K = torch.tensor(kernels, requires_grad=True)",
+            "conv = F.conv2d(x, K, torch.tensor(bias))",
+            relu,
+            f"{pooled} = {torch_pool_call(lesson.config.pool, 'act')}",
+            "logits = pooled.flatten(1) @ torch.tensor(weights).T + torch.tensor(out_bias)",
+            f'loss = F.cross_entropy(logits, torch.tensor(labels), reduction="{lesson.reduction}")',
+            "loss.backward()",
+            "",
+            printed_and_checked("loss.item()", "K.grad.numpy()"),
+        ]
+    )
+
+
+def numpy_snippet(lesson: BatchLesson) -> str:
+    """NumPy only: every example forward and back through the lab's loop."""
+    mean = lesson.reduction == "mean"
+    return "\n".join(
+        [
+            NUMPY_HEADER + "from numpy.lib.stride_tricks import sliding_window_view\n",
+            screen_data(lesson),
+            "",
+            "# Pooling one window at a time, as a textbook writes it.",
+            loop_source(),
+            "",
+            "",
+            config_line(lesson.config.pool),
+            "rows = np.arange(len(images))",
+            "patches = sliding_window_view(images, kernels.shape[2:], axis=(1, 2))",
+            'conv = np.einsum("nijkl,fkl->nfij", patches, kernels[:, 0]) + bias[:, None, None]',
+            "act = np.maximum(conv, 0.0)" if lesson.config.relu else "act = conv  # no ReLU",
+            "pooled = np.array([[loop_forward_backward(a, None, config)[0] for a in example]",
+            "                   for example in act])  # (N, F, PH, PW)",
+            "logits = pooled.reshape(len(images), -1) @ weights.T + out_bias",
+            "shifted = logits - logits.max(axis=1, keepdims=True)",
+            "log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))",
+            f"loss = -log_probs[rows, labels].{'mean' if mean else 'sum'}()",
+            "",
+            "# Backward, example by example: each routes through its own winners.",
+            "grad_logits = np.exp(log_probs)",
+            "grad_logits[rows, labels] -= 1.0",
+            *(["grad_logits /= len(images)  # the mean's 1/N"] if mean else []),
+            "grad_pooled = (grad_logits @ weights).reshape(pooled.shape)",
+            "grad_act = np.array([",
+            "    [loop_forward_backward(a, g, config)[2] for a, g in zip(acts, grads)]",
+            "    for acts, grads in zip(act, grad_pooled)",
+            "])",
+            "grad_conv = grad_act * (conv > 0)" if lesson.config.relu else "grad_conv = grad_act",
+            'grad_kernels = np.einsum("nfij,nijkl->fkl", grad_conv, patches)[:, None]',
+            "",
+            printed_and_checked("loss", "grad_kernels"),
+        ]
+    )

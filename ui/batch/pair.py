@@ -1,0 +1,141 @@
+"""A batch of two told to its end (pure: no Streamlit): the batch's first two examples,
+each routed through its own argmax, their kernel gradients averaged, one SGD step on
+the kernels, and the wrong way (average first) beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+
+from pooling.network import (
+    Backward,
+    Params,
+    Trace,
+    batch_loss,
+    run_backward,
+    run_forward,
+    wrong_way_backward,
+)
+
+from .model import BatchLesson, Cell, winners
+
+
+@dataclass(frozen=True, eq=False)
+class PairStory:
+    """Examples #0 and #1 of `lesson`'s batch with its current weights; kernel `feature`.
+
+    trace / grads: the pair's forward pass and per-example backward (N = 2);
+    wrong_trace / wrong: the averaged image's forward pass and its one backward pass
+    with the averaged error (N = 1).
+    """
+
+    lesson: BatchLesson
+    feature: int
+    trace: Trace
+    grads: Backward
+    wrong_trace: Trace
+    wrong: Backward
+
+    @property
+    def routed(self) -> np.ndarray:
+        """(2, CH, CW): each example's dL_n/d(pooling input)."""
+        return self.grads.at_pool_input[:, self.feature]
+
+    @property
+    def kernel_grads(self) -> np.ndarray:
+        """(2, k, k): each example's dL_n/dK."""
+        return self.grads.per_example.kernels[:, self.feature, 0]
+
+    @property
+    def wrong_routed(self) -> np.ndarray:
+        """(CH, CW): the averaged image's routing of the averaged error."""
+        return self.wrong.at_pool_input[0, self.feature]
+
+    @property
+    def wrong_kernel(self) -> np.ndarray:
+        """(k, k): dL/dK the wrong way."""
+        return self.wrong.per_example.kernels[0, self.feature, 0]
+
+    @property
+    def rate(self) -> float:
+        return self.lesson.settings.learning_rate
+
+    @property
+    def params(self) -> Params:
+        return self.lesson.params
+
+    @property
+    def mean(self) -> np.ndarray:
+        """(k, k): the batch gradient of kernel `feature`, (dL_0/dK + dL_1/dK) / 2."""
+        return self.kernel_grads.mean(axis=0)
+
+    @property
+    def total(self) -> np.ndarray:
+        """(k, k): the sum of the two, twice the mean."""
+        return self.kernel_grads.sum(axis=0)
+
+    @property
+    def kernel_before(self) -> np.ndarray:
+        return self.params.kernels[self.feature, 0]
+
+    def kernel_after(self, reduction: str) -> np.ndarray:
+        """(k, k): K − η · (mean or sum) of dL_n/dK."""
+        step = self.mean if reduction == "mean" else self.total
+        return self.kernel_before - self.rate * step
+
+    @cached_property
+    def losses(self) -> dict[str, float]:
+        """The pair's mean loss before the step and after the mean's step and the sum's
+        (every kernel moves by its own gradient; biases and the linear layer stay)."""
+        grads = self.grads.per_example.kernels
+        result = {"before": batch_loss(self.trace, "mean")}
+        for reduction, gradient in (("mean", grads.mean(axis=0)), ("sum", grads.sum(axis=0))):
+            moved = replace(self.params, kernels=self.params.kernels - self.rate * gradient)
+            after = run_forward(moved, self.trace.x, self.trace.labels, self.lesson.config)
+            result[reduction] = batch_loss(after, "mean")
+        return result
+
+    @property
+    def wrong_gap(self) -> float:
+        """Largest gap between the wrong way's dL/dK and the mean (kernel `feature`)."""
+        return float(np.abs(self.wrong_kernel - self.mean).max())
+
+    def winners(self, example: int) -> tuple[Cell, ...]:
+        return winners(self.trace, example, self.feature)
+
+    @property
+    def averaged_winners(self) -> tuple[Cell, ...]:
+        return winners(self.wrong_trace, 0, self.feature)
+
+    def argmax_table(self, example: int) -> np.ndarray | None:
+        """(PH, PW) of (row, col) winners in the pooling input, or None for average."""
+        if self.trace.pool.argmax is None:
+            return None
+        width = self.trace.activation.shape[3]
+        return np.stack(np.divmod(self.trace.pool.argmax[example, self.feature], width), -1)
+
+    def zero_winners(self, example: int) -> int:
+        """Windows of example whose winner is 0 after the ReLU: all-zero windows whose
+        stored index still names a cell, though the ReLU then stops its gradient."""
+        if self.trace.pool.argmax is None or not self.lesson.config.relu:
+            return 0
+        return int((self.trace.pool.output[example, self.feature] == 0).sum())
+
+
+def build_pair(lesson: BatchLesson, feature: int) -> PairStory:
+    """ValueError when the batch holds fewer than two examples."""
+    if lesson.size < 2:
+        raise ValueError("the batch has one example: set the batch size to 2 or more")
+    x, labels = lesson.trace.x[:2], lesson.labels[:2]
+    trace = run_forward(lesson.params, x, labels, lesson.config)
+    wrong, wrong_trace = wrong_way_backward(lesson.params, trace, lesson.config)
+    return PairStory(
+        lesson=lesson,
+        feature=feature,
+        trace=trace,
+        grads=run_backward(lesson.params, trace),
+        wrong_trace=wrong_trace,
+        wrong=wrong,
+    )

@@ -1,0 +1,240 @@
+"""The Batch page's first tab: a batch of two told to its end, stage by stage
+(formatting and placing only: every number comes from ui.batch.pair)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ..figures import grid as grids
+from ..figures.style import MARK_LEGEND
+from ..shared.chart import cached, chart
+from ..shared.numbers import fmt, symmetric_range
+from .cache import cached_pair
+from .model import BatchLesson
+from .pair import PairStory
+from .state import STEPS, P
+from .views import feature_picker
+
+HALF_PX = 250
+THIRD_PX = 200
+
+
+def pair_view(lesson: BatchLesson) -> None:
+    if lesson.size < 2:
+        st.info("This story needs two examples: set the batch size to 2 or more.")
+        return
+    feature = feature_picker(lesson)
+    story = cached_pair(lesson.settings, feature)
+    taken = st.session_state[STEPS]
+    weights = "the weights before any step" if taken == 0 else f"the weights after {taken} steps"
+    st.markdown(
+        f"Examples #0 and #1 of the batch as a batch of two, with {weights}, kernel "
+        f"{feature}. Each goes forward and back on its own; only their gradients are "
+        "averaged, where the kernel is shared."
+    )
+    forward_stage(story)
+    stored_stage(story)
+    backward_stage(story)
+    update_stage(story)
+    wrong_stage(story)
+    sum_stage(story)
+
+
+def example_title(story: PairStory, example: int, what: str) -> str:
+    return f"#{example} “{story.lesson.labels[example]}”: {what}"
+
+
+def two_maps(story: PairStory, *, maps, what: str, kind: str, key: str, limit=None) -> None:
+    for example, column in enumerate(st.columns(2)):
+        with column:
+            figure = cached(
+                grids.grid_figure,
+                values=maps[example],
+                title=example_title(story, example, what),
+                kind=kind,
+                overlay=grids.Overlay(marks=story.winners(example)),
+                limit=limit,
+                width_px=HALF_PX,
+                decimals=2,
+            )
+            chart(figure, key=f"{P}_fig_pair_{key}_{example}")
+
+
+def forward_stage(story: PairStory) -> None:
+    if story.lesson.is_max:
+        lead = f"Each example picks its own winners ({MARK_LEGEND})."
+    else:
+        lead = "Average pooling reads every cell of each window; no cell wins."
+    st.markdown(f"**1 · Forward.** {lead}")
+    activation = story.trace.activation[:, story.feature]
+    two_maps(story, maps=activation, what="pooling input", kind="value", key="input")
+
+
+def stored_stage(story: PairStory) -> None:
+    st.markdown("**2 · What the forward pass keeps for the backward pass.**")
+    if story.argmax_table(0) is None:
+        st.markdown(
+            "Average pooling keeps no index: the backward pass needs only each window's "
+            "cells and its divisor, the same for #0 and #1."
+        )
+        return
+    for example, column in enumerate(st.columns(2)):
+        table = story.argmax_table(example)
+        rows, cols = table.shape[:2]
+        frame = pd.DataFrame(
+            [[f"({r}, {c})" for r, c in table[i]] for i in range(rows)],
+            index=[f"y row {i}" for i in range(rows)],
+            columns=[f"col {j}" for j in range(cols)],
+        )
+        column.caption(f"#{example}: argmax, (row, col) of each window's winner")
+        column.dataframe(frame, width="content", key=f"{P}_pair_argmax_{example}")
+    st.caption(stored_caption(story))
+
+
+def stored_caption(story: PairStory) -> str:
+    ties = story.lesson.config.pool.ties
+    text = "One stored index per output cell: the backward pass reads it and nothing else."
+    if ties in ("split", "all"):
+        text = (
+            f"The table names each window's first winner; under the tie rule “{ties}” a "
+            "tied window sends its gradient to every tied cell."
+        )
+    zeros = [story.zero_winners(n) for n in (0, 1)]
+    if any(zeros):
+        text += (
+            f" Windows that are all 0 after the ReLU (#0: {zeros[0]}, #1: {zeros[1]}) still "
+            "store an index, but the ReLU stops their gradient before the kernel."
+        )
+    return text
+
+
+def backward_stage(story: PairStory) -> None:
+    where = "to the stored cells only" if story.lesson.is_max else "spread evenly over each window"
+    st.markdown(f"**3 · Backward.** dL_n/dy from the layer above goes {where}.")
+    two_maps(
+        story,
+        maps=story.routed,
+        what="dL/d(pool input)",
+        kind="gradient",
+        key="routed",
+        limit=symmetric_range(story.routed),
+    )
+
+
+def grid_row(maps: list, titles: list[str], *, key: str, kind: str = "gradient") -> None:
+    """Kernel-sized grids side by side, one column each."""
+    for index, column in enumerate(st.columns(len(maps))):
+        with column:
+            figure = cached(
+                grids.grid_figure,
+                values=maps[index],
+                title=titles[index],
+                kind=kind,
+                width_px=THIRD_PX,
+                decimals=3,
+            )
+            chart(figure, key=f"{P}_fig_pair_{key}_{index}")
+
+
+def update_stage(story: PairStory) -> None:
+    st.markdown("**4 · The batch gradient** is the mean of the two examples' own kernel gradients.")
+    grads = story.kernel_grads
+    grid_row(
+        [grads[0], grads[1], story.mean],
+        ["dL_0/dK", "dL_1/dK", "mean = (dL_0/dK + dL_1/dK) / 2"],
+        key="grads",
+    )
+    if not grads.any():
+        st.caption(
+            f"Neither example sends kernel {story.feature} any gradient: wherever a gradient "
+            "reaches the convolution, the ReLU is off or the image under the kernel is blank."
+        )
+    rate = fmt(story.rate)
+    st.markdown(f"**5 · One step**, learning rate η = {rate}: K ← K − η · mean dL/dK.")
+    after = story.kernel_after("mean")
+    grid_row([story.kernel_before, after], ["K before", "K after"], key="update", kind="value")
+    before, mean = story.kernel_before[0, 0], story.mean[0, 0]
+    st.latex(
+        rf"K_{{0,0}}:\; {latex(before)} - {rate} \times ({latex(mean)}) = {latex(after[0, 0])}"
+    )
+    losses = story.losses
+    cells = st.columns(2)
+    cells[0].metric("Loss of the two, before", fmt(losses["before"], 4))
+    cells[1].metric(
+        "After the step",
+        fmt(losses["mean"], 4),
+        delta=fmt(losses["mean"] - losses["before"], 4),
+        delta_color="inverse",
+    )
+    st.caption(
+        "Every kernel takes its own step; the biases and the linear layer stay, so the "
+        "change in loss is the kernels' alone. Pooling has no weights of its own to update."
+    )
+
+
+def latex(value: float) -> str:
+    return fmt(value, 4).replace("−", "-")
+
+
+def wrong_stage(story: PairStory) -> None:
+    st.markdown(
+        "**The wrong way: average first.** Average the two images and their errors, then "
+        "go back once through the averaged image."
+    )
+    marks = story.averaged_winners
+    maps = [story.wrong_trace.activation[0, story.feature], story.wrong_routed]
+    titles = ["averaged: pooling input", "averaged: dL/d(pool input)"]
+    for index, column in enumerate(st.columns(2)):
+        with column:
+            figure = cached(
+                grids.grid_figure,
+                values=maps[index],
+                title=titles[index],
+                kind="value" if index == 0 else "gradient",
+                overlay=grids.Overlay(marks=marks),
+                width_px=HALF_PX,
+                decimals=2,
+            )
+            chart(figure, key=f"{P}_fig_pair_averaged_{index}")
+    grid_row(
+        [story.mean, story.wrong_kernel, story.wrong_kernel - story.mean],
+        ["right: mean", "wrong: averaged", "wrong − right"],
+        key="wrong",
+    )
+    st.markdown(wrong_sentence(story))
+
+
+def wrong_sentence(story: PairStory) -> str:
+    gap = f"Largest gap to the right dL/dK: **{fmt(story.wrong_gap, 4)}**."
+    if not story.lesson.is_max:
+        return (
+            "Each example's kernel gradient multiplies its own error with its own image; "
+            f"the mean of those products is not the product of the means. {gap}"
+        )
+    own = set(story.averaged_winners)
+    anyone = set(story.winners(0)) | set(story.winners(1))
+    strangers = len(own - anyone)
+    return (
+        f"The averaged image picks its own winners: {strangers} of its {len(own)} winning "
+        f"cells won for neither example. {gap}"
+    )
+
+
+def sum_stage(story: PairStory) -> None:
+    st.markdown(
+        "**Mean against sum.** The sum of the two gradients is twice the mean, so its "
+        "step is twice as long at the same learning rate."
+    )
+    rows = []
+    for reduction in ("mean", "sum"):
+        gradient = story.mean if reduction == "mean" else story.total
+        rows.append(
+            {
+                "batch gradient": reduction,
+                "dL/dK[0,0]": fmt(gradient[0, 0], 4),
+                "K[0,0] after": fmt(story.kernel_after(reduction)[0, 0], 4),
+                "loss of the two after": fmt(story.losses[reduction], 4),
+            }
+        )
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=f"{P}_pair_sum")

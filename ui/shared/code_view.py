@@ -1,0 +1,42 @@
+"""Where a page shows the code that reproduces it: PyTorch and NumPy-only snippets, each
+copyable (st.code has a copy button) and downloadable."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+SHOWN_UP_TO = 30_000  # characters; a longer snippet (a big noisy batch) is a download only
+
+
+def reproduce_view(*, key: str, torch_code: str | None, numpy_code: str, torch_note: str | None):
+    """torch_code None: PyTorch can't reproduce this screen, and torch_note says why."""
+    st.markdown(
+        "**Check it in your own notebook.** Each snippet rebuilds this screen's inputs, "
+        "prints what it computes and asserts that it equals the numbers here."
+    )
+    torch_tab, numpy_tab = st.tabs(["PyTorch", "NumPy only"])
+    with torch_tab:
+        if torch_code is None:
+            st.info(torch_note, icon=":material/info:")
+        else:
+            snippet(torch_code, file_name=f"{key}_torch.py", key=f"{key}_torch")
+    with numpy_tab:
+        snippet(numpy_code, file_name=f"{key}_numpy.py", key=f"{key}_numpy")
+
+
+def snippet(code: str, *, file_name: str, key: str) -> None:
+    if len(code) <= SHOWN_UP_TO:
+        st.code(code, language="python", height=360)
+    else:
+        st.caption(
+            f"This snippet is {len(code) // 1000} kB long (every number of the batch is in "
+            "it), too long to show here: download it."
+        )
+    st.download_button(
+        file_name,
+        code,
+        file_name=file_name,
+        mime="text/x-python",
+        key=key,
+        icon=":material/download:",
+    )
