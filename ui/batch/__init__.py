@@ -81,6 +81,7 @@ def result_and_checks(lesson: BatchLesson) -> None:
     note = torch_tie_note(lesson.config.pool)
     reproduce_view(
         key=f"{P}_code",
+        file_stem="pooling_batch",
         torch_code=None if note else torch_snippet(lesson),
         numpy_code=numpy_snippet(lesson),
         torch_note=note,

@@ -116,6 +116,17 @@ class PairStory:
         width = self.trace.activation.shape[3]
         return np.stack(np.divmod(self.trace.pool.argmax[example, self.feature], width), -1)
 
+    def borrowed_windows(self) -> tuple[int, int]:
+        """(windows whose averaged-image winner is not the winner of both examples,
+        all windows): there, the wrong way sends at least one example's error to a
+        cell that example did not pick. (0, 0) for average pooling."""
+        if self.trace.pool.argmax is None:
+            return 0, 0
+        own = self.trace.pool.argmax[:, self.feature]
+        averaged = self.wrong_trace.pool.argmax[0, self.feature]
+        borrowed = (averaged != own[0]) | (averaged != own[1])
+        return int(borrowed.sum()), int(borrowed.size)
+
     def zero_winners(self, example: int) -> int:
         """Windows of example whose winner is 0 after the ReLU: all-zero windows whose
         stored index still names a cell, though the ReLU then stops its gradient."""

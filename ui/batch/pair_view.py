@@ -9,14 +9,14 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.style import MARK_LEGEND
 from ..shared.chart import cached, chart
-from ..shared.numbers import fmt, symmetric_range
+from ..shared.numbers import fmt, metric_delta, symmetric_range
 from .cache import cached_pair
 from .model import BatchLesson
 from .pair import PairStory
 from .state import STEPS, P
 from .views import feature_picker
 
-HALF_PX = 250
+HALF_PX = 300  # half the main column at 1024 px
 THIRD_PX = 200
 
 
@@ -63,7 +63,7 @@ def two_maps(story: PairStory, *, maps, what: str, kind: str, key: str, limit=No
 
 def forward_stage(story: PairStory) -> None:
     if story.lesson.is_max:
-        lead = f"Each example picks its own winners ({MARK_LEGEND})."
+        lead = f"Each example picks its own winners, marked with {MARK_LEGEND}."
     else:
         lead = "Average pooling reads every cell of each window; no cell wins."
     st.markdown(f"**1 · Forward.** {lead}")
@@ -132,7 +132,7 @@ def grid_row(maps: list, titles: list[str], *, key: str, kind: str = "gradient")
                 title=titles[index],
                 kind=kind,
                 width_px=THIRD_PX,
-                decimals=3,
+                decimals=2,
             )
             chart(figure, key=f"{P}_fig_pair_{key}_{index}")
 
@@ -142,7 +142,7 @@ def update_stage(story: PairStory) -> None:
     grads = story.kernel_grads
     grid_row(
         [grads[0], grads[1], story.mean],
-        ["dL_0/dK", "dL_1/dK", "mean = (dL_0/dK + dL_1/dK) / 2"],
+        ["dL_0/dK", "dL_1/dK", "their mean: dL/dK"],
         key="grads",
     )
     if not grads.any():
@@ -164,7 +164,7 @@ def update_stage(story: PairStory) -> None:
     cells[1].metric(
         "After the step",
         fmt(losses["mean"], 4),
-        delta=fmt(losses["mean"] - losses["before"], 4),
+        delta=metric_delta(losses["mean"] - losses["before"], 4),
         delta_color="inverse",
     )
     st.caption(
@@ -212,12 +212,11 @@ def wrong_sentence(story: PairStory) -> str:
             "Each example's kernel gradient multiplies its own error with its own image; "
             f"the mean of those products is not the product of the means. {gap}"
         )
-    own = set(story.averaged_winners)
-    anyone = set(story.winners(0)) | set(story.winners(1))
-    strangers = len(own - anyone)
+    borrowed, windows = story.borrowed_windows()
     return (
-        f"The averaged image picks its own winners: {strangers} of its {len(own)} winning "
-        f"cells won for neither example. {gap}"
+        f"The averaged image picks its own winners: in {borrowed} of its {windows} windows "
+        "the winner is not both examples' winner, so there at least one example's error "
+        f"goes to a cell that example never picked. {gap}"
     )
 
 

@@ -9,7 +9,7 @@ from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples
 from ..shared.chart import cached, chart
 from ..shared.grid_editor import parse_edited
-from ..shared.numbers import fmt
+from ..shared.numbers import fmt, metric_delta
 from ..shared.player import Steps, move, play_button, player
 from .cache import trajectory_of
 from .model import SEED_GRADIENTS, BatchLesson, batch_mean
@@ -137,7 +137,7 @@ def loss_metrics(reduction: str, losses: list[float]) -> None:
     cells[1].metric(
         f"Batch loss ({reduction})",
         fmt(losses[-1], 4),
-        delta=None if len(losses) < 2 else fmt(losses[-1] - losses[-2], 4),
+        delta=None if len(losses) < 2 else metric_delta(losses[-1] - losses[-2], 4),
         delta_color="inverse",
         help="The change is from the step before.",
     )

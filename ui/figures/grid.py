@@ -14,7 +14,14 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import DECIMALS, common_exponent, fmt_grid, power_of_ten, symmetric_range
+from ..shared.numbers import (
+    DECIMALS,
+    NEAR_ZERO,
+    common_exponent,
+    fmt_grid,
+    power_of_ten,
+    symmetric_range,
+)
 from . import style
 
 Cell = tuple[int, int]
@@ -226,7 +233,8 @@ def grid_figure(
     if any(overlay.padding):
         traces.append(padding_trace(values.shape, overlay.padding, overlay.pad_label))
     annotate = annotate and style.fits_in_cell(labels.ravel(), size)
-    hover = fmt_grid(values, 6) if exponent else None  # the true values, unscaled
+    # The true values where the labels are scaled or rounded to ≈0.
+    hover = fmt_grid(values, 6) if exponent or NEAR_ZERO in labels else None
     cells = cells_trace(
         values, kind=kind, limit=limit, labels=labels, annotate=annotate, hover=hover
     )

@@ -40,6 +40,7 @@ def share_view(lesson: Lesson) -> None:
     note = torch_tie_note(lesson.config)
     reproduce_view(
         key=f"{P}_code",
+        file_stem="pooling_playground",
         torch_code=None if note else torch_snippet(lesson),
         numpy_code=numpy_snippet(lesson),
         torch_note=note,

@@ -8,8 +8,11 @@ import streamlit as st
 SHOWN_UP_TO = 30_000  # characters; a longer snippet (a big noisy batch) is a download only
 
 
-def reproduce_view(*, key: str, torch_code: str | None, numpy_code: str, torch_note: str | None):
-    """torch_code None: PyTorch can't reproduce this screen, and torch_note says why."""
+def reproduce_view(
+    *, key: str, file_stem: str, torch_code: str | None, numpy_code: str, torch_note: str | None
+) -> None:
+    """torch_code None: PyTorch can't reproduce this screen, and torch_note says why.
+    The downloads are file_stem_torch.py and file_stem_numpy.py."""
     st.markdown(
         "**Check it in your own notebook.** Each snippet rebuilds this screen's inputs, "
         "prints what it computes and asserts that it equals the numbers here."
@@ -19,9 +22,9 @@ def reproduce_view(*, key: str, torch_code: str | None, numpy_code: str, torch_n
         if torch_code is None:
             st.info(torch_note, icon=":material/info:")
         else:
-            snippet(torch_code, file_name=f"{key}_torch.py", key=f"{key}_torch")
+            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=f"{key}_torch")
     with numpy_tab:
-        snippet(numpy_code, file_name=f"{key}_numpy.py", key=f"{key}_numpy")
+        snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=f"{key}_numpy")
 
 
 def snippet(code: str, *, file_name: str, key: str) -> None:

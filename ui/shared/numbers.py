@@ -30,9 +30,20 @@ def fmt(value: float, decimals: int = DECIMALS) -> str:
     return text.replace("-", "−")
 
 
+NEAR_ZERO = "≈0"
+
+
 def fmt_grid(values: np.ndarray, decimals: int = DECIMALS) -> np.ndarray:
-    """Element-wise `fmt` of an array, as an object array of strings of its shape."""
-    return np.vectorize(lambda v: fmt(v, decimals), otypes=[object])(np.asarray(values, float))
+    """Element-wise `fmt` of an array, as an object array of strings of its shape; in a
+    map, a value too small for the decimals reads "≈0" (beside 0.16, "3.3e−03" would
+    be too wide for its cell; the hover keeps the value)."""
+
+    def label(value: float) -> str:
+        if FLOAT_NOISE <= abs(value) < 0.5 * 10**-decimals:
+            return NEAR_ZERO
+        return fmt(value, decimals)
+
+    return np.vectorize(label, otypes=[object])(np.asarray(values, float))
 
 
 def common_exponent(values: np.ndarray, decimals: int) -> int:
@@ -58,3 +69,9 @@ def symmetric_range(*arrays: np.ndarray) -> float:
     finite = [np.abs(a[np.isfinite(a)]) for a in map(np.asarray, arrays) if a.size]
     largest = max((float(f.max()) for f in finite if f.size), default=0.0)
     return largest if largest > 0 else 1.0
+
+
+def metric_delta(value: float, decimals: int = DECIMALS) -> str:
+    """fmt(value) for st.metric's delta, which takes only an ASCII '-' for a fall (with
+    fmt's '−' it would draw a rise)."""
+    return fmt(value, decimals).replace("−", "-")
