@@ -89,32 +89,44 @@ def training_figures(lesson: BatchLesson, reached: Reached) -> None:
         st.info(f"{STEPS_MAX} steps is as far as this page trains; Reset to start again.")
     loss_metrics(lesson.reduction, reached.losses)
     left, right = st.columns([3, 2])
+    (loss_builder, loss_args), (kernel_builder, kernel_args) = training_charts(reached)
     with left:
-        figure = cached(
-            line_figure,
-            y_values=reached.losses,
-            title="Loss after each step",
-            x_title="step",
-            y_title="loss",
-            marker_at=reached.taken,
-        )
-        chart(figure, key=f"{P}_fig_loss")
+        chart(cached(loss_builder, **loss_args), key=f"{P}_fig_loss")
     with right:
-        kernels = reached.params.kernels[:, 0]
-        figure = cached(
-            small_multiples,
-            maps=list(kernels),
-            titles=[f"K{f} after step {reached.taken}" for f in range(len(kernels))],
-            kind="value",
-            most_columns=2,
-            width_px=HALF_PX,
-        )
-        chart(figure, key=f"{P}_fig_trained_kernels")
+        chart(cached(kernel_builder, **kernel_args), key=f"{P}_fig_trained_kernels")
     st.caption(
         "Pooling has no weights: each step changes the convolution kernels (drawn here) "
         "and biases, through the gradient the pool routed back, and the linear layer after "
         "the pool."
     )
+
+
+def training_charts(reached: Reached) -> list[tuple]:
+    """(builder, its arguments) of the loss curve and of the kernels now: what a step
+    of training redraws."""
+    kernels = reached.params.kernels[:, 0]
+    return [
+        (
+            line_figure,
+            dict(
+                y_values=reached.losses,
+                title="Loss after each step",
+                x_title="step",
+                y_title="loss",
+                marker_at=reached.taken,
+            ),
+        ),
+        (
+            small_multiples,
+            dict(
+                maps=list(kernels),
+                titles=[f"K{f} after step {reached.taken}" for f in range(len(kernels))],
+                kind="value",
+                most_columns=2,
+                width_px=HALF_PX,
+            ),
+        ),
+    ]
 
 
 def divergence_text(lesson: BatchLesson, reached: Reached) -> str:

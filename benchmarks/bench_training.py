@@ -1,0 +1,97 @@
+"""Server time of training you can watch: 200 SGD steps at batch 64.
+
+    python benchmarks/bench_training.py
+
+Prints, for a few networks:
+- steps: the time to take 200 steps along a trajectory (each from the last state kept);
+- by tens: the same steps taken by 20 clicks on "10 steps", each run redrawing the loss
+  curve and the kernels (figures built and serialised; what the fragment reruns);
+- play: one step per run, as Play takes them (200 redraws, spread over 80 s of play);
+- replay: what the old page did, training from zero on every run to the step on screen
+  (1 + 2 + ... + 20 tens of steps), for comparison.
+Target: steps under TARGET_S in total; printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TARGET_S = 0.5
+STEPS, BATCH = 200, 64
+NETWORKS = {
+    "2 kernels 3x3, max 2": {"f": "2", "k": "3", "mode": "max", "kh": "2", "kw": "2"},
+    "4 kernels 3x3, max 2": {"f": "4", "k": "3", "mode": "max", "kh": "2", "kw": "2"},
+    "4 kernels 5x5, avg 3 s1 p1": {
+        "f": "4",
+        "k": "5",
+        "mode": "avg",
+        "kh": "3",
+        "kw": "3",
+        "sh": "1",
+        "sw": "1",
+        "pad": "1",
+    },
+}
+
+
+def settings_of(query: dict[str, str]):
+    from pooling import PoolConfig
+    from pooling.network import NetConfig
+    from ui.batch.model import Settings
+
+    pool = PoolConfig(
+        query["mode"],
+        (int(query["kh"]), int(query["kw"])),
+        stride=(int(query.get("sh", query["kh"])), int(query.get("sw", query["kw"]))),
+        padding=int(query.get("pad", "0")),
+    )
+    network = NetConfig(int(query["f"]), int(query["k"]), True, pool)
+    return Settings("digits", BATCH, 0, network, "mean", 0.1, 0)
+
+
+def steps_seconds(query: dict[str, str]) -> tuple[float, float]:
+    """(along a trajectory, replayed from zero at every tenth step)."""
+    from dataclasses import replace
+
+    from ui.batch.model import start_trajectory
+
+    settings = settings_of(query)
+    start = time.perf_counter()
+    start_trajectory(settings).reach(STEPS)
+    along = time.perf_counter() - start
+    start = time.perf_counter()
+    for tens in range(1, STEPS // 10 + 1):
+        start_trajectory(replace(settings, steps=tens * 10)).reach(tens * 10)
+    return along, time.perf_counter() - start
+
+
+def redraw_seconds(query: dict[str, str], *, stride: int) -> float:
+    """Steps taken `stride` per run, each run redrawing the loss curve and the kernels
+    (built and serialised as the page sends them): 1 is Play, 10 is "10 steps"."""
+    from ui.batch.model import start_trajectory
+    from ui.batch.training import training_charts
+
+    trajectory = start_trajectory(settings_of(query))
+    start = time.perf_counter()
+    for step in range(stride, STEPS + 1, stride):
+        for builder, arguments in training_charts(trajectory.reach(step)):
+            builder(**arguments).to_json()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    print(f"{STEPS} steps at batch {BATCH} (target under {TARGET_S} s)")
+    print(f"{'network':32} {'steps':>8} {'by tens':>8} {'play':>8} {'replay':>8}")
+    for name, query in NETWORKS.items():
+        along, replayed = steps_seconds(query)
+        tens, play = (redraw_seconds(query, stride=stride) for stride in (10, 1))
+        print(f"{name:32} {along:7.3f}s {tens:7.3f}s {play:7.3f}s {replayed:7.3f}s")
+
+
+if __name__ == "__main__":
+    main()
