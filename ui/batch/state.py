@@ -9,6 +9,7 @@ import streamlit as st
 from pooling.batch import REDUCTIONS
 
 from ..shared.controls import pool_fields
+from ..shared.lecture import with_lecture
 from ..shared.links import Field, flag, int_in, label_in, one_of, snapshot, write_flag
 from ..shared.state import start_page_state
 from .data import SOURCES, Edits
@@ -66,7 +67,7 @@ def init_state() -> None:
 
 
 def publish() -> None:
-    st.query_params.from_dict(snapshot(FIELDS, st.session_state))
+    st.query_params.from_dict(with_lecture(snapshot(FIELDS, st.session_state)))
 
 
 def batch_identity() -> tuple[int, int]:

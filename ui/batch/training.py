@@ -57,9 +57,9 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
             st.rerun(scope="app")  # the page again, with a fragment without a timer
     stuck = state[STEPS] >= STEPS_MAX or reached.diverged_at is not None
     buttons = st.container(horizontal=True, gap="small")
-    for label, delta, icon, help_text in (
-        ("1 step", 1, ":material/south:", "θ ← θ − η · (batch gradient), for every weight."),
-        ("10 steps", 10, ":material/keyboard_double_arrow_down:", "Ten steps at once."),
+    for label, delta, icon, key, help_text in (
+        ("1 step", 1, ":material/south:", "right", "θ ← θ − η · (batch gradient), every weight"),
+        ("10 steps", 10, ":material/keyboard_double_arrow_down:", "shift+right", "Ten at once"),
     ):
         buttons.button(
             label,
@@ -68,9 +68,10 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
             on_click=move,
             args=(steps, delta),
             disabled=stuck,
-            help=help_text,
+            shortcut=key,
+            help=f"{help_text} ({key.replace('shift+', 'Shift ').replace('right', '→')} key).",
         )
-    play_button(buttons, steps, help_text="Take a step every moment.", disabled=stuck)
+    play_button(buttons, steps, help_text="A step every moment.", disabled=stuck)
     buttons.button(
         "Reset",
         key=f"{TRAINER}_reset",

@@ -71,7 +71,7 @@ def base_layout(*, title: str | None, height: int, margin: dict = MARGIN) -> dic
         font=FONT,
         margin=margin,
         showlegend=False,
-        plot_bgcolor="white",
+        plot_bgcolor="#ffffff",
         height=int(height),
         dragmode=False,
     )

@@ -10,6 +10,7 @@ import streamlit as st
 
 from ..shared.controls import pool_fields
 from ..shared.grid_editor import current_grid, set_grid
+from ..shared.lecture import with_lecture
 from ..shared.links import (
     Field,
     int_in,
@@ -77,7 +78,8 @@ def publish() -> None:
     """Write every setting and the grids into the URL (the edited dL/dy only when used)."""
     grids = {LINK_X: current_grid(GRID), LINK_GY: custom_upstream_in_use()}
     params = snapshot(FIELDS, ChainMap(grids, st.session_state))
-    st.query_params.from_dict({name: value for name, value in params.items() if value != ""})
+    filled = {name: value for name, value in params.items() if value != ""}
+    st.query_params.from_dict(with_lecture(filled))
 
 
 def load_preset(name: str) -> None:

@@ -8,6 +8,9 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 import streamlit as st
 
+from ..figures.look import Look, styled
+from .lecture import current_look
+
 CHART_CONFIG = {
     "displaylogo": False,
     "modeBarButtonsToRemove": [
@@ -35,8 +38,8 @@ def chart(figure: go.Figure, *, key: str, on_select: Callable[[], None] | None =
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
-def _built(name: str, _builder: Callable[..., go.Figure], arguments: dict) -> go.Figure:
-    return _builder(**arguments)
+def _built(name: str, _builder: Callable[..., go.Figure], arguments: dict, look: Look) -> go.Figure:
+    return styled(_builder(**arguments), look)
 
 
 def cached(builder: Callable[..., go.Figure], **arguments) -> go.Figure:
@@ -44,6 +47,8 @@ def cached(builder: Callable[..., go.Figure], **arguments) -> go.Figure:
 
     Figures are shared between sessions and never changed after they are built
     (st.plotly_chart copies a figure before it serialises it), so a rerun that does not
-    change a chart's inputs costs no figure building at all.
+    change a chart's inputs costs no figure building at all. Each figure is drawn for
+    the viewer's look (theme, lecture mode).
     """
-    return _built(f"{builder.__module__}.{builder.__qualname__}", builder, arguments)
+    name = f"{builder.__module__}.{builder.__qualname__}"
+    return _built(name, builder, arguments, current_look())

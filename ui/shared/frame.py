@@ -11,6 +11,8 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from .lecture import lecture_switch, show_bad_link, start_lecture
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -63,6 +65,7 @@ def site_menu() -> None:
     with st.sidebar:
         for page in PAGES:
             st.page_link(page.path, label=page.label, icon=page.icon)
+        lecture_switch()
         st.divider()
 
 
@@ -74,14 +77,18 @@ def page_link(label: str, description: str) -> None:
 
 
 def page_frame(title: str, intro: str) -> None:
-    """Call first on every page."""
+    """Call first on every page. In lecture mode the sidebar starts folded away and the
+    intro is left out: the screen is the lesson's."""
+    lecture = start_lecture()
     st.set_page_config(
         page_title=f"{title} · Pooling Backprop Lab",
         page_icon=":material/grid_on:",
         layout="wide",
-        initial_sidebar_state="expanded",
+        initial_sidebar_state="collapsed" if lecture else "expanded",
     )
     st.html(f"<style>{PAGE_CSS}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
     site_menu()
     st.title(title)
-    st.markdown(intro)
+    show_bad_link()
+    if not lecture:
+        st.markdown(intro)

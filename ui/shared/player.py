@@ -89,7 +89,8 @@ def _controls(steps: Steps) -> None:
         on_click=move,
         args=(steps, -1),
         disabled=at == 0,
-        help=f"The previous {steps.noun}.",
+        shortcut="left",
+        help=f"The previous {steps.noun} (← key).",
     )
     buttons.button(
         "Next",
@@ -98,7 +99,8 @@ def _controls(steps: Steps) -> None:
         on_click=move,
         args=(steps, 1),
         disabled=at >= steps.count - 1,
-        help=f"The next {steps.noun}.",
+        shortcut="right",
+        help=f"The next {steps.noun} (→ key).",
     )
     play_button(buttons, steps, help_text=f"Go through every {steps.noun}, one after another.")
 
@@ -113,7 +115,8 @@ def play_button(container, steps: Steps, *, help_text: str, disabled: bool = Fal
         args=(steps,),
         icon=":material/pause:" if playing else ":material/play_arrow:",
         disabled=disabled and not playing,
-        help=help_text,
+        shortcut="p",
+        help=f"{help_text} (P key)",
     )
 
 

@@ -1,0 +1,88 @@
+"""Figures drawn for their viewer: lecture size and the dark theme, with contrast
+checked in both themes; lecture mode through AppTest."""
+
+import numpy as np
+import pytest
+from apptest import figures, no_exceptions, open_app
+
+from ui.figures import style
+from ui.figures.curves import line_figure
+from ui.figures.grid import Overlay, grid_figure
+from ui.figures.look import DESK, LECTURE_CELL_FONT_PX, Look, styled
+from ui.figures.mosaic import small_multiples
+
+X = np.array([[1.0, 3.0, 0.5], [2.0, 0.25, 4.0], [0.0, 1.5, 2.0]])
+
+
+def luminance(colour: str) -> float:
+    channels = [int(colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    high, low = sorted((luminance(first), luminance(second)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def sample_figures():
+    return [
+        grid_figure(X, title="x", overlay=Overlay(marks=((0, 1),))),
+        small_multiples([X, -X], ["a", "b"], title="maps"),
+        line_figure([3.0, 2.0, 1.5], title="loss", x_title="step", y_title="loss"),
+    ]
+
+
+def test_the_desk_look_leaves_a_figure_as_built():
+    figure = sample_figures()[0]
+    assert styled(figure, DESK) is figure
+
+
+def test_lecture_numbers_are_18_px_and_the_figure_grows_with_them():
+    for figure in sample_figures():
+        big = styled(figure, Look(lecture=True))
+        scale = LECTURE_CELL_FONT_PX / style.CELL_FONT_PX
+        assert big.layout.height == pytest.approx(figure.layout.height * scale)
+        for small, large in zip(figure.data, big.data, strict=True):
+            if small.type == "heatmap" and small.texttemplate:
+                assert large.textfont.size >= LECTURE_CELL_FONT_PX
+        assert big.layout.title.font.size == pytest.approx(style.TITLE_FONT_PX * scale)
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_text_and_lines_stand_out_in_both_themes(dark):
+    look = Look(dark=dark)
+    for figure in sample_figures():
+        drawn = styled(figure, look)
+        background = drawn.layout.plot_bgcolor or "#ffffff"
+        assert contrast(drawn.layout.font.color, background) >= 7
+        for trace in drawn.data:
+            if trace.type == "scatter" and trace.mode and "lines" in trace.mode:
+                assert contrast(trace.line.color, background) >= 3
+    if dark:
+        assert contrast(styled(sample_figures()[2], look).layout.xaxis.gridcolor, "#0e1117") < 3
+
+
+def test_a_lecture_link_opens_in_lecture_mode_and_keeps_it():
+    grid = "1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8"
+    app = open_app("pages/1_playground.py", {"lecture": "1", "tab": "step", "x": grid})
+    assert no_exceptions(app) and app.session_state["lecture"] is True
+    assert not any("Edit the grid" in md.value for md in app.markdown)  # no intro
+    sizes = [
+        trace["textfont"]["size"]
+        for figure in figures(app)
+        for trace in figure["data"]
+        if trace.get("type") == "heatmap" and trace.get("texttemplate")
+    ]
+    assert sizes and min(sizes) >= LECTURE_CELL_FONT_PX
+    app.button(key="pg_next").click().run()
+    assert app.query_params["lecture"] == "1" and app.query_params["step"] == "1"
+    app.toggle(key="lecture_switch").set_value(False).run()
+    assert app.session_state["lecture"] is False
+    assert "lecture" not in app.query_params or app.query_params["lecture"] == "0"
+
+
+def test_a_bad_lecture_value_says_so_and_stays_off():
+    app = open_app(None, {"lecture": "yes"})  # the page the link opens
+    assert no_exceptions(app) and app.session_state["lecture"] is False
+    assert any("lecture" in w.value and "must be 0 or 1" in w.value for w in app.warning)

@@ -1,0 +1,105 @@
+"""How a figure is drawn for its viewer: light or dark (the viewer's Streamlit theme),
+and at lecture size (bigger numbers for the back of a room). Builders draw the light,
+desk-size figure; `styled` turns it into any other look, so the builders stay simple
+and every figure on every page follows the look alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import style
+
+LECTURE_CELL_FONT_PX = 18  # numbers on maps in lecture mode, in CSS px
+
+# Dark: text and lines light on Streamlit's dark background; the cells keep their
+# colours (every scale is light enough at 0 for its own numbers to read).
+DARK_BACKGROUND = "#0e1117"
+DARK_TEXT = "#e4e4e7"
+DARK_LINES = {style.GRID_LINE: "#3f3f46", style.LINE_COLOUR: "#d4d4d8"}
+SIZED = ("font", "textfont", "tickfont", "marker", "pad", "margin")
+
+
+@dataclass(frozen=True)
+class Look:
+    dark: bool = False
+    lecture: bool = False
+
+    @property
+    def scale(self) -> float:
+        """How much bigger everything is drawn: lecture numbers at 18 px, not 13."""
+        return LECTURE_CELL_FONT_PX / style.CELL_FONT_PX if self.lecture else 1.0
+
+    @property
+    def background(self) -> str:
+        return DARK_BACKGROUND if self.dark else "#ffffff"
+
+    @property
+    def text(self) -> str:
+        return DARK_TEXT if self.dark else style.TITLE_TEXT
+
+
+DESK = Look()
+
+
+def styled(figure: go.Figure, look: Look) -> go.Figure:
+    """A copy of `figure` (built for DESK) drawn for `look`."""
+    if look == DESK:
+        return figure
+    spec = figure.to_plotly_json()
+    if look.lecture:
+        spec["layout"] = _scaled(spec["layout"], look.scale)
+        spec["data"] = [_scaled(trace, look.scale) for trace in spec["data"]]
+    if look.dark:
+        _darken(spec, look)
+    return go.Figure(spec)
+
+
+def _scaled(node, scale: float, sized: bool = False):
+    """Sizes (fonts, markers, paddings, margins, the height) times `scale`."""
+    if isinstance(node, dict):
+        scaled = {}
+        for name, value in node.items():
+            inside = sized or name in SIZED
+            if name in ("size", "height") and inside or name == "height":
+                scaled[name] = _times(value, scale)
+            elif inside and name in ("l", "r", "t", "b") and isinstance(value, (int, float)):
+                scaled[name] = value * scale
+            else:
+                scaled[name] = _scaled(value, scale, inside and isinstance(value, dict))
+        return scaled
+    if isinstance(node, list):
+        return [_scaled(item, scale, sized) for item in node]
+    return node
+
+
+def _times(value, scale: float):
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value * scale
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return (np.asarray(value, dtype=float) * scale).tolist()
+    return value
+
+
+def _darken(spec: dict, look: Look) -> None:
+    layout = spec["layout"]
+    layout["plot_bgcolor"] = look.background
+    layout["paper_bgcolor"] = look.background
+    layout.setdefault("font", {})["color"] = look.text
+    title = layout.get("title")
+    if isinstance(title, dict):
+        title.setdefault("font", {})["color"] = look.text
+    for name, axis in layout.items():
+        if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
+            if axis.get("gridcolor") in DARK_LINES:
+                axis["gridcolor"] = DARK_LINES[axis["gridcolor"]]
+    for trace in spec["data"]:
+        line = trace.get("line")
+        if isinstance(line, dict) and line.get("color") in DARK_LINES:
+            line["color"] = DARK_LINES[line["color"]]
+        textfont = trace.get("textfont")
+        if trace.get("type") == "scatter" and isinstance(textfont, dict):
+            if textfont.get("color") == style.TITLE_TEXT:  # titles written as text marks
+                textfont["color"] = look.text

@@ -1,0 +1,69 @@
+"""Lecture mode: for a projector. The sidebar starts folded away, the page intros go,
+and every figure is drawn bigger (ui.figures.look). A switch in the menu, and the link
+parameter lecture=1, so that a lecturer's link opens in lecture mode on every page."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..figures.look import Look
+from .links import flag
+from .state import literal
+
+LECTURE = "lecture"  # session key and link parameter, shared by every page
+# The switch has a key of its own: a widget's state does not outlive its page, LECTURE does.
+SWITCH = "lecture_switch"
+BAD_LINK = "lecture_bad_link"
+
+
+def start_lecture() -> bool:
+    """Read lecture mode from the link on the session's first run; whether it is on."""
+    state = st.session_state
+    if LECTURE not in state:
+        given = st.query_params.get(LECTURE)
+        try:
+            state[LECTURE] = False if given is None else flag(given)
+        except ValueError:
+            state[LECTURE] = False
+            state[BAD_LINK] = given
+    return bool(state[LECTURE])
+
+
+def lecture_on() -> bool:
+    return bool(st.session_state.get(LECTURE, False))
+
+
+def show_bad_link() -> None:
+    given = st.session_state.pop(BAD_LINK, None)
+    if given is not None:
+        st.warning(
+            f"Link value **lecture** = {literal(given)} must be 0 or 1; lecture mode stays off.",
+            icon=":material/link_off:",
+        )
+
+
+def _switched() -> None:
+    state = st.session_state
+    state[LECTURE] = state[SWITCH]
+    st.query_params[LECTURE] = "1" if state[LECTURE] else "0"
+
+
+def lecture_switch() -> None:
+    st.session_state[SWITCH] = lecture_on()
+    st.toggle(
+        "Lecture mode",
+        key=SWITCH,
+        on_change=_switched,
+        help="For a projector: bigger numbers, no intros, this menu folded away. "
+        "The link keeps it.",
+    )
+
+
+def with_lecture(params: dict[str, str]) -> dict[str, str]:
+    """A page's link parameters, with lecture mode's when it is on."""
+    return {**params, LECTURE: "1"} if lecture_on() else params
+
+
+def current_look() -> Look:
+    """How this viewer's figures are drawn: their theme, and lecture mode."""
+    return Look(dark=st.context.theme.type == "dark", lecture=lecture_on())
