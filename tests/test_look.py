@@ -54,7 +54,8 @@ def test_text_and_lines_stand_out_in_both_themes(dark):
     look = Look(dark=dark)
     for figure in sample_figures():
         drawn = styled(figure, look)
-        background = drawn.layout.plot_bgcolor or "#ffffff"
+        background = look.background
+        assert drawn.layout.plot_bgcolor in (background, "rgba(0, 0, 0, 0)")
         assert contrast(drawn.layout.font.color, background) >= 7
         for trace in drawn.data:
             if trace.type == "scatter" and trace.mode and "lines" in trace.mode:

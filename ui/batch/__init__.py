@@ -11,6 +11,7 @@ from pooling.network import NetConfig
 
 from ..shared.code_view import reproduce_view
 from ..shared.controls import config_from_state
+from ..shared.lecture import folded_in_lecture
 from ..shared.snippets import torch_tie_note
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
@@ -109,7 +110,8 @@ def render() -> None:
         return
     clamp_picks(size=lesson.size, kernels=lesson.config.kernels)
     publish()
-    batch_view(lesson)
-    if st.session_state[SOURCE] == "edit":
-        edit_view(lesson.images[st.session_state[EXAMPLE]])
+    with folded_in_lecture(f"The batch: {lesson.size} example{'s' * (lesson.size > 1)}"):
+        batch_view(lesson)
+        if st.session_state[SOURCE] == "edit":
+            edit_view(lesson.images[st.session_state[EXAMPLE]])
     open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, players=PLAYERS)

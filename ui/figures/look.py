@@ -16,7 +16,8 @@ LECTURE_CELL_FONT_PX = 18  # numbers on maps in lecture mode, in CSS px
 
 # Dark: text and lines light on Streamlit's dark background; the cells keep their
 # colours (every scale is light enough at 0 for its own numbers to read).
-DARK_BACKGROUND = "#0e1117"
+DARK_BACKGROUND = "#0e1117"  # Streamlit's dark background, near enough for contrast
+TRANSPARENT = "rgba(0, 0, 0, 0)"
 DARK_TEXT = "#e4e4e7"
 DARK_LINES = {style.GRID_LINE: "#3f3f46", style.LINE_COLOUR: "#d4d4d8"}
 SIZED = ("font", "textfont", "tickfont", "marker", "pad", "margin")
@@ -85,8 +86,9 @@ def _times(value, scale: float):
 
 def _darken(spec: dict, look: Look) -> None:
     layout = spec["layout"]
-    layout["plot_bgcolor"] = look.background
-    layout["paper_bgcolor"] = look.background
+    # See-through: the page's own dark shows (look.background is about it, for contrast).
+    layout["plot_bgcolor"] = TRANSPARENT
+    layout["paper_bgcolor"] = TRANSPARENT
     layout.setdefault("font", {})["color"] = look.text
     title = layout.get("title")
     if isinstance(title, dict):

@@ -9,6 +9,7 @@ import streamlit as st
 
 from pooling import PoolConfig
 
+from ..shared.lecture import folded_in_lecture
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
 from . import cache
@@ -42,14 +43,15 @@ def checked_lesson(
 
 def lesson_from_inputs() -> Lesson | None:
     """Inputs at the top of the page; the lesson, or None after the reason."""
-    left, right = st.columns([2, 1], gap="medium")  # a 6-wide editor fits at 150 % zoom
-    with left:
-        grid = input_panel()
-    config = checked_config()
-    output_shape = output_shape_or_none(grid, config)
-    with right:
-        upstream_panel()
-        custom = custom_upstream(output_shape) if output_shape else None
+    with folded_in_lecture("Input x and upstream dL/dy"):
+        left, right = st.columns([2, 1], gap="medium")  # a 6-wide editor fits at 150 % zoom
+        with left:
+            grid = input_panel()
+        config = checked_config()
+        output_shape = output_shape_or_none(grid, config)
+        with right:
+            upstream_panel()
+            custom = custom_upstream(output_shape) if output_shape else None
     if grid is None or config is None:
         return None
     if st.session_state[UPSTREAM] == "custom" and custom is None:

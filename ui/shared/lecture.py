@@ -67,3 +67,11 @@ def with_lecture(params: dict[str, str]) -> dict[str, str]:
 def current_look() -> Look:
     """How this viewer's figures are drawn: their theme, and lecture mode."""
     return Look(dark=st.context.theme.type == "dark", lecture=lecture_on())
+
+
+def folded_in_lecture(label: str):
+    """Where a page's inputs go: folded into an expander in lecture mode (the screen
+    is for one idea), else straight on the page."""
+    if lecture_on():
+        return st.expander(label, icon=":material/tune:", expanded=False)
+    return st.container()
