@@ -112,3 +112,8 @@ def page_links() -> None:
         "winners, and the gradients are averaged only where weights are shared. With "
         "the wrong way beside the right one, and a training step.",
     )
+    page_link(
+        "Lesson",
+        "Ten steps, one idea each: a small live example, a question to answer first, "
+        "then the answer with the engine's numbers. Send a class straight to a step.",
+    )

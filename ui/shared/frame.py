@@ -26,6 +26,7 @@ PAGES = (
     Page("app.py", "Home", ":material/home:"),
     Page("pages/1_playground.py", "Playground", ":material/grid_on:"),
     Page("pages/2_batch.py", "Batch", ":material/stacks:"),
+    Page("pages/3_lesson.py", "Lesson", ":material/school:"),
 )
 PAGE_BY_LABEL = {page.label: page for page in PAGES}
 

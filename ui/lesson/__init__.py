@@ -1,0 +1,16 @@
+"""The guided lesson: DESIGN.md's ten teaching points, one step each, each with a live
+example, a question first and the answer after. model: what a step is; steps_*: the
+steps, from the engine's numbers; state: the step in the link and the answers; views."""
+
+from __future__ import annotations
+
+from ..shared.state import show_notices
+from .state import P, init_state, publish
+from .views import step_view
+
+
+def render() -> None:
+    init_state()
+    show_notices(P)
+    step_view()
+    publish()

@@ -1,0 +1,76 @@
+"""What a lesson step is (pure: no Streamlit): an idea, a small live example, one
+question with its choices, and what the reveal says. The steps themselves are built
+from the engine's numbers in ui.lesson.steps_*."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pooling import PoolConfig, backward, forward
+
+from ..shared.numbers import fmt
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True, eq=False)
+class Grid:
+    """One map of the example. values: (H, W); kind: value, gradient or count."""
+
+    title: str
+    values: np.ndarray
+    kind: str = "value"
+    marks: tuple[Cell, ...] = ()
+
+
+@dataclass(frozen=True)
+class Choice:
+    text: str
+    right: bool
+    why: str  # said when this choice is picked: why it is right or where it goes wrong
+
+
+@dataclass(frozen=True, eq=False)
+class Step:
+    """One teaching point. example: the maps shown before the question; reveal: the
+    answer in full (markdown), shown once the learner has answered or asked for it;
+    mistake: a common wrong belief this step answers, or None."""
+
+    title: str
+    idea: str
+    example: tuple[Grid, ...]
+    question: str
+    choices: tuple[Choice, ...]
+    reveal: str
+    mistake: str | None = None
+
+    @property
+    def right_choice(self) -> int:
+        return next(index for index, choice in enumerate(self.choices) if choice.right)
+
+
+def routed(x, config: PoolConfig, upstream) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Forward and backward of one plane. x: (H, W); upstream: a number or (OH, OW).
+    Returns y (OH, OW), dL/dx (H, W) and the argmax (OH, OW) or None."""
+    x = np.asarray(x, dtype=float)
+    result = forward(x, config)
+    grad = np.broadcast_to(np.asarray(upstream, dtype=float), result.output.shape)
+    return result.output, backward(result, grad), result.argmax
+
+
+def winners(x: np.ndarray, argmax: np.ndarray | None) -> tuple[Cell, ...]:
+    if argmax is None:
+        return ()
+    return tuple(divmod(int(index), x.shape[1]) for index in np.unique(argmax))
+
+
+def cell_list(grad: np.ndarray) -> str:
+    """'(0, 1): 2.5' for every nonzero cell, in reading order."""
+    cells = [f"({r}, {c}): {fmt(grad[r, c])}" for r, c in zip(*np.nonzero(grad), strict=True)]
+    return ", ".join(cells) if cells else "no cell"
+
+
+def vector(values) -> str:
+    return "(" + ", ".join(fmt(v) for v in values) + ")"

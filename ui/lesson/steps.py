@@ -1,0 +1,24 @@
+"""The guided lesson's ten steps, in DESIGN.md's order, built once per process."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+from .model import Step
+from .steps_batch import BATCH_STEPS
+from .steps_layer import LAYER_STEPS
+
+
+@cache
+def lesson_steps() -> tuple[Step, ...]:
+    """Built with the right answer first; shown with the choices turned a step further
+    each time, so that the right one is not always in the same place."""
+    built = [build() for build in (*LAYER_STEPS, *BATCH_STEPS)]
+    return tuple(
+        replace(step, choices=step.choices[turn:] + step.choices[:turn])
+        for step, turn in ((step, index % len(step.choices)) for index, step in enumerate(built))
+    )
+
+
+STEP_COUNT = len(LAYER_STEPS) + len(BATCH_STEPS)

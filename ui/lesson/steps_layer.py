@@ -1,0 +1,218 @@
+"""Lesson steps 1-6: one pooling layer, one example (every number from the engine)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from pooling import TIES, PoolConfig, numerical_gradient
+from pooling.explain import shares
+
+from ..shared.numbers import fmt
+from .model import Choice, Grid, Step, cell_list, routed, winners
+
+SEED_WINDOW = np.array([[1.0, 3.0], [2.0, 0.5]])
+MAX_2 = PoolConfig("max", 2)
+AVG_2 = PoolConfig("avg", 2)
+
+
+def max_routes() -> Step:
+    upstream = 2.5
+    y, grad, argmax = routed(SEED_WINDOW, MAX_2, upstream)
+    top = winners(SEED_WINDOW, argmax)[0]
+    each = fmt(upstream / 4)
+    return Step(
+        title="Max pooling routes",
+        idea=(
+            f"One 2×2 window, y = max of its cells = **{fmt(y[0, 0])}**, and the layer above "
+            f"sends back dL/dy = **{fmt(upstream)}**. Nudge any cell but the largest a "
+            "little and y does not move; nudge the largest and y moves with it, slope 1."
+        ),
+        example=(Grid("x (the winner marked)", SEED_WINDOW, marks=(top,)),),
+        question="Which cells of x receive gradient, and how much?",
+        choices=(
+            Choice(
+                f"Only {top}: it gets {fmt(grad[top])}; the others get 0",
+                True,
+                "Right: y follows only its largest cell, with slope 1.",
+            ),
+            Choice(
+                f"All four, {each} each",
+                False,
+                "That is average pooling. Max does not depend on the smaller cells at all.",
+            ),
+            Choice(
+                f"Only {top}: it gets {fmt(y[0, 0] * upstream)} (y × dL/dy)",
+                False,
+                "The slope of max in its winner is 1, not the value of y.",
+            ),
+        ),
+        reveal=f"dL/dx is 0 everywhere except the winner: {cell_list(grad)}.",
+    )
+
+
+def winner_remembered() -> Step:
+    moved = SEED_WINDOW[::-1, ::-1].copy()
+    first = routed(SEED_WINDOW, MAX_2, 1.0)
+    second = routed(moved, MAX_2, 1.0)
+    same_y = fmt(first[0][0, 0])
+    return Step(
+        title="The forward pass keeps the winner",
+        idea=(
+            f"Two windows with the same y = **{same_y}**: the same numbers in other places. "
+            "dL/dy = 1 comes back to each."
+        ),
+        example=(
+            Grid("window A", SEED_WINDOW, marks=winners(SEED_WINDOW, first[2])),
+            Grid("window B", moved, marks=winners(moved, second[2])),
+        ),
+        question="Knowing y and dL/dy alone, can you say which cell gets the gradient?",
+        choices=(
+            Choice(
+                "No: the forward pass must store where the max was (the argmax)",
+                True,
+                "Right: y is the same for both windows, their winners are not.",
+            ),
+            Choice(
+                "Yes: the largest value is always in the same place",
+                False,
+                "Not so: A and B give the same y from different cells.",
+            ),
+        ),
+        reveal=(
+            f"A sends it to {cell_list(first[1])}; B to {cell_list(second[1])}. That is why "
+            "a max-pooling layer keeps its argmax (PyTorch: return_indices) for backward."
+        ),
+    )
+
+
+def average_spreads() -> Step:
+    upstream = 2.0
+    y, grad, _ = routed(SEED_WINDOW, AVG_2, upstream)
+    return Step(
+        title="Average pooling spreads",
+        idea=(
+            f"The same window, average pooling: y = **{fmt(y[0, 0])}**, dL/dy = "
+            f"**{fmt(upstream)}**. Every cell counts in y, with weight 1/4."
+        ),
+        example=(Grid("x", SEED_WINDOW),),
+        question="What does each cell of x receive?",
+        choices=(
+            Choice(f"{fmt(grad[0, 0])} each: dL/dy / 4", True, "Right: each cell's weight is 1/4."),
+            Choice(f"{fmt(upstream)} each", False, "That would count dL/dy four times over."),
+            Choice(
+                f"{fmt(upstream)} to the largest, 0 to the rest",
+                False,
+                "That is max pooling; the average has no winner.",
+            ),
+        ),
+        reveal=f"dL/dx = {cell_list(grad)}: the four shares add up to dL/dy.",
+    )
+
+
+def overlap_accumulates() -> Step:
+    x = np.array([[1.0, 2.0, 0.0], [3.0, 9.0, 1.0], [0.0, 2.0, 4.0]])
+    config = PoolConfig("max", 2, stride=1)
+    y, grad, argmax = routed(x, config, 1.0)
+    centre = fmt(grad[1, 1])
+    return Step(
+        title="Overlapping windows add up",
+        idea=(
+            f"Window 2×2, stride 1: {y.size} windows that overlap, dL/dy = 1 for each. "
+            "The centre cell sits in all of them."
+        ),
+        example=(Grid("x (winners marked)", x, marks=winners(x, argmax)), Grid("y", y)),
+        question="How much gradient reaches the centre cell?",
+        choices=(
+            Choice(
+                centre,
+                True,
+                f"Right: it wins all {y.size} windows, and their gradients add.",
+            ),
+            Choice("1", False, "Each window sends its own dL/dy; they are added, not merged."),
+            Choice(
+                fmt(1 / y.size), False, "Nothing is divided: each window routes 1 to its winner."
+            ),
+        ),
+        reveal=f"dL/dx = {cell_list(grad)}.",
+    )
+
+
+def ties_are_a_choice() -> Step:
+    x = np.array([[2.0, 2.0], [1.0, 0.0]])
+    grads = {ties: routed(x, replace(MAX_2, ties=ties), 1.0)[1] for ties in TIES}
+    central = numerical_gradient(x, np.ones((1, 1)), MAX_2)
+    rows = "\n".join(
+        f"- **{ties}**: {cell_list(grads[ties])} (total {fmt(grads[ties].sum())})" for ties in TIES
+    )
+    return Step(
+        title="Ties are a choice",
+        idea="Two cells share the max. dL/dy = 1.",
+        example=(Grid("x: a tie", x),),
+        question="In PyTorch, where does the gradient go?",
+        choices=(
+            Choice(
+                f"All of it to the first tied cell: {cell_list(grads['first'])}",
+                True,
+                "Right: PyTorch (and TensorFlow) keep the first maximum in reading order.",
+            ),
+            Choice(
+                f"Split evenly: {cell_list(grads['split'])}",
+                False,
+                "A fair rule, and what a central finite difference measures, but not "
+                "PyTorch's: it stores one index per window.",
+            ),
+            Choice(
+                f"All of it to every tied cell: {cell_list(grads['all'])}",
+                False,
+                f"That sends {fmt(grads['all'].sum())} back for a dL/dy of 1: the total "
+                "grows, and the gradient check fails.",
+            ),
+        ),
+        reveal=(
+            f"Every rule, for this window:\n{rows}\n\nCentral differences measure "
+            f"{cell_list(central)}: the even split."
+        ),
+        mistake="“Split the gradient over all the max pixels”: that is one rule among four.",
+    )
+
+
+def max_is_a_matrix() -> Step:
+    x = np.array([[1.0, 3.0, 0.0, 2.0], [2.0, 0.5, 4.0, 1.0]])
+    config = PoolConfig("max", 2)
+    matrix = shares(x, config).reshape(-1, x.size)  # (outputs, inputs): S
+    _, grad, _ = routed(x, config, [[1.0, 2.0]])
+    transposed = matrix.T @ np.array([1.0, 2.0])
+    ones = sorted({int(n) for n in (matrix != 0).sum(axis=1)})
+    return Step(
+        title="Max as a matrix",
+        idea=(
+            f"For this x, max pooling is y = S x with S of shape {matrix.shape}: row o "
+            "picks window o's winner. Backward is dL/dx = Sᵀ dL/dy."
+        ),
+        example=(Grid("x", x), Grid("S (rows: outputs, columns: x's cells)", matrix, "count")),
+        question="How many nonzero entries does each row of S hold?",
+        choices=(
+            Choice(
+                str(ones[0]),
+                True,
+                "Right: one winner per window, weight 1 (the average's rows hold 1/4s).",
+            ),
+            Choice("4", False, "That is the average's S: four entries of 1/4 each."),
+        ),
+        reveal=(
+            f"Sᵀ (1, 2) = {cell_list(transposed.reshape(x.shape))}, the same as the "
+            f"backward pass: {cell_list(grad)}. S depends on x: move the max and S changes."
+        ),
+    )
+
+
+LAYER_STEPS = (
+    max_routes,
+    winner_remembered,
+    average_spreads,
+    overlap_accumulates,
+    ties_are_a_choice,
+    max_is_a_matrix,
+)

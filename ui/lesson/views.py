@@ -1,0 +1,109 @@
+"""The lesson page's views: one step on screen (formatting and placing only)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..figures import grid as grids
+from ..shared.chart import cached, chart
+from .model import Step
+from .state import ANSWERS, SHOWN, STEP, P, answered, go, pick_key, show_answer
+from .steps import STEP_COUNT, lesson_steps
+
+MAP_PX = 260
+
+
+def step_view() -> None:
+    number = st.session_state[STEP]
+    step = lesson_steps()[number - 1]
+    st.progress(number / STEP_COUNT, text=f"Step {number} of {STEP_COUNT}: {step.title}")
+    st.markdown(step.idea)
+    example_view(step, number)
+    question_view(step, number)
+    navigation(number)
+    score_view()
+
+
+def example_view(step: Step, number: int) -> None:
+    if not step.example:
+        return
+    for index, (column, grid) in enumerate(zip(st.columns(3), step.example, strict=False)):
+        with column:
+            figure = cached(
+                grids.grid_figure,
+                values=grid.values,
+                title=grid.title,
+                kind=grid.kind,
+                overlay=grids.Overlay(marks=grid.marks),
+                width_px=MAP_PX,
+            )
+            chart(figure, key=f"{P}_fig_{number}_{index}")
+
+
+def question_view(step: Step, number: int) -> None:
+    state = st.session_state
+    key = pick_key(number)
+    if key not in state and number in state[ANSWERS]:
+        state[key] = state[ANSWERS][number]  # back on a step answered before
+    st.markdown(f"**Question.** {step.question}")
+    st.radio(
+        "Your answer",
+        range(len(step.choices)),
+        format_func=lambda index: step.choices[index].text,
+        index=None,
+        key=key,
+        on_change=answered,
+        args=(number,),
+    )
+    picked = state[key]
+    if picked is not None:
+        choice = step.choices[picked]
+        (st.success if choice.right else st.error)(choice.why)
+    if picked is not None or number in state[SHOWN]:
+        reveal_view(step)
+    else:
+        st.button("Show the answer", key=f"{P}_show_{number}", on_click=show_answer, args=(number,))
+
+
+def reveal_view(step: Step) -> None:
+    right = step.choices[step.right_choice].text
+    with st.container(border=True):
+        st.markdown(f"**Answer: {right}.**\n\n{step.reveal}")
+        if step.mistake:
+            st.markdown(f"*A common mistake:* {step.mistake}")
+
+
+def navigation(number: int) -> None:
+    buttons = st.container(horizontal=True, gap="small")
+    buttons.button(
+        "Previous step",
+        key=f"{P}_back",
+        icon=":material/arrow_back:",
+        on_click=go,
+        args=(-1,),
+        disabled=number == 1,
+        shortcut="left",
+        help="The step before (← key).",
+    )
+    buttons.button(
+        "Next step",
+        key=f"{P}_next",
+        icon=":material/arrow_forward:",
+        on_click=go,
+        args=(1,),
+        disabled=number == STEP_COUNT,
+        shortcut="right",
+        help="The step after (→ key).",
+    )
+
+
+def score_view() -> None:
+    answers = st.session_state[ANSWERS]
+    if not answers:
+        return
+    steps = lesson_steps()
+    right = sum(steps[number - 1].choices[choice].right for number, choice in answers.items())
+    st.caption(
+        f"Answered {len(answers)} of {STEP_COUNT} steps, {right} right at the first try "
+        "(this session only)."
+    )
