@@ -7,6 +7,7 @@ import pytest
 from pooling import PoolConfig
 from ui.playground import text
 from ui.playground.model import Settings, build_lesson
+from ui.shared.formulas import ledger_formula
 
 INTS = np.arange(36.0).reshape(6, 6) % 7
 
@@ -138,6 +139,6 @@ def test_the_ledger_comes_from_the_lessons_own_shares():
 
 def test_a_long_ledger_is_written_three_terms_a_line_with_the_total_last():
     lesson = lesson_for(INTS[:5, :5], PoolConfig("avg", 3, stride=1, padding=1))
-    formula = text.ledger_formula((1, 1), lesson.ledger((1, 1)), lesson.grad_x[1, 1])
+    formula = ledger_formula((1, 1), lesson.ledger((1, 1)), lesson.grad_x[1, 1])
     assert formula.count(r"\underbrace") == 9 and formula.count(r"\\") == 3
     assert formula.endswith(r"&= 1\end{aligned}")  # 9 windows, each sending 1/9

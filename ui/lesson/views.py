@@ -27,7 +27,8 @@ def step_view() -> None:
 def example_view(step: Step, number: int) -> None:
     if not step.example:
         return
-    for index, (column, grid) in enumerate(zip(st.columns(3), step.example, strict=False)):
+    columns = st.columns(max(2, len(step.example)))  # room for lecture-size titles
+    for index, (column, grid) in enumerate(zip(columns, step.example, strict=False)):
         with column:
             figure = cached(
                 grids.grid_figure,

@@ -7,7 +7,6 @@ average, the tie rule, padding, count_include_pad and divisor_override.
 from __future__ import annotations
 
 from pooling import PoolConfig
-from pooling.geometry import output_length, plane_geometry, rounded_length
 
 from ..figures.style import MARK_LEGEND
 from ..shared.numbers import fmt
@@ -130,84 +129,6 @@ def matrix_sentence(lesson: Lesson) -> str:
         f"For this x the layer is linear, **y = J x**, with J {kind}. Backward is "
         f"**dL/dx = Jᵀ dL/dy**: here the largest gap between Jᵀ dL/dy and dL/dx is {said}."
     )
-
-
-def adaptive_formula(config: PoolConfig, axis: int, size: int) -> str:
-    """LaTeX: adaptive pooling's chosen output length and PyTorch's window rule along one
-    axis, with every window's first and last cell written out."""
-    symbol, cells = ("H", "rows") if axis == 0 else ("W", "columns")
-    out = config.output_size[axis]
-    windows = plane_geometry(config, *((size, 1) if axis == 0 else (1, size)))
-    table = windows.rows if axis == 0 else windows.cols
-    spans = [
-        rf"{int(index[real].min())}\text{{–}}{int(index[real].max())}"
-        for index, real in zip(table.index, table.real, strict=True)
-    ]
-    listed = r",\ ".join(spans)
-    floor = rf"\left\lfloor \frac{{i\cdot {size}}}{{{out}}}\right\rfloor"
-    ceil = rf"\left\lceil \frac{{(i+1)\cdot {size}}}{{{out}}}\right\rceil"
-    return (
-        rf"\begin{{aligned}}{symbol}_{{out}} &= {out}\ \text{{(chosen)}}\\ "
-        rf"\text{{window }} i &\text{{ reads {cells} }} {floor} \text{{ to }} {ceil} - 1"
-        rf":\ {listed}\end{{aligned}}"
-    )
-
-
-def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
-    """LaTeX, one line per axis: PyTorch's output size with the numbers in."""
-    lines = []
-    for axis, size in enumerate((height, width)):
-        symbol = "H" if axis == 0 else "W"
-        if config.adaptive:
-            lines.append(adaptive_formula(config, axis, size))
-            continue
-        k, s = config.kernel_size[axis], config.stride[axis]
-        p, d = config.padding[axis], config.dilation[axis]
-        bracket = r"\left\lceil" if config.ceil_mode else r"\left\lfloor"
-        close = r"\right\rceil" if config.ceil_mode else r"\right\rfloor"
-        numerator = size + 2 * p - d * (k - 1) - 1
-        result = output_length(size, k, s, p, d, config.ceil_mode)
-        plain = rounded_length(size, k, s, p, d, config.ceil_mode)
-        # Two lines: the rule, then the numbers, so it fits a narrow screen.
-        line = (
-            rf"\begin{{aligned}}{symbol}_{{out}} &= "
-            rf"{bracket}\frac{{{symbol} + 2p - d(k-1) - 1}}{{s}}{close} + 1"
-            rf"\\ &= {bracket}\frac{{{size} + 2\cdot{p} - {d}\cdot({k}-1) - 1}}{{{s}}}{close} + 1"
-            rf" = {bracket}\frac{{{numerator}}}{{{s}}}{close} + 1"
-        )
-        if config.ceil_mode and plain != result:
-            line += (
-                rf" = {plain}\\ &\text{{but the last window would start past the padding: }}"
-                rf"{plain} - 1 = {result}"
-            )
-        else:
-            line += f" = {result}"
-        lines.append(line + r"\end{aligned}")
-    return lines
-
-
-LEDGER_TERMS_A_LINE = 3  # what fits a projector's main column (1280x720 at 150 %)
-
-
-def ledger_formula(cell: tuple[int, int], lines, total: float) -> str:
-    """'dL/dx[r,c] = share·g (from y[i,j]) + … = total' as LaTeX, three terms a line
-    and the total on a line of its own, so that a cell read by nine windows still fits."""
-    name = rf"\frac{{\partial L}}{{\partial x_{{{cell[0]},{cell[1]}}}}}"
-    if not lines:
-        return name + r" = 0 \quad\text{(no window sends anything here)}"
-    terms = [
-        rf"\underbrace{{{fmt(line.share)}\cdot{fmt(line.upstream)}}}"
-        rf"_{{y_{{{line.output_cell[0]},{line.output_cell[1]}}}}}"
-        for line in lines
-    ]
-    rows = [
-        " + ".join(terms[start : start + LEDGER_TERMS_A_LINE])
-        for start in range(0, len(terms), LEDGER_TERMS_A_LINE)
-    ]
-    if len(rows) == 1:
-        return name + " = " + rows[0] + f" = {fmt(total)}"
-    body = r" \\ &\quad + ".join(rows)
-    return rf"\begin{{aligned}}{name} &= {body} \\ &= {fmt(total)}\end{{aligned}}"
 
 
 def _column(values) -> str:

@@ -12,6 +12,7 @@ from ..figures.matrix import jacobian_figure
 from ..figures.mosaic import small_multiples
 from ..figures.routing import routing_figure
 from ..shared.chart import cached, chart
+from ..shared.formulas import ledger_formula, size_formula
 from ..shared.numbers import fmt
 from ..shared.player import Steps, player
 from . import cache, text
@@ -111,7 +112,7 @@ def forward_backward_view(lesson: Lesson) -> None:
     with right:
         st.caption(text.coverage_caption(lesson))
     st.markdown("**Output size**")
-    for line in text.size_formula(lesson.config, *lesson.x.shape):
+    for line in size_formula(lesson.config, *lesson.x.shape):
         st.latex(line)
 
 
@@ -168,7 +169,7 @@ def ledger_view(lesson: Lesson) -> None:
     )
     cell = st.session_state[CELL]
     lines = lesson.ledger(cell)
-    st.latex(text.ledger_formula(cell, lines, lesson.grad_x[cell]))
+    st.latex(ledger_formula(cell, lines, lesson.grad_x[cell]))
     if lines:
         rows = [
             {
