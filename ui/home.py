@@ -117,3 +117,8 @@ def page_links() -> None:
         "Ten steps, one idea each: a small live example, a question to answer first, "
         "then the answer with the engine's numbers. Send a class straight to a step.",
     )
+    page_link(
+        "Exercises",
+        "Seeded problems from one window to overlap, padding, ties and ceil mode, checked "
+        "on the spot and explained with the cell's ledger. One link, one set for a class.",
+    )

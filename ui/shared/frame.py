@@ -27,6 +27,7 @@ PAGES = (
     Page("pages/1_playground.py", "Playground", ":material/grid_on:"),
     Page("pages/2_batch.py", "Batch", ":material/stacks:"),
     Page("pages/3_lesson.py", "Lesson", ":material/school:"),
+    Page("pages/4_exercises.py", "Exercises", ":material/quiz:"),
 )
 PAGE_BY_LABEL = {page.label: page for page in PAGES}
 

@@ -1,0 +1,124 @@
+"""The exercises: seeded problems with the engine's answers, and every kind checked
+right, wrong and malformed through AppTest."""
+
+import numpy as np
+import pytest
+from apptest import errors, no_exceptions, open_app
+
+from pooling import backward, forward
+from pooling.geometry import plane_geometry
+from ui.exercises.answers import parse_number
+from ui.exercises.problems import LEVELS, SET_SIZE, make_problem
+
+EXERCISES = "pages/4_exercises.py"
+
+
+def test_a_set_is_the_same_for_everyone_and_another_seed_differs():
+    first = [make_problem("value", 3, 11, n) for n in range(1, SET_SIZE + 1)]
+    again = [make_problem("value", 3, 11, n) for n in range(1, SET_SIZE + 1)]
+    other = [make_problem("value", 3, 12, n) for n in range(1, SET_SIZE + 1)]
+    assert [p.answer for p in first] == [p.answer for p in again]
+    assert [(p.cell, p.answer) for p in first] != [(p.cell, p.answer) for p in other]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_answers_are_the_engines(level):
+    for number in range(1, SET_SIZE + 1):
+        cells = make_problem("cells", level, 5, number)
+        grad = backward(forward(cells.x, cells.config), cells.grad_output)
+        assert cells.answer == {tuple(map(int, c)) for c in np.argwhere(grad != 0)}
+        value = make_problem("value", level, 5, number)
+        grad = backward(forward(value.x, value.config), value.grad_output)
+        assert value.answer == grad[value.cell] != 0
+        size = make_problem("size", level, 5, number)
+        assert size.answer == plane_geometry(size.config, *size.x.shape).output_shape
+    if level == 4:
+        assert any(make_problem("cells", 4, 5, n).config.ties != "first" for n in range(1, 11))
+
+
+def test_a_level_needs_its_idea():
+    one_window = [make_problem("value", 1, 2, n) for n in range(1, 11)]
+    assert all(p.x.shape == p.config.kernel_size and p.grad_output.size == 1 for p in one_window)
+    assert all(make_problem("cells", 3, 2, n).config.padding != (0, 0) for n in range(1, 11))
+    assert all(make_problem("size", 5, 2, n).config.ceil_mode for n in range(1, 11))
+
+
+@pytest.mark.parametrize(
+    "text, reason",
+    [("", "empty"), ("abc", "not a number"), ("1e9", "far larger"), ("nan", "finite"),
+     ("inf", "finite"), ("1/0", "not a number")],
+)  # fmt: skip
+def test_malformed_answers_get_a_reason(text, reason):
+    with pytest.raises(ValueError, match=reason):
+        parse_number(text)
+    assert parse_number("−2,5") == -2.5 and parse_number("7/3") == pytest.approx(7 / 3)
+
+
+def submit(app, **typed):
+    for key, value in typed.items():
+        app.text_input(key=key).input(value)
+    next(button for button in app.button if button.label == "Check").click().run()
+
+
+def open_problem(kind: str, level: int = 3, seed: int = 4, number: int = 2):
+    app = open_app(
+        EXERCISES, {"kind": kind, "level": str(level), "seed": str(seed), "n": str(number)}
+    )
+    assert no_exceptions(app) and errors(app) == []
+    return app, make_problem(kind, level, seed, number), f"{kind}_{level}_{seed}_{number}"
+
+
+@pytest.mark.parametrize("kind", ["value", "batch"])
+def test_typed_answers_right_wrong_and_malformed(kind):
+    app, problem, name = open_problem(kind)
+    key = f"ex_typed_{name}"
+    submit(app, **{key: "twelve"})
+    assert any("is not a number" in w.value for w in app.warning) and errors(app) == []
+    assert app.text_input(key=key).value == "twelve"  # the typed text is kept
+    wrong = float(problem.answer) + 1
+    submit(app, **{key: f"{wrong:g}"})
+    assert any("Not quite" in e for e in errors(app))
+    said = "\n".join(m.value for m in app.markdown) + str([x.value for x in app.get("latex")])
+    assert ("partial L" in said) if kind == "value" else ("example" in said)
+    submit(app, **{key: f"{float(problem.answer):.2f}"})
+    assert any("Right" in s.value for s in app.success)
+    assert any("0 right at the first try, of 1" in c.value for c in app.caption)
+
+
+def test_output_size_right_wrong_and_malformed():
+    app, problem, name = open_problem("size", level=5)
+    rows, cols = f"ex_rows_{name}", f"ex_cols_{name}"
+    submit(app, **{rows: "", cols: "3"})
+    assert any("is empty" in w.value for w in app.warning)
+    submit(app, **{rows: "2.5", cols: "3"})
+    assert any("whole number" in w.value for w in app.warning)
+    submit(app, **{rows: str(problem.answer[0] + 1), cols: str(problem.answer[1])})
+    assert any("Not quite" in e for e in errors(app))
+    assert any("rceil" in x.value for x in app.get("latex"))  # ceil mode's formula
+    submit(app, **{rows: str(problem.answer[0]), cols: str(problem.answer[1])})
+    assert any("Right" in s.value for s in app.success)
+
+
+def test_clicked_cells_are_checked_and_explained():
+    app, problem, _ = open_problem("cells", level=4)
+    pid = ("cells", 4, 4, 2)
+    wrong = set(problem.answer)
+    wrong.remove(min(wrong))
+    app.session_state["ex_chosen"] = {pid: frozenset(wrong)}  # what the clicks leave
+    app.run()
+    app.button(key="ex_check_cells").click().run()
+    assert any("Not quite" in e for e in errors(app))
+    assert any("You missed" in m.value for m in app.markdown)
+    app.session_state["ex_chosen"] = {pid: problem.answer}
+    app.run()
+    app.button(key="ex_check_cells").click().run()
+    assert any("Right" in s.value for s in app.success)
+
+
+def test_the_set_lives_in_the_link_and_bad_links_say_so():
+    app, _, _ = open_problem("value", level=2, seed=9, number=3)
+    app.button(key="ex_next").click().run()
+    assert dict(app.query_params) == {"kind": "value", "level": "2", "seed": "9", "n": "4"}
+    bad = open_app(EXERCISES, {"kind": "essay", "level": "9", "n": "x"})
+    assert no_exceptions(bad)
+    assert len([w for w in bad.warning if "Link value" in w.value]) == 3

@@ -1,0 +1,167 @@
+"""Seeded exercise problems (pure: no Streamlit). The same (kind, level, seed, number)
+always gives the same problem, so a link gives a whole class the same set; every
+answer is the engine's.
+
+Kinds: "cells" (which input cells receive gradient), "value" (dL/dx at one cell),
+"size" (the output size), "batch" (positions a batch reaches; a shared bias's
+gradient under mean or sum). Levels add one idea each: one window, overlap, padding,
+ties, ceil mode.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pooling import PoolConfig, backward, batch_gradients, forward
+from pooling.explain import coverage
+from pooling.geometry import output_length, plane_geometry
+
+Cell = tuple[int, int]
+KINDS = {
+    "cells": "Which cells get gradient",
+    "value": "dL/dx at a cell",
+    "size": "Output size",
+    "batch": "A small batch",
+}
+LEVELS = {1: "One window", 2: "Overlap", 3: "Padding", 4: "Ties", 5: "Ceil mode"}
+SET_SIZE = 10  # problems in a set
+PADDING_CASES = [(3, 1, 1), (3, 2, 1), (2, 1, 1)]  # (kernel, stride, padding)
+CEIL_CASES = [(3, 2, 1), (2, 2, 0), (3, 2, 0)]  # stride 2: ceil mode can add a window
+RULE_WORDS = {
+    "first": "the first tied cell (reading order) gets it all",
+    "last": "the last tied cell (reading order) gets it all",
+    "split": "tied cells share it evenly",
+    "all": "every tied cell gets all of it",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """x: (H, W), or (N, H, W) for a batch; grad_output: dL/dy shaped like y (or None
+    when every y cell sends 1); cell: the cell asked about; reduction: the batch's.
+    answer: frozenset of cells ("cells"), a float ("value", "batch"), or (OH, OW)."""
+
+    kind: str
+    level: int
+    config: PoolConfig
+    x: np.ndarray
+    grad_output: np.ndarray
+    answer: object
+    cell: Cell | None = None
+    reduction: str | None = None
+    asks_count: bool = False  # batch: how many positions, not the bias gradient
+
+    @property
+    def is_batch(self) -> bool:
+        return self.x.ndim == 3
+
+
+def layer_for(level: int, rng: np.random.Generator, *, mode: str) -> PoolConfig:
+    """A layer that needs the level's idea (and those before it)."""
+    ties = str(rng.choice(["first", "last", "split"])) if level >= 4 else "first"
+    if level == 1:
+        return PoolConfig(mode, 2, ties=ties)
+    if level == 2:
+        kernel, stride = [(2, 1), (3, 1), (3, 2)][rng.integers(3)]
+        return PoolConfig(mode, kernel, stride=stride, ties=ties)
+    ceil = level >= 5
+    cases = CEIL_CASES if ceil else PADDING_CASES
+    kernel, stride, padding = cases[rng.integers(len(cases))]
+    include = bool(rng.integers(2)) if mode == "avg" else True
+    return PoolConfig(
+        mode, kernel, stride=stride, padding=padding, count_include_pad=include,
+        ceil_mode=ceil, ties=ties,
+    )  # fmt: skip
+
+
+def ceil_matters(config: PoolConfig, size: int) -> bool:
+    """Ceil mode adds a last window along an axis of `size` cells."""
+    k, s, p = config.kernel_size[0], config.stride[0], config.padding[0]
+    return output_length(size, k, s, p, 1, True) > output_length(size, k, s, p, 1, False)
+
+
+def input_grid(level: int, rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Whole numbers: 0-3 at the ties level (so windows tie), else 0-9 without repeats
+    inside a plane where that is possible."""
+    if level == 4:
+        return rng.integers(0, 4, shape).astype(float)
+    planes = [rng.permutation(max(10, int(np.prod(shape[-2:]))))[: int(np.prod(shape[-2:]))]
+              for _ in range(int(np.prod(shape[:-2])))]  # fmt: skip
+    return (np.array(planes) % 10).reshape(shape).astype(float)
+
+
+def plane_size(level: int, config: PoolConfig) -> int:
+    """One window's worth at level 1; 4 or 5 otherwise; in ceil mode, a size where
+    ceil mode hangs a last window over the edge."""
+    if level == 1:
+        return config.kernel_size[0]
+    if config.ceil_mode:
+        return next(size for size in (5, 6, 7) if ceil_matters(config, size))
+    return 5 if config.kernel_size[0] == 3 else 4
+
+
+def make_problem(kind: str, level: int, seed: int, number: int) -> Problem:
+    """Problem `number` (1..SET_SIZE) of the set (kind, level, seed)."""
+    if kind not in KINDS or level not in LEVELS:
+        raise ValueError(f"no exercises of kind {kind!r} at level {level}")
+    rng = np.random.default_rng([seed, level, list(KINDS).index(kind), number])
+    builders = {"cells": cells_problem, "value": value_problem, "size": size_problem}
+    return builders.get(kind, batch_problem)(level, rng)
+
+
+def cells_problem(level: int, rng: np.random.Generator) -> Problem:
+    config = layer_for(level, rng, mode="max")
+    size = plane_size(level, config)
+    x = input_grid(level, rng, (size, size))
+    result = forward(x, config)
+    grad = np.ones(result.output.shape)
+    receives = backward(result, grad) != 0
+    cells = frozenset((int(r), int(c)) for r, c in zip(*np.nonzero(receives), strict=True))
+    return Problem("cells", level, config, x, grad, cells)
+
+
+def value_problem(level: int, rng: np.random.Generator) -> Problem:
+    mode = "avg" if level in (3, 5) and rng.integers(2) else "max"
+    config = layer_for(level, rng, mode=mode)
+    size = plane_size(level, config)
+    x = input_grid(level, rng, (size, size))
+    result = forward(x, config)
+    grad = rng.integers(1, 5, result.output.shape).astype(float)
+    grad_x = backward(result, grad)
+    # Ask about a cell that gets something, from as many windows as possible.
+    counts = coverage(config, size, size)
+    candidates = np.argwhere((grad_x != 0) & (counts == counts[grad_x != 0].max()))
+    cell = tuple(int(v) for v in candidates[rng.integers(len(candidates))])
+    return Problem("value", level, config, x, grad, float(grad_x[cell]), cell=cell)
+
+
+def size_problem(level: int, rng: np.random.Generator) -> Problem:
+    config = layer_for(level, rng, mode=str(rng.choice(["max", "avg"])))
+    height, width = (int(v) for v in rng.integers(5, 12, 2))
+    if level == 1:
+        height, width = (2 * int(v) for v in rng.integers(2, 6, 2))
+    if config.ceil_mode and not ceil_matters(config, height):
+        height += 1  # stride 2: one more cell makes ceil mode count
+    shape = plane_geometry(config, height, width).output_shape
+    return Problem("size", level, config, np.zeros((height, width)), np.zeros(shape), shape)
+
+
+def batch_problem(level: int, rng: np.random.Generator) -> Problem:
+    config = layer_for(level, rng, mode="max")
+    size = plane_size(level, config)
+    examples = int(rng.integers(2, 4))
+    x = input_grid(level, rng, (examples, size, size))
+    reduction = str(rng.choice(["mean", "sum"]))
+    shape = forward(x[0], config).output.shape
+    grad = rng.integers(1, 4, (examples, *shape)).astype(float)
+    result = batch_gradients(x[:, None], grad[:, None], config, reduction)
+    per_example = result.per_example[:, 0]
+    if rng.integers(2):
+        reached = int((per_example != 0).any(axis=0).sum())
+        return Problem("batch", level, config, x, grad, reached, asks_count=True)
+    candidates = np.argwhere((per_example != 0).any(axis=0))
+    cell = tuple(int(v) for v in candidates[rng.integers(len(candidates))])
+    answer = float(result.reduced[0][cell])
+    return Problem("batch", level, config, x, grad, answer, cell=cell, reduction=reduction)

@@ -1,0 +1,207 @@
+"""The exercises page's views (formatting and placing only): the set chooser, the
+problem with its maps, the answer form, the verdict with its explanation, the score."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..figures import grid as grids
+from ..figures.mosaic import small_multiples
+from ..shared.chart import cached, chart
+from ..shared.state import literal
+from .answers import Verdict, check_cells, check_number, check_size, parse_number, parse_whole
+from .problems import KINDS, LEVELS, SET_SIZE, Problem
+from .state import (
+    CHECKED,
+    CLICKS,
+    FIRST,
+    KIND,
+    LEVEL,
+    NUMBER,
+    SEED,
+    P,
+    ProblemId,
+    chosen_cells,
+    clear_cells,
+    go,
+    new_set,
+    record,
+    toggle_cell,
+)
+from .text import answer_text, explanation, question
+
+MAP_PX = 300
+
+
+def set_chooser() -> None:
+    left, right = st.columns([3, 2])
+    left.radio("Exercise", list(KINDS.values()), key=KIND, horizontal=True)
+    right.select_slider(
+        "Level",
+        list(LEVELS),
+        key=LEVEL,
+        format_func=lambda level: f"{level} · {LEVELS[level]}",
+        help="Each level adds one idea: overlap, padding, ties, ceil mode.",
+    )
+    row = st.container(horizontal=True, gap="small", vertical_alignment="bottom")
+    row.number_input(
+        "Set (seed)",
+        0,
+        10**6,
+        key=SEED,
+        width=160,
+        help="The same set number gives everyone the same problems: share the link.",
+    )
+    number = st.session_state[NUMBER]
+    row.button(
+        "Previous",
+        key=f"{P}_back",
+        icon=":material/arrow_back:",
+        on_click=go,
+        args=(-1,),
+        disabled=number == 1,
+        shortcut="left",
+    )
+    row.button(
+        "Next",
+        key=f"{P}_next",
+        icon=":material/arrow_forward:",
+        on_click=go,
+        args=(1,),
+        disabled=number == SET_SIZE,
+        shortcut="right",
+    )
+    row.button("New set", key=f"{P}_new", icon=":material/casino:", on_click=new_set)
+
+
+def problem_view(problem: Problem, pid: ProblemId) -> None:
+    st.subheader(f"Problem {pid[3]} of {SET_SIZE}")
+    st.markdown(question(problem))
+    if problem.kind in ("cells", "value"):
+        plane_maps(problem, pid)
+    elif problem.kind == "batch":
+        batch_maps(problem, pid)
+    if problem.kind == "cells":
+        cells_form(problem, pid)
+    else:
+        typed_form(problem, pid)
+    verdict_view(problem, pid)
+
+
+def plane_maps(problem: Problem, pid: ProblemId) -> None:
+    config = problem.config
+    pad_label = "−∞" if config.mode == "max" else "0"
+    chosen = tuple(sorted(chosen_cells(pid))) if problem.kind == "cells" else ()
+    left, right = st.columns(2)
+    with left:
+        overlay = grids.Overlay(marks=chosen, padding=config.padding, pad_label=pad_label)
+        clickable = problem.kind == "cells"
+        figure = cached(
+            grids.grid_figure,
+            values=problem.x,
+            title="x",
+            overlay=overlay,
+            width_px=MAP_PX,
+            clickable=clickable,
+        )
+        if clickable:
+            key = f"{P}_pick_{'_'.join(map(str, pid))}_{st.session_state[CLICKS]}"
+            chart(figure, key=key, on_select=lambda: toggle_cell(pid, key))
+        else:
+            chart(figure, key=f"{P}_fig_x")
+    if problem.kind == "value":
+        with right:
+            figure = cached(
+                grids.grid_figure,
+                values=problem.grad_output,
+                title="dL/dy",
+                kind="gradient",
+                width_px=MAP_PX,
+            )
+            chart(figure, key=f"{P}_fig_gy")
+
+
+def batch_maps(problem: Problem, pid: ProblemId) -> None:
+    count = len(problem.x)
+    names = [f"example #{n}" for n in range(count)]
+    for maps, title, kind in (
+        (problem.x, "x_n", "value"),
+        (problem.grad_output, "dL_n/dy", "gradient"),
+    ):
+        figure = cached(
+            small_multiples,
+            maps=list(maps),
+            titles=names,
+            kind=kind,
+            title=title,
+            most_columns=count,
+        )
+        chart(figure, key=f"{P}_fig_batch_{kind}")
+
+
+def cells_form(problem: Problem, pid: ProblemId) -> None:
+    chosen = sorted(chosen_cells(pid))
+    picked = ", ".join(f"({r}, {c})" for r, c in chosen) if chosen else "none yet"
+    st.caption(f"Your cells (marked on x; click again to take one back): {picked}.")
+    row = st.container(horizontal=True, gap="small")
+    if row.button("Check", key=f"{P}_check_cells", type="primary", icon=":material/check:"):
+        verdict = check_cells(problem, frozenset(chosen))
+        record(pid, picked, verdict.right)
+    row.button("Clear", key=f"{P}_clear", on_click=clear_cells, args=(pid,))
+
+
+def typed_form(problem: Problem, pid: ProblemId) -> None:
+    name = "_".join(map(str, pid))
+    with st.form(key=f"{P}_form_{name}", border=False):
+        if problem.kind == "size":
+            left, right = st.columns(2)
+            rows = left.text_input("Output height", key=f"{P}_rows_{name}")
+            cols = right.text_input("Output width", key=f"{P}_cols_{name}")
+        else:
+            typed = st.text_input("Your answer", key=f"{P}_typed_{name}")
+        if not st.form_submit_button("Check", type="primary", icon=":material/check:"):
+            return
+    if problem.kind == "size":
+        given = read(rows, parse_whole), read(cols, parse_whole)
+        if None not in given:
+            record(pid, f"{given[0]} × {given[1]}", check_size(problem, given).right)
+        return
+    counting = problem.kind == "batch" and problem.asks_count
+    value = read(typed, parse_whole if counting else parse_number)
+    if value is not None:
+        record(pid, typed, check_number(problem, value).right)
+
+
+def read(text: str, parse):
+    """parse(text), or None after a short message that keeps the typed text."""
+    try:
+        return parse(text)
+    except ValueError as error:
+        st.warning(f"Your answer {literal(text)} {error}.", icon=":material/edit:")
+        return None
+
+
+def verdict_view(problem: Problem, pid: ProblemId) -> None:
+    checked = st.session_state[CHECKED].get(pid)
+    if checked is None:
+        return
+    given, right = checked
+    if right:
+        st.success(f"Right: {answer_text(problem)}.", icon=":material/check_circle:")
+        return
+    st.error(f"Not quite. The answer is {answer_text(problem)}.", icon=":material/cancel:")
+    verdict = check_cells(problem, chosen_cells(pid)) if problem.kind == "cells" else Verdict(False)
+    lead, formulas = explanation(problem, verdict)
+    if lead:
+        st.markdown(lead)
+    for formula in formulas:
+        st.latex(formula)
+
+
+def score_view() -> None:
+    first = st.session_state[FIRST]
+    if first:
+        st.caption(
+            f"Score this session: {sum(first.values())} right at the first try, of "
+            f"{len(first)} problems checked."
+        )
