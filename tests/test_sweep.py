@@ -15,11 +15,19 @@ from apptest import open_app
 from streamlit.testing.v1.errors import AppTestError
 
 from ui.batch.state import FIELDS as BATCH_FIELDS
+from ui.exercises.state import FIELDS as EXERCISE_FIELDS
+from ui.lesson.state import FIELDS as LESSON_FIELDS
 from ui.playground.state import FIELDS as PLAYGROUND_FIELDS
+from ui.shared.lecture import LECTURE
 
 PAGES = {
-    "pages/1_playground.py": [field.url for field in PLAYGROUND_FIELDS],
-    "pages/2_batch.py": [field.url for field in BATCH_FIELDS],
+    page: [field.url for field in fields] + [LECTURE]
+    for page, fields in (
+        ("pages/1_playground.py", PLAYGROUND_FIELDS),
+        ("pages/2_batch.py", BATCH_FIELDS),
+        ("pages/3_lesson.py", LESSON_FIELDS),
+        ("pages/4_exercises.py", EXERCISE_FIELDS),
+    )
 }
 # Text a visitor might put in a link to make the lab's own page show something else.
 HOSTILE = [
@@ -34,7 +42,7 @@ HOSTILE = [
 ]
 PLAIN = ["0", "1", "2", "3", "8", "-1", "99", "1e9", "nan", "", "max", "avg", "mean", "sum", "x"]
 CODE_SPAN = re.compile(r"(`+) .*? \1", re.DOTALL)
-LINK_CASES = 240
+LINK_CASES = 320
 WIDGET_SEQUENCES = 40
 
 
