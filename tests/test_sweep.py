@@ -81,7 +81,8 @@ def link_cases():
     rng = np.random.default_rng(20261122)
     for index in range(LINK_CASES):
         page = list(PAGES)[index % len(PAGES)]
-        names = rng.choice(PAGES[page], size=int(rng.integers(1, 6)), replace=False)
+        count = min(int(rng.integers(1, 6)), len(PAGES[page]))
+        names = rng.choice(PAGES[page], size=count, replace=False)
         yield page, {str(name): random_value(rng, str(name)) for name in names}
 
 

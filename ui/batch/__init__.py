@@ -12,7 +12,6 @@ from pooling.network import NetConfig
 from ..shared.code_view import reproduce_view
 from ..shared.controls import config_from_state
 from ..shared.lecture import folded_in_lecture
-from ..shared.snippets import torch_tie_note
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
 from .cache import cached_lesson
@@ -79,13 +78,12 @@ def checked_lesson() -> BatchLesson | None:
 def result_and_checks(lesson: BatchLesson) -> None:
     result_view(lesson)
     checks_view(lesson)
-    note = torch_tie_note(lesson.config.pool)
     reproduce_view(
         key=f"{P}_code",
         file_stem="pooling_batch",
-        torch_code=None if note else torch_snippet(lesson),
+        config=lesson.config.pool,
+        torch_code=lambda: torch_snippet(lesson),
         numpy_code=numpy_snippet(lesson),
-        torch_note=note,
     )
 
 

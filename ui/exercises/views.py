@@ -8,6 +8,7 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..shared.chart import cached, chart
+from ..shared.player import back_and_next
 from ..shared.state import literal
 from .answers import Verdict, check_cells, check_number, check_size, parse_number, parse_whole
 from .problems import KINDS, LEVELS, SET_SIZE, Problem
@@ -53,23 +54,14 @@ def set_chooser() -> None:
         help="The same set number gives everyone the same problems: share the link.",
     )
     number = st.session_state[NUMBER]
-    row.button(
-        "Previous",
-        key=f"{P}_back",
-        icon=":material/arrow_back:",
-        on_click=go,
-        args=(-1,),
-        disabled=number == 1,
-        shortcut="left",
-    )
-    row.button(
-        "Next",
-        key=f"{P}_next",
-        icon=":material/arrow_forward:",
-        on_click=go,
-        args=(1,),
-        disabled=number == SET_SIZE,
-        shortcut="right",
+    back_and_next(
+        row,
+        prefix=P,
+        labels=("Previous", "Next"),
+        on_move=go,
+        at_first=number == 1,
+        at_last=number == SET_SIZE,
+        noun="problem",
     )
     row.button("New set", key=f"{P}_new", icon=":material/casino:", on_click=new_set)
 

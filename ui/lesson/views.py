@@ -6,6 +6,7 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..shared.chart import cached, chart
+from ..shared.player import back_and_next
 from .model import Step
 from .state import ANSWERS, SHOWN, STEP, P, answered, go, pick_key, show_answer
 from .steps import STEP_COUNT, lesson_steps
@@ -75,26 +76,14 @@ def reveal_view(step: Step) -> None:
 
 
 def navigation(number: int) -> None:
-    buttons = st.container(horizontal=True, gap="small")
-    buttons.button(
-        "Previous step",
-        key=f"{P}_back",
-        icon=":material/arrow_back:",
-        on_click=go,
-        args=(-1,),
-        disabled=number == 1,
-        shortcut="left",
-        help="The step before (← key).",
-    )
-    buttons.button(
-        "Next step",
-        key=f"{P}_next",
-        icon=":material/arrow_forward:",
-        on_click=go,
-        args=(1,),
-        disabled=number == STEP_COUNT,
-        shortcut="right",
-        help="The step after (→ key).",
+    back_and_next(
+        st.container(horizontal=True, gap="small"),
+        prefix=P,
+        labels=("Previous step", "Next step"),
+        on_move=go,
+        at_first=number == 1,
+        at_last=number == STEP_COUNT,
+        noun="step",
     )
 
 

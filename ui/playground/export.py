@@ -10,7 +10,6 @@ import numpy as np
 import streamlit as st
 
 from ..shared.code_view import reproduce_view
-from ..shared.snippets import torch_tie_note
 from .code import numpy_snippet, torch_snippet
 from .model import Lesson
 from .state import P
@@ -37,13 +36,12 @@ def share_view(lesson: Lesson) -> None:
             key=f"{P}_csv_{name}",
             width="stretch",
         )
-    note = torch_tie_note(lesson.config)
     reproduce_view(
         key=f"{P}_code",
         file_stem="pooling_playground",
-        torch_code=None if note else torch_snippet(lesson),
+        config=lesson.config,
+        torch_code=lambda: torch_snippet(lesson),
         numpy_code=numpy_snippet(lesson),
-        torch_note=note,
     )
 
 

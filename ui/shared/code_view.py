@@ -3,26 +3,34 @@ copyable (st.code has a copy button) and downloadable."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
+
+from pooling import PoolConfig
+
+from .snippets import torch_tie_note
 
 SHOWN_UP_TO = 30_000  # characters; a longer snippet (a big noisy batch) is a download only
 
 
 def reproduce_view(
-    *, key: str, file_stem: str, torch_code: str | None, numpy_code: str, torch_note: str | None
+    *, key: str, file_stem: str, config: PoolConfig, torch_code: Callable[[], str], numpy_code: str
 ) -> None:
-    """torch_code None: PyTorch can't reproduce this screen, and torch_note says why.
-    The downloads are file_stem_torch.py and file_stem_numpy.py."""
+    """The snippets of a screen whose pooling layer is `config`; torch_code is only
+    asked for when PyTorch can reproduce that layer (else the page says why). The
+    downloads are file_stem_torch.py and file_stem_numpy.py."""
+    torch_note = torch_tie_note(config)
     st.markdown(
         "**Check it in your own notebook.** Each snippet rebuilds this screen's inputs, "
         "prints what it computes and asserts that it equals the numbers here."
     )
     torch_tab, numpy_tab = st.tabs(["PyTorch", "NumPy only"])
     with torch_tab:
-        if torch_code is None:
+        if torch_note:
             st.info(torch_note, icon=":material/info:")
         else:
-            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=f"{key}_torch")
+            snippet(torch_code(), file_name=f"{file_stem}_torch.py", key=f"{key}_torch")
     with numpy_tab:
         snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=f"{key}_numpy")
 

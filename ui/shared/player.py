@@ -82,27 +82,46 @@ def _controls(steps: Steps) -> None:
     at = st.session_state[steps.position_key]
     st.slider(steps.slider_label, 0, steps.count - 1, key=steps.position_key, help=steps.help_text)
     buttons = st.container(horizontal=True, gap="small")
-    buttons.button(
-        "Back",
-        key=f"{steps.prefix}_previous",
-        icon=":material/skip_previous:",
-        on_click=move,
-        args=(steps, -1),
-        disabled=at == 0,
-        shortcut="left",
-        help=f"The previous {steps.noun} (← key).",
-    )
-    buttons.button(
-        "Next",
-        key=f"{steps.prefix}_next",
-        icon=":material/skip_next:",
-        on_click=move,
-        args=(steps, 1),
-        disabled=at >= steps.count - 1,
-        shortcut="right",
-        help=f"The next {steps.noun} (→ key).",
+    back_and_next(
+        buttons,
+        prefix=steps.prefix,
+        labels=("Back", "Next"),
+        icons=(":material/skip_previous:", ":material/skip_next:"),
+        on_move=lambda delta: move(steps, delta),
+        at_first=at == 0,
+        at_last=at >= steps.count - 1,
+        noun=steps.noun,
     )
     play_button(buttons, steps, help_text=f"Go through every {steps.noun}, one after another.")
+
+
+def back_and_next(
+    container,
+    *,
+    prefix: str,
+    labels: tuple[str, str],
+    on_move: Callable[[int], None],
+    at_first: bool,
+    at_last: bool,
+    noun: str,
+    icons: tuple[str, str] = (":material/arrow_back:", ":material/arrow_forward:"),
+) -> None:
+    """Back and Next buttons in `container`, driven by the ← and → keys too;
+    on_move(-1) or on_move(1) when pressed. Keys: {prefix}_back, {prefix}_next."""
+    for delta, label, icon, disabled, key, arrow, where in (
+        (-1, labels[0], icons[0], at_first, "back", "left", "before"),
+        (1, labels[1], icons[1], at_last, "next", "right", "after"),
+    ):
+        container.button(
+            label,
+            key=f"{prefix}_{key}",
+            icon=icon,
+            on_click=on_move,
+            args=(delta,),
+            disabled=disabled,
+            shortcut=arrow,
+            help=f"The {noun} {where} ({'←' if delta < 0 else '→'} key).",
+        )
 
 
 def play_button(container, steps: Steps, *, help_text: str, disabled: bool = False) -> None:
