@@ -198,6 +198,18 @@ class PlaneGeometry:
         )
 
     @cached_property
+    def tap_position(self) -> tuple[tuple[int, int], ...]:
+        """(row offset, column offset) of tap t = i * KW + j, for every t."""
+        return tuple((int(row), int(col)) for row in self.rows.offset for col in self.cols.offset)
+
+    def starts_on_a_real_tap(self, ties: str) -> bool:
+        """Whether every window's first tap in scan order (the last for "last") is a
+        real cell, so the scan can begin from that tap's values."""
+        start = self.last_real_tap if ties == "last" else self.first_real_tap
+        first = self.taps - 1 if ties == "last" else 0
+        return bool((start == first).all())
+
+    @cached_property
     def first_real_tap(self) -> np.ndarray:
         """(OH, OW) int64: tap number of each window's first real cell in reading order."""
         return self._edge_real_tap(last=False)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import shifted, windows
+from .chunks import for_each_chunk
 from .config import PoolConfig
 from .geometry import PlaneGeometry, plane_geometry
 
@@ -61,13 +62,8 @@ def forward(x, config: PoolConfig) -> PoolResult:
     routing = None
     if not _uses_fast_path(config):
         output, argmax, routing = windows.route(planes, geometry, config)
-    elif config.mode == "avg":
-        output, argmax = shifted.avg_forward(planes, geometry), None
     else:
-        output, argmax = shifted.max_forward(planes, geometry, config.ties)
-        nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
-        if nan_planes.size:  # rare: the general path applies the last-NaN rule
-            _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
+        output, argmax = _fast_forward(planes, geometry, config)
     lead = np.shape(x)[:-2]
     return PoolResult(
         config,
@@ -77,6 +73,30 @@ def forward(x, config: PoolConfig) -> PoolResult:
         None if argmax is None else argmax.reshape(lead + geometry.output_shape),
         routing,
     )
+
+
+def _fast_forward(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfig):
+    """The fast path, a chunk of planes at a time: output (P, OH, OW) and argmax
+    (P, OH, OW), or None for average pooling."""
+    shape = planes.shape[:1] + geometry.output_shape
+    output = np.empty(shape)
+    if config.mode == "avg":
+
+        def work(chunk: slice) -> None:
+            shifted.avg_forward(planes[chunk], geometry, output[chunk])
+
+        for_each_chunk(work, planes.shape[0], planes[0].nbytes)
+        return output, None
+    argmax = np.empty(shape, dtype=np.int64)
+
+    def work(chunk: slice) -> None:
+        shifted.max_forward(planes[chunk], geometry, config.ties, output[chunk], argmax[chunk])
+
+    for_each_chunk(work, planes.shape[0], planes[0].nbytes)
+    if np.isnan(output).any():  # rare: the general path applies the last-NaN rule
+        nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
+        _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
+    return output, argmax
 
 
 def backward(result: PoolResult, grad_output) -> np.ndarray:
@@ -91,9 +111,18 @@ def backward(result: PoolResult, grad_output) -> np.ndarray:
     plane_size = geometry.rows.size * geometry.cols.size
     if result.routing is not None:
         grad_x = windows.scatter(result.routing, grad_planes, plane_size)
-    elif result.config.mode == "avg":
-        grad_x = shifted.avg_backward(grad_planes, geometry)
+        return grad_x.reshape(result.input_shape)
+    grad_x = np.empty((grad_planes.shape[0], plane_size))
+    if result.config.mode == "avg":
+
+        def work(chunk: slice) -> None:
+            shifted.avg_backward(grad_planes[chunk], geometry, grad_x[chunk])
+
     else:
         argmax = result.argmax.reshape(grad_planes.shape)
-        grad_x = shifted.scatter_add(argmax, grad_planes, plane_size)
+
+        def work(chunk: slice) -> None:
+            grad_x[chunk] = shifted.scatter_add(argmax[chunk], grad_planes[chunk], plane_size)
+
+    for_each_chunk(work, grad_planes.shape[0], plane_size * grad_x.itemsize)
     return grad_x.reshape(result.input_shape)

@@ -66,10 +66,12 @@ class ShiftedPlanes:
         return self.column_tap(col_offset)[:, self.rows.tap_slice(row_offset)]
 
 
-def max_forward(planes: np.ndarray, geometry: PlaneGeometry, ties: str):
-    """Max pooling with "first" or "last" ties.
+def max_forward(
+    planes: np.ndarray, geometry: PlaneGeometry, ties: str, output: np.ndarray, argmax: np.ndarray
+) -> None:
+    """Max pooling with "first" or "last" ties, into `output` and `argmax`.
 
-    planes: (P, H, W). Returns output (P, OH, OW) and argmax (P, OH, OW) int64 h*W + w.
+    planes: (P, H, W). output: (P, OH, OW) float64; argmax: (P, OH, OW) int64, h*W + w.
     NaN outputs are right; their argmax is fixed by the caller (see `pooling.ops`).
     """
     shifted = ShiftedPlanes(planes, geometry, -np.inf)
@@ -77,35 +79,41 @@ def max_forward(planes: np.ndarray, geometry: PlaneGeometry, ties: str):
     taps = list(range(geometry.taps))
     if ties == "last":
         taps.reverse()  # the first strict winner from the end is the last
-    out_shape = (planes.shape[0],) + geometry.output_shape
     # Start at the first (or last) real tap so that a window of -inf values still
     # names a real cell, as PyTorch does.
     start = geometry.last_real_tap if ties == "last" else geometry.first_real_tap
-    tap_type = np.int16 if geometry.taps < 2**15 else np.int32
-    chosen = np.empty(out_shape, dtype=tap_type)
+    tap_type = np.int8 if geometry.taps < 2**7 else np.int32
+    chosen = np.empty(output.shape, dtype=tap_type)
     chosen[...] = start
-    if (start == taps[0]).all():  # no padding in the way: begin from that tap's values
-        best = np.array(_tap_view(shifted, geometry, taps[0]))
+    best = output
+    if geometry.starts_on_a_real_tap(ties):  # no padding in the way: begin from its values
+        np.copyto(best, _tap_view(shifted, geometry, taps[0]))
         taps = taps[1:]
     else:
-        best = np.full(out_shape, -np.inf)
-    won = np.empty(out_shape, dtype=bool)
-    step = np.empty(out_shape, dtype=tap_type)
+        best.fill(-np.inf)
+    won = np.empty(output.shape, dtype=bool)
+    step = np.empty(output.shape, dtype=tap_type)
     for tap in taps:
         view = _tap_view(shifted, geometry, tap)
         np.greater(view, best, out=won)
         np.maximum(best, view, out=best)
-        # chosen = where(won, tap, chosen), without a slow masked write
-        np.subtract(tap_type(tap), chosen, out=step)
-        np.multiply(step, won, out=step)
-        np.add(chosen, step, out=chosen)
-    return best, geometry.corner + geometry.tap_offset[chosen]
+        np.multiply(won, tap_type(tap), out=step)
+        if ties == "last":
+            # Taps go down: keep the smallest that won (a tap that did not win counts
+            # as the largest, so minimum leaves chosen alone).
+            np.add(step, tap_type(geometry.taps) * ~won, out=step)
+            np.minimum(chosen, step, out=chosen)
+        else:
+            # Taps go up, and only a real tap can beat the start: the winner is the
+            # largest tap that won, or the start.
+            np.maximum(chosen, step, out=chosen)
+    np.take(geometry.tap_offset, chosen, out=argmax)
+    argmax += geometry.corner
 
 
 def _tap_view(shifted: ShiftedPlanes, geometry: PlaneGeometry, tap: int) -> np.ndarray:
     """(P, OH, OW) view of tap number `tap` = i * KW + j of every window."""
-    i, j = divmod(tap, geometry.cols.taps)
-    return shifted.tap(geometry.rows.offset[i], geometry.cols.offset[j])
+    return shifted.tap(*geometry.tap_position[tap])
 
 
 def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.ndarray:
@@ -124,16 +132,18 @@ def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.n
     return total.reshape(planes, plane_size)
 
 
-def avg_forward(planes: np.ndarray, geometry: PlaneGeometry) -> np.ndarray:
-    """Average pooling: window sums by columns then rows, over the divisor.
+def avg_forward(planes: np.ndarray, geometry: PlaneGeometry, output: np.ndarray) -> None:
+    """Average pooling into `output`: window sums by columns then rows, over the divisor.
 
-    planes: (P, H, W). Returns (P, OH, OW).
+    planes: (P, H, W); output: (P, OH, OW).
     """
     shifted = ShiftedPlanes(planes, geometry, 0.0)
     by_cols = _sum_views(shifted.column_tap(c) for c in geometry.cols.offset)
-    total = _sum_views(by_cols[:, geometry.rows.tap_slice(r)] for r in geometry.rows.offset)
-    total /= geometry.divisor
-    return total
+    rows = [by_cols[:, geometry.rows.tap_slice(r)] for r in geometry.rows.offset]
+    np.copyto(output, rows[0])
+    for view in rows[1:]:
+        output += view
+    output /= geometry.divisor
 
 
 def _sum_views(views) -> np.ndarray:
@@ -145,10 +155,10 @@ def _sum_views(views) -> np.ndarray:
     return total
 
 
-def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry) -> np.ndarray:
+def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry, grad_x: np.ndarray) -> None:
     """Each output sends grad / divisor to every cell of its window (padding dropped).
 
-    grad_output: (P, OH, OW). Returns (P, H*W).
+    grad_output: (P, OH, OW); grad_x: (P, H*W), written.
     """
     rows, cols = geometry.rows, geometry.cols
     share = grad_output / geometry.divisor
@@ -164,4 +174,4 @@ def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry) -> np.ndarray
         rows.pad_before : rows.pad_before + rows.size,
         cols.pad_before : cols.pad_before + cols.size,
     ]
-    return np.ascontiguousarray(grad).reshape(planes, -1)
+    np.copyto(grad_x.reshape(grad.shape), grad)

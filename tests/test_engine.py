@@ -242,3 +242,28 @@ def test_mean_of_routing_maps_is_the_gradient_of_a_shared_bias():
         bump[index] = eps
         numeric[index] = (mean_loss(bump) - mean_loss(-bump)) / (2 * eps)
     np.testing.assert_allclose(batch.reduced, numeric, atol=1e-7)
+
+
+@pytest.mark.parametrize("ties", ["first", "last"])
+def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(monkeypatch, ties):
+    """Big inputs go a few planes at a time over threads: force that on small ones."""
+    import pooling.chunks as chunks
+
+    monkeypatch.setattr(chunks, "CHUNK_BYTES", 1)  # a plane a chunk
+    monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads
+    rng = np.random.default_rng(12)
+    for _ in range(40):
+        config = random_config(rng, ties=ties)
+        x = random_input(rng, (5, 3, int(rng.integers(4, 11)), int(rng.integers(4, 11))))
+        try:
+            result = forward(x, config)
+        except ValueError:
+            continue  # this layer does not fit this input
+        grad = rng.standard_normal(result.output.shape)
+        grad_x = backward(result, grad)
+        for n, c in np.ndindex(x.shape[:2]):
+            output, argmax, expected = loop_forward_backward(x[n, c], grad[n, c], config)
+            np.testing.assert_allclose(result.output[n, c], output, rtol=1e-13, atol=1e-13)
+            if argmax is not None:
+                np.testing.assert_array_equal(result.argmax[n, c], argmax)
+            np.testing.assert_allclose(grad_x[n, c], expected, rtol=1e-12, atol=1e-12)
