@@ -145,7 +145,7 @@ class PlaneGeometry:
     rows: AxisWindows
     cols: AxisWindows
 
-    @property
+    @cached_property
     def output_shape(self) -> tuple[int, int]:
         return self.rows.length, self.cols.length
 
@@ -198,6 +198,36 @@ class PlaneGeometry:
         )
 
     @cached_property
+    def all_real(self) -> bool:
+        """Every tap of every window is an input cell (no padding, no overhang)."""
+        return bool(self.real.all())
+
+    @cached_property
+    def gather_index(self) -> np.ndarray:
+        """(OH*OW, K) int64: h*W + w of each tap, or H*W (one cell past the plane)
+        where the tap is not real: what pooling.small gathers windows with."""
+        past = self.rows.size * self.cols.size
+        index = np.where(self.real, self.flat_index, past)
+        return _frozen(index.reshape(-1, self.taps))
+
+    @cached_property
+    def flat_taps(self) -> np.ndarray:
+        """flat_index as one row: window o's taps at window_base[o] onwards."""
+        return _frozen(self.flat_index.reshape(-1))
+
+    @cached_property
+    def window_base(self) -> np.ndarray:
+        """(OH*OW,) int64: where window o's taps start in flat_index.ravel()."""
+        return _frozen(np.arange(self.output_shape[0] * self.output_shape[1]) * self.taps)
+
+    @cached_property
+    def tap_slices(self) -> tuple[tuple[slice, slice], ...]:
+        """(row slice, column slice) of tap t in padded coordinates, for every t."""
+        return tuple(
+            (self.rows.tap_slice(row), self.cols.tap_slice(col)) for row, col in self.tap_position
+        )
+
+    @cached_property
     def tap_position(self) -> tuple[tuple[int, int], ...]:
         """(row offset, column offset) of tap t = i * KW + j, for every t."""
         return tuple((int(row), int(col)) for row in self.rows.offset for col in self.cols.offset)
@@ -205,9 +235,15 @@ class PlaneGeometry:
     def starts_on_a_real_tap(self, ties: str) -> bool:
         """Whether every window's first tap in scan order (the last for "last") is a
         real cell, so the scan can begin from that tap's values."""
-        start = self.last_real_tap if ties == "last" else self.first_real_tap
-        first = self.taps - 1 if ties == "last" else 0
-        return bool((start == first).all())
+        return self._starts_real[ties == "last"]
+
+    @cached_property
+    def _starts_real(self) -> tuple[bool, bool]:
+        """starts_on_a_real_tap for "first" and for "last", computed once."""
+        return (
+            bool((self.first_real_tap == 0).all()),
+            bool((self.last_real_tap == self.taps - 1).all()),
+        )
 
     @cached_property
     def first_real_tap(self) -> np.ndarray:

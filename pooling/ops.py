@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import shifted, windows
-from .chunks import for_each_chunk
+from . import shifted, small, windows
+from .chunks import PARALLEL_BYTES, for_each_chunk
 from .config import PoolConfig
 from .geometry import PlaneGeometry, plane_geometry
 
@@ -64,36 +64,43 @@ def forward(x, config: PoolConfig) -> PoolResult:
         output, argmax, routing = windows.route(planes, geometry, config)
     else:
         output, argmax = _fast_forward(planes, geometry, config)
-    lead = np.shape(x)[:-2]
+    input_shape = np.shape(x)
+    shape = input_shape[:-2] + geometry.output_shape
     return PoolResult(
         config,
-        tuple(np.shape(x)),
+        input_shape,
         geometry,
-        output.reshape(lead + geometry.output_shape),
-        None if argmax is None else argmax.reshape(lead + geometry.output_shape),
+        output.reshape(shape),
+        None if argmax is None else argmax.reshape(shape),
         routing,
     )
 
 
 def _fast_forward(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfig):
-    """The fast path, a chunk of planes at a time: output (P, OH, OW) and argmax
-    (P, OH, OW), or None for average pooling."""
+    """The fast path: output (P, OH, OW) and argmax (P, OH, OW), or None for average
+    pooling. A few windows go in one gather (pooling.small); many, a chunk of planes at
+    a time, a NumPy call per tap (pooling.shifted)."""
     shape = planes.shape[:1] + geometry.output_shape
     output = np.empty(shape)
-    if config.mode == "avg":
+    argmax = None if config.mode == "avg" else np.empty(shape, dtype=np.int64)
+    if small.is_small(planes, geometry):
+        if argmax is None:
+            small.avg_forward(planes, geometry, output)
+        else:
+            small.max_forward(planes, geometry, config.ties, output, argmax)
+    elif argmax is None:
 
         def work(chunk: slice) -> None:
             shifted.avg_forward(planes[chunk], geometry, output[chunk])
 
         for_each_chunk(work, planes.shape[0], planes[0].nbytes)
-        return output, None
-    argmax = np.empty(shape, dtype=np.int64)
+    else:
 
-    def work(chunk: slice) -> None:
-        shifted.max_forward(planes[chunk], geometry, config.ties, output[chunk], argmax[chunk])
+        def work(chunk: slice) -> None:
+            shifted.max_forward(planes[chunk], geometry, config.ties, output[chunk], argmax[chunk])
 
-    for_each_chunk(work, planes.shape[0], planes[0].nbytes)
-    if np.isnan(output).any():  # rare: the general path applies the last-NaN rule
+        for_each_chunk(work, planes.shape[0], planes[0].nbytes)
+    if argmax is not None and np.isnan(output.sum()):  # rare (or inf - inf)
         nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
         _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
     return output, argmax
@@ -111,7 +118,17 @@ def backward(result: PoolResult, grad_output) -> np.ndarray:
     plane_size = geometry.rows.size * geometry.cols.size
     if result.routing is not None:
         grad_x = windows.scatter(result.routing, grad_planes, plane_size)
-        return grad_x.reshape(result.input_shape)
+    elif result.config.mode == "max" and grad.nbytes * geometry.taps < PARALLEL_BYTES:
+        argmax = result.argmax.reshape(grad_planes.shape)
+        grad_x = shifted.scatter_add(argmax, grad_planes, plane_size)  # one bincount
+    else:
+        grad_x = _chunked_backward(result, grad_planes, plane_size)
+    return grad_x.reshape(result.input_shape)
+
+
+def _chunked_backward(result: PoolResult, grad_planes: np.ndarray, plane_size: int):
+    """dL/dx (P, H*W) of the fast path, a chunk of planes at a time."""
+    geometry = result.geometry
     grad_x = np.empty((grad_planes.shape[0], plane_size))
     if result.config.mode == "avg":
 
@@ -125,4 +142,4 @@ def backward(result: PoolResult, grad_output) -> np.ndarray:
             grad_x[chunk] = shifted.scatter_add(argmax[chunk], grad_planes[chunk], plane_size)
 
     for_each_chunk(work, grad_planes.shape[0], plane_size * grad_x.itemsize)
-    return grad_x.reshape(result.input_shape)
+    return grad_x

@@ -65,6 +65,14 @@ class ShiftedPlanes:
         """(P, OH, OW) view: the input cell each window reads at tap (row, col)."""
         return self.column_tap(col_offset)[:, self.rows.tap_slice(row_offset)]
 
+    def tap_number(self, geometry: PlaneGeometry, tap: int) -> np.ndarray:
+        """tap(...) of tap number t = i * KW + j, by one precomputed slice pair when the
+        input is one phase (the common case)."""
+        if self.split:
+            return self.tap(*geometry.tap_position[tap])
+        rows, cols = geometry.tap_slices[tap]
+        return self.phases[0][:, rows, cols]
+
 
 def max_forward(
     planes: np.ndarray, geometry: PlaneGeometry, ties: str, output: np.ndarray, argmax: np.ndarray
@@ -113,7 +121,7 @@ def max_forward(
 
 def _tap_view(shifted: ShiftedPlanes, geometry: PlaneGeometry, tap: int) -> np.ndarray:
     """(P, OH, OW) view of tap number `tap` = i * KW + j of every window."""
-    return shifted.tap(*geometry.tap_position[tap])
+    return shifted.tap_number(geometry, tap)
 
 
 def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.ndarray:
@@ -123,11 +131,12 @@ def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.n
     Returns (P, H*W).
     """
     planes = target.shape[0]
-    flat = target + (np.arange(planes, dtype=np.int64) * plane_size).reshape(
-        (planes,) + (1,) * (target.ndim - 1)
-    )
     if values.shape != target.shape:
         values = np.broadcast_to(values, target.shape)
+    flat = target
+    if planes > 1:  # each plane's cells after the planes before it
+        offsets = np.arange(0, planes * plane_size, plane_size, dtype=np.int64)
+        flat = target + offsets.reshape((planes,) + (1,) * (target.ndim - 1))
     total = np.bincount(flat.ravel(), weights=values.ravel(), minlength=planes * plane_size)
     return total.reshape(planes, plane_size)
 

@@ -245,12 +245,20 @@ def test_mean_of_routing_maps_is_the_gradient_of_a_shared_bias():
 
 
 @pytest.mark.parametrize("ties", ["first", "last"])
-def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(monkeypatch, ties):
-    """Big inputs go a few planes at a time over threads: force that on small ones."""
+@pytest.mark.parametrize("gather_below", [0, 1 << 12], ids=["tap by tap", "gathered"])
+def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(
+    monkeypatch, ties, gather_below
+):
+    """Big inputs go a few planes at a time over threads, tap by tap; small ones in
+    one gather. Force each on the same inputs."""
     import pooling.chunks as chunks
+    import pooling.ops as ops
+    import pooling.small as small
 
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 1)  # a plane a chunk
     monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads
+    monkeypatch.setattr(ops, "PARALLEL_BYTES", 0)  # backward in chunks too
+    monkeypatch.setattr(small, "SMALL_CELLS", gather_below)
     rng = np.random.default_rng(12)
     for _ in range(40):
         config = random_config(rng, ties=ties)
