@@ -95,9 +95,11 @@ def _fast_forward(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfi
 
         for_each_chunk(work, planes.shape[0], planes[0].nbytes)
     else:
+        by_taps = not shifted.prefers_equality(geometry)
+        max_forward = shifted.max_forward if by_taps else shifted.max_forward_by_equality
 
         def work(chunk: slice) -> None:
-            shifted.max_forward(planes[chunk], geometry, config.ties, output[chunk], argmax[chunk])
+            max_forward(planes[chunk], geometry, config.ties, output[chunk], argmax[chunk])
 
         for_each_chunk(work, planes.shape[0], planes[0].nbytes)
     if argmax is not None and np.isnan(output.sum()):  # rare (or inf - inf)

@@ -184,3 +184,53 @@ def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry, grad_x: np.nd
         cols.pad_before : cols.pad_before + cols.size,
     ]
     np.copyto(grad_x.reshape(grad.shape), grad)
+
+
+def prefers_equality(geometry: PlaneGeometry) -> bool:
+    """Whether max_forward_by_equality is the quicker: stride 1 both ways, so every
+    cell is read by several windows (measured: 10% quicker at 3x3 stride 1, no
+    quicker at stride 2)."""
+    return geometry.rows.stride == 1 and geometry.cols.stride == 1 and geometry.taps >= 4
+
+
+def max_forward_by_equality(
+    planes: np.ndarray, geometry: PlaneGeometry, ties: str, output: np.ndarray, argmax: np.ndarray
+) -> None:
+    """As max_forward, for overlapping windows: the maxima first, separably (a running
+    maximum along the row taps, then down the column taps: kh + kw passes, not
+    kh * kw), then the winner as the first (or last) tap that holds its window's
+    maximum: one comparison a tap instead of a comparison and a maximum."""
+    shifted = ShiftedPlanes(planes, geometry, -np.inf)
+    rows = geometry.rows
+    by_cols = shifted.column_tap(geometry.cols.offset[0]).copy()
+    for col_offset in geometry.cols.offset[1:]:
+        np.maximum(by_cols, shifted.column_tap(col_offset), out=by_cols)
+    best = output
+    np.copyto(best, by_cols[:, rows.tap_slice(rows.offset[0])])
+    for row_offset in rows.offset[1:]:
+        np.maximum(best, by_cols[:, rows.tap_slice(row_offset)], out=best)
+    taps = geometry.taps
+    tap_type = np.int8 if taps < 2**7 else np.int32
+    last = ties == "last"
+    chosen = np.full(output.shape, 0 if last else taps - 1, dtype=tap_type)
+    equal = np.empty(output.shape, dtype=bool)
+    step = np.empty(output.shape, dtype=tap_type)
+    order = range(taps) if last else range(taps - 1, -1, -1)
+    for tap in order:
+        np.equal(_tap_view(shifted, geometry, tap), best, out=equal)
+        if last:  # the largest tap that holds the maximum
+            np.multiply(equal, tap_type(tap), out=step)
+            np.maximum(chosen, step, out=chosen)
+        else:  # the smallest: a tap that does not hold it counts as the last tap
+            np.multiply(equal, tap_type(tap - taps + 1), out=step)
+            step += tap_type(taps - 1)
+            np.minimum(chosen, step, out=chosen)
+    if not geometry.all_real:
+        # A window of -inf values: padding holds -inf too, so name the first (or
+        # last) real cell, as PyTorch does.
+        start = geometry.last_real_tap if last else geometry.first_real_tap
+        empty = best == -np.inf
+        if empty.any():
+            chosen[empty] = np.broadcast_to(start, chosen.shape)[empty]
+    np.take(geometry.tap_offset, chosen, out=argmax)
+    argmax += geometry.corner

@@ -245,22 +245,29 @@ def test_mean_of_routing_maps_is_the_gradient_of_a_shared_bias():
 
 
 @pytest.mark.parametrize("ties", ["first", "last"])
-@pytest.mark.parametrize("gather_below", [0, 1 << 12], ids=["tap by tap", "gathered"])
+@pytest.mark.parametrize(
+    "gather_below, by_equality",
+    [(0, False), (0, True), (1 << 12, False)],
+    ids=["tap by tap", "maxima then equality", "gathered"],
+)
 def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(
-    monkeypatch, ties, gather_below
+    monkeypatch, ties, gather_below, by_equality
 ):
-    """Big inputs go a few planes at a time over threads, tap by tap; small ones in
-    one gather. Force each on the same inputs."""
+    """Big inputs go a few planes at a time over threads, tap by tap or maxima first;
+    small ones in one gather. Force each on the same inputs."""
     import pooling.chunks as chunks
     import pooling.ops as ops
+    import pooling.shifted as shifted
     import pooling.small as small
+
+    monkeypatch.setattr(shifted, "prefers_equality", lambda geometry: by_equality)
 
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 1)  # a plane a chunk
     monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads
     monkeypatch.setattr(ops, "PARALLEL_BYTES", 0)  # backward in chunks too
     monkeypatch.setattr(small, "SMALL_CELLS", gather_below)
     rng = np.random.default_rng(12)
-    for _ in range(40):
+    for _ in range(80):
         config = random_config(rng, ties=ties)
         x = random_input(rng, (5, 3, int(rng.integers(4, 11)), int(rng.integers(4, 11))))
         try:
