@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import shifted, small, windows
+from . import flat, shifted, small, tiles, windows
 from .chunks import PARALLEL_BYTES, for_each_chunk
 from .config import PoolConfig
 from .geometry import PlaneGeometry, plane_geometry
@@ -95,8 +95,8 @@ def _fast_forward(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfi
 
         for_each_chunk(work, planes.shape[0], planes[0].nbytes)
     else:
-        by_taps = not shifted.prefers_equality(geometry)
-        max_forward = shifted.max_forward if by_taps else shifted.max_forward_by_equality
+        # Stride 1: flat contiguous shifts, maxima first (pooling.flat); else tap by tap.
+        max_forward = flat.max_forward if flat.applies(geometry) else shifted.max_forward
 
         def work(chunk: slice) -> None:
             max_forward(planes[chunk], geometry, config.ties, output[chunk], argmax[chunk])
@@ -133,9 +133,10 @@ def _chunked_backward(result: PoolResult, grad_planes: np.ndarray, plane_size: i
     geometry = result.geometry
     grad_x = np.empty((grad_planes.shape[0], plane_size))
     if result.config.mode == "avg":
+        avg_backward = tiles.avg_backward if tiles.tiles(geometry) else shifted.avg_backward
 
         def work(chunk: slice) -> None:
-            shifted.avg_backward(grad_planes[chunk], geometry, grad_x[chunk])
+            avg_backward(grad_planes[chunk], geometry, grad_x[chunk])
 
     else:
         argmax = result.argmax.reshape(grad_planes.shape)

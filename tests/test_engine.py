@@ -246,21 +246,24 @@ def test_mean_of_routing_maps_is_the_gradient_of_a_shared_bias():
 
 @pytest.mark.parametrize("ties", ["first", "last"])
 @pytest.mark.parametrize(
-    "gather_below, by_equality",
+    "gather_below, flat_at_stride_1",
     [(0, False), (0, True), (1 << 12, False)],
-    ids=["tap by tap", "maxima then equality", "gathered"],
+    ids=["tap by tap", "flat at stride 1", "gathered"],
 )
 def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(
-    monkeypatch, ties, gather_below, by_equality
+    monkeypatch, ties, gather_below, flat_at_stride_1
 ):
-    """Big inputs go a few planes at a time over threads, tap by tap or maxima first;
-    small ones in one gather. Force each on the same inputs."""
+    """Big inputs go a few planes at a time over threads, tap by tap or (stride 1) on
+    flat shifts; small ones in one gather. Force each on the same inputs."""
     import pooling.chunks as chunks
+    import pooling.flat as flat
     import pooling.ops as ops
-    import pooling.shifted as shifted
     import pooling.small as small
 
-    monkeypatch.setattr(shifted, "prefers_equality", lambda geometry: by_equality)
+    if flat_at_stride_1:  # every stride-1 layer, even with windows of one or two cells
+        monkeypatch.setattr(flat, "applies", lambda g: g.rows.stride == g.cols.stride == 1)
+    else:
+        monkeypatch.setattr(flat, "applies", lambda g: False)
 
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 1)  # a plane a chunk
     monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads

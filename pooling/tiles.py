@@ -1,0 +1,43 @@
+"""Windows that tile the plane: stride = window, no padding, no dilation. Each input
+cell is in at most one window, so average pooling's backward is one broadcast write
+(every cell of a tile gets its window's share) instead of sums of shifted copies."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .geometry import PlaneGeometry
+
+
+def tiles(geometry: PlaneGeometry) -> bool:
+    """Whether the windows tile the plane (a last partial row or column may be left
+    out, as floor mode does)."""
+    if geometry.config.adaptive:
+        return False
+    rows, cols = geometry.rows, geometry.cols
+    return (
+        all(
+            axis.stride == axis.taps
+            and axis.pad_before == 0
+            and int(axis.offset[-1]) == axis.taps - 1
+            for axis in (rows, cols)
+        )
+        and geometry.all_real
+    )
+
+
+def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry, grad_x: np.ndarray) -> None:
+    """grad_output: (P, OH, OW); grad_x: (P, H*W), written: each cell gets its tile's
+    dL/dy over the divisor, cells in no tile get 0."""
+    rows, cols = geometry.rows, geometry.cols
+    planes = grad_output.shape[0]
+    share = grad_output / geometry.divisor
+    grad = grad_x.reshape(planes, rows.size, cols.size)
+    covered_rows, covered_cols = rows.length * rows.taps, cols.length * cols.taps
+    if (covered_rows, covered_cols) != (rows.size, cols.size):
+        grad[:, covered_rows:] = 0.0
+        grad[:, :covered_rows, covered_cols:] = 0.0
+    blocks = grad[:, :covered_rows, :covered_cols].reshape(
+        planes, rows.length, rows.taps, cols.length, cols.taps
+    )
+    blocks[...] = share[:, :, None, :, None]
