@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import flat, shifted, small, tiles, windows
+from . import flat, phases, shifted, small, tiles, windows
 from .chunks import PARALLEL_BYTES, for_each_chunk
 from .config import PoolConfig
 from .geometry import PlaneGeometry, plane_geometry
@@ -79,33 +79,54 @@ def forward(x, config: PoolConfig) -> PoolResult:
 def _fast_forward(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfig):
     """The fast path: output (P, OH, OW) and argmax (P, OH, OW), or None for average
     pooling. A few windows go in one gather (pooling.small); many, a chunk of planes at
-    a time, a NumPy call per tap (pooling.shifted)."""
+    a time (see _max_path)."""
     shape = planes.shape[:1] + geometry.output_shape
     output = np.empty(shape)
-    argmax = None if config.mode == "avg" else np.empty(shape, dtype=np.int64)
-    if small.is_small(planes, geometry):
-        if argmax is None:
+    if config.mode == "avg":
+        if small.is_small(planes, geometry):
             small.avg_forward(planes, geometry, output)
-        else:
-            small.max_forward(planes, geometry, config.ties, output, argmax)
-    elif argmax is None:
+            return output, None
 
-        def work(chunk: slice) -> None:
+        def average(chunk: slice) -> None:
             shifted.avg_forward(planes[chunk], geometry, output[chunk])
 
-        for_each_chunk(work, planes.shape[0], planes[0].nbytes)
+        for_each_chunk(average, planes.shape[0], planes[0].nbytes)
+        return output, None
+    argmax = np.empty(shape, dtype=np.int64)
+    if small.is_small(planes, geometry):
+        small.max_forward(planes, geometry, config.ties, output, argmax)
+        maybe_nan = np.isnan(output.sum())  # a NaN (or inf - inf): rare
     else:
-        # Stride 1: flat contiguous shifts, maxima first (pooling.flat); else tap by tap.
-        max_forward = flat.max_forward if flat.applies(geometry) else shifted.max_forward
+        max_forward = _max_path(geometry)
+        flagged = []  # chunks whose sum is NaN; list.append is safe across threads
 
-        def work(chunk: slice) -> None:
+        def maximum(chunk: slice) -> None:
             max_forward(planes[chunk], geometry, config.ties, output[chunk], argmax[chunk])
+            if np.isnan(output[chunk].sum()):
+                flagged.append(chunk)
 
-        for_each_chunk(work, planes.shape[0], planes[0].nbytes)
-    if argmax is not None and np.isnan(output.sum()):  # rare (or inf - inf)
-        nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
-        _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
+        for_each_chunk(maximum, planes.shape[0], planes[0].nbytes)
+        maybe_nan = bool(flagged)
+    if maybe_nan:
+        _fix_nan_argmax(planes, geometry, config, output, argmax)
     return output, argmax
+
+
+def _max_path(geometry: PlaneGeometry):
+    """Stride 1: flat shifts, maxima first (pooling.flat). A larger stride that windows
+    overlap: flat shifts in each stride phase (pooling.phases). Else tap by tap on
+    strided views (pooling.shifted), quickest when windows tile the plane."""
+    if flat.applies(geometry):
+        return flat.max_forward
+    return phases.max_forward if phases.applies(geometry) else shifted.max_forward
+
+
+def _fix_nan_argmax(planes, geometry: PlaneGeometry, config: PoolConfig, output, argmax):
+    """A window holding NaN: PyTorch's argmax is its last NaN. The general path knows
+    that rule; it runs on the planes that need it."""
+    nan_planes = np.flatnonzero(np.isnan(output).any(axis=(1, 2)))
+    if nan_planes.size:
+        _, argmax[nan_planes], _ = windows.route(planes[nan_planes], geometry, config)
 
 
 def backward(result: PoolResult, grad_output) -> np.ndarray:

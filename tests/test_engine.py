@@ -246,24 +246,30 @@ def test_mean_of_routing_maps_is_the_gradient_of_a_shared_bias():
 
 @pytest.mark.parametrize("ties", ["first", "last"])
 @pytest.mark.parametrize(
-    "gather_below, flat_at_stride_1",
+    "gather_below, flat_shifts",
     [(0, False), (0, True), (1 << 12, False)],
-    ids=["tap by tap", "flat at stride 1", "gathered"],
+    ids=["tap by tap", "flat shifts", "gathered"],
 )
 def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(
-    monkeypatch, ties, gather_below, flat_at_stride_1
+    monkeypatch, ties, gather_below, flat_shifts
 ):
-    """Big inputs go a few planes at a time over threads, tap by tap or (stride 1) on
-    flat shifts; small ones in one gather. Force each on the same inputs."""
+    """Big inputs go a few planes at a time over threads, tap by tap or on flat shifts
+    (stride 1, or per stride phase); small ones in one gather. Force each on the same
+    inputs, whatever the window."""
     import pooling.chunks as chunks
     import pooling.flat as flat
     import pooling.ops as ops
+    import pooling.phases as phases
     import pooling.small as small
 
-    if flat_at_stride_1:  # every stride-1 layer, even with windows of one or two cells
-        monkeypatch.setattr(flat, "applies", lambda g: g.rows.stride == g.cols.stride == 1)
-    else:
-        monkeypatch.setattr(flat, "applies", lambda g: False)
+    def stride_1(geometry) -> bool:
+        return geometry.rows.stride == geometry.cols.stride == 1
+
+    def never(geometry) -> bool:
+        return False
+
+    monkeypatch.setattr(flat, "applies", stride_1 if flat_shifts else never)
+    monkeypatch.setattr(phases, "applies", (lambda g: not stride_1(g)) if flat_shifts else never)
 
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 1)  # a plane a chunk
     monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads
