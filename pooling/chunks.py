@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
-CHUNK_BYTES = 1 << 21  # input planes per chunk (measured: smaller chunks lose to overhead)
+CHUNK_BYTES = 1 << 22  # input planes per chunk (measured: 1-2 MB lost to overhead, 8 MB no better)
 PARALLEL_BYTES = 1 << 21  # inputs at least this big are split over threads
 
 

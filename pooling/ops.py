@@ -114,10 +114,13 @@ def _fast_forward(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfi
 
 def _max_path(geometry: PlaneGeometry):
     """Stride 1: flat shifts, maxima first (pooling.flat). A larger stride that windows
-    overlap: flat shifts in each stride phase (pooling.phases). Else tap by tap on
-    strided views (pooling.shifted), quickest when windows tile the plane."""
+    overlap: flat shifts in each stride phase (pooling.phases). Windows that tile the
+    plane: blocks of one transposed copy (pooling.tiles). Else tap by tap on strided
+    views (pooling.shifted)."""
     if flat.applies(geometry):
         return flat.max_forward
+    if tiles.tiles(geometry):
+        return tiles.max_forward
     return phases.max_forward if phases.applies(geometry) else shifted.max_forward
 
 

@@ -12,6 +12,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .geometry import AxisWindows, PlaneGeometry
+from .scan import scan_taps
 
 
 def applies(geometry: PlaneGeometry) -> bool:
@@ -37,7 +38,7 @@ def _split(planes: np.ndarray, geometry: PlaneGeometry, fill: float) -> np.ndarr
     rows, cols = geometry.rows, geometry.cols
     (height, _), (width, _) = _axis(rows), _axis(cols)
     count = planes.shape[0]
-    phases = np.full((rows.stride, cols.stride, count, height, width), fill)
+    phases = np.empty((rows.stride, cols.stride, count, height, width))
     for a in range(rows.stride):
         first_row = (a - rows.pad_before) % rows.stride  # the first input row in phase a
         row_at = (first_row + rows.pad_before) // rows.stride
@@ -46,10 +47,19 @@ def _split(planes: np.ndarray, geometry: PlaneGeometry, fill: float) -> np.ndarr
             first_col = (b - cols.pad_before) % cols.stride
             col_at = (first_col + cols.pad_before) // cols.stride
             source = source_rows[:, :, first_col :: cols.stride]
-            phases[
-                a, b, :, row_at : row_at + source.shape[1], col_at : col_at + source.shape[2]
-            ] = source
+            _place(phases[a, b], source, row_at, col_at, fill)
     return phases.reshape(rows.stride, cols.stride, -1)
+
+
+def _place(target: np.ndarray, source: np.ndarray, row: int, col: int, fill: float) -> None:
+    """target (P, H', W'): source (P, h, w) at (row, col), `fill` around it (writing
+    only the border, not the whole phase first)."""
+    below, right = row + source.shape[1], col + source.shape[2]
+    target[:, :row] = fill
+    target[:, below:] = fill
+    target[:, row:below, :col] = fill
+    target[:, row:below, right:] = fill
+    target[:, row:below, col:right] = source
 
 
 def max_forward(planes, geometry: PlaneGeometry, ties: str, output, argmax) -> None:
@@ -66,20 +76,13 @@ def max_forward(planes, geometry: PlaneGeometry, ties: str, output, argmax) -> N
     count = len(taps)
     last = ties == "last"
     chosen = np.full(length, count - 1 if last else 0, dtype=np.int8)
-    won = np.empty(length, dtype=bool)
-    step = np.empty(length, dtype=np.int8)
-    for tap in range(count - 1, -1, -1) if last else range(count):
+
+    def view_of(tap: int) -> np.ndarray:
         row_phase, col_phase, shift = taps[tap]
-        view = phases[row_phase, col_phase, shift : shift + length]
-        np.greater(view, best, out=won)
-        np.maximum(best, view, out=best)
-        if last:  # a tap that did not win counts as one past the last
-            np.multiply(won, np.int8(tap - count), out=step)
-            step += np.int8(count)
-            np.minimum(chosen, step, out=chosen)
-        else:  # taps go up: the winner is the largest tap that won
-            np.multiply(won, np.int8(tap), out=step)
-            np.maximum(chosen, step, out=chosen)
+        return phases[row_phase, col_phase, shift : shift + length]
+
+    order = range(count - 1, -1, -1) if last else range(count)
+    scan_taps(view_of, order, taps=count, last=last, best=best, chosen=chosen)
     starts = dict(shape=(planes.shape[0], *geometry.output_shape))
     starts["strides"] = (height * width, width, 1)
     np.copyto(output, _at(best, **starts))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .geometry import PlaneGeometry
+from .scan import scan_taps
 
 # Splitting into phases costs a copy; below this many input values, strided reads are
 # cheaper than the copy (measured with benchmarks/bench_pooling.py).
@@ -99,22 +100,14 @@ def max_forward(
         taps = taps[1:]
     else:
         best.fill(-np.inf)
-    won = np.empty(output.shape, dtype=bool)
-    step = np.empty(output.shape, dtype=tap_type)
-    for tap in taps:
-        view = _tap_view(shifted, geometry, tap)
-        np.greater(view, best, out=won)
-        np.maximum(best, view, out=best)
-        np.multiply(won, tap_type(tap), out=step)
-        if ties == "last":
-            # Taps go down: keep the smallest that won (a tap that did not win counts
-            # as the largest, so minimum leaves chosen alone).
-            np.add(step, tap_type(geometry.taps) * ~won, out=step)
-            np.minimum(chosen, step, out=chosen)
-        else:
-            # Taps go up, and only a real tap can beat the start: the winner is the
-            # largest tap that won, or the start.
-            np.maximum(chosen, step, out=chosen)
+    scan_taps(
+        lambda tap: _tap_view(shifted, geometry, tap),
+        taps,
+        taps=geometry.taps,
+        last=ties == "last",
+        best=best,
+        chosen=chosen,
+    )
     np.take(geometry.tap_offset, chosen, out=argmax)
     argmax += geometry.corner
 

@@ -1,12 +1,14 @@
 """Windows that tile the plane: stride = window, no padding, no dilation. Each input
 cell is in at most one window, so average pooling's backward is one broadcast write
-(every cell of a tile gets its window's share) instead of sums of shifted copies."""
+(every cell of a tile gets its window's share) instead of sums of shifted copies, and
+max pooling's taps are blocks of one transposed copy."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .geometry import PlaneGeometry
+from .scan import scan_taps
 
 
 def tiles(geometry: PlaneGeometry) -> bool:
@@ -41,3 +43,25 @@ def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry, grad_x: np.nd
         planes, rows.length, rows.taps, cols.length, cols.taps
     )
     blocks[...] = share[:, :, None, :, None]
+
+
+def max_forward(planes, geometry: PlaneGeometry, ties: str, output, argmax) -> None:
+    """As shifted.max_forward (first or last ties), into output and argmax (P, OH, OW).
+    One transposing copy puts tap (i, j) of every tile in a block of its own, so the
+    running maximum reads contiguous memory instead of every s-th cell."""
+    rows, cols = geometry.rows, geometry.cols
+    count = planes.shape[0]
+    tiled = planes[:, : rows.length * rows.taps, : cols.length * cols.taps].reshape(
+        count, rows.length, rows.taps, cols.length, cols.taps
+    )
+    by_tap = np.ascontiguousarray(tiled.transpose(2, 4, 0, 1, 3)).reshape(
+        geometry.taps, count, rows.length, cols.length
+    )
+    last = ties == "last"
+    first = geometry.taps - 1 if last else 0
+    np.copyto(output, by_tap[first])  # every tap is a real cell: start from one
+    chosen = np.full(output.shape, first, dtype=np.int8 if geometry.taps < 2**7 else np.int32)
+    order = range(geometry.taps - 2, -1, -1) if last else range(1, geometry.taps)
+    scan_taps(by_tap.__getitem__, order, taps=geometry.taps, last=last, best=output, chosen=chosen)
+    np.take(geometry.tap_offset, chosen, out=argmax)
+    argmax += geometry.corner

@@ -244,33 +244,41 @@ def test_mean_of_routing_maps_is_the_gradient_of_a_shared_bias():
     np.testing.assert_allclose(batch.reduced, numeric, atol=1e-7)
 
 
+def forced_max_path(name: str):
+    """A max path to force on every layer it can take: "shifted" takes any; "flat"
+    takes stride 1 and "phases" the rest; "tiles" takes tiling windows, else shifted."""
+    import pooling.flat as flat
+    import pooling.phases as phases
+    import pooling.shifted as shifted
+    import pooling.tiles as tiles
+
+    def choose(geometry):
+        stride_1 = geometry.rows.stride == geometry.cols.stride == 1
+        if name == "flat":
+            return flat.max_forward if stride_1 else phases.max_forward
+        if name == "tiles" and tiles.tiles(geometry):
+            return tiles.max_forward
+        return shifted.max_forward
+
+    return choose
+
+
 @pytest.mark.parametrize("ties", ["first", "last"])
 @pytest.mark.parametrize(
-    "gather_below, flat_shifts",
-    [(0, False), (0, True), (1 << 12, False)],
-    ids=["tap by tap", "flat shifts", "gathered"],
+    "gather_below, max_path",
+    [(0, "shifted"), (0, "flat"), (0, "tiles"), (1 << 12, "shifted")],
+    ids=["tap by tap", "flat shifts", "tiles", "gathered"],
 )
 def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(
-    monkeypatch, ties, gather_below, flat_shifts
+    monkeypatch, ties, gather_below, max_path
 ):
-    """Big inputs go a few planes at a time over threads, tap by tap or on flat shifts
-    (stride 1, or per stride phase); small ones in one gather. Force each on the same
-    inputs, whatever the window."""
+    """Big inputs go a few planes at a time over threads, by whichever max path;
+    small ones in one gather. Force each on the same inputs, whatever the window."""
     import pooling.chunks as chunks
-    import pooling.flat as flat
     import pooling.ops as ops
-    import pooling.phases as phases
     import pooling.small as small
 
-    def stride_1(geometry) -> bool:
-        return geometry.rows.stride == geometry.cols.stride == 1
-
-    def never(geometry) -> bool:
-        return False
-
-    monkeypatch.setattr(flat, "applies", stride_1 if flat_shifts else never)
-    monkeypatch.setattr(phases, "applies", (lambda g: not stride_1(g)) if flat_shifts else never)
-
+    monkeypatch.setattr(ops, "_max_path", forced_max_path(max_path))
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 1)  # a plane a chunk
     monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads
     monkeypatch.setattr(ops, "PARALLEL_BYTES", 0)  # backward in chunks too
