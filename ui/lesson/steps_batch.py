@@ -12,6 +12,7 @@ from ..batch.model import SEED_GRADIENTS, Settings, batch_mean, build_batch_less
 from ..batch.pair import build_pair
 from ..shared.numbers import fmt
 from .model import Choice, Grid, Step, cell_list, routed, vector, winners
+from .steps_layer import ONE
 
 MAX_2 = PoolConfig("max", 2)
 # Two examples whose average has a winner of its own, (0, 1), which neither picked.
@@ -29,14 +30,14 @@ PAIR_SETTINGS = Settings(
 
 
 def each_example_routes_its_own() -> Step:
-    first, second = (routed(x, MAX_2, 1.0) for x in (EXAMPLE_A, EXAMPLE_B))
+    first, second = (routed(x, MAX_2, ONE) for x in (EXAMPLE_A, EXAMPLE_B))
     mean, cancelled = batch_mean(SEED_GRADIENTS)
     weights = ", ".join(f"w{i + 1}" for i in cancelled)
     return Step(
         title="A batch: each example routes its own gradient",
         idea=(
-            "Two examples through the same max pool, dL_n/dy = 1 each. Each is run forward "
-            "and back on its own, with its own argmax."
+            f"Two examples through the same max pool, dL_n/dy = {fmt(ONE)} each. Each is run "
+            "forward and back on its own, with its own argmax."
         ),
         example=(
             Grid("example 1", EXAMPLE_A, marks=winners(EXAMPLE_A, first[2])),
@@ -77,9 +78,9 @@ def each_example_routes_its_own() -> Step:
 
 
 def the_wrong_way() -> Step:
-    right = (routed(EXAMPLE_A, MAX_2, 1.0)[1] + routed(EXAMPLE_B, MAX_2, 1.0)[1]) / 2
+    right = (routed(EXAMPLE_A, MAX_2, ONE)[1] + routed(EXAMPLE_B, MAX_2, ONE)[1]) / 2
     averaged = (EXAMPLE_A + EXAMPLE_B) / 2
-    _, wrong, argmax = routed(averaged, MAX_2, 1.0)
+    _, wrong, argmax = routed(averaged, MAX_2, ONE)
     return Step(
         title="The wrong way: average first",
         idea=(
@@ -142,10 +143,13 @@ def mean_or_sum() -> Step:
 def pooling_has_no_weights() -> Step:
     story = build_pair(build_batch_lesson(PAIR_SETTINGS), 0)
     before, after = story.kernel_before, story.kernel_after("mean")
+    network = PAIR_SETTINGS.network
+    kernel = f"{network.kernel_size}×{network.kernel_size}"
+    pool = "×".join(map(str, network.pool.kernel_size))
     return Step(
         title="Pooling has no weights",
         idea=(
-            "Two digits through a 3×3 convolution, ReLU, 2×2 max pooling and a linear "
+            f"Two digits through a {kernel} convolution, ReLU, {pool} max pooling and a linear "
             f"layer; one SGD step, learning rate {fmt(story.rate)}. Drawn: the kernel."
         ),
         example=(Grid("kernel K before", before), Grid("K after one step", after)),

@@ -15,19 +15,28 @@ from .model import Choice, Grid, Step, cell_list, routed, winners
 SEED_WINDOW = np.array([[1.0, 3.0], [2.0, 0.5]])
 MAX_2 = PoolConfig("max", 2)
 AVG_2 = PoolConfig("avg", 2)
+ONE = 1.0  # the upstream gradient where a step needs just some dL/dy
+
+
+def window_words(config: PoolConfig, *, with_stride: bool = True) -> str:
+    """'2×2 window, stride 1', read from the layer itself."""
+    (kh, kw), (sh, sw) = config.kernel_size, config.stride
+    stride = f"stride {sh}" if sh == sw else f"stride {sh}×{sw}"
+    return f"{kh}×{kw} window, {stride}" if with_stride else f"{kh}×{kw} window"
 
 
 def max_routes() -> Step:
     upstream = 2.5
     y, grad, argmax = routed(SEED_WINDOW, MAX_2, upstream)
     top = winners(SEED_WINDOW, argmax)[0]
-    each = fmt(upstream / 4)
+    each = fmt(upstream / SEED_WINDOW.size)
     return Step(
         title="Max pooling routes",
         idea=(
-            f"One 2×2 window, y = max of its cells = **{fmt(y[0, 0])}**, and the layer above "
-            f"sends back dL/dy = **{fmt(upstream)}**. Nudge any cell but the largest a "
-            "little and y does not move; nudge the largest and y moves with it, slope 1."
+            f"One {window_words(MAX_2, with_stride=False)}: y = max of its cells = "
+            f"**{fmt(y[0, 0])}**, and the layer above sends back dL/dy = **{fmt(upstream)}**. "
+            "Nudge any cell but the largest a little and y does not move; nudge the largest "
+            "and y moves with it, slope 1."
         ),
         example=(Grid("x (the winner marked)", SEED_WINDOW, marks=(top,)),),
         question="Which cells of x receive gradient, and how much?",
@@ -38,7 +47,7 @@ def max_routes() -> Step:
                 "Right: y follows only its largest cell, with slope 1.",
             ),
             Choice(
-                f"All four, {each} each",
+                f"All {SEED_WINDOW.size}, {each} each",
                 False,
                 "That is average pooling. Max does not depend on the smaller cells at all.",
             ),
@@ -54,14 +63,14 @@ def max_routes() -> Step:
 
 def winner_remembered() -> Step:
     moved = SEED_WINDOW[::-1, ::-1].copy()
-    first = routed(SEED_WINDOW, MAX_2, 1.0)
-    second = routed(moved, MAX_2, 1.0)
+    first = routed(SEED_WINDOW, MAX_2, ONE)
+    second = routed(moved, MAX_2, ONE)
     same_y = fmt(first[0][0, 0])
     return Step(
         title="The forward pass keeps the winner",
         idea=(
             f"Two windows with the same y = **{same_y}**: the same numbers in other places. "
-            "dL/dy = 1 comes back to each."
+            f"dL/dy = {fmt(ONE)} comes back to each."
         ),
         example=(
             Grid("window A", SEED_WINDOW, marks=winners(SEED_WINDOW, first[2])),
@@ -90,17 +99,22 @@ def winner_remembered() -> Step:
 def average_spreads() -> Step:
     upstream = 2.0
     y, grad, _ = routed(SEED_WINDOW, AVG_2, upstream)
+    cells = SEED_WINDOW.size
     return Step(
         title="Average pooling spreads",
         idea=(
             f"The same window, average pooling: y = **{fmt(y[0, 0])}**, dL/dy = "
-            f"**{fmt(upstream)}**. Every cell counts in y, with weight 1/4."
+            f"**{fmt(upstream)}**. Every cell counts in y, with weight 1/{SEED_WINDOW.size}."
         ),
         example=(Grid("x", SEED_WINDOW),),
         question="What does each cell of x receive?",
         choices=(
-            Choice(f"{fmt(grad[0, 0])} each: dL/dy / 4", True, "Right: each cell's weight is 1/4."),
-            Choice(f"{fmt(upstream)} each", False, "That would count dL/dy four times over."),
+            Choice(
+                f"{fmt(grad[0, 0])} each: dL/dy / {cells}",
+                True,
+                f"Right: each cell's weight is 1/{cells}.",
+            ),
+            Choice(f"{fmt(upstream)} each", False, f"That would count dL/dy {cells} times over."),
             Choice(
                 f"{fmt(upstream)} to the largest, 0 to the rest",
                 False,
@@ -114,12 +128,12 @@ def average_spreads() -> Step:
 def overlap_accumulates() -> Step:
     x = np.array([[1.0, 2.0, 0.0], [3.0, 9.0, 1.0], [0.0, 2.0, 4.0]])
     config = PoolConfig("max", 2, stride=1)
-    y, grad, argmax = routed(x, config, 1.0)
+    y, grad, argmax = routed(x, config, ONE)
     centre = fmt(grad[1, 1])
     return Step(
         title="Overlapping windows add up",
         idea=(
-            f"Window 2×2, stride 1: {y.size} windows that overlap, dL/dy = 1 for each. "
+            f"A {window_words(config)}: {y.size} windows that overlap, dL/dy = {fmt(ONE)} each. "
             "The centre cell sits in all of them."
         ),
         example=(Grid("x (winners marked)", x, marks=winners(x, argmax)), Grid("y", y)),
@@ -130,9 +144,9 @@ def overlap_accumulates() -> Step:
                 True,
                 f"Right: it wins all {y.size} windows, and their gradients add.",
             ),
-            Choice("1", False, "Each window sends its own dL/dy; they are added, not merged."),
+            Choice(fmt(ONE), False, "Each window sends its own dL/dy; they add up, not merge."),
             Choice(
-                fmt(1 / y.size), False, "Nothing is divided: each window routes 1 to its winner."
+                fmt(ONE / y.size), False, "Nothing is divided: each window routes all of its dL/dy."
             ),
         ),
         reveal=f"dL/dx = {cell_list(grad)}.",
@@ -141,14 +155,14 @@ def overlap_accumulates() -> Step:
 
 def ties_are_a_choice() -> Step:
     x = np.array([[2.0, 2.0], [1.0, 0.0]])
-    grads = {ties: routed(x, replace(MAX_2, ties=ties), 1.0)[1] for ties in TIES}
-    central = numerical_gradient(x, np.ones((1, 1)), MAX_2)
+    grads = {ties: routed(x, replace(MAX_2, ties=ties), ONE)[1] for ties in TIES}
+    central = numerical_gradient(x, np.full((1, 1), ONE), MAX_2)
     rows = "\n".join(
         f"- **{ties}**: {cell_list(grads[ties])} (total {fmt(grads[ties].sum())})" for ties in TIES
     )
     return Step(
         title="Ties are a choice",
-        idea="Two cells share the max. dL/dy = 1.",
+        idea=f"Two cells share the max. dL/dy = {fmt(ONE)}.",
         example=(Grid("x: a tie", x),),
         question="In PyTorch, where does the gradient go?",
         choices=(
@@ -166,7 +180,7 @@ def ties_are_a_choice() -> Step:
             Choice(
                 f"All of it to every tied cell: {cell_list(grads['all'])}",
                 False,
-                f"That sends {fmt(grads['all'].sum())} back for a dL/dy of 1: the total "
+                f"That sends {fmt(grads['all'].sum())} back for a dL/dy of {fmt(ONE)}: the total "
                 "grows, and the gradient check fails.",
             ),
         ),
@@ -185,6 +199,8 @@ def max_is_a_matrix() -> Step:
     _, grad, _ = routed(x, config, [[1.0, 2.0]])
     transposed = matrix.T @ np.array([1.0, 2.0])
     ones = sorted({int(n) for n in (matrix != 0).sum(axis=1)})
+    average = shares(x, PoolConfig("avg", config.kernel_size)).reshape(-1, x.size)
+    spread = int((average[0] != 0).sum())  # entries in a row of the average's matrix
     return Step(
         title="Max as a matrix",
         idea=(
@@ -197,9 +213,9 @@ def max_is_a_matrix() -> Step:
             Choice(
                 str(ones[0]),
                 True,
-                "Right: one winner per window, weight 1 (the average's rows hold 1/4s).",
+                f"Right: one winner per window, weight 1 (the average's rows: 1/{spread}s).",
             ),
-            Choice("4", False, "That is the average's S: four entries of 1/4 each."),
+            Choice(str(spread), False, f"That is the average's S: {spread} entries of 1/{spread}."),
         ),
         reveal=(
             f"Sᵀ (1, 2) = {cell_list(transposed.reshape(x.shape))}, the same as the "
