@@ -44,9 +44,10 @@ def each_example_routes_its_own() -> Step:
             Grid("example 2", EXAMPLE_B, marks=winners(EXAMPLE_B, second[2])),
         ),
         question=(
-            "The loss is the mean of the two. A weight shared by both (a kernel entry) "
-            f"gets {vector(SEED_GRADIENTS[0])} from example 1 and "
-            f"{vector(SEED_GRADIENTS[1])} from example 2 (five weights). Its batch gradient?"
+            "The batch loss is the mean of the examples' losses. Take a network of five "
+            "weights, all shared by the batch, where one example's gradient is "
+            f"{vector(SEED_GRADIENTS[0])} and another's is {vector(SEED_GRADIENTS[1])}. "
+            "What is the batch gradient?"
         ),
         choices=(
             Choice(
@@ -60,7 +61,7 @@ def each_example_routes_its_own() -> Step:
                 "That is the gradient of the summed loss: N times the mean.",
             ),
             Choice(
-                "Only example 1's: its winner came first",
+                "Only the first example's: its winner came first",
                 False,
                 "Every example counts: each routes its own gradient through its own winner.",
             ),
