@@ -18,12 +18,18 @@ from functools import cache
 
 CHUNK_BYTES = 1 << 22  # input planes per chunk (measured: 1-2 MB lost to overhead, 8 MB no better)
 PARALLEL_BYTES = 1 << 21  # inputs at least this big are split over threads
+WORKERS = max(1, min(os.cpu_count() or 1, 8))
 
 
 @cache
 def _pool() -> ThreadPoolExecutor:
-    workers = max(1, min(os.cpu_count() or 1, 8))
-    return ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pooling")
+    return ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="pooling")
+
+
+def splits(count: int, plane_bytes: int) -> bool:
+    """Whether `count` planes of `plane_bytes` are big enough to go in chunks over
+    threads; smaller inputs go in one pass in the caller's thread."""
+    return count * plane_bytes >= PARALLEL_BYTES and WORKERS > 1
 
 
 def chunk_slices(count: int, plane_bytes: int) -> list[slice]:
@@ -35,17 +41,12 @@ def chunk_slices(count: int, plane_bytes: int) -> list[slice]:
 def for_each_chunk(work: Callable[[slice], None], count: int, plane_bytes: int) -> None:
     """work(planes) for every chunk of the `count` planes; in parallel when the input is
     big. Every chunk writes its own slice of the outputs, so the order does not matter."""
-    if count * plane_bytes < PARALLEL_BYTES:
+    if not splits(count, plane_bytes):
         work(slice(0, count))  # one pass: no loop, no thread, for the small and common
         return
     slices = chunk_slices(count, plane_bytes)
-    workers = _pool()._max_workers
-    if workers == 1:
-        for chunk in slices:
-            work(chunk)
-        return
     # One task a thread, each walking its own run of chunks: fewer hand-overs.
-    runs = [slices[index::workers] for index in range(workers)]
+    runs = [slices[index::WORKERS] for index in range(WORKERS)]
     futures = [_pool().submit(_walk, work, run) for run in runs if run]
     for future in futures:
         future.result()  # re-raises a chunk's exception here

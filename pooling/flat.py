@@ -13,6 +13,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .geometry import PlaneGeometry
+from .scan import keep_tap
 from .shifted import ShiftedPlanes
 
 
@@ -73,13 +74,8 @@ def _winners(flat: np.ndarray, best: np.ndarray, shifts: list[int], ties: str) -
     chosen = np.full(length, 0 if last else taps - 1, dtype=tap_type)
     equal = np.empty(length, dtype=bool)
     step = np.empty(length, dtype=tap_type)
-    for tap in range(taps) if last else range(taps - 1, -1, -1):
+    keep = "largest" if last else "smallest"
+    for tap in range(taps):
         np.equal(flat[shifts[tap] : shifts[tap] + length], best, out=equal)
-        if last:  # the largest tap that holds the maximum
-            np.multiply(equal, tap_type(tap), out=step)
-            np.maximum(chosen, step, out=chosen)
-        else:  # the smallest: a tap that does not hold it counts as the last tap
-            np.multiply(equal, tap_type(tap - taps + 1), out=step)
-            step += tap_type(taps - 1)
-            np.minimum(chosen, step, out=chosen)
+        keep_tap(chosen, equal, tap, keep=keep, taps=taps, step=step)
     return chosen

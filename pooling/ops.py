@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import flat, phases, shifted, small, tiles, windows
-from .chunks import PARALLEL_BYTES, for_each_chunk
+from .chunks import for_each_chunk, splits
 from .config import PoolConfig
 from .geometry import PlaneGeometry, plane_geometry
 
@@ -144,9 +144,9 @@ def backward(result: PoolResult, grad_output) -> np.ndarray:
     plane_size = geometry.rows.size * geometry.cols.size
     if result.routing is not None:
         grad_x = windows.scatter(result.routing, grad_planes, plane_size)
-    elif result.config.mode == "max" and grad.nbytes * geometry.taps < PARALLEL_BYTES:
+    elif result.config.mode == "max" and not splits(grad_planes.shape[0], plane_size * 8):
         argmax = result.argmax.reshape(grad_planes.shape)
-        grad_x = shifted.scatter_add(argmax, grad_planes, plane_size)  # one bincount
+        grad_x = shifted.scatter_add(argmax, grad_planes, plane_size)  # one bincount, no copy
     else:
         grad_x = _chunked_backward(result, grad_planes, plane_size)
     return grad_x.reshape(result.input_shape)
@@ -168,5 +168,5 @@ def _chunked_backward(result: PoolResult, grad_planes: np.ndarray, plane_size: i
         def work(chunk: slice) -> None:
             grad_x[chunk] = shifted.scatter_add(argmax[chunk], grad_planes[chunk], plane_size)
 
-    for_each_chunk(work, grad_planes.shape[0], plane_size * grad_x.itemsize)
+    for_each_chunk(work, grad_planes.shape[0], plane_size * 8)  # float64 input planes
     return grad_x

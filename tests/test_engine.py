@@ -280,8 +280,8 @@ def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(
 
     monkeypatch.setattr(ops, "_max_path", forced_max_path(max_path))
     monkeypatch.setattr(chunks, "CHUNK_BYTES", 1)  # a plane a chunk
-    monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads
-    monkeypatch.setattr(ops, "PARALLEL_BYTES", 0)  # backward in chunks too
+    monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads, backward too
+    monkeypatch.setattr(chunks, "WORKERS", 2)
     monkeypatch.setattr(small, "SMALL_CELLS", gather_below)
     rng = np.random.default_rng(12)
     for _ in range(80):

@@ -64,7 +64,7 @@ def _scaled(node, scale: float, sized: bool = False):
         scaled = {}
         for name, value in node.items():
             inside = sized or name in SIZED
-            if name in ("size", "height") and inside or name == "height":
+            if name == "height" or (inside and name == "size"):
                 scaled[name] = _times(value, scale)
             elif inside and name in ("l", "r", "t", "b") and isinstance(value, (int, float)):
                 scaled[name] = value * scale

@@ -104,7 +104,7 @@ def average_spreads() -> Step:
         title="Average pooling spreads",
         idea=(
             f"The same window, average pooling: y = **{fmt(y[0, 0])}**, dL/dy = "
-            f"**{fmt(upstream)}**. Every cell counts in y, with weight 1/{SEED_WINDOW.size}."
+            f"**{fmt(upstream)}**. Every cell counts in y, with weight 1/{cells}."
         ),
         example=(Grid("x", SEED_WINDOW),),
         question="What does each cell of x receive?",
