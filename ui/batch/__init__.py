@@ -14,9 +14,8 @@ from ..shared.controls import config_from_state
 from ..shared.lecture import folded_in_lecture
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
-from .cache import cached_lesson
+from .cache import cached_lesson, cached_snippets
 from .checks import checks_view
-from .code import numpy_snippet, torch_snippet
 from .inputs import edit_view, sidebar_controls
 from .model import BatchLesson, Settings
 from .pair_view import pair_view
@@ -78,12 +77,13 @@ def checked_lesson() -> BatchLesson | None:
 def result_and_checks(lesson: BatchLesson) -> None:
     result_view(lesson)
     checks_view(lesson)
+    torch_code, numpy_code = cached_snippets(lesson.settings)
     reproduce_view(
         key=f"{P}_code",
         file_stem="pooling_batch",
         config=lesson.config.pool,
-        torch_code=lambda: torch_snippet(lesson),
-        numpy_code=numpy_snippet(lesson),
+        torch_code=torch_code,
+        numpy_code=numpy_code,
     )
 
 

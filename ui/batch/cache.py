@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import streamlit as st
 
+from .code import numpy_snippet, torch_snippet
 from .model import BatchLesson, Settings, build_batch_lesson, start_trajectory
 from .pair import PairStory, build_pair
 from .trajectory import Trajectory
@@ -34,3 +35,11 @@ def cached_lesson(settings: Settings) -> BatchLesson:
 def cached_pair(settings: Settings, feature: int) -> PairStory:
     """The batch of two from the lesson's first two examples, kernel `feature`."""
     return build_pair(cached_lesson(settings), feature)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def cached_snippets(settings: Settings) -> tuple[str, str]:
+    """(PyTorch, NumPy) code reproducing the batch result: up to 100 kB each for a noisy
+    batch of 64, so built once, not on every rerun of the tab."""
+    lesson = cached_lesson(settings)
+    return torch_snippet(lesson), numpy_snippet(lesson)

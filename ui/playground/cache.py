@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from .code import numpy_snippet, torch_snippet
 from .model import Lesson, Settings, build_lesson, twin_settings
 from .ties import TieRow, tie_lab
 
@@ -36,3 +37,10 @@ def twin(settings: Settings) -> Lesson | None:
 def ties(settings: Settings) -> tuple[list[TieRow], np.ndarray]:
     """tie_lab of `lesson(settings)`: every tie rule, and the central differences."""
     return tie_lab(lesson(settings))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def snippets(settings: Settings) -> tuple[str, str]:
+    """(PyTorch, NumPy) code reproducing `lesson(settings)`, built once."""
+    built = lesson(settings)
+    return torch_snippet(built), numpy_snippet(built)

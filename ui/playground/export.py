@@ -10,7 +10,7 @@ import numpy as np
 import streamlit as st
 
 from ..shared.code_view import reproduce_view
-from .code import numpy_snippet, torch_snippet
+from . import cache
 from .model import Lesson
 from .state import P
 
@@ -36,12 +36,13 @@ def share_view(lesson: Lesson) -> None:
             key=f"{P}_csv_{name}",
             width="stretch",
         )
+    torch_code, numpy_code = cache.snippets(lesson.settings)
     reproduce_view(
         key=f"{P}_code",
         file_stem="pooling_playground",
         config=lesson.config,
-        torch_code=lambda: torch_snippet(lesson),
-        numpy_code=numpy_snippet(lesson),
+        torch_code=torch_code,
+        numpy_code=numpy_code,
     )
 
 

@@ -3,8 +3,6 @@ copyable (st.code has a copy button) and downloadable."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import streamlit as st
 
 from pooling import PoolConfig
@@ -15,11 +13,11 @@ SHOWN_UP_TO = 30_000  # characters; a longer snippet (a big noisy batch) is a do
 
 
 def reproduce_view(
-    *, key: str, file_stem: str, config: PoolConfig, torch_code: Callable[[], str], numpy_code: str
+    *, key: str, file_stem: str, config: PoolConfig, torch_code: str, numpy_code: str
 ) -> None:
-    """The snippets of a screen whose pooling layer is `config`; torch_code is only
-    asked for when PyTorch can reproduce that layer (else the page says why). The
-    downloads are file_stem_torch.py and file_stem_numpy.py."""
+    """The snippets of a screen whose pooling layer is `config`; torch_code is shown only
+    when PyTorch can reproduce that layer (else the page says why). The downloads are
+    file_stem_torch.py and file_stem_numpy.py."""
     torch_note = torch_tie_note(config)
     st.markdown(
         "**Check it in your own notebook.** Each snippet rebuilds this screen's inputs, "
@@ -30,7 +28,7 @@ def reproduce_view(
         if torch_note:
             st.info(torch_note, icon=":material/info:")
         else:
-            snippet(torch_code(), file_name=f"{file_stem}_torch.py", key=f"{key}_torch")
+            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=f"{key}_torch")
     with numpy_tab:
         snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=f"{key}_numpy")
 
