@@ -1,6 +1,7 @@
 """Lecture mode, the lesson and the exercises in headless Chromium: what a lecturer and
 a student do (a lecture link on a projector, arrow keys, clicks on a map's cells)."""
 
+import numpy as np
 import pytest
 from browser import (
     TIMEOUT_MS,
@@ -84,10 +85,8 @@ def test_an_exercise_answered_by_clicking_cells(page, app_url):
             )
         ).to_be_visible(timeout=TIMEOUT_MS)
     # A cell too many, then taken back with a second click.
-    spare = next(
-        (r, c) for r in range(problem.x.shape[0]) for c in range(problem.x.shape[1])
-        if (r, c) not in problem.answer
-    )  # fmt: skip
+    every_cell = np.ndindex(problem.x.shape)
+    spare = next(cell for cell in every_cell if cell not in problem.answer)
     click_chart_cell(page, "x", *spare)
     expect(page.get_by_text(f"({spare[0]}, {spare[1]})", exact=False).first).to_be_visible(
         timeout=TIMEOUT_MS

@@ -45,9 +45,15 @@ def test_a_level_needs_its_idea():
 
 @pytest.mark.parametrize(
     "text, reason",
-    [("", "empty"), ("abc", "not a number"), ("1e9", "far larger"), ("nan", "finite"),
-     ("inf", "finite"), ("1/0", "not a number")],
-)  # fmt: skip
+    [
+        ("", "empty"),
+        ("abc", "not a number"),
+        ("1e9", "far larger"),
+        ("nan", "finite"),
+        ("inf", "finite"),
+        ("1/0", "not a number"),
+    ],
+)
 def test_malformed_answers_get_a_reason(text, reason):
     with pytest.raises(ValueError, match=reason):
         parse_number(text)

@@ -53,10 +53,6 @@ class Problem:
     reduction: str | None = None
     asks_count: bool = False  # batch: how many positions, not the bias gradient
 
-    @property
-    def is_batch(self) -> bool:
-        return self.x.ndim == 3
-
 
 def layer_for(level: int, rng: np.random.Generator, *, mode: str) -> PoolConfig:
     """A layer that needs the level's idea (and those before it)."""
@@ -71,9 +67,14 @@ def layer_for(level: int, rng: np.random.Generator, *, mode: str) -> PoolConfig:
     kernel, stride, padding = cases[rng.integers(len(cases))]
     include = bool(rng.integers(2)) if mode == "avg" else True
     return PoolConfig(
-        mode, kernel, stride=stride, padding=padding, count_include_pad=include,
-        ceil_mode=ceil, ties=ties,
-    )  # fmt: skip
+        mode,
+        kernel,
+        stride=stride,
+        padding=padding,
+        count_include_pad=include,
+        ceil_mode=ceil,
+        ties=ties,
+    )
 
 
 def ceil_matters(config: PoolConfig, size: int) -> bool:
@@ -87,9 +88,9 @@ def input_grid(level: int, rng: np.random.Generator, shape: tuple[int, ...]) -> 
     inside a plane where that is possible."""
     if level == 4:
         return rng.integers(0, 4, shape).astype(float)
-    planes = [rng.permutation(max(10, int(np.prod(shape[-2:]))))[: int(np.prod(shape[-2:]))]
-              for _ in range(int(np.prod(shape[:-2])))]  # fmt: skip
-    return (np.array(planes) % 10).reshape(shape).astype(float)
+    cells, planes = int(np.prod(shape[-2:])), int(np.prod(shape[:-2]))
+    drawn = [rng.permutation(max(10, cells))[:cells] % 10 for _ in range(planes)]
+    return np.array(drawn).reshape(shape).astype(float)
 
 
 def plane_size(level: int, config: PoolConfig) -> int:
