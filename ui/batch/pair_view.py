@@ -110,8 +110,7 @@ def stored_caption(story: PairStory) -> str:
 
 
 def backward_stage(story: PairStory) -> None:
-    where = "to the stored cells only" if story.lesson.is_max else "spread evenly over each window"
-    st.markdown(f"**3 · Backward.** dL_n/dy from the layer above goes {where}.")
+    st.markdown(f"**3 · Backward.** dL_n/dy from the layer above {routing_words(story)}.")
     two_maps(
         story,
         maps=story.routed,
@@ -120,6 +119,16 @@ def backward_stage(story: PairStory) -> None:
         key="routed",
         limit=symmetric_range(story.routed),
     )
+
+
+def routing_words(story: PairStory) -> str:
+    """Where the backward pass sends each window's dL/dy, for this layer."""
+    if not story.lesson.is_max:
+        return "is spread evenly over each window's cells"
+    ties = story.lesson.config.pool.ties
+    if ties in ("first", "last"):
+        return "goes to each window's stored cell only"
+    return f"goes to each window's winning cells (under “{ties}”, to every tied one)"
 
 
 def grid_row(maps: list, titles: list[str], *, key: str, kind: str = "gradient") -> None:
@@ -206,13 +215,26 @@ def wrong_stage(story: PairStory) -> None:
 
 
 def wrong_sentence(story: PairStory) -> str:
-    gap = f"Largest gap to the right dL/dK: **{fmt(story.wrong_gap, 4)}**."
-    if not story.lesson.is_max:
+    if story.wrong_gap < 1e-12:
         return (
-            "Each example's kernel gradient multiplies its own error with its own image; "
-            f"the mean of those products is not the product of the means. {gap}"
+            "Here the two ways agree on kernel "
+            f"{story.feature}: neither example sends it any gradient that averaging could change."
+            if not story.kernel_grads.any()
+            else "Here the two ways happen to agree on this kernel, to the last digit."
         )
+    gap = f"Largest gap to the right dL/dK: **{fmt(story.wrong_gap, 4)}**."
+    products = (
+        "each example's kernel gradient multiplies its own error with its own image, and "
+        "the mean of those products is not the product of the means"
+    )
+    if not story.lesson.is_max:
+        return f"{products[0].upper()}{products[1:]}. {gap}"
     borrowed, windows = story.borrowed_windows()
+    if borrowed == 0:
+        return (
+            "Here the averaged image's winners are both examples' winners in every window, "
+            f"yet the gradients differ: {products}. {gap}"
+        )
     return (
         f"The averaged image picks its own winners: in {borrowed} of its {windows} windows "
         "the winner is not both examples' winner, so there at least one example's error "
