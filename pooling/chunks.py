@@ -23,7 +23,8 @@ WORKERS = max(1, min(os.cpu_count() or 1, 8))
 
 @cache
 def _pool() -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="pooling")
+    # The calling thread is the other worker (for_each_chunk).
+    return ThreadPoolExecutor(max_workers=max(1, WORKERS - 1), thread_name_prefix="pooling")
 
 
 def splits(count: int, plane_bytes: int) -> bool:
@@ -47,9 +48,13 @@ def for_each_chunk(work: Callable[[slice], None], count: int, plane_bytes: int) 
     slices = chunk_slices(count, plane_bytes)
     # One task a thread, each walking its own run of chunks: fewer hand-overs.
     runs = [slices[index::WORKERS] for index in range(WORKERS)]
-    futures = [_pool().submit(_walk, work, run) for run in runs if run]
-    for future in futures:
-        future.result()  # re-raises a chunk's exception here
+    # The calling thread walks the first run itself rather than wait idle.
+    futures = [_pool().submit(_walk, work, run) for run in runs[1:] if run]
+    try:
+        _walk(work, runs[0])
+    finally:
+        for future in futures:
+            future.result()  # waits for every run; re-raises a chunk's exception here
 
 
 def _walk(work: Callable[[slice], None], chunks: list[slice]) -> None:
