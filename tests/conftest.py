@@ -25,6 +25,13 @@ def skip_or_fail(reason: str):
     pytest.skip(reason)
 
 
+def pytest_collection_modifyitems(items):
+    """A test that asks for PyTorch is a `torch` test, so `-m torch` finds every one."""
+    for item in items:
+        if "torch" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.torch)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

@@ -31,8 +31,8 @@ def test_each_example_is_its_own_and_the_batch_gradient_is_their_mean(story):
     )
 
 
-def test_the_step_matches_pytorch_sgd_on_the_kernels(story):
-    torch = pytest.importorskip("torch")
+@pytest.mark.torch
+def test_the_step_matches_pytorch_sgd_on_the_kernels(story, torch):
     f = torch.nn.functional
     lesson, params = story.lesson, story.lesson.params
     x = torch.tensor(lesson.trace.x[:2])

@@ -82,10 +82,9 @@ def numbers_outside_the_data(code: str) -> set[str]:
 
 @pytest.mark.parametrize("config", LAYERS, ids=str)
 @pytest.mark.parametrize("upstream", ["seed", "random"])
-def test_playground_snippets_run_and_agree_with_the_screen(config, upstream):
+def test_playground_numpy_snippet_runs_and_agrees_with_the_screen(config, upstream):
     lesson = build_lesson(Settings(x=X.astype(float), config=config, upstream=upstream, seed=4))
-    for code in (playground_code.torch_snippet(lesson), playground_code.numpy_snippet(lesson)):
-        assert run(code).endswith("equal the numbers on screen.\n")
+    assert run(playground_code.numpy_snippet(lesson)).endswith("equal the numbers on screen.\n")
     data = assigned_arrays(playground_code.numpy_snippet(lesson))
     np.testing.assert_array_equal(data["x"], lesson.x)
     np.testing.assert_array_equal(data["grad_y"], lesson.grad_output)
@@ -93,17 +92,31 @@ def test_playground_snippets_run_and_agree_with_the_screen(config, upstream):
     np.testing.assert_array_equal(data["grad_x_shown"], lesson.grad_x)
 
 
+@pytest.mark.torch
+@pytest.mark.parametrize("config", LAYERS, ids=str)
+@pytest.mark.parametrize("upstream", ["seed", "random"])
+def test_playground_torch_snippet_runs_and_agrees_with_the_screen(torch, config, upstream):
+    lesson = build_lesson(Settings(x=X.astype(float), config=config, upstream=upstream, seed=4))
+    assert run(playground_code.torch_snippet(lesson)).endswith("equal the numbers on screen.\n")
+
+
 @pytest.mark.parametrize("ties", ["first", "last", "split", "all"])
-def test_tie_rules_numpy_follows_the_page_and_pytorch_only_its_own(ties):
+def test_tie_rules_numpy_follows_the_page_and_only_first_has_a_torch_snippet(ties):
     config = PoolConfig("max", 2, stride=1, ties=ties)
     lesson = build_lesson(Settings(x=TIED, config=config, upstream="seed", seed=0))
     assert run(playground_code.numpy_snippet(lesson)).endswith("on screen.\n")
     note = torch_tie_note(config)
+    assert note is None if ties == "first" else f"“{ties}”" in note
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("ties", ["first", "last", "split", "all"])
+def test_pytorch_reproduces_only_its_own_tie_rule(torch, ties):
+    config = PoolConfig("max", 2, stride=1, ties=ties)
+    lesson = build_lesson(Settings(x=TIED, config=config, upstream="seed", seed=0))
     if ties == "first":
-        assert note is None
         assert run(playground_code.torch_snippet(lesson)).endswith("on screen.\n")
     else:
-        assert f"“{ties}”" in note
         with pytest.raises(AssertionError):  # PyTorch's first-max rule gives other dL/dx
             run(playground_code.torch_snippet(lesson))
 
@@ -127,15 +140,23 @@ BATCHES = [
 
 
 @pytest.mark.parametrize("changes", BATCHES, ids=str)
-def test_batch_snippets_run_and_agree_with_the_page(changes):
+def test_batch_numpy_snippet_runs_and_agrees_with_the_page(changes):
     lesson = build_batch_lesson(batch_settings(**changes))
-    for code in (batch_code.torch_snippet(lesson), batch_code.numpy_snippet(lesson)):
-        assert run(code).endswith("equal the numbers on screen.\n")
-        assert numbers_outside_the_data(code) <= {"1.0", "0.0"}
+    code = batch_code.numpy_snippet(lesson)
+    assert run(code).endswith("equal the numbers on screen.\n")
+    assert numbers_outside_the_data(code) <= {"1.0", "0.0"}
     data = assigned_arrays(batch_code.numpy_snippet(lesson))
     np.testing.assert_array_equal(data["images"], lesson.images)
     np.testing.assert_array_equal(data["kernels"], lesson.params.kernels)
     np.testing.assert_array_equal(data["grad_kernels_shown"], lesson.reduced.kernels)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("changes", BATCHES, ids=str)
+def test_batch_torch_snippet_runs_and_agrees_with_the_page(torch, changes):
+    code = batch_code.torch_snippet(build_batch_lesson(batch_settings(**changes)))
+    assert run(code).endswith("equal the numbers on screen.\n")
+    assert numbers_outside_the_data(code) <= {"1.0", "0.0"}
 
 
 def test_the_pages_show_the_snippets_and_the_tie_note():
