@@ -108,6 +108,9 @@ class PoolConfig:
         object.__setattr__(self, name, value)
 
     def _check_adaptive(self):
+        # A stride equal to the window is the default spelled out: __post_init__ writes
+        # it so, and `dataclasses.replace` hands it back, so a config survives replace.
+        kernel = _as_pair("kernel_size", self.kernel_size, 1)
         defaults = {
             "stride": None,
             "padding": 0,
@@ -116,7 +119,10 @@ class PoolConfig:
             "divisor_override": None,
         }
         for name, default in defaults.items():
-            if getattr(self, name) not in (default, (default, default)):
+            value = getattr(self, name)
+            if name == "stride" and value is not None and _as_pair(name, value, 1) == kernel:
+                continue
+            if value not in (default, (default, default)):
                 raise ValueError(
                     f"{name} must stay {default} for adaptive pooling "
                     f"(output_size is set, so the windows are chosen for you)"

@@ -1,9 +1,13 @@
 """Invalid settings raise a ValueError that names the parameter, its value and the limit."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
+from strategies import any_config
 
 from pooling import PoolConfig, backward, batch_gradients, forward
+from pooling.config import TIES
 
 
 @pytest.mark.parametrize(
@@ -23,7 +27,8 @@ from pooling import PoolConfig, backward, batch_gradients, forward
         (dict(kernel_size=2.5), ["kernel_size", "whole number", "2.5"]),
         (dict(kernel_size=(1, 2, 3)), ["kernel_size", "pair"]),
         (dict(output_size=0), ["output_size", "at least 1"]),
-        (dict(output_size=2, stride=2), ["stride", "adaptive"]),
+        (dict(output_size=2, stride=3), ["stride", "adaptive"]),
+        (dict(output_size=2, kernel_size=3, stride=(3, 2)), ["stride", "adaptive"]),
     ],
 )
 def test_invalid_settings_name_parameter_and_limit(kwargs, words):
@@ -39,6 +44,15 @@ def test_pairs_are_normalised_and_stride_defaults_to_kernel():
     assert config.stride == (3, 2)
     assert config.padding == (1, 1)
     assert config.dilation == (1, 1)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_config_survives_dataclasses_replace(seed):
+    # The Tie lab and the Lesson rebuild the screen's layer with another tie rule.
+    config = any_config(np.random.default_rng(seed))
+    assert replace(config) == config
+    for ties in TIES:
+        assert replace(config, ties=ties) == PoolConfig(**{**vars(config), "ties": ties})
 
 
 def test_output_smaller_than_one_cell_is_refused():

@@ -52,12 +52,27 @@ def test_a_level_needs_its_idea():
         ("nan", "finite"),
         ("inf", "finite"),
         ("1/0", "not a number"),
+        ("1/2/3", "not a number"),
+        ("1" + "0" * 310 + "/1", "far larger"),
+        ("9" * 400, "far larger"),
+        ("1e300/1e-300", "far larger"),
+        ("1e9999999", "far larger"),
+        ("-inf/2", "finite"),
     ],
 )
 def test_malformed_answers_get_a_reason(text, reason):
     with pytest.raises(ValueError, match=reason):
         parse_number(text)
     assert parse_number("−2,5") == -2.5 and parse_number("7/3") == pytest.approx(7 / 3)
+    assert parse_number("-3/-4") == 0.75 and parse_number("0.5/2") == 0.25
+
+
+def test_a_long_answer_is_echoed_cut_short():
+    app, _problem, name = open_problem("value")
+    submit(app, **{f"ex_typed_{name}": "7" * 100_000 + "x"})
+    (warning,) = [w.value for w in app.warning]
+    assert "not a number" in warning and len(warning) < 200 and "…" in warning
+    assert app.text_input(key=f"ex_typed_{name}").value == "7" * 100_000 + "x"  # kept whole
 
 
 def submit(app, **typed):

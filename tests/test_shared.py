@@ -47,3 +47,10 @@ def test_a_choice_kept_by_short_name():
     assert parse("ties") == "Tie lab" and write("Step through") == "step"
     with pytest.raises(ValueError, match="must be one of ties, step"):
         parse("Tie lab")
+
+
+def test_literal_cuts_a_long_text_short_and_says_so():
+    shown = literal("9" * 100_000)
+    assert shown == "` " + "9" * 40 + "… `"
+    notices = restore([Field("k", "kh", 2, int, str)], {"kh": "x" * 5000}, {})
+    assert len(notice_text(notices[0])) < 200

@@ -159,3 +159,50 @@ def test_random_widget_sequences_never_break_a_page(page, actions):
             assert_page_is_sound(app, (page, sequence, done))
         performed += len(done)
     assert performed >= 0.7 * 5 * (WIDGET_SEQUENCES // 2)  # the sweep really acted
+
+
+ADAPTIVE_TABS = ["forward", "step", "ledger", "matrix", "ties", "share"]
+
+
+@pytest.mark.parametrize("tab", ADAPTIVE_TABS)
+@pytest.mark.parametrize(
+    "layer",
+    [
+        {"mode": "max", "oh": "2", "ow": "3"},
+        {"mode": "max", "oh": "1", "ow": "1", "ties": "split"},
+        {"mode": "avg", "oh": "3", "ow": "2", "ties": "all"},
+    ],
+    ids=str,
+)
+def test_adaptive_pooling_opens_every_playground_tab(tab, layer):
+    query = {"sizing": "output", "x": "1,3,3;2,0,3;3,1,2;0,3,1", **layer, "tab": tab}
+    app = open_app("pages/1_playground.py", query)
+    assert_page_is_sound(app, query)
+    assert not app.warning or all("Link value" not in w.value for w in app.warning), query
+
+
+EXERCISE_ANSWERS = [
+    "1" + "0" * 310 + "/1",
+    "9" * 400,
+    "1e300/1e-300",
+    "1e9999999",
+    "-1e400",
+    "1/0",
+    "1/2/3",
+    "nan",
+    "[x](https://example.org)",
+    "7" * 100_000,
+]
+
+
+@pytest.mark.parametrize("kind", ["value", "batch", "size"])
+def test_exercise_answers_beyond_float_range_get_a_message(kind):
+    app = open_app("pages/4_exercises.py", {"kind": kind, "level": "3", "seed": "5"})
+    boxes = [box for box in app.text_input if box.key.startswith("ex_")]
+    for answer in EXERCISE_ANSWERS:
+        for box in boxes:
+            box.input(answer)
+        next(button for button in app.button if button.label == "Check").click().run()
+        assert_page_is_sound(app, (kind, answer[:20]))
+        assert app.warning, (kind, answer[:20])  # a short reason, the text kept
+        assert all(len(w.value) < 300 for w in app.warning), (kind, answer[:20])

@@ -5,27 +5,45 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 
 from .problems import Problem
 
 LARGEST = 1e6  # no answer here comes near this
 TOLERANCE = 0.005  # an answer rounded to two decimals is right
+NOT_A_NUMBER = "is not a number (write it like 2.5, -1 or 7/3)"
+TOO_LARGE = "is far larger than any gradient or size here"
 
 
 def parse_number(text: str) -> float:
-    """'2.5', '-1', '−1', '7/3', '2,5' -> a float; ValueError with the reason."""
+    """'2.5', '-1', '−1', '7/3', '2,5' -> a float; ValueError with the reason.
+
+    Each side of a fraction is read as a float, never as an exact Fraction: a typed
+    '1e9999999' would make Fraction build a ten-million-digit integer, and '1' with
+    310 zeros over 1 overflows a float in the division."""
     cleaned = text.strip().replace("−", "-").replace(",", ".").replace(" ", "")
     if not cleaned:
         raise ValueError("is empty: type a number")
+    sides = cleaned.split("/")
+    if len(sides) > 2:
+        raise ValueError(NOT_A_NUMBER)
+    numerator, denominator = (_finite(side) for side in (*sides, "1")[:2])
+    if denominator == 0:
+        raise ValueError(f"{NOT_A_NUMBER}: it divides by zero")
+    value = numerator / denominator
+    if not math.isfinite(value) or abs(value) > LARGEST:
+        raise ValueError(TOO_LARGE)
+    return value
+
+
+def _finite(text: str) -> float:
     try:
-        value = float(Fraction(cleaned)) if "/" in cleaned else float(cleaned)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError("is not a number (write it like 2.5, -1 or 7/3)") from None
-    if not math.isfinite(value):
+        value = float(text)
+    except ValueError:
+        raise ValueError(NOT_A_NUMBER) from None
+    if math.isnan(value) or (math.isinf(value) and "inf" in text.lower()):
         raise ValueError("is not a finite number")
-    if abs(value) > LARGEST:
-        raise ValueError("is far larger than any gradient or size here")
+    if math.isinf(value):  # digits beyond float range
+        raise ValueError(TOO_LARGE)
     return value
 
 

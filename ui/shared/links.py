@@ -126,12 +126,9 @@ class Notice:
     from the sentence so that it is never rendered as markdown."""
 
     name: str  # the URL name
-    given: str  # what the link held, cut to NOTICE_CHARS
+    given: str  # what the link held (cut short where it is shown: state.literal)
     reason: str  # why it was refused ("must be from 1 to 8")
     fallback: str  # what is used instead
-
-
-NOTICE_CHARS = 40
 
 
 def restore(fields: list[Field], query: dict, state) -> list[Notice]:
@@ -145,8 +142,7 @@ def restore(fields: list[Field], query: dict, state) -> list[Notice]:
             try:
                 value = field.parse(text)
             except ValueError as error:
-                fallback = field.write(field.default)[:NOTICE_CHARS]
-                notices.append(Notice(field.url, text[:NOTICE_CHARS], str(error), fallback))
+                notices.append(Notice(field.url, text, str(error), field.write(field.default)))
         state[field.key] = value
     return notices
 

@@ -32,12 +32,19 @@ def start_page_state(prefix: str, fields: list[Field], defaults: dict) -> bool:
     return first
 
 
+ECHO_CHARS = 40  # how much of a visitor's text (a link value, a typed answer) is echoed
+
+
 def literal(text: str) -> str:
     """`text` as a markdown code span: shown character for character, so a link's
-    value can never become a link, an image, an icon, a colour or a formula."""
+    value can never become a link, an image, an icon, a colour or a formula. Text
+    longer than ECHO_CHARS is cut there and ends in "…" (the reason says what is wrong;
+    a 100,000-character answer need not be shown whole to say so)."""
     flat = " ".join(text.split())  # a blank line would end the span
     if not flat:
         return "(empty)"
+    if len(flat) > ECHO_CHARS:
+        flat = flat[:ECHO_CHARS] + "…"
     # A span fenced by more backticks than any run inside it cannot be closed early.
     fence = "`" * (max((len(run) for run in re.findall("`+", flat)), default=0) + 1)
     return f"{fence} {flat} {fence}"
