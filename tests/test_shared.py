@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from ui.shared.links import Field, label_in, restore
+from ui.shared.links import Field, int_in, label_in, restore
 from ui.shared.numbers import common_exponent, fmt, power_of_ten
 from ui.shared.state import literal, notice_text
 
@@ -52,5 +52,5 @@ def test_a_choice_kept_by_short_name():
 def test_literal_cuts_a_long_text_short_and_says_so():
     shown = literal("9" * 100_000)
     assert shown == "` " + "9" * 40 + "… `"
-    notices = restore([Field("k", "kh", 2, int, str)], {"kh": "x" * 5000}, {})
+    notices = restore([Field("k", "kh", 2, int_in(1, 8), str)], {"kh": "x" * 5000}, {})
     assert len(notice_text(notices[0])) < 200
