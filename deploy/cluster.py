@@ -17,7 +17,16 @@ from .local_server import ROOT, start_app, stop, wait_healthy
 from .stream_client import visit
 
 TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
-WARM_PAGES = (("", ""), ("playground", ""), ("batch", ""))  # every page, once
+
+
+def page_paths(root: Path = ROOT) -> tuple[str, ...]:
+    """The URL path of every page: "" for the home page, then each script of pages/
+    named as Streamlit names it (its leading number and underscore dropped)."""
+    scripts = sorted((root / "pages").glob("[0-9]*_*.py"))
+    return ("", *(script.stem.split("_", 1)[1] for script in scripts))
+
+
+WARM_PAGES = tuple((path, "") for path in page_paths())  # every page, once
 
 
 def haproxy_config(*, host: str, port: int, replica_ports: list[int]) -> str:

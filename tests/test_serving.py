@@ -125,3 +125,11 @@ def test_serve_starts_warm_replicas_and_sigterm_stops_them_all():
         )
     with pytest.raises(OSError):
         urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2)
+
+
+def test_replicas_are_warmed_on_every_page_of_the_menu():
+    from deploy.cluster import WARM_PAGES
+    from ui.shared.frame import PAGES
+
+    menu = {Path(page.path).stem.split("_", 1)[1] for page in PAGES if "/" in page.path}
+    assert {path for path, _query in WARM_PAGES} == {""} | menu

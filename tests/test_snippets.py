@@ -149,6 +149,12 @@ def test_batch_numpy_snippet_runs_and_agrees_with_the_page(changes):
     np.testing.assert_array_equal(data["images"], lesson.images)
     np.testing.assert_array_equal(data["kernels"], lesson.params.kernels)
     np.testing.assert_array_equal(data["grad_kernels_shown"], lesson.reduced.kernels)
+    np.testing.assert_array_equal(data["pooled_shown"], lesson.trace.pool.output)
+    np.testing.assert_array_equal(data["routed_shown"], lesson.grads.at_pool_input)
+    if lesson.is_max:
+        np.testing.assert_array_equal(data["argmax_shown"], lesson.trace.pool.argmax)
+    else:
+        assert "argmax_shown" not in data
 
 
 @pytest.mark.torch
@@ -169,3 +175,23 @@ def test_the_pages_show_the_snippets_and_the_tie_note():
     assert any("one tie rule" in info.value for info in tied.info)
     batch = open_app("pages/2_batch.py", {"tab": "result"})
     assert any("F.cross_entropy(" in block.value for block in batch.code)
+
+
+def test_every_weight_the_batch_snippet_embeds_is_listed_on_the_page():
+    app = open_app("pages/2_batch.py", {"tab": "result"})
+    assert no_exceptions(app)
+    frames = [frame.value for frame in app.dataframe]
+    shown = [frame.to_numpy() for frame in frames if all(t.kind == "f" for t in frame.dtypes)]
+    lesson = build_batch_lesson(batch_settings())
+    data = assigned_arrays(batch_code.numpy_snippet(lesson))
+    params = lesson.params
+    for name, value in (("weights", params.weights), ("out_bias", params.out_bias)):
+        np.testing.assert_array_equal(data[name], value)
+    expected = [
+        params.kernels[:, 0].reshape(-1, params.kernels.shape[-1]),
+        params.bias[:, None],
+        params.weights,
+        params.out_bias[:, None],
+    ]
+    for table in expected:
+        assert any(s.shape == table.shape and np.array_equal(s, table) for s in shown), table.shape

@@ -16,6 +16,7 @@ from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
 from .cache import cached_lesson, cached_snippets
 from .checks import checks_view
+from .parameters import parameters_view
 from .inputs import edit_view, sidebar_controls
 from .model import BatchLesson, Settings
 from .pair_view import pair_view
@@ -77,6 +78,7 @@ def checked_lesson() -> BatchLesson | None:
 def result_and_checks(lesson: BatchLesson) -> None:
     result_view(lesson)
     checks_view(lesson)
+    parameters_view(lesson)
     torch_code, numpy_code = cached_snippets(lesson.settings)
     reproduce_view(
         key=f"{P}_code",

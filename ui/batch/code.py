@@ -23,42 +23,69 @@ def screen_data(lesson: BatchLesson) -> str:
     params = lesson.params
     taken = lesson.settings.steps
     weights = "before any step" if taken == 0 else f"after {taken} SGD steps"
-    return "\n".join(
-        [
-            array_line("images", lesson.images, "the batch, (N, 8, 8)"),
-            array_line("labels", lesson.labels, "their digits, (N,)"),
-            f"# The weights {weights}:",
-            array_line("kernels", params.kernels, "(F, 1, k, k)"),
-            array_line("bias", params.bias, "(F,)"),
-            array_line("weights", params.weights, "the linear layer, (10, F * PH * PW)"),
-            array_line("out_bias", params.out_bias, "(10,)"),
-            "",
-            "# On screen:",
-            f"loss_shown = {number(batch_loss(lesson.trace, lesson.reduction))}",
-            array_line(
-                "grad_kernels_shown",
-                lesson.reduced.kernels,
-                f"the batch dL/dK ({lesson.reduction}), (F, 1, k, k)",
-            ),
-        ]
-    )
+    pool = lesson.trace.pool
+    lines = [
+        array_line("images", lesson.images, "the batch, (N, 8, 8)"),
+        array_line("labels", lesson.labels, "their digits, (N,)"),
+        f"# The weights {weights} (the Batch result tab lists every one):",
+        array_line("kernels", params.kernels, "(F, 1, k, k)"),
+        array_line("bias", params.bias, "(F,)"),
+        array_line("weights", params.weights, "the linear layer, (10, F * PH * PW)"),
+        array_line("out_bias", params.out_bias, "(10,)"),
+        "",
+        "# On screen:",
+        array_line("pooled_shown", pool.output, "each example's pooling output y, (N, F, PH, PW)"),
+    ]
+    if pool.argmax is not None:
+        lines.append(array_line("argmax_shown", pool.argmax, "each window's winner, h * CW + w"))
+    lines += [
+        array_line(
+            "routed_shown",
+            lesson.grads.at_pool_input,
+            "each example's own dL_n/d(pooling input), (N, F, CH, CW)",
+        ),
+        f"loss_shown = {number(batch_loss(lesson.trace, lesson.reduction))}",
+        array_line(
+            "grad_kernels_shown",
+            lesson.reduced.kernels,
+            f"the batch dL/dK ({lesson.reduction}), (F, 1, k, k)",
+        ),
+    ]
+    return "\n".join(lines)
 
 
-def printed_and_checked(loss: str, grad_kernels: str) -> str:
+def printed_and_checked(
+    *, pooled: str, argmax: str | None, routed: str, loss: str, grad_kernels: str
+) -> str:
+    """Print the batch loss and dL/dK; assert every array of the screen is reproduced."""
+    checks = [
+        f"np.testing.assert_allclose({pooled}, pooled_shown, {TOLERANCE})",
+        *([f"np.testing.assert_array_equal({argmax}, argmax_shown)"] if argmax else []),
+        f"np.testing.assert_allclose({routed}, routed_shown, {TOLERANCE})",
+        f"np.testing.assert_allclose({loss}, loss_shown, {TOLERANCE})",
+        f"np.testing.assert_allclose({grad_kernels}, grad_kernels_shown, {TOLERANCE})",
+    ]
+    said = "y, the argmax, the routed gradients" if argmax else "y, the routed gradients"
     return "\n".join(
         [
             f'print("batch loss =", {loss})',
             f'print("batch dL/dK =", {grad_kernels}, sep="\\n")',
-            f"np.testing.assert_allclose({loss}, loss_shown, {TOLERANCE})",
-            f"np.testing.assert_allclose({grad_kernels}, grad_kernels_shown, {TOLERANCE})",
-            'print("The loss and dL/dK equal the numbers on screen.")',
+            *checks,
+            f'print("{said}, the loss and dL/dK equal the numbers on screen.")',
         ]
     )
 
 
+def per_example(lesson: BatchLesson, batch_gradient: str) -> str:
+    """dL_n/d(...) from the batch loss's gradient: the mean's 1/N undone."""
+    if lesson.reduction == "mean":
+        return f"{batch_gradient} * len(images)"
+    return batch_gradient
+
+
 def torch_snippet(lesson: BatchLesson) -> str:
     """PyTorch: conv2d, ReLU, the pooling call, linear, cross_entropy, backward."""
-    pooled = "pooled, _" if lesson.is_max else "pooled"
+    pooled = "pooled, argmax" if lesson.is_max else "pooled"
     relu = "act = F.relu(conv)" if lesson.config.relu else "act = conv  # no ReLU"
     return "\n".join(
         [
@@ -69,12 +96,19 @@ def torch_snippet(lesson: BatchLesson) -> str:
             "K = torch.tensor(kernels, requires_grad=True)",
             "conv = F.conv2d(x, K, torch.tensor(bias))",
             relu,
+            "act.retain_grad()  # the gradient at the pooling input, kept for the check",
             f"{pooled} = {torch_pool_call(lesson.config.pool, 'act')}",
             "logits = pooled.flatten(1) @ torch.tensor(weights).T + torch.tensor(out_bias)",
             f'loss = F.cross_entropy(logits, torch.tensor(labels), reduction="{lesson.reduction}")',
             "loss.backward()",
             "",
-            printed_and_checked("loss.item()", "K.grad.numpy()"),
+            printed_and_checked(
+                pooled="pooled.detach().numpy()",
+                argmax="argmax.numpy()" if lesson.is_max else None,
+                routed=per_example(lesson, "act.grad.numpy()"),
+                loss="loss.item()",
+                grad_kernels="K.grad.numpy()",
+            ),
         ]
     )
 
@@ -96,8 +130,14 @@ def numpy_snippet(lesson: BatchLesson) -> str:
             "patches = sliding_window_view(images, kernels.shape[2:], axis=(1, 2))",
             'conv = np.einsum("nijkl,fkl->nfij", patches, kernels[:, 0]) + bias[:, None, None]',
             "act = np.maximum(conv, 0.0)" if lesson.config.relu else "act = conv  # no ReLU",
-            "pooled = np.array([[loop_forward_backward(a, None, config)[0] for a in example]",
-            "                   for example in act])  # (N, F, PH, PW)",
+            "forward = [[loop_forward_backward(a, None, config) for a in planes]",
+            "           for planes in act]  # (y, argmax, None) per example and feature",
+            "pooled = np.array([[y for y, _, _ in planes] for planes in forward])  # (N,F,PH,PW)",
+            *(
+                ["argmax = np.array([[index for _, index, _ in planes] for planes in forward])"]
+                if lesson.is_max
+                else []
+            ),
             "logits = pooled.reshape(len(images), -1) @ weights.T + out_bias",
             "shifted = logits - logits.max(axis=1, keepdims=True)",
             "log_probs = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))",
@@ -115,6 +155,12 @@ def numpy_snippet(lesson: BatchLesson) -> str:
             "grad_conv = grad_act * (conv > 0)" if lesson.config.relu else "grad_conv = grad_act",
             'grad_kernels = np.einsum("nfij,nijkl->fkl", grad_conv, patches)[:, None]',
             "",
-            printed_and_checked("loss", "grad_kernels"),
+            printed_and_checked(
+                pooled="pooled",
+                argmax="argmax" if lesson.is_max else None,
+                routed=per_example(lesson, "grad_act"),
+                loss="loss",
+                grad_kernels="grad_kernels",
+            ),
         ]
     )
