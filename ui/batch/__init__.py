@@ -16,10 +16,10 @@ from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
 from .cache import cached_lesson, cached_snippets
 from .checks import checks_view
-from .parameters import parameters_view
 from .inputs import edit_view, sidebar_controls
 from .model import BatchLesson, Settings
 from .pair_view import pair_view
+from .parameters import parameters_view
 from .state import (
     EXAMPLE,
     KERNELS,
