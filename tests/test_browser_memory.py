@@ -72,6 +72,22 @@ def test_the_arrow_key_after_a_lesson_answer_goes_to_the_next_step(page, app_url
     assert exceptions_on(page) == []
 
 
+def test_an_answered_question_focused_again_still_steps_on_with_the_arrow_key(page, app_url):
+    step = lesson_steps()[0]
+    wrong = next(choice for choice in step.choices if not choice.right)
+    open_page(page, f"{app_url}/lesson?step=1")
+    page.get_by_text(wrong.text, exact=True).click()
+    expect(page.get_by_text(wrong.why, exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    page.get_by_role("radio", name=wrong.text).focus()  # back in the group by keyboard
+    page.keyboard.press("ArrowRight")
+    expect(page.get_by_text(f"Step 2 of {STEP_COUNT}:", exact=False)).to_be_visible(
+        timeout=TIMEOUT_MS
+    )
+    score = f"Answered 1 of {STEP_COUNT} steps, 0 right at the first try"
+    expect(page.get_by_text(score, exact=False)).to_be_visible(timeout=TIMEOUT_MS)
+    assert exceptions_on(page) == []
+
+
 def test_a_reload_brings_back_the_exercise_score_and_answers(page, app_url):
     problem = make_problem("value", 1, 4, 1)
     right = f"{float(problem.answer):g}"
