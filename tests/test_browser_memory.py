@@ -41,6 +41,9 @@ def type_answer(page, text: str) -> None:
 
 def test_a_typed_answer_stays_with_its_problem_after_next_and_previous(page, app_url):
     open_page(page, f"{app_url}/{EXERCISE}")
+    component = page.locator(".st-key-lab_browser")  # mounted, and takes no room
+    expect(component).to_have_count(1)
+    expect(component).to_be_hidden()
     type_answer(page, "1.5")
     page.get_by_role("button", name="Next").click()
     expect(page.get_by_text("Problem 2 of 10")).to_be_visible(timeout=TIMEOUT_MS)

@@ -121,7 +121,7 @@ export default function ({ data, setStateValue }) {
 }
 """.replace("MAX_STORED_CHARS", str(MAX_STORED_CHARS))
 
-_component = st.components.v2.component("pooling_lab.browser", css=CSS, js=JS, isolate_styles=False)
+_component = st.components.v2.component("pooling_lab_browser", css=CSS, js=JS, isolate_styles=False)
 
 
 @dataclass
