@@ -126,9 +126,9 @@ _component = st.components.v2.component("pooling_lab_browser", css=CSS, js=JS, i
 
 @dataclass
 class Requests:
-    """What one run asks of the browser. store: {namespace: JSON text};
-    focus: radio groups to leave once chosen; enter: text inputs whose Enter presses
-    a button."""
+    """What one run asks of the browser. store: {namespace: JSON text}; wanted: the
+    namespaces the run reads or writes; focus: radio groups to leave once chosen;
+    enter: text inputs whose Enter presses a button."""
 
     store: dict[str, str] = field(default_factory=dict)
     wanted: set[str] = field(default_factory=set)
