@@ -9,6 +9,7 @@ import streamlit as st
 
 from pooling.network import NetConfig
 
+from ..shared import browser
 from ..shared.code_view import reproduce_view
 from ..shared.controls import config_from_state
 from ..shared.lecture import folded_in_lecture
@@ -40,6 +41,7 @@ from .state import (
     forget_stale_edits,
     init_state,
     publish,
+    remember_edits,
 )
 from .training import training_view, worked_example_view
 from .views import batch_view, per_example_view, result_view, step_view
@@ -105,13 +107,14 @@ def render() -> None:
     show_notices(P)
     forget_stale_edits()
     lesson = checked_lesson()
-    if lesson is None:
-        publish()
-        return
-    clamp_picks(size=lesson.size, kernels=lesson.config.kernels)
+    if lesson is not None:
+        clamp_picks(size=lesson.size, kernels=lesson.config.kernels)
     publish()
-    with folded_in_lecture(f"The batch: {lesson.size} example{'s' * (lesson.size > 1)}"):
-        batch_view(lesson)
-        if st.session_state[SOURCE] == "edit":
-            edit_view(lesson.images[st.session_state[EXAMPLE]])
-    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, players=PLAYERS)
+    if lesson is not None:
+        with folded_in_lecture(f"The batch: {lesson.size} example{'s' * (lesson.size > 1)}"):
+            batch_view(lesson)
+            if st.session_state[SOURCE] == "edit":
+                edit_view(lesson.images[st.session_state[EXAMPLE]])
+        open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, players=PLAYERS)
+    remember_edits()
+    browser.mount()

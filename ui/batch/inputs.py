@@ -13,6 +13,7 @@ from ..shared.grid_editor import grid_editor, set_grid
 from .data import SOURCES
 from .state import (
     BATCH_MAX,
+    EDITORS,
     EDITS,
     EXAMPLE,
     KERNELS,
@@ -25,6 +26,7 @@ from .state import (
     P,
     batch_identity,
     discard_edits,
+    drop_editors,
     keep_edit,
 )
 
@@ -72,14 +74,13 @@ def sidebar_controls() -> None:
 
 def editor_prefix(example: int) -> str:
     seed, size = batch_identity()
-    return f"{P}_img{seed}_{size}_{example}"
+    return f"{EDITORS}{seed}_{size}_{example}"
 
 
 def forget_editors() -> None:
     """Discard button: the edits go, and the editors start again from the digits."""
     discard_edits()
-    for key in [key for key in st.session_state if str(key).startswith(f"{P}_img")]:
-        del st.session_state[key]
+    drop_editors()
 
 
 def edit_view(image: np.ndarray) -> None:

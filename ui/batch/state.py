@@ -1,5 +1,6 @@
 """The Batch page's state: its session-state keys (named once, here), its share-link
-fields, and the callbacks that change them."""
+fields, and the callbacks that change them. The edited digits are kept in the browser
+too, so a reload brings them back (memory)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import streamlit as st
 
 from pooling.batch import REDUCTIONS
 
+from ..shared import browser
 from ..shared.controls import pool_fields
 from ..shared.lecture import with_lecture
 from ..shared.links import Field, flag, int_in, label_in, one_of, snapshot, write_flag
 from ..shared.state import start_page_state
 from .data import SOURCES, Edits
+from .memory import from_stored, to_stored
 
 P = "bt"  # the page's key prefix
 SOURCE, SIZE, SEED = f"{P}_source", f"{P}_size", f"{P}_seed"
@@ -20,6 +23,7 @@ KERNELS, KSIZE, RELU, REDUCTION = f"{P}_kernels", f"{P}_ksize", f"{P}_relu", f"{
 RATE, STEPS = f"{P}_lr", f"{P}_steps"
 EXAMPLE, FEATURE, PLAYING, TAB = f"{P}_example", f"{P}_feature", f"{P}_playing", f"{P}_tab"
 EDITS, EDITS_OF = f"{P}_edits", f"{P}_edits_of"  # {example: image}, the batch they belong to
+EDITORS = f"{P}_img"  # the start of every image editor's keys
 TRAINER = f"{P}_train"  # the training player's key prefix
 TRAIN_PLAYING = f"{TRAINER}_playing"
 
@@ -63,7 +67,35 @@ FIELDS = pool_fields(P) + [
 
 
 def init_state() -> None:
+    """The link's settings (read once), then, once per session, the edits the browser
+    kept for the batch the link names."""
     start_page_state(P, FIELDS, {PLAYING: False, TRAIN_PLAYING: False, EDITS: {}})
+    stored = browser.recalled(P)
+    if stored is not None:
+        restore_edits(from_stored(stored, batch_identity()))
+
+
+def restore_edits(edits: dict[int, np.ndarray]) -> None:
+    """Stored edits under this session's; the editors start again from the edited
+    images (an editor drawn before they came back holds the drawn digit)."""
+    state = st.session_state
+    if not edits:
+        return
+    if state.get(EDITS_OF) != batch_identity():
+        state[EDITS] = {}
+    state[EDITS] = {**edits, **state[EDITS]}
+    state[EDITS_OF] = batch_identity()
+    drop_editors()
+
+
+def remember_edits() -> None:
+    browser.remember(P, to_stored(batch_identity(), st.session_state[EDITS]))
+
+
+def drop_editors() -> None:
+    """Every image editor's state: each starts again from its image."""
+    for key in [key for key in st.session_state if str(key).startswith(EDITORS)]:
+        del st.session_state[key]
 
 
 def publish() -> None:

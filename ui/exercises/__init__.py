@@ -1,12 +1,14 @@
 """The exercises: seeded problems, checked on the spot, explained with the engine's own
 ledger. problems: the generator; answers: reading and checking; text: questions and
-explanations; state: the set in the link and the score; views."""
+explanations; state: the set in the link and the score; memory: the work the
+browser keeps across a reload; views."""
 
 from __future__ import annotations
 
+from ..shared import browser
 from ..shared.state import show_notices
 from .problems import make_problem
-from .state import P, init_state, problem_id, publish
+from .state import P, init_state, problem_id, publish, remember_work
 from .views import problem_view, score_view, set_chooser
 
 
@@ -18,3 +20,5 @@ def render() -> None:
     problem_view(make_problem(*pid), pid)
     score_view()
     publish()
+    remember_work()
+    browser.mount()

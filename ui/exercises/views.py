@@ -7,6 +7,7 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
+from ..shared import browser
 from ..shared.chart import cached, chart
 from ..shared.player import back_and_next
 from ..shared.state import literal
@@ -25,9 +26,12 @@ from .state import (
     chosen_cells,
     clear_cells,
     go,
+    keep_typed,
     new_set,
+    recall_typed,
     record,
     toggle_cell,
+    typed_key,
 )
 from .text import answer_text, explanation, question
 
@@ -143,22 +147,30 @@ def cells_form(problem: Problem, pid: ProblemId) -> None:
 
 
 def typed_form(problem: Problem, pid: ProblemId) -> None:
-    name = "_".join(map(str, pid))
-    with st.form(key=f"{P}_form_{name}", border=False):
-        if problem.kind == "size":
-            left, right = st.columns(2)
-            rows = left.text_input("Output height", key=f"{P}_rows_{name}")
-            cols = right.text_input("Output width", key=f"{P}_cols_{name}")
-        else:
-            typed = st.text_input("Your answer", key=f"{P}_typed_{name}")
-        if not st.form_submit_button("Check", type="primary", icon=":material/check:"):
-            return
+    """The answer boxes and Check. No form: a form keeps typed text in the browser
+    until it is sent, so text typed before Next would be gone on Previous; here each
+    box's text reaches the server as it is left, and stays with its problem."""
+    recall_typed(pid)
+    boxes = {}
     if problem.kind == "size":
-        given = read(rows, parse_whole), read(cols, parse_whole)
+        left, right = st.columns(2)
+        places = {"rows": (left, "Output height"), "cols": (right, "Output width")}
+    else:
+        places = {"typed": (st, "Your answer")}
+    for name, (place, label) in places.items():
+        key = typed_key(pid, name)
+        boxes[name] = place.text_input(label, key=key, on_change=keep_typed, args=(pid, name))
+    check_key = f"{P}_check_typed"
+    browser.enter_presses([typed_key(pid, name) for name in boxes], check_key)
+    if not st.button("Check", key=check_key, type="primary", icon=":material/check:"):
+        return
+    if problem.kind == "size":
+        given = read(boxes["rows"], parse_whole), read(boxes["cols"], parse_whole)
         if None not in given:
             record(pid, f"{given[0]} × {given[1]}", check_size(problem, given).right)
         return
     counting = problem.kind == "batch" and problem.asks_count
+    typed = boxes["typed"]
     value = read(typed, parse_whole if counting else parse_number)
     if value is not None:
         record(pid, typed, check_number(problem, value).right)

@@ -1,11 +1,13 @@
 """The guided lesson: DESIGN.md's ten teaching points, one step each, each with a live
 example, a question first and the answer after. model: what a step is; steps_*: the
-steps, from the engine's numbers; state: the step in the link and the answers; views."""
+steps, from the engine's numbers; state: the step in the link and the answers; memory:
+the answers the browser keeps across a reload; views."""
 
 from __future__ import annotations
 
+from ..shared import browser
 from ..shared.state import show_notices
-from .state import P, init_state, publish
+from .state import P, init_state, publish, remember_work
 from .views import step_view
 
 
@@ -14,3 +16,5 @@ def render() -> None:
     show_notices(P)
     step_view()
     publish()
+    remember_work()
+    browser.mount()

@@ -1,0 +1,224 @@
+"""The lab's one browser-side component: what runs in the viewer's browser and not on
+the server, mounted once at the end of a page's run (`mount`). It draws nothing.
+
+Storage that outlives a reload: a page reloads itself after a lost connection (a
+replica died), and its new session starts empty. So a page hands its learner's work to
+`remember(namespace, value)` on every run, and the browser keeps it in localStorage
+under "pooling-lab:<namespace>" (never in the link: a class shares one link). A fresh
+session asks the browser once for what it kept; the answer comes back with the next run,
+where `recalled(namespace)` hands it out once. Until it has come back nothing is
+written, so a fresh session never overwrites what it has yet to read. What comes back
+was written by a browser, so it is user input: the pages validate it.
+
+Focus: `leave_after_choice` names a radio group (a lesson's question) whose focus goes
+away once an option is chosen, so the ← and → keys reach the page's Previous and Next
+shortcuts instead of changing the answer. `enter_presses` makes Enter in text inputs
+press a button (an answer box's Check).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+KEY = "lab_browser"  # its element's key, hence its CSS class: st-key-lab_browser
+ARRIVED = "browser_arrived"  # namespaces whose stored value has come back this session
+RECALLED = "browser_recalled"  # {namespace: stored text} come back, not yet handed out
+PENDING = "browser_pending"  # what this run asks of the browser, sent by mount()
+MAX_STORED_CHARS = 100_000  # per namespace; anything longer is ignored, never parsed
+
+# The element container holding the component is hidden: no empty row, no gap.
+CSS = f".st-key-{KEY} {{ display: none; }}"
+
+JS = """
+const PREFIX = 'pooling-lab:';
+const MAX_CHARS = MAX_STORED_CHARS;
+const ARROWS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
+
+function read(namespace) {
+  try {
+    const text = window.localStorage.getItem(PREFIX + namespace);
+    return text !== null && text.length <= MAX_CHARS ? text : null;
+  } catch (error) {
+    return null;  // storage switched off: nothing comes back
+  }
+}
+
+function write(namespace, text) {
+  try {
+    window.localStorage.setItem(PREFIX + namespace, text);
+  } catch (error) {
+    // full or switched off: the work stays for this session only
+  }
+}
+
+const boxOf = (key) => document.querySelector('.st-key-' + CSS.escape(key));
+
+// The listed radio group holding `node`, with its element container, or null.
+function groupOf(lab, node) {
+  if (!(node instanceof Element)) return null;
+  for (const group of lab.groups) {
+    const box = node.closest('.st-key-' + CSS.escape(group.key));
+    if (box) return { group, box };
+  }
+  return null;
+}
+
+const chosen = (box) => !!box.querySelector('input[type="radio"]:checked');
+
+function leave(box) {
+  const active = document.activeElement;
+  if (active && box.contains(active) && chosen(box)) active.blur();
+}
+
+function install() {
+  const lab = { groups: [], enter: [], sent: null };
+  // A choice made (mouse or touch): focus leaves the group, after Streamlit has seen it.
+  document.addEventListener('click', (event) => {
+    const found = groupOf(lab, event.target);
+    if (!found) return;
+    leave(found.box);
+    setTimeout(() => leave(found.box), 0);
+  });
+  // An arrow key on a group already answered must not change the answer: it goes to
+  // the page's Previous or Next instead. Before a choice, arrows keep their meaning.
+  document.addEventListener('keydown', (event) => {
+    if (!ARROWS.includes(event.key)) return;
+    const found = groupOf(lab, event.target);
+    if (!found || !chosen(found.box)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    event.target.blur();
+    const button = found.group.arrows[event.key];
+    const box = button && boxOf(button);
+    if (box) box.querySelector('button')?.click();
+  }, true);
+  // Enter in a listed text input presses its button, once Streamlit has the text.
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement)) return;
+    const pair = lab.enter.find((pair) =>
+      pair.inputs.some((key) => event.target.closest('.st-key-' + CSS.escape(key))));
+    if (!pair) return;
+    setTimeout(() => boxOf(pair.button)?.querySelector('button')?.click(), 0);
+  });
+  return lab;
+}
+
+export default function ({ data, setStateValue }) {
+  const lab = (window.poolingLabBrowser ||= install());
+  lab.groups = data.focus || [];
+  lab.enter = data.enter || [];
+  for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
+  const wanted = data.recall || [];
+  if (!wanted.length) return;
+  const found = Object.fromEntries(wanted.map((namespace) => [namespace, read(namespace)]));
+  const message = JSON.stringify(found);
+  if (message === lab.sent) return;  // already on its way
+  lab.sent = message;
+  setStateValue('recalled', found);
+}
+""".replace("MAX_STORED_CHARS", str(MAX_STORED_CHARS))
+
+_component = st.components.v2.component("pooling_lab_browser", css=CSS, js=JS, isolate_styles=False)
+
+
+@dataclass
+class Requests:
+    """What one run asks of the browser. store: {namespace: JSON text}; wanted: the
+    namespaces the run reads or writes; focus: radio groups to leave once chosen;
+    enter: text inputs whose Enter presses a button."""
+
+    store: dict[str, str] = field(default_factory=dict)
+    wanted: set[str] = field(default_factory=set)
+    focus: list[dict] = field(default_factory=list)
+    enter: list[dict] = field(default_factory=list)
+
+
+def _requests() -> Requests:
+    return st.session_state.setdefault(PENDING, Requests())
+
+
+def _arrived() -> set[str]:
+    return st.session_state.setdefault(ARRIVED, set())
+
+
+def remember(namespace: str, value) -> None:
+    """Keep `value` (JSON-able) in this browser under `namespace`, written after this
+    run once the session has read what was there before."""
+    requests = _requests()
+    requests.wanted.add(namespace)
+    requests.store[namespace] = json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def parse_stored(text) -> object | None:
+    """Stored text as JSON, or None when it is not text, too long or not JSON."""
+    if not isinstance(text, str) or len(text) > MAX_STORED_CHARS:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):  # not JSON, or nested past Python's limit
+        return None
+
+
+def recalled(namespace: str) -> object | None:
+    """What this browser kept under `namespace` (parsed JSON, unvalidated), handed out
+    once per session: None before it has come back, after, or when nothing usable was
+    kept."""
+    _requests().wanted.add(namespace)
+    waiting = st.session_state.setdefault(RECALLED, {})
+    if namespace not in waiting:
+        return None
+    return parse_stored(waiting.pop(namespace))
+
+
+def leave_after_choice(radio_key: str, *, arrows: dict[str, str] | None = None) -> None:
+    """Once an option of radio `radio_key` is chosen, focus leaves the group; an arrow
+    key pressed on it then presses the button keyed arrows[key] ("ArrowRight": ...)
+    instead of changing the choice."""
+    _requests().focus.append({"key": radio_key, "arrows": dict(arrows or {})})
+
+
+def enter_presses(input_keys: list[str], button_key: str) -> None:
+    """Enter in any of the text inputs `input_keys` presses button `button_key`."""
+    _requests().enter.append({"inputs": list(input_keys), "button": button_key})
+
+
+def _take_recall() -> None:
+    """The browser answered: note which namespaces came back and keep their text."""
+    result = st.session_state.get(KEY) or {}
+    found = result.get("recalled")
+    if not isinstance(found, dict):
+        return
+    arrived, waiting = _arrived(), st.session_state.setdefault(RECALLED, {})
+    for namespace, text in found.items():
+        if isinstance(namespace, str) and namespace not in arrived:
+            arrived.add(namespace)
+            if isinstance(text, str):
+                waiting[namespace] = text
+
+
+def browser_data(requests: Requests, arrived: set[str]) -> dict:
+    """What the component is given: the namespaces to read (not yet come back), the
+    text to write (only for those that have), the focus and Enter rules."""
+    return {
+        "recall": sorted(requests.wanted - arrived),
+        "store": {ns: text for ns, text in sorted(requests.store.items()) if ns in arrived},
+        "focus": requests.focus,
+        "enter": requests.enter,
+    }
+
+
+def mount() -> None:
+    """Call once, last, on every page run that uses this module: sends what the run
+    asked for. Its data only changes when the work does, so an unchanged run costs
+    the browser nothing."""
+    requests = st.session_state.pop(PENDING, None) or Requests()
+    _component(
+        key=KEY,
+        data=browser_data(requests, _arrived()),
+        on_recalled_change=_take_recall,
+        width="stretch",
+        height="content",
+    )
