@@ -43,8 +43,8 @@ def question(problem: Problem) -> str:
     if problem.kind == "value":
         r, c = problem.cell
         return (
-            f"Layer: {layer}. dL/dy is drawn beside x. **What is dL/dx at ({r}, {c})?** "
-            "Two decimals are enough."
+            f"Layer: {layer}. The map dL/dy holds each window's upstream gradient. "
+            f"**What is dL/dx at ({r}, {c})?** Two decimals are enough."
         )
     if problem.kind == "size":
         height, width = problem.x.shape

@@ -125,6 +125,7 @@ def step_view(lesson: Lesson) -> None:
         slider_label="Window (reading order)",
         help_text="Each step, one output cell sends its dL/dy back through its window.",
         single_note="One output cell: there is a single window to follow.",
+        first_number=1,
     )
     player(steps, draw=lambda step: step_figures(lesson, step), publish=publish)
 
@@ -154,7 +155,7 @@ def step_figures(lesson: Lesson, step: int) -> None:
     if lesson.coverage.max() > 1:
         st.caption(
             "Where windows overlap, a cell keeps what earlier windows sent it and adds "
-            "the new share: the running totals are on the right."
+            "the new share: the dL/dx map shows the running totals."
         )
 
 
@@ -248,11 +249,7 @@ def tie_view(lesson: Lesson) -> None:
         )
         return
     rows, central = cache.ties(lesson.settings)
-    st.markdown(
-        f"{lesson.tied_windows} window(s) hold a tie. Max has a corner there: any split of "
-        "dL/dy among the tied cells that adds up to dL/dy is a valid choice; giving all of "
-        "it to every tied cell is not."
-    )
+    st.markdown(text.tie_lab_sentence(lesson))
     maps = [row.grad_x for row in rows] + [central]
     titles = [f"ties = {row.ties}" for row in rows] + ["central differences"]
     chart(cached(small_multiples, maps=maps, titles=titles, most_columns=3), key=f"{P}_fig_ties")
