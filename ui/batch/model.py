@@ -7,7 +7,9 @@ from functools import cached_property
 
 import numpy as np
 
+from pooling import PoolConfig
 from pooling.batch import reduce_batch
+from pooling.explain import coverage, shares
 from pooling.network import (
     Backward,
     NetConfig,
@@ -55,12 +57,23 @@ class Settings:
     edits: Edits = ()
 
 
-def batch_mean(gradients: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
-    """gradients: (N, P), one row per example. The batch gradient (P,), and the weights
-    whose examples cancel out exactly (mean 0 although some example's is not)."""
-    mean = gradients.mean(axis=0)
-    cancelled = np.flatnonzero((np.abs(mean) < 1e-12) & (np.abs(gradients) > 0).any(axis=0))
-    return mean, tuple(int(i) for i in cancelled)
+def winner_masks(activation: np.ndarray, pool: PoolConfig) -> np.ndarray:
+    """activation: (N, CH, CW), one kernel's pooling inputs. (N, PH, PW, CH, CW) bool:
+    the cells each window of each example sends its gradient to (under the tie rule:
+    one cell for first and last, every tied cell for split and all; every real cell
+    of the window for average pooling)."""
+    return np.array([shares(plane, pool) != 0 for plane in activation])
+
+
+def batch_mean(
+    gradients: np.ndarray, reduction: str = "mean"
+) -> tuple[np.ndarray, tuple[int, ...]]:
+    """gradients: (N, P), one row per example. The batch gradient (P,), their mean (or
+    sum), and the weights whose examples cancel out exactly (0 although some example's
+    is not)."""
+    reduced = reduce_batch(gradients, reduction)
+    cancelled = np.flatnonzero((np.abs(reduced) < 1e-12) & (np.abs(gradients) > 0).any(axis=0))
+    return reduced, tuple(int(i) for i in cancelled)
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,20 +164,51 @@ class BatchLesson:
         alive = (self.trace.conv > 0).any(axis=(0, 2, 3))
         return tuple(int(f) for f in np.flatnonzero(~alive))
 
+    @property
+    def wrong_scale(self) -> int:
+        """What the wrong way's gradient (one pass, per-example scale) is multiplied by to
+        compare with the batch gradient: 1 for the mean, N for the sum."""
+        return 1 if self.reduction == "mean" else self.size
+
     @cached_property
-    def right_per_example(self) -> np.ndarray:
-        """(F, k, k): the batch's dL/dK on a per-example scale (the mean), to set beside
-        the wrong way, which is per example too whatever the reduction."""
-        return self.grads.per_example.kernels[:, :, 0].mean(axis=0)
+    def right_kernels(self) -> np.ndarray:
+        """(F, k, k): the batch's dL/dK, the mean (or sum) of the examples' dL_n/dK."""
+        return self.reduced.kernels[:, 0]
+
+    @cached_property
+    def wrong_kernels(self) -> np.ndarray:
+        """(F, k, k): the wrong way's dL/dK on the batch gradient's scale."""
+        return self.wrong.kernels[:, 0] * self.wrong_scale
 
     @cached_property
     def wrong_minus_right(self) -> np.ndarray:
         """(F, k, k): the wrong way's dL/dK minus the right one."""
-        return self.wrong.kernels[:, 0] - self.right_per_example
+        return self.wrong_kernels - self.right_kernels
 
     @property
     def wrong_gap(self) -> float:
         return float(np.abs(self.wrong_minus_right).max())
+
+    def orphan_windows(self, feature: int) -> tuple[int, int]:
+        """(windows of the averaged image, kernel `feature`, that send gradient to a cell
+        no example's same window picked; all its windows). (0, 0) for average pooling."""
+        if not self.is_max:
+            return 0, 0
+        pool = self.config.pool
+        own = winner_masks(self.trace.activation[:, feature], pool).any(axis=0)
+        averaged = winner_masks(self.wrong_trace.activation[:, feature], pool)[0]
+        orphan = (averaged & ~own).any(axis=(2, 3))
+        return int(orphan.sum()), int(orphan.size)
+
+    @cached_property
+    def read_positions(self) -> int:
+        """Positions of one pooling input that some window reads."""
+        return int((coverage(self.config.pool, *self.trace.activation.shape[2:]) > 0).sum())
+
+    def same_positions(self, feature: int, example: int) -> bool:
+        """Examples 0..example send nonzero gradient to exactly the same positions."""
+        reached = self.routing(feature)[: example + 1] != 0
+        return bool((reached == reached[0]).all())
 
     @cached_property
     def reduction_table(self) -> dict[str, np.ndarray]:
