@@ -31,7 +31,7 @@ def checks_view(lesson: BatchLesson) -> None:
 
 def wrong_sentence(lesson: BatchLesson) -> str:
     """The wrong way against the right one, with the facts of this batch (kernel 0)."""
-    gap = f"Largest gap to the right answer: **{fmt(lesson.wrong_gap)}**."
+    gap = f"Largest gap between the wrong and the right dL/dK: **{fmt(lesson.wrong_gap)}**."
     lead = "**The wrong way**: average the images and the error first, then back-propagate once"
     if lesson.reduction == "sum":
         lead += f" (and multiply by N = {lesson.size} to compare with the sum)"

@@ -229,7 +229,7 @@ def wrong_sentence(story: PairStory) -> str:
             if not story.kernel_grads.any()
             else "Here the two ways happen to agree on this kernel, to the last digit."
         )
-    gap = f"Largest gap to the right dL/dK: **{fmt(story.wrong_gap, 4)}**."
+    gap = f"Largest gap between the wrong and the right dL/dK: **{fmt(story.wrong_gap, 4)}**."
     products = (
         "each example's kernel gradient multiplies its own error with its own image, and "
         "the mean of those products is in general not the product of the means"

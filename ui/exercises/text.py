@@ -112,9 +112,13 @@ def batch_explanation(problem: Problem) -> str:
         reached = [int((grad != 0).sum()) for grad in per_example]
         union = int((per_example != 0).any(axis=0).sum())
         each = ", ".join(f"#{n}: {count}" for n, count in enumerate(reached))
+        if union > max(reached):
+            why = "because their winners are not all in the same places"
+        else:
+            why = "no more than the widest one alone: the others' winners lie within its own"
         return (
             f"Each example routes to its own winners ({each} positions); together they "
-            f"reach {union}, because their winners are not all in the same places."
+            f"reach {union}, {why}."
         )
     r, c = problem.cell
     values = [fmt(value) for value in per_example[:, r, c]]

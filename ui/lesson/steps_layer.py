@@ -213,7 +213,8 @@ def max_is_a_matrix() -> Step:
     return Step(
         title="Max as a matrix",
         idea=(
-            f"For this x, max pooling is y = S x with S of shape {matrix.shape}: row o "
+            f"For this x, max pooling is y = S x with S of {matrix.shape[0]} rows and "
+            f"{matrix.shape[1]} columns: row o "
             "picks window o's winner. Backward is dL/dx = Sᵀ dL/dy."
         ),
         example=(Grid("x", x), Grid("S (rows: outputs, columns: x's cells)", matrix, "count")),
@@ -227,7 +228,7 @@ def max_is_a_matrix() -> Step:
             Choice(str(spread), False, f"that is the average's S: {spread} entries of 1/{spread}."),
         ),
         reveal=(
-            f"With dL/dy = (1, 2): Sᵀ dL/dy = {vector(transposed)}, one entry per cell of x "
+            f"With dL/dy = (1, 2), Sᵀ dL/dy = {vector(transposed)}, one entry per cell of x "
             f"in reading order, that is, {cell_list(transposed.reshape(x.shape))}. The "
             f"backward pass gives the same: {cell_list(grad)}. S depends on x: move the "
             "max and S changes."

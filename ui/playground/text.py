@@ -110,7 +110,7 @@ def tie_sentence(lesson: Lesson, out_cell: Cell, name: str) -> str:
     count = len(tied)
     if upstream == 0:
         return sentence + (
-            f" With dL/dy = 0 that is still 0 in all, but the rule is wrong on purpose: any "
+            f" With dL/dy = 0 that is still **0** in all, but the rule is wrong on purpose: any "
             f"other dL/dy would be handed out {count} times."
         )
     return sentence + (
