@@ -518,3 +518,42 @@ def test_no_screen_text_names_a_place_on_the_screen():
         if LAYOUT.search(NOT_LAYOUT.sub("", string))
     ]
     assert found == []
+
+
+@pytest.mark.parametrize("lesson", ALL[::5], ids=lambda lesson: str(lesson.config))
+def test_the_ledger_caption_counts_readers_and_senders(lesson):
+    for cell in [(0, 0), (1, 2), (lesson.x.shape[0] - 1, lesson.x.shape[1] - 1)]:
+        caption = text.ledger_caption(lesson, cell)
+        read = int((lesson.shares[:, :, cell[0], cell[1]] != 0).sum())
+        windows = int(lesson.coverage[cell])
+        assert caption.startswith(f"x[{cell[0]},{cell[1]}] is read by {windows} window")
+        assert f"; {read} of them give it a share" in caption
+        assert "send it something" not in caption  # a share of a dL/dy of 0 sends nothing
+        total = sum(line.amount for line in lesson.ledger(cell))
+        assert total == pytest.approx(lesson.grad_x[cell], abs=1e-12)
+
+
+@pytest.mark.parametrize("lesson", ALL[::4], ids=lambda lesson: str(lesson.config))
+def test_the_input_caption_speaks_of_padding_and_winners_only_when_there_are_some(lesson):
+    caption = text.input_caption(lesson)
+    assert ("Grey cells are padding" in caption) == any(lesson.config.padding)
+    assert ("won a window" in caption) == (lesson.config.mode == "max")
+    if any(lesson.config.padding):
+        assert f"reads {'−∞' if lesson.config.mode == 'max' else '0'} there" in caption
+
+
+@pytest.mark.parametrize("ties", ["first", "split", "all"])
+def test_the_batch_marks_every_cell_its_gradient_goes_to(ties):
+    from ui.batch.model import build_batch_lesson
+    from ui.batch.pair import build_pair
+
+    network = replace(batch_settings().network, pool=PoolConfig("max", 2, ties=ties))
+    lesson = build_batch_lesson(batch_settings(network=network))
+    for example in range(3):
+        marked = set(lesson.winner_cells(example, 0))
+        routed = {tuple(c) for c in np.argwhere(lesson.routing(0)[example] != 0)}
+        assert routed <= marked  # "each cell that won a window has a star"
+    story = build_pair(lesson, 0)
+    for example in (0, 1):
+        routed = {tuple(c) for c in np.argwhere(story.routed[example] != 0)}
+        assert routed <= set(story.winners(example))

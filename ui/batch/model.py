@@ -34,13 +34,14 @@ TABLE_ENTRIES = 5  # kernel entries in the mean-against-sum table
 Cell = tuple[int, int]
 
 
-def winners(trace: Trace, example: int, feature: int) -> tuple[Cell, ...]:
-    """Pooling-input cells whose index the forward pass stored (max pooling), else ()."""
+def winners(trace: Trace, example: int, feature: int, pool: PoolConfig) -> tuple[Cell, ...]:
+    """Pooling-input cells some window of `example` sends its gradient to under the tie
+    rule (max pooling: the stored index under first and last, every tied cell under
+    split and all), else ()."""
     if trace.pool.argmax is None:
         return ()
-    width = trace.activation.shape[3]
-    flat = np.unique(trace.pool.argmax[example, feature])
-    return tuple(divmod(int(index), width) for index in flat)
+    masks = winner_masks(trace.activation[example : example + 1, feature], pool)[0]
+    return tuple((int(r), int(c)) for r, c in np.argwhere(masks.any(axis=(0, 1))))
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,7 @@ class BatchLesson:
         return int(self.trace.activation[0, 0].size)
 
     def winner_cells(self, example: int, feature: int) -> tuple[Cell, ...]:
-        return winners(self.trace, example, feature)
+        return winners(self.trace, example, feature, self.config.pool)
 
     @cached_property
     def dead_kernels(self) -> tuple[int, ...]:

@@ -119,11 +119,11 @@ class PairStory:
         return float(np.abs(self.wrong_batch_kernel - self.batch_grad).max())
 
     def winners(self, example: int) -> tuple[Cell, ...]:
-        return winners(self.trace, example, self.feature)
+        return winners(self.trace, example, self.feature, self.lesson.config.pool)
 
     @property
     def averaged_winners(self) -> tuple[Cell, ...]:
-        return winners(self.wrong_trace, 0, self.feature)
+        return winners(self.wrong_trace, 0, self.feature, self.lesson.config.pool)
 
     def argmax_table(self, example: int) -> np.ndarray | None:
         """(PH, PW) of (row, col) winners in the pooling input, or None for average."""

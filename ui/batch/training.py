@@ -97,8 +97,8 @@ def training_figures(lesson: BatchLesson, reached: Reached) -> None:
         chart(cached(kernel_builder, **kernel_args), key=f"{P}_fig_trained_kernels")
     st.caption(
         "Pooling has no weights: each step changes the convolution kernels (drawn here) "
-        "and biases, through the gradient the pool routed back, and the linear layer after "
-        "the pool."
+        "and biases through the gradient the pool routes back (a kernel whose ReLU is off "
+        "at every position of every example gets none), and the linear layer after the pool."
     )
 
 

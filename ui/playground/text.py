@@ -181,6 +181,16 @@ def matrix_sentence(lesson: Lesson) -> str:
     return f"{local} {backward}"
 
 
+def ledger_caption(lesson: Lesson, cell: Cell) -> str:
+    """How many windows read `cell` and how many give it a share of their dL/dy."""
+    read, lines = int(lesson.coverage[cell]), lesson.ledger(cell)
+    return (
+        f"{cell_name('x', cell)} is read by {read} window{'s' * (read != 1)}; "
+        f"{len(lines)} of them give it a share of their dL/dy. The sum of what they send "
+        "is its gradient."
+    )
+
+
 def tie_lab_sentence(lesson: Lesson) -> str:
     """Which splits of a tied window's dL/dy are true gradients (subgradients of max)."""
     windows = lesson.tied_windows

@@ -182,10 +182,7 @@ def ledger_view(lesson: Lesson) -> None:
             for line in lines
         ]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=f"{P}_ledger")
-    st.caption(
-        f"x[{cell[0]},{cell[1]}] is read by {lesson.coverage[cell]} window(s); "
-        f"{len(lines)} of them send it something. The sum is its gradient."
-    )
+    st.caption(text.ledger_caption(lesson, cell))
 
 
 def matrix_view(lesson: Lesson) -> None:
@@ -273,7 +270,7 @@ def tie_view(lesson: Lesson) -> None:
         "add up to dL/dt. A central difference at a tie gives each tied cell half of "
         "the upstream value (nudged up, the cell moves y; nudged down, it does not): "
         "with two tied cells that is exactly “split”; with three or more, no rule "
-        "matches it, because max has no derivative there."
+        "matches it unless that window's dL/dy is 0, because max has no derivative there."
     )
 
 
