@@ -557,3 +557,53 @@ def test_the_batch_marks_every_cell_its_gradient_goes_to(ties):
     for example in (0, 1):
         routed = {tuple(c) for c in np.argwhere(story.routed[example] != 0)}
         assert routed <= set(story.winners(example))
+
+
+# -- on screen: the views place the sentences tested above, for the settings on screen -------
+
+TIED_LINK = {"x": "4,4,1,0;2,0,3,3;5,1,2,2;5,5,2,0", "ties": "all", "g": "custom"}
+
+
+def screen_text(app) -> str:
+    kinds = ("markdown", "caption", "warning", "error", "info", "success")
+    return "\n".join(str(e.value) for kind in kinds for e in app.get(kind))
+
+
+def test_the_playground_says_true_things_about_all_with_a_negative_dl_dy():
+    from apptest import no_exceptions, open_app
+
+    upstream = np.array([[-1.5, 2.0], [0.0, -1.0]])
+    lesson = lesson_for(TIED, PoolConfig("max", 2, ties="all"), upstream)
+    query = {**TIED_LINK, "gy": "-1.5,2;0,-1"}
+    for tab, said in (
+        ("forward", text.inflation_warning(lesson)),
+        ("step", text.step_sentence(lesson, (0, 0))),
+        ("matrix", text.matrix_sentence(lesson)),
+        ("ties", text.tie_lab_sentence(lesson)),
+    ):
+        app = open_app("pages/1_playground.py", {**query, "tab": tab})
+        assert no_exceptions(app), tab
+        shown = screen_text(app)
+        assert said in shown, tab
+        assert "more than dL/dy" not in shown and "cannot add up to more" not in shown
+    # x[0,0] and x[0,1] tie in y[0,0], whose dL/dy is −1.5: "all" hands out −3.
+    assert "2 × −1.5 = **−3**" in text.step_sentence(lesson, (0, 0))
+    windows = TIED.reshape(2, 2, 2, 2).transpose(0, 2, 1, 3).reshape(2, 2, 4)
+    tied = (windows == windows.max(axis=-1, keepdims=True)).sum(axis=-1)  # k per window
+    assert tied.tolist() == [[2, 2], [3, 3]]
+    assert lesson.grad_x.sum() == pytest.approx((tied * upstream).sum())  # k times each dL/dy
+    assert (
+        f"adds up to {fmt((tied * upstream).sum())} while the windows send"
+        in text.inflation_warning(lesson)
+    )
+
+
+@pytest.mark.parametrize("tab", ["pair", "result", "weights"])
+def test_the_batch_page_under_the_sum_never_calls_the_batch_gradient_a_mean(tab):
+    from apptest import no_exceptions, open_app
+
+    app = open_app("pages/2_batch.py", {"red": "sum", "tab": tab})
+    assert no_exceptions(app)
+    shown = screen_text(app)
+    for phrase in ("η · mean", "is their mean", "is the mean of the two", "Right: the mean"):
+        assert phrase not in shown, (tab, phrase)
