@@ -124,7 +124,10 @@ def step_sentence(lesson: BatchLesson, feature: int, example: int) -> str:
     routed = lesson.positions_routed(example, feature)
     reached = lesson.positions_reached(feature)[example]
     total = lesson.positions
-    so_far = f"Together, examples #0…#{example} have reached **{reached} of {total}** positions"
+    who = (
+        "So far, example #0 alone has" if example == 0 else f"Together, examples #0…#{example} have"
+    )
+    so_far = f"{who} reached **{reached} of {total}** positions"
     if lesson.is_max:
         return (
             f"Example #{example} sends nonzero gradient to **{routed}** positions, every one "
@@ -136,15 +139,15 @@ def step_sentence(lesson: BatchLesson, feature: int, example: int) -> str:
         if routed == read
         else f"{routed} of the {read} cells its windows read (the others' shares add up to 0)"
     )
+    said = f"Example #{example} spreads nonzero gradient over **{routed}** positions: {where}."
+    if example == 0:
+        return f"{said} {so_far}."
     same = (
         "the same positions for every example so far; only the amounts differ"
         if lesson.same_positions(feature, example)
         else "not the same positions for every example, as some shares add up to 0"
     )
-    return (
-        f"Example #{example} spreads nonzero gradient over **{routed}** positions: {where}. "
-        f"{so_far}: {same}."
-    )
+    return f"{said} {so_far}: {same}."
 
 
 def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
