@@ -527,7 +527,7 @@ def test_the_ledger_caption_counts_readers_and_senders(lesson):
         read = int((lesson.shares[:, :, cell[0], cell[1]] != 0).sum())
         windows = int(lesson.coverage[cell])
         assert caption.startswith(f"x[{cell[0]},{cell[1]}] is read by {windows} window")
-        assert f"; {read} of them give it a share" in caption
+        assert f"; {read} of them give{'s' * (read == 1)} it a share" in caption
         assert "send it something" not in caption  # a share of a dL/dy of 0 sends nothing
         total = sum(line.amount for line in lesson.ledger(cell))
         assert total == pytest.approx(lesson.grad_x[cell], abs=1e-12)

@@ -186,8 +186,8 @@ def ledger_caption(lesson: Lesson, cell: Cell) -> str:
     read, lines = int(lesson.coverage[cell]), lesson.ledger(cell)
     return (
         f"{cell_name('x', cell)} is read by {read} window{'s' * (read != 1)}; "
-        f"{len(lines)} of them give it a share of their dL/dy. The sum of what they send "
-        "is its gradient."
+        f"{len(lines)} of them give{'s' * (len(lines) == 1)} it a share of their dL/dy. The sum "
+        "of what they send is its gradient."
     )
 
 
