@@ -607,3 +607,13 @@ def test_the_batch_page_under_the_sum_never_calls_the_batch_gradient_a_mean(tab)
     shown = screen_text(app)
     for phrase in ("η · mean", "is their mean", "is the mean of the two", "Right: the mean"):
         assert phrase not in shown, (tab, phrase)
+
+
+@pytest.mark.parametrize("ties", TIES)
+def test_adaptive_max_pooling_speaks_of_its_ties_without_failing(ties):
+    config = PoolConfig("max", output_size=(2, 2), ties=ties)
+    lesson = lesson_for(TIED, config, -1.0)
+    assert lesson.tied_windows == 4  # each quarter of TIED holds its maximum twice or more
+    assert "Here 4 window(s) hold a tie" in text.matrix_sentence(lesson)
+    rows, _ = tie_lab(lesson)
+    assert [row.ties for row in rows] == list(TIES)
