@@ -178,6 +178,7 @@ def pooling_has_no_weights() -> Step:
     after = build_batch_lesson(replace(PAIR_SETTINGS, steps=1))
     kernel_before = before.params.kernels[0, 0]
     change = after.params.kernels[0, 0] - kernel_before  # (k, k): −η · dL/dK
+    thousandths = np.round(change * 1000)  # short enough to read in a small map
     moved = {
         name: float(np.abs(after.params.fields()[name] - value).max())
         for name, value in before.params.fields().items()
@@ -190,12 +191,14 @@ def pooling_has_no_weights() -> Step:
         title="Pooling has no weights",
         idea=(
             f"Two digits through a {kernel} convolution, ReLU, {pool} max pooling and a linear "
-            f"layer; one SGD step, learning rate {rate}. Drawn: the kernel K before the step, "
-            "and how much the step changed each of its entries."
+            f"layer; one SGD step, learning rate {rate}. Drawn: the kernel K before the step "
+            "(to 2 decimals) and how much the step changed each entry, ΔK = K after − K "
+            f"before, in thousandths ({fmt(thousandths[0, 0])} means "
+            f"{fmt(thousandths[0, 0] / 1000)})."
         ),
         example=(
-            Grid("kernel K before", kernel_before),
-            Grid("ΔK = K after − K before", change, "gradient"),
+            Grid("K before", np.round(kernel_before, 2)),
+            Grid("ΔK in thousandths", thousandths, "gradient"),
         ),
         question="Which parameters does that step change?",
         choices=(
