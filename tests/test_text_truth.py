@@ -625,3 +625,58 @@ def test_adaptive_max_pooling_speaks_of_its_ties_without_failing(ties):
     assert "Here 4 window(s) hold a tie" in text.matrix_sentence(lesson)
     rows, _ = tie_lab(lesson)
     assert [row.ties for row in rows] == list(TIES)
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 3.0), (3.0, 1.0), (2.0, 2.0), (-1.0, -4.0)])
+@pytest.mark.parametrize("upstream", [2.5, -1.5, 0.0])
+def test_home_says_who_gets_the_gradient_and_how_much(a, b, upstream):
+    from ui.home import two_cell_gradients, why_max
+
+    y, grad_a, grad_b = two_cell_gradients(a, b, upstream, "max")
+    said = why_max(a, b, upstream, grad_a, grad_b)
+    assert y == max(a, b)
+    if a > b:
+        assert f"dL/da = dL/dy · 1 = **{fmt(upstream)}**" in said and grad_b == 0
+    elif b > a:
+        assert f"dL/db = dL/dy · 1 = **{fmt(upstream)}**" in said and grad_a == 0
+    else:  # PyTorch's rule: the whole dL/dy to the first cell
+        assert "to the first cell, a" in said and (grad_a, grad_b) == (upstream, 0.0)
+    mean, avg_a, avg_b = two_cell_gradients(a, b, upstream, "avg")
+    assert mean == (a + b) / 2 and avg_a == avg_b == upstream / 2
+
+
+# -- the Exercises -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_exercise_explanations_state_the_engines_numbers(level):
+    from ui.exercises.answers import Verdict, check_cells
+    from ui.exercises.problems import make_problem
+    from ui.exercises.text import explanation, question
+
+    for number in range(1, 11):
+        batch = make_problem("batch", level, 3, number)
+        said, _ = explanation(batch, Verdict(False))
+        per_example = [
+            backward(forward(x, batch.config), g) != 0
+            for x, g in zip(batch.x, batch.grad_output, strict=True)
+        ]
+        if batch.asks_count:
+            union = int(np.logical_or.reduce(per_example).sum())
+            assert union == batch.answer and f"together they reach {union}," in said
+            widest = max(int(m.sum()) for m in per_example)
+            assert ("not all in the same places" in said) == (union > widest)
+        else:
+            assert said.endswith(f"= {fmt(batch.answer, 4)}.")
+        value = make_problem("value", level, 3, number)
+        _, lines = explanation(value, Verdict(False))
+        assert lines[0].endswith(f"= {fmt(value.answer)}") or lines[0].endswith(
+            rf"&= {fmt(value.answer)}\end{{aligned}}"
+        )
+        cells = make_problem("cells", level, 3, number)
+        wrong = frozenset(set(cells.answer) ^ {(0, 0)})
+        lead, _ = explanation(cells, check_cells(cells, wrong))
+        if (0, 0) not in cells.answer:  # chosen, yet no window sends it anything
+            grad = backward(forward(cells.x, cells.config), cells.grad_output)
+            assert grad[0, 0] == 0 and "(0, 0), which no window sends anything to" in lead
+        assert "beside" not in question(value)
