@@ -123,23 +123,32 @@ class BatchLesson:
         """(N, CH, CW): each example's gradient routed through the pool, kernel `feature`."""
         return self.grads.at_pool_input[:, feature]
 
-    def routing_limit(self, feature: int) -> float:
-        """Half-width of the colour scale shared by the routing maps of kernel `feature`."""
-        return symmetric_range(self.routing(feature))
+    def running_limit(self, feature: int) -> float:
+        """Half-width of one colour scale for the routing maps and their running mean
+        (or sum, which can outgrow any one map)."""
+        return symmetric_range(self.routing(feature), self.routing_running(feature))
 
     def routing_reduced(self, feature: int) -> np.ndarray:
         """(CH, CW): the mean (or sum) of the routing maps: the gradient of a
         per-position bias shared by the batch."""
         return reduce_batch(self.routing(feature), self.reduction)
 
-    def routing_running_mean(self, feature: int) -> np.ndarray:
-        """(N, CH, CW): mean of the routing maps of examples 0..n, for each n."""
-        return np.cumsum(self.routing(feature), axis=0) / np.arange(1, self.size + 1)[:, None, None]
+    def running(self, values: np.ndarray) -> np.ndarray:
+        """values: (N, ...), one per example. (N, ...): the mean (or sum, as the page's
+        loss) of examples 0..n, for each n."""
+        totals = np.cumsum(values, axis=0)
+        if self.reduction == "sum":
+            return totals
+        counts = np.arange(1, self.size + 1).reshape((-1,) + (1,) * (values.ndim - 1))
+        return totals / counts
 
-    def kernel_running_mean(self, feature: int) -> np.ndarray:
-        """(N, k, k): mean of dL_n/dK (kernel `feature`) over examples 0..n."""
-        kernels = self.grads.per_example.kernels[:, feature, 0]
-        return np.cumsum(kernels, axis=0) / np.arange(1, self.size + 1)[:, None, None]
+    def routing_running(self, feature: int) -> np.ndarray:
+        """(N, CH, CW): the mean (or sum) of the routing maps of examples 0..n."""
+        return self.running(self.routing(feature))
+
+    def kernel_running(self, feature: int) -> np.ndarray:
+        """(N, k, k): the mean (or sum) of dL_n/dK (kernel `feature`) over examples 0..n."""
+        return self.running(self.grads.per_example.kernels[:, feature, 0])
 
     def positions_reached(self, feature: int) -> np.ndarray:
         """(N,): pooling-input positions that examples 0..n sent any gradient to."""

@@ -152,21 +152,21 @@ def step_sentence(lesson: BatchLesson, feature: int, example: int) -> str:
 
 def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
     routing = lesson.routing(feature)
-    limit = lesson.routing_limit(feature)
+    limit = lesson.running_limit(feature)
     marks = lesson.winner_cells(example, feature)
     maps = [
         ("routed", routing[example], f"#{example} routes", limit, marks),
         (
             "mean",
-            lesson.routing_running_mean(feature)[example],
-            f"mean of #0…#{example}",
+            lesson.routing_running(feature)[example],
+            f"{lesson.reduction} of #0…#{example}",
             limit,
             (),
         ),
         (
             "kernel",
-            lesson.kernel_running_mean(feature)[example],
-            f"mean dL/dK, #0…#{example}",
+            lesson.kernel_running(feature)[example],
+            f"{lesson.reduction} dL/dK, #0…#{example}",
             None,
             (),
         ),
