@@ -5,8 +5,9 @@ from ui.shared.frame import page_frame
 
 page_frame(
     "Batch",
-    "In a batch every example picks its own max cells. Follow a tiny CNN on real "
-    "digits: each example is routed on its own, and the averaging happens only where "
+    "In a batch every example goes through the pooling layer on its own (under max "
+    "pooling, with its own max cells). Follow a tiny CNN on real digits: each example is "
+    "routed on its own, and the examples' gradients are combined (mean or sum) only where "
     "parameters are shared.",
 )
 render()

@@ -97,7 +97,8 @@ def test_the_tab_tells_the_story_with_the_models_numbers():
     written = rf"K_{{0,0}}:\; {latex(before)} - 0.1 \times ({latex(mean)}) = {latex(after)}"
     assert app.get("latex")[0].value.strip("$\n") == written
     text = "\n".join(md.value for md in app.markdown)
-    assert "the winner is not both examples' winner" in text and "K ← K − η · mean dL/dK" in text
+    assert "a winner of the averaged image is not a winner of both examples" in text
+    assert "K ← K − η · mean dL/dK" in text
 
 
 def test_the_tab_follows_average_pooling_and_a_batch_of_one():

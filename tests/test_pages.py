@@ -158,7 +158,7 @@ def test_upstream_choices():
 def test_step_through_and_ledger():
     app = open_app(PLAYGROUND, {"tab": "step"})
     app.button(key="pg_preset_overlap").click().run()
-    app.slider(key="pg_step").set_value(4).run()
+    app.slider(key="pg_step_shown").set_value(5).run()  # window 5, position 4
     assert no_exceptions(app)
     assert figure_titled(app, "dL/dx after 5 of 9 windows")
     app.button(key="pg_play").click().run()

@@ -38,11 +38,22 @@ def why_max(a: float, b: float, upstream: float, grad_a: float, grad_b: float) -
             f"b is larger, so near here y = b: dL/db = dL/dy · 1 = **{fmt(grad_b)}**, "
             f"and a, which does not move y, gets dL/da = **0**."
         )
-    return (
+    return tie_words(upstream)
+
+
+def tie_words(upstream: float) -> str:
+    """Why a tie of a and b leaves a choice, and which choices are gradients."""
+    said = (
         f"a = b: a tie. Raising either one raises y, lowering one alone does not, so max "
         f"has a corner here. PyTorch gives the whole {fmt(upstream)} to the first cell, a. "
-        f"Any split that adds up to {fmt(upstream)} is a valid choice; giving "
-        f"{fmt(upstream)} to both is not (the Playground's Tie lab shows why)."
+        "Any split that gives a a fraction t of it and b the rest, with t between 0 and 1, "
+        "is a valid choice (a subgradient)"
+    )
+    if upstream == 0:
+        return said + "; with dL/dy = 0 every such split gives both 0."
+    return said + (
+        f"; giving {fmt(upstream)} to both is not: together they would get "
+        f"{fmt(2 * upstream)} (the Playground's Tie lab shows why that fails)."
     )
 
 
@@ -108,9 +119,9 @@ def page_links() -> None:
     )
     page_link(
         "Batch",
-        "A tiny CNN on a mini-batch of handwritten digits: every example picks its own "
-        "winners, and the gradients are averaged only where weights are shared. With "
-        "the wrong way beside the right one, and a training step.",
+        "A tiny CNN on a mini-batch of handwritten digits: every example is routed on its "
+        "own, and the gradients are combined only where weights are shared. With "
+        "the wrong way compared with the right one, and a training step.",
     )
     page_link(
         "Lesson",

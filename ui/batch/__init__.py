@@ -97,7 +97,7 @@ TAB_VIEWS = {
     "step": step_view,
     "result": result_and_checks,
     "training": training_view,
-    "weights": lambda _lesson: worked_example_view(),
+    "weights": lambda lesson: worked_example_view(lesson.reduction),
 }
 
 

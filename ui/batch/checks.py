@@ -29,19 +29,40 @@ def checks_view(lesson: BatchLesson) -> None:
     reduction_table(lesson)
 
 
+def wrong_sentence(lesson: BatchLesson) -> str:
+    """The wrong way against the right one, with the facts of this batch (kernel 0)."""
+    gap = f"Largest gap between the wrong and the right dL/dK: **{fmt(lesson.wrong_gap)}**."
+    lead = "**The wrong way**: average the images and the error first, then back-propagate once"
+    if lesson.reduction == "sum":
+        lead += f" (and multiply by N = {lesson.size} to compare with the sum)"
+    if lesson.wrong_gap < 1e-12:
+        why = (
+            "with one example there is nothing to average, so the two ways agree."
+            if lesson.size == 1
+            else "here the two ways happen to agree, to the last digit."
+        )
+        return f"{lead}: {why}"
+    said = (
+        f"{lead}. Each example's kernel gradient multiplies its own error with its own "
+        "image, and the mean of those products is in general not the product of the means."
+    )
+    orphans, windows = lesson.orphan_windows(0)
+    if lesson.is_max and orphans:
+        said += (
+            f" And in {orphans} of the averaged image's {windows} windows (kernel 0) the "
+            "averaged image sends gradient to a cell that no example picked in that window."
+        )
+    elif lesson.is_max:
+        said += (
+            f" Every winner in the averaged image's {windows} windows (kernel 0) is also "
+            "some example's winner in that window, yet the gradients differ."
+        )
+    return f"{said} {gap}"
+
+
 def wrong_view(lesson: BatchLesson) -> None:
-    winners = (
-        " On top of that, the averaged image picks its own winners, which no example picked."
-        if lesson.is_max
-        else ""
-    )
-    st.markdown(
-        "**The wrong way**: average the images and the error first, then back-propagate "
-        "once. Each example's kernel gradient multiplies its own error with its own image, "
-        f"and the mean of those products is not the product of the means.{winners} "
-        f"Largest gap to the right answer: **{fmt(lesson.wrong_gap)}**."
-    )
-    maps = [lesson.right_per_example[0], lesson.wrong.kernels[0, 0], lesson.wrong_minus_right[0]]
+    st.markdown(wrong_sentence(lesson))
+    maps = [lesson.right_kernels[0], lesson.wrong_kernels[0], lesson.wrong_minus_right[0]]
     names = ["right", "wrong", "wrong − right"]
     left, rest = st.columns([1, 3])
     with left:
@@ -53,9 +74,10 @@ def wrong_view(lesson: BatchLesson) -> None:
     with rest:
         figure = cached(small_multiples, maps=maps, titles=names, most_columns=3, width_px=390)
         chart(figure, key=f"{P}_fig_wrong")
+        times = "" if lesson.reduction == "mean" else f", times {lesson.size}"
         st.caption(
-            "Kernel 0. Right: the mean of the examples' dL_n/dK. Wrong: one backward pass "
-            "through the averaged image with the averaged error."
+            f"Kernel 0. Right: the {lesson.reduction} of the examples' dL_n/dK. Wrong: one "
+            f"backward pass through the averaged image with the averaged error{times}."
         )
 
 

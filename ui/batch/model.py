@@ -7,7 +7,9 @@ from functools import cached_property
 
 import numpy as np
 
+from pooling import PoolConfig
 from pooling.batch import reduce_batch
+from pooling.explain import coverage, shares
 from pooling.network import (
     Backward,
     NetConfig,
@@ -32,13 +34,14 @@ TABLE_ENTRIES = 5  # kernel entries in the mean-against-sum table
 Cell = tuple[int, int]
 
 
-def winners(trace: Trace, example: int, feature: int) -> tuple[Cell, ...]:
-    """Pooling-input cells whose index the forward pass stored (max pooling), else ()."""
+def winners(trace: Trace, example: int, feature: int, pool: PoolConfig) -> tuple[Cell, ...]:
+    """Pooling-input cells some window of `example` sends its gradient to under the tie
+    rule (max pooling: the stored index under first and last, every tied cell under
+    split and all), else ()."""
     if trace.pool.argmax is None:
         return ()
-    width = trace.activation.shape[3]
-    flat = np.unique(trace.pool.argmax[example, feature])
-    return tuple(divmod(int(index), width) for index in flat)
+    masks = winner_masks(trace.activation[example : example + 1, feature], pool)[0]
+    return tuple((int(r), int(c)) for r, c in np.argwhere(masks.any(axis=(0, 1))))
 
 
 @dataclass(frozen=True)
@@ -55,12 +58,23 @@ class Settings:
     edits: Edits = ()
 
 
-def batch_mean(gradients: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
-    """gradients: (N, P), one row per example. The batch gradient (P,), and the weights
-    whose examples cancel out exactly (mean 0 although some example's is not)."""
-    mean = gradients.mean(axis=0)
-    cancelled = np.flatnonzero((np.abs(mean) < 1e-12) & (np.abs(gradients) > 0).any(axis=0))
-    return mean, tuple(int(i) for i in cancelled)
+def winner_masks(activation: np.ndarray, pool: PoolConfig) -> np.ndarray:
+    """activation: (N, CH, CW), one kernel's pooling inputs. (N, PH, PW, CH, CW) bool:
+    the cells each window of each example sends its gradient to (under the tie rule:
+    one cell for first and last, every tied cell for split and all; every real cell
+    of the window for average pooling)."""
+    return np.array([shares(plane, pool) != 0 for plane in activation])
+
+
+def batch_mean(
+    gradients: np.ndarray, reduction: str = "mean"
+) -> tuple[np.ndarray, tuple[int, ...]]:
+    """gradients: (N, P), one row per example. The batch gradient (P,), their mean (or
+    sum), and the weights whose examples cancel out exactly (0 although some example's
+    is not)."""
+    reduced = reduce_batch(gradients, reduction)
+    cancelled = np.flatnonzero((np.abs(reduced) < 1e-12) & (np.abs(gradients) > 0).any(axis=0))
+    return reduced, tuple(int(i) for i in cancelled)
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,23 +123,32 @@ class BatchLesson:
         """(N, CH, CW): each example's gradient routed through the pool, kernel `feature`."""
         return self.grads.at_pool_input[:, feature]
 
-    def routing_limit(self, feature: int) -> float:
-        """Half-width of the colour scale shared by the routing maps of kernel `feature`."""
-        return symmetric_range(self.routing(feature))
+    def running_limit(self, feature: int) -> float:
+        """Half-width of one colour scale for the routing maps and their running mean
+        (or sum, which can outgrow any one map)."""
+        return symmetric_range(self.routing(feature), self.routing_running(feature))
 
     def routing_reduced(self, feature: int) -> np.ndarray:
         """(CH, CW): the mean (or sum) of the routing maps: the gradient of a
         per-position bias shared by the batch."""
         return reduce_batch(self.routing(feature), self.reduction)
 
-    def routing_running_mean(self, feature: int) -> np.ndarray:
-        """(N, CH, CW): mean of the routing maps of examples 0..n, for each n."""
-        return np.cumsum(self.routing(feature), axis=0) / np.arange(1, self.size + 1)[:, None, None]
+    def running(self, values: np.ndarray) -> np.ndarray:
+        """values: (N, ...), one per example. (N, ...): the mean (or sum, as the page's
+        loss) of examples 0..n, for each n."""
+        totals = np.cumsum(values, axis=0)
+        if self.reduction == "sum":
+            return totals
+        counts = np.arange(1, self.size + 1).reshape((-1,) + (1,) * (values.ndim - 1))
+        return totals / counts
 
-    def kernel_running_mean(self, feature: int) -> np.ndarray:
-        """(N, k, k): mean of dL_n/dK (kernel `feature`) over examples 0..n."""
-        kernels = self.grads.per_example.kernels[:, feature, 0]
-        return np.cumsum(kernels, axis=0) / np.arange(1, self.size + 1)[:, None, None]
+    def routing_running(self, feature: int) -> np.ndarray:
+        """(N, CH, CW): the mean (or sum) of the routing maps of examples 0..n."""
+        return self.running(self.routing(feature))
+
+    def kernel_running(self, feature: int) -> np.ndarray:
+        """(N, k, k): the mean (or sum) of dL_n/dK (kernel `feature`) over examples 0..n."""
+        return self.running(self.grads.per_example.kernels[:, feature, 0])
 
     def positions_reached(self, feature: int) -> np.ndarray:
         """(N,): pooling-input positions that examples 0..n sent any gradient to."""
@@ -141,7 +164,7 @@ class BatchLesson:
         return int(self.trace.activation[0, 0].size)
 
     def winner_cells(self, example: int, feature: int) -> tuple[Cell, ...]:
-        return winners(self.trace, example, feature)
+        return winners(self.trace, example, feature, self.config.pool)
 
     @cached_property
     def dead_kernels(self) -> tuple[int, ...]:
@@ -151,20 +174,51 @@ class BatchLesson:
         alive = (self.trace.conv > 0).any(axis=(0, 2, 3))
         return tuple(int(f) for f in np.flatnonzero(~alive))
 
+    @property
+    def wrong_scale(self) -> int:
+        """What the wrong way's gradient (one pass, per-example scale) is multiplied by to
+        compare with the batch gradient: 1 for the mean, N for the sum."""
+        return 1 if self.reduction == "mean" else self.size
+
     @cached_property
-    def right_per_example(self) -> np.ndarray:
-        """(F, k, k): the batch's dL/dK on a per-example scale (the mean), to set beside
-        the wrong way, which is per example too whatever the reduction."""
-        return self.grads.per_example.kernels[:, :, 0].mean(axis=0)
+    def right_kernels(self) -> np.ndarray:
+        """(F, k, k): the batch's dL/dK, the mean (or sum) of the examples' dL_n/dK."""
+        return self.reduced.kernels[:, 0]
+
+    @cached_property
+    def wrong_kernels(self) -> np.ndarray:
+        """(F, k, k): the wrong way's dL/dK on the batch gradient's scale."""
+        return self.wrong.kernels[:, 0] * self.wrong_scale
 
     @cached_property
     def wrong_minus_right(self) -> np.ndarray:
         """(F, k, k): the wrong way's dL/dK minus the right one."""
-        return self.wrong.kernels[:, 0] - self.right_per_example
+        return self.wrong_kernels - self.right_kernels
 
     @property
     def wrong_gap(self) -> float:
         return float(np.abs(self.wrong_minus_right).max())
+
+    def orphan_windows(self, feature: int) -> tuple[int, int]:
+        """(windows of the averaged image, kernel `feature`, that send gradient to a cell
+        no example's same window picked; all its windows). (0, 0) for average pooling."""
+        if not self.is_max:
+            return 0, 0
+        pool = self.config.pool
+        own = winner_masks(self.trace.activation[:, feature], pool).any(axis=0)
+        averaged = winner_masks(self.wrong_trace.activation[:, feature], pool)[0]
+        orphan = (averaged & ~own).any(axis=(2, 3))
+        return int(orphan.sum()), int(orphan.size)
+
+    @cached_property
+    def read_positions(self) -> int:
+        """Positions of one pooling input that some window reads."""
+        return int((coverage(self.config.pool, *self.trace.activation.shape[2:]) > 0).sum())
+
+    def same_positions(self, feature: int, example: int) -> bool:
+        """Examples 0..example send nonzero gradient to exactly the same positions."""
+        reached = self.routing(feature)[: example + 1] != 0
+        return bool((reached == reached[0]).all())
 
     @cached_property
     def reduction_table(self) -> dict[str, np.ndarray]:

@@ -1,6 +1,6 @@
 """A batch of two told to its end (pure: no Streamlit): the batch's first two examples,
-each routed through its own argmax, their kernel gradients averaged, one SGD step on
-the kernels, and the wrong way (average first) beside it."""
+each routed through its own argmax, their kernel gradients combined (mean or sum, as
+the page's loss), one SGD step on the kernels, and the wrong way (average first)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pooling.network import (
     wrong_way_backward,
 )
 
-from .model import BatchLesson, Cell, winners
+from .model import BatchLesson, Cell, winner_masks, winners
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,6 +77,15 @@ class PairStory:
         return self.kernel_grads.sum(axis=0)
 
     @property
+    def reduction(self) -> str:
+        return self.lesson.reduction
+
+    @property
+    def batch_grad(self) -> np.ndarray:
+        """(k, k): the pair's batch gradient of kernel `feature` under the page's loss."""
+        return self.mean if self.reduction == "mean" else self.total
+
+    @property
     def kernel_before(self) -> np.ndarray:
         return self.params.kernels[self.feature, 0]
 
@@ -87,27 +96,34 @@ class PairStory:
 
     @cached_property
     def losses(self) -> dict[str, float]:
-        """The pair's mean loss before the step and after the mean's step and the sum's
-        (every kernel moves by its own gradient; biases and the linear layer stay)."""
+        """The pair's loss under the page's reduction (mean or sum of the two) before
+        the step, and after the mean's step and the sum's (every kernel moves by its
+        own gradient; biases and the linear layer stay)."""
         grads = self.grads.per_example.kernels
-        result = {"before": batch_loss(self.trace, "mean")}
+        result = {"before": batch_loss(self.trace, self.reduction)}
         for reduction, gradient in (("mean", grads.mean(axis=0)), ("sum", grads.sum(axis=0))):
             moved = replace(self.params, kernels=self.params.kernels - self.rate * gradient)
             after = run_forward(moved, self.trace.x, self.trace.labels, self.lesson.config)
-            result[reduction] = batch_loss(after, "mean")
+            result[reduction] = batch_loss(after, self.reduction)
         return result
 
     @property
+    def wrong_batch_kernel(self) -> np.ndarray:
+        """(k, k): the wrong way's dL/dK on the batch gradient's scale (times 2 for the
+        sum of the two)."""
+        return self.wrong_kernel * (1 if self.reduction == "mean" else 2)
+
+    @property
     def wrong_gap(self) -> float:
-        """Largest gap between the wrong way's dL/dK and the mean (kernel `feature`)."""
-        return float(np.abs(self.wrong_kernel - self.mean).max())
+        """Largest gap between the wrong way's dL/dK and the right one (kernel `feature`)."""
+        return float(np.abs(self.wrong_batch_kernel - self.batch_grad).max())
 
     def winners(self, example: int) -> tuple[Cell, ...]:
-        return winners(self.trace, example, self.feature)
+        return winners(self.trace, example, self.feature, self.lesson.config.pool)
 
     @property
     def averaged_winners(self) -> tuple[Cell, ...]:
-        return winners(self.wrong_trace, 0, self.feature)
+        return winners(self.wrong_trace, 0, self.feature, self.lesson.config.pool)
 
     def argmax_table(self, example: int) -> np.ndarray | None:
         """(PH, PW) of (row, col) winners in the pooling input, or None for average."""
@@ -117,14 +133,16 @@ class PairStory:
         return np.stack(np.divmod(self.trace.pool.argmax[example, self.feature], width), -1)
 
     def borrowed_windows(self) -> tuple[int, int]:
-        """(windows whose averaged-image winner is not the winner of both examples,
-        all windows): there, the wrong way sends at least one example's error to a
-        cell that example did not pick. (0, 0) for average pooling."""
+        """(windows where a winner of the averaged image is not a winner of both examples'
+        same window, all windows): there the wrong way routes at least one example's
+        error to a cell that example did not pick in that window. Winners follow the
+        tie rule (every tied cell under split and all). (0, 0) for average pooling."""
         if self.trace.pool.argmax is None:
             return 0, 0
-        own = self.trace.pool.argmax[:, self.feature]
-        averaged = self.wrong_trace.pool.argmax[0, self.feature]
-        borrowed = (averaged != own[0]) | (averaged != own[1])
+        pool = self.lesson.config.pool
+        own = winner_masks(self.trace.activation[:, self.feature], pool)
+        averaged = winner_masks(self.wrong_trace.activation[:, self.feature], pool)[0]
+        borrowed = (averaged & ~(own[0] & own[1])).any(axis=(2, 3))
         return int(borrowed.sum()), int(borrowed.size)
 
     def zero_winners(self, example: int) -> int:

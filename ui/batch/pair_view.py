@@ -28,10 +28,11 @@ def pair_view(lesson: BatchLesson) -> None:
     story = cached_pair(lesson.settings, feature)
     taken = st.session_state[STEPS]
     weights = "the weights before any step" if taken == 0 else f"the weights after {taken} steps"
+    combined = "averaged" if story.reduction == "mean" else "added up"
     st.markdown(
         f"Examples #0 and #1 of the batch as a batch of two, with {weights}, kernel "
         f"{feature}. Each goes forward and back on its own; only their gradients are "
-        "averaged, where the kernel is shared."
+        f"{combined}, where the kernel is shared."
     )
     forward_stage(story)
     stored_stage(story)
@@ -124,7 +125,7 @@ def backward_stage(story: PairStory) -> None:
 def routing_words(story: PairStory) -> str:
     """Where the backward pass sends each window's dL/dy, for this layer."""
     if not story.lesson.is_max:
-        return "is spread evenly over each window's cells"
+        return "is shared out equally among each window's real cells (dL/dy ÷ the divisor each)"
     ties = story.lesson.config.pool.ties
     if ties in ("first", "last"):
         return "goes to each window's stored cell only"
@@ -147,11 +148,14 @@ def grid_row(maps: list, titles: list[str], *, key: str, kind: str = "gradient")
 
 
 def update_stage(story: PairStory) -> None:
-    st.markdown("**4 · The batch gradient** is the mean of the two examples' own kernel gradients.")
+    word = story.reduction
+    st.markdown(
+        f"**4 · The batch gradient** is the {word} of the two examples' own kernel gradients."
+    )
     grads = story.kernel_grads
     grid_row(
-        [grads[0], grads[1], story.mean],
-        ["dL_0/dK", "dL_1/dK", "their mean: dL/dK"],
+        [grads[0], grads[1], story.batch_grad],
+        ["dL_0/dK", "dL_1/dK", f"their {word}: dL/dK"],
         key="grads",
     )
     if not grads.any():
@@ -160,25 +164,26 @@ def update_stage(story: PairStory) -> None:
             "reaches the convolution, the ReLU is off or the image under the kernel is blank."
         )
     rate = fmt(story.rate)
-    st.markdown(f"**5 · One step**, learning rate η = {rate}: K ← K − η · mean dL/dK.")
-    after = story.kernel_after("mean")
+    st.markdown(f"**5 · One step**, learning rate η = {rate}: K ← K − η · {word} dL/dK.")
+    after = story.kernel_after(word)
     grid_row([story.kernel_before, after], ["K before", "K after"], key="update", kind="value")
-    before, mean = story.kernel_before[0, 0], story.mean[0, 0]
+    before, gradient = story.kernel_before[0, 0], story.batch_grad[0, 0]
     st.latex(
-        rf"K_{{0,0}}:\; {latex(before)} - {rate} \times ({latex(mean)}) = {latex(after[0, 0])}"
+        rf"K_{{0,0}}:\; {latex(before)} - {rate} \times ({latex(gradient)}) = {latex(after[0, 0])}"
     )
     losses = story.losses
     cells = st.columns(2)
-    cells[0].metric("Loss of the two, before", fmt(losses["before"], 4))
+    cells[0].metric(f"Loss of the two ({word}), before", fmt(losses["before"], 4))
     cells[1].metric(
         "After the step",
-        fmt(losses["mean"], 4),
-        delta=metric_delta(losses["mean"] - losses["before"], 4),
+        fmt(losses[word], 4),
+        delta=metric_delta(losses[word] - losses["before"], 4),
         delta_color="inverse",
     )
     st.caption(
-        "Every kernel takes its own step; the biases and the linear layer stay, so the "
-        "change in loss is the kernels' alone. Pooling has no weights of its own to update."
+        "Here every kernel takes its own step and the biases and the linear layer stay, so "
+        "the change in loss is the kernels' alone (training moves them all). Pooling has "
+        "no weights of its own to update."
     )
 
 
@@ -187,9 +192,10 @@ def latex(value: float) -> str:
 
 
 def wrong_stage(story: PairStory) -> None:
+    doubled = "" if story.reduction == "mean" else " (times 2, to compare with the sum)"
     st.markdown(
         "**The wrong way: average first.** Average the two images and their errors, then "
-        "go back once through the averaged image."
+        f"go back once through the averaged image{doubled}."
     )
     marks = story.averaged_winners
     maps = [story.wrong_trace.activation[0, story.feature], story.wrong_routed]
@@ -206,9 +212,10 @@ def wrong_stage(story: PairStory) -> None:
                 decimals=2,
             )
             chart(figure, key=f"{P}_fig_pair_averaged_{index}")
+    scale = "" if story.reduction == "mean" else "2 × "
     grid_row(
-        [story.mean, story.wrong_kernel, story.wrong_kernel - story.mean],
-        ["right: mean", "wrong: averaged", "wrong − right"],
+        [story.batch_grad, story.wrong_batch_kernel, story.wrong_batch_kernel - story.batch_grad],
+        [f"right: {story.reduction}", f"wrong: {scale}averaged", "wrong − right"],
         key="wrong",
     )
     st.markdown(wrong_sentence(story))
@@ -222,23 +229,24 @@ def wrong_sentence(story: PairStory) -> str:
             if not story.kernel_grads.any()
             else "Here the two ways happen to agree on this kernel, to the last digit."
         )
-    gap = f"Largest gap to the right dL/dK: **{fmt(story.wrong_gap, 4)}**."
+    gap = f"Largest gap between the wrong and the right dL/dK: **{fmt(story.wrong_gap, 4)}**."
     products = (
         "each example's kernel gradient multiplies its own error with its own image, and "
-        "the mean of those products is not the product of the means"
+        "the mean of those products is in general not the product of the means"
     )
     if not story.lesson.is_max:
         return f"{products[0].upper()}{products[1:]}. {gap}"
     borrowed, windows = story.borrowed_windows()
     if borrowed == 0:
         return (
-            "Here the averaged image's winners are both examples' winners in every window, "
-            f"yet the gradients differ: {products}. {gap}"
+            "Here every winner of the averaged image is a winner of both examples in that "
+            f"window, yet the gradients differ: {products}. {gap}"
         )
     return (
         f"The averaged image picks its own winners: in {borrowed} of its {windows} windows "
-        "the winner is not both examples' winner, so there at least one example's error "
-        f"goes to a cell that example never picked. {gap}"
+        "a winner of the averaged image is not a winner of both examples, so there the wrong "
+        "way routes at least one example's error to a cell that example did not pick in that "
+        f"window. {gap}"
     )
 
 
@@ -255,7 +263,7 @@ def sum_stage(story: PairStory) -> None:
                 "batch gradient": reduction,
                 "dL/dK[0,0]": fmt(gradient[0, 0], 4),
                 "K[0,0] after": fmt(story.kernel_after(reduction)[0, 0], 4),
-                "loss of the two after": fmt(story.losses[reduction], 4),
+                f"loss of the two ({story.reduction}) after": fmt(story.losses[reduction], 4),
             }
         )
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=f"{P}_pair_sum")

@@ -97,8 +97,8 @@ def training_figures(lesson: BatchLesson, reached: Reached) -> None:
         chart(cached(kernel_builder, **kernel_args), key=f"{P}_fig_trained_kernels")
     st.caption(
         "Pooling has no weights: each step changes the convolution kernels (drawn here) "
-        "and biases, through the gradient the pool routed back, and the linear layer after "
-        "the pool."
+        "and biases through the gradient the pool routes back (a kernel whose ReLU is off "
+        "at every position of every example gets none), and the linear layer after the pool."
     )
 
 
@@ -157,10 +157,10 @@ def loss_metrics(reduction: str, losses: list[float]) -> None:
     cells[2].metric("Before the first step", fmt(losses[0], 4))
 
 
-def worked_example_view() -> None:
+def worked_example_view(reduction: str) -> None:
     st.markdown(
         "Five weights, a batch of two: each example brings its own gradient, and the "
-        "batch's is their mean. Change any number."
+        f"batch's is their {reduction} (the sidebar's loss). Change any number."
     )
     columns = [f"w{i + 1}" for i in range(SEED_GRADIENTS.shape[1])]
     frame = pd.DataFrame(SEED_GRADIENTS, columns=columns, index=["example 1", "example 2"])
@@ -175,9 +175,9 @@ def worked_example_view() -> None:
     except ValueError as error:
         st.error(str(error))
         return
-    mean, cancelled = batch_mean(grads)
+    reduced, cancelled = batch_mean(grads, reduction)
     st.dataframe(
-        pd.DataFrame([mean], columns=columns, index=["mean = batch gradient"]).map(fmt),
+        pd.DataFrame([reduced], columns=columns, index=[f"{reduction} = batch gradient"]).map(fmt),
         width="content",
         key=f"{P}_worked_mean",
     )

@@ -88,9 +88,10 @@ def per_example_view(lesson: BatchLesson) -> None:
     st.markdown("**dL_n/dy: what the loss sends back to each pooled cell.**")
     mosaic(lesson.grads.at_pool_output[:, feature], "upstream")
     routed = (
-        "the same numbers, routed through each example's own winners"
+        "each dL_n/dy routed back to the cells that won its window, in each example its own"
         if lesson.is_max
-        else "the same numbers, spread evenly over each window (the same pattern for every example)"
+        else "each dL_n/dy shared out equally among its window's real cells: the same cells "
+        "for every example, other amounts"
     )
     st.markdown(f"**dL_n/d(pooling input): {routed}.**")
     mosaic(lesson.routing(feature), "routed", marks=winners)
@@ -119,39 +120,53 @@ def step_view(lesson: BatchLesson) -> None:
 
 
 def step_sentence(lesson: BatchLesson, feature: int, example: int) -> str:
+    """What example `example` adds to the batch's reach, with the counts computed."""
     routed = lesson.positions_routed(example, feature)
     reached = lesson.positions_reached(feature)[example]
     total = lesson.positions
+    who = (
+        "So far, example #0 alone has" if example == 0 else f"Together, examples #0…#{example} have"
+    )
+    so_far = f"{who} reached **{reached} of {total}** positions"
     if lesson.is_max:
         return (
-            f"Example #{example} sends its gradient to **{routed}** positions: the cells that "
-            f"won its windows. Together, examples #0…#{example} have reached **{reached} of "
-            f"{total}** positions: every example picks its own winners."
+            f"Example #{example} sends nonzero gradient to **{routed}** positions, every one "
+            f"a cell that won one of its windows. {so_far}: each example picks its own winners."
         )
-    return (
-        f"Example #{example} spreads its gradient over **{routed}** positions: average "
-        f"pooling sends a share to every cell its windows read, so every example reaches the "
-        f"same positions (#0…#{example}: **{reached} of {total}**); only the amounts differ."
+    read = lesson.read_positions
+    where = (
+        "every cell its windows read"
+        if routed == read
+        else f"{routed} of the {read} cells its windows read (the others' shares add up to 0)"
     )
+    said = f"Example #{example} spreads nonzero gradient over **{routed}** positions: {where}."
+    if example == 0:
+        return f"{said} {so_far}."
+    same = (
+        "the same positions for every example so far; only the amounts differ"
+        if lesson.same_positions(feature, example)
+        else "not the same positions for every example, as some shares add up to 0"
+    )
+    return f"{said} {so_far}: {same}."
 
 
 def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
     routing = lesson.routing(feature)
-    limit = lesson.routing_limit(feature)
+    limit = lesson.running_limit(feature)
     marks = lesson.winner_cells(example, feature)
     maps = [
         ("routed", routing[example], f"#{example} routes", limit, marks),
         (
             "mean",
-            lesson.routing_running_mean(feature)[example],
-            f"mean of #0…#{example}",
+            lesson.routing_running(feature)[example],
+            f"{lesson.reduction} of #0…#{example}",
             limit,
             (),
         ),
         (
             "kernel",
-            lesson.kernel_running_mean(feature)[example],
-            f"mean dL/dK, #0…#{example}",
+            lesson.kernel_running(feature)[example],
+            f"{lesson.reduction} dL/dK, #0…#{example}",
             None,
             (),
         ),

@@ -43,8 +43,8 @@ def question(problem: Problem) -> str:
     if problem.kind == "value":
         r, c = problem.cell
         return (
-            f"Layer: {layer}. dL/dy is drawn beside x. **What is dL/dx at ({r}, {c})?** "
-            "Two decimals are enough."
+            f"Layer: {layer}. The map dL/dy holds each window's upstream gradient. "
+            f"**What is dL/dx at ({r}, {c})?** Two decimals are enough."
         )
     if problem.kind == "size":
         height, width = problem.x.shape
@@ -112,9 +112,13 @@ def batch_explanation(problem: Problem) -> str:
         reached = [int((grad != 0).sum()) for grad in per_example]
         union = int((per_example != 0).any(axis=0).sum())
         each = ", ".join(f"#{n}: {count}" for n, count in enumerate(reached))
+        if union > max(reached):
+            why = "because their winners are not all in the same places"
+        else:
+            why = "no more than the widest one alone: the others' winners lie within its own"
         return (
             f"Each example routes to its own winners ({each} positions); together they "
-            f"reach {union}, because their winners are not all in the same places."
+            f"reach {union}, {why}."
         )
     r, c = problem.cell
     values = [fmt(value) for value in per_example[:, r, c]]

@@ -193,7 +193,7 @@ def verdict_view(problem: Problem, pid: ProblemId) -> None:
     if right:
         st.success(f"Right: {answer_text(problem)}.", icon=":material/check_circle:")
         return
-    st.error(f"Not quite. The answer is {answer_text(problem)}.", icon=":material/cancel:")
+    st.error(f"Not quite: the answer is {answer_text(problem)}.", icon=":material/cancel:")
     verdict = check_cells(problem, chosen_cells(pid)) if problem.kind == "cells" else Verdict(False)
     lead, formulas = explanation(problem, verdict)
     if lead:

@@ -46,6 +46,12 @@ class Step:
     reveal: str
     mistake: str | None = None
 
+    def verdict(self, picked: int) -> str:
+        """What is said when choice `picked` is picked: right or wrong in words first, so
+        the verdict does not rest on the box's colour."""
+        choice = self.choices[picked]
+        return f"{'Right' if choice.right else 'Not quite'}: {choice.why}"
+
     @property
     def right_choice(self) -> int:
         return next(index for index, choice in enumerate(self.choices) if choice.right)
@@ -66,10 +72,15 @@ def winners(x: np.ndarray, argmax: np.ndarray | None) -> tuple[Cell, ...]:
     return tuple(divmod(int(index), x.shape[1]) for index in np.unique(argmax))
 
 
+def cell_name(cell) -> str:
+    """(0, 1) -> 'x[0,1]': a cell of x, row then column, counted from 0."""
+    return f"x[{int(cell[0])},{int(cell[1])}]"
+
+
 def cell_list(grad: np.ndarray) -> str:
-    """'(0, 1): 2.5' for every nonzero cell, in reading order."""
-    cells = [f"({r}, {c}): {fmt(grad[r, c])}" for r, c in zip(*np.nonzero(grad), strict=True)]
-    return ", ".join(cells) if cells else "no cell"
+    """'x[0,1] gets 2.5' for every nonzero cell of a gradient map, in reading order."""
+    cells = [f"{cell_name(cell)} gets {fmt(grad[tuple(cell)])}" for cell in np.argwhere(grad)]
+    return ", ".join(cells) if cells else "no cell gets anything"
 
 
 def vector(values) -> str:

@@ -10,7 +10,7 @@ from pooling import TIES, PoolConfig, numerical_gradient
 from pooling.explain import shares
 
 from ..shared.numbers import fmt
-from .model import Choice, Grid, Step, cell_list, routed, winners
+from .model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
 
 SEED_WINDOW = np.array([[1.0, 3.0], [2.0, 0.5]])
 MAX_2 = PoolConfig("max", 2)
@@ -29,6 +29,7 @@ def max_routes() -> Step:
     upstream = 2.5
     y, grad, argmax = routed(SEED_WINDOW, MAX_2, upstream)
     top = winners(SEED_WINDOW, argmax)[0]
+    name = cell_name(top)
     each = fmt(upstream / SEED_WINDOW.size)
     return Step(
         title="Max pooling routes",
@@ -42,22 +43,22 @@ def max_routes() -> Step:
         question="Which cells of x receive gradient, and how much?",
         choices=(
             Choice(
-                f"Only {top}: it gets {fmt(grad[top])}; the others get 0",
+                f"Only {name}: it gets {fmt(grad[top])}; the others get 0",
                 True,
-                "Right: y follows only its largest cell, with slope 1.",
+                "y follows only its largest cell, with slope 1.",
             ),
             Choice(
                 f"All {SEED_WINDOW.size}, {each} each",
                 False,
-                "That is average pooling. Max does not depend on the smaller cells at all.",
+                "that is average pooling. Max does not depend on the smaller cells at all.",
             ),
             Choice(
-                f"Only {top}: it gets {fmt(y[0, 0] * upstream)} (y × dL/dy)",
+                f"Only {name}: it gets {fmt(y[0, 0] * upstream)} (y × dL/dy)",
                 False,
-                "The slope of max in its winner is 1, not the value of y.",
+                "the slope of max in its winner is 1, not the value of y.",
             ),
         ),
-        reveal=f"dL/dx is 0 everywhere except the winner: {cell_list(grad)}.",
+        reveal=f"dL/dx is 0 everywhere except at the winner: {cell_list(grad)}.",
     )
 
 
@@ -81,16 +82,16 @@ def winner_remembered() -> Step:
             Choice(
                 "No: the forward pass must store where the max was (the argmax)",
                 True,
-                "Right: y is the same for both windows, their winners are not.",
+                "y is the same for both windows, their winners are not.",
             ),
             Choice(
                 "Yes: the largest value is always in the same place",
                 False,
-                "Not so: A and B give the same y from different cells.",
+                "A and B give the same y from different cells.",
             ),
         ),
         reveal=(
-            f"A sends it to {cell_list(first[1])}; B to {cell_list(second[1])}. That is why "
+            f"In A, {cell_list(first[1])}; in B, {cell_list(second[1])}. That is why "
             "a max-pooling layer keeps its argmax (PyTorch: return_indices) for backward."
         ),
     )
@@ -112,16 +113,16 @@ def average_spreads() -> Step:
             Choice(
                 f"{fmt(grad[0, 0])} each: dL/dy / {cells}",
                 True,
-                f"Right: each cell's weight is 1/{cells}.",
+                f"each cell's weight is 1/{cells}.",
             ),
-            Choice(f"{fmt(upstream)} each", False, f"That would count dL/dy {cells} times over."),
+            Choice(f"{fmt(upstream)} each", False, f"that would count dL/dy {cells} times over."),
             Choice(
                 f"{fmt(upstream)} to the largest, 0 to the rest",
                 False,
-                "That is max pooling; the average has no winner.",
+                "that is max pooling; the average has no winner.",
             ),
         ),
-        reveal=f"dL/dx = {cell_list(grad)}: the four shares add up to dL/dy.",
+        reveal=f"In dL/dx, {cell_list(grad)}: the {cells} shares add up to dL/dy.",
     )
 
 
@@ -142,14 +143,14 @@ def overlap_accumulates() -> Step:
             Choice(
                 centre,
                 True,
-                f"Right: it wins all {y.size} windows, and their gradients add.",
+                f"it wins all {y.size} windows, and their gradients add.",
             ),
-            Choice(fmt(ONE), False, "Each window sends its own dL/dy; they add up, not merge."),
+            Choice(fmt(ONE), False, "each window sends its own dL/dy; they add up, not merge."),
             Choice(
-                fmt(ONE / y.size), False, "Nothing is divided: each window routes all of its dL/dy."
+                fmt(ONE / y.size), False, "nothing is divided; each window routes all of its dL/dy."
             ),
         ),
-        reveal=f"dL/dx = {cell_list(grad)}.",
+        reveal=f"In dL/dx, {cell_list(grad)}.",
     )
 
 
@@ -157,9 +158,12 @@ def ties_are_a_choice() -> Step:
     x = np.array([[2.0, 2.0], [1.0, 0.0]])
     grads = {ties: routed(x, replace(MAX_2, ties=ties), ONE)[1] for ties in TIES}
     central = numerical_gradient(x, np.full((1, 1), ONE), MAX_2)
+    tied = int((x == x.max()).sum())
+    every = fmt(grads["all"].sum())
     rows = "\n".join(
         f"- **{ties}**: {cell_list(grads[ties])} (total {fmt(grads[ties].sum())})" for ties in TIES
     )
+    measured = "the even split" if np.allclose(central, grads["split"], atol=1e-6) else "no rule"
     return Step(
         title="Ties are a choice",
         idea=f"Two cells share the max. dL/dy = {fmt(ONE)}.",
@@ -169,26 +173,31 @@ def ties_are_a_choice() -> Step:
             Choice(
                 f"All of it to the first tied cell: {cell_list(grads['first'])}",
                 True,
-                "Right: PyTorch (and TensorFlow) keep the first maximum in reading order.",
+                "PyTorch (and TensorFlow) keep the first maximum in reading order.",
             ),
             Choice(
                 f"Split evenly: {cell_list(grads['split'])}",
                 False,
-                "A fair rule, and what a central finite difference measures, but not "
-                "PyTorch's: it stores one index per window.",
+                "a valid rule too (fractions between 0 and 1 that add up to 1), and what a "
+                "central difference measures with two tied cells, but not PyTorch's: it "
+                "stores one index per window.",
             ),
             Choice(
                 f"All of it to every tied cell: {cell_list(grads['all'])}",
                 False,
-                f"That sends {fmt(grads['all'].sum())} back for a dL/dy of {fmt(ONE)}: the total "
-                "grows, and the gradient check fails.",
+                f"that hands out {tied} × {fmt(ONE)} = {every} for a dL/dy of {fmt(ONE)}: "
+                "no gradient of anything, and the gradient check fails.",
             ),
         ),
         reveal=(
-            f"Every rule, for this window:\n{rows}\n\nCentral differences measure "
-            f"{cell_list(central)}: the even split."
+            f"Every rule, for this window:\n{rows}\n\nCentral differences give "
+            f"{cell_list(central)}: {measured}. Any split into fractions between 0 and 1 "
+            "that add up to 1 is a valid gradient at a tie; PyTorch's is the first cell."
         ),
-        mistake="“Split the gradient over all the max pixels”: that is one rule among four.",
+        mistake=(
+            f"“Each tied cell is a maximum, so each gets the whole dL/dy”: then {tied} cells "
+            f"get {fmt(ONE)} each, {every} in all, from one window that sent {fmt(ONE)}."
+        ),
     )
 
 
@@ -204,7 +213,8 @@ def max_is_a_matrix() -> Step:
     return Step(
         title="Max as a matrix",
         idea=(
-            f"For this x, max pooling is y = S x with S of shape {matrix.shape}: row o "
+            f"For this x, max pooling is y = S x with S of {matrix.shape[0]} rows and "
+            f"{matrix.shape[1]} columns: row o "
             "picks window o's winner. Backward is dL/dx = Sᵀ dL/dy."
         ),
         example=(Grid("x", x), Grid("S (rows: outputs, columns: x's cells)", matrix, "count")),
@@ -213,13 +223,15 @@ def max_is_a_matrix() -> Step:
             Choice(
                 str(ones[0]),
                 True,
-                f"Right: one winner per window, weight 1 (the average's rows: 1/{spread}s).",
+                f"one winner per window, weight 1 (the average's rows: 1/{spread}s).",
             ),
-            Choice(str(spread), False, f"That is the average's S: {spread} entries of 1/{spread}."),
+            Choice(str(spread), False, f"that is the average's S: {spread} entries of 1/{spread}."),
         ),
         reveal=(
-            f"Sᵀ (1, 2) = {cell_list(transposed.reshape(x.shape))}, the same as the "
-            f"backward pass: {cell_list(grad)}. S depends on x: move the max and S changes."
+            f"With dL/dy = (1, 2), Sᵀ dL/dy = {vector(transposed)}, one entry per cell of x "
+            f"in reading order, that is, {cell_list(transposed.reshape(x.shape))}. The "
+            f"backward pass gives the same: {cell_list(grad)}. S depends on x: move the "
+            "max and S changes."
         ),
     )
 

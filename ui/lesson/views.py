@@ -60,7 +60,7 @@ def question_view(step: Step, number: int) -> None:
     picked = state[key]
     if picked is not None:
         choice = step.choices[picked]
-        (st.success if choice.right else st.error)(choice.why)
+        (st.success if choice.right else st.error)(step.verdict(picked))
     if picked is not None or number in state[SHOWN]:
         reveal_view(step)
     else:

@@ -28,6 +28,19 @@ SEED_UPSTREAM = 2.5
 Cell = tuple[int, int]
 
 
+def with_ties(config: PoolConfig, ties: str) -> PoolConfig:
+    """`config` under another tie rule. An adaptive layer is built anew: its stride was
+    filled in from the kernel, which an adaptive PoolConfig refuses to be given."""
+    if config.adaptive:
+        return PoolConfig(
+            config.mode,
+            output_size=config.output_size,
+            count_include_pad=config.count_include_pad,
+            ties=ties,
+        )
+    return replace(config, ties=ties)
+
+
 def upstream_gradient(
     kind: str, shape: tuple[int, int], seed: int, custom: np.ndarray | None = None
 ) -> np.ndarray:
@@ -159,17 +172,49 @@ class Lesson:
         )
 
     @cached_property
+    def tie_shares(self) -> np.ndarray:
+        """(OH, OW, H, W): 1 at every cell holding its max window's maximum (the shares
+        of the rule "all"); zeros for average pooling."""
+        if self.config.mode != "max":
+            return np.zeros_like(self.shares)
+        return shares(self.x, with_ties(self.config, "all"))
+
+    @cached_property
+    def tie_counts(self) -> np.ndarray:
+        """(OH, OW) ints: how many cells hold each max window's maximum (0 for average)."""
+        return np.rint(self.tie_shares.sum(axis=(2, 3))).astype(int)
+
+    def tied_cells(self, out_cell: Cell) -> tuple[Cell, ...]:
+        """The cells holding window `out_cell`'s maximum (one unless there is a tie)."""
+        return tuple((int(r), int(c)) for r, c in np.argwhere(self.tie_shares[out_cell] != 0))
+
+    @property
     def tied_windows(self) -> int:
         """How many max windows hold their maximum in two or more cells."""
-        if self.config.mode != "max":
-            return 0
-        every_tie = shares(self.x, replace(self.config, ties="all"))
-        return int((every_tie.sum(axis=(2, 3)) > 1).sum())
+        return int((self.tie_counts > 1).sum())
+
+    @property
+    def tied_windows_sending(self) -> int:
+        """Tied windows whose dL/dy is not 0: where the tie rule changes dL/dx."""
+        return int(((self.tie_counts > 1) & (self.grad_output != 0)).sum())
 
     @property
     def inflates(self) -> bool:
-        """ties="all" with a tie on screen: dL/dx adds up to more than dL/dy sends."""
+        """ties="all" with a tie on screen: a window whose maximum k cells share hands
+        out k times its dL/dy, so it adds (k - 1) times its dL/dy to dL/dx's total (more
+        for a positive dL/dy, less for a negative one, nothing for 0). The true gradient
+        of max pooling adds up to exactly what the windows send."""
         return self.config.mode == "max" and self.config.ties == "all" and self.tied_windows > 0
+
+    @property
+    def sums_agree(self) -> bool:
+        """dL/dx adds up to what the windows send (to rounding)."""
+        return bool(np.isclose(self.grad_x.sum(), self.grad_output.sum(), rtol=1e-9, atol=1e-9))
+
+    @property
+    def linear_everywhere(self) -> bool:
+        """Average pooling: y = J x for every x. Max pooling is only piecewise linear."""
+        return self.config.mode == "avg"
 
     @cached_property
     def matrix(self) -> np.ndarray:

@@ -85,49 +85,120 @@ def step_sentence(lesson: Lesson, out_cell: Cell) -> str:
         )
     read = len(lesson.window_cells(out_cell, real_only=True))
     cells = ", ".join(cell_name("x", cell) for cell in receivers)
-    if len(receivers) == 1:
-        others = read - 1
-        rest = (
-            f"; the other {others} cell{'s' * (others != 1)} of the window get 0" if others else ""
-        )
-        return (
-            f"{name} came from {cells}: only that cell moves y, with slope 1, so it gets "
-            f"the whole dL/dy = **{fmt(upstream)}**{rest}."
-        )
-    amounts = ", ".join(fmt(lesson.sent_by(out_cell)[cell]) for cell in receivers)
-    sentence = (
-        f"{name} is tied between {cells}; under the tie rule “{lesson.config.ties}” "
-        f"they get {amounts}."
+    tied = lesson.tied_cells(out_cell)
+    if len(tied) > 1:
+        return tie_sentence(lesson, out_cell, name)
+    others = read - 1
+    rest = f"; the other {others} cell{'s' * (others != 1)} of the window get 0" if others else ""
+    return (
+        f"{name} came from {cells}: only that cell moves y, with slope 1, so it gets "
+        f"the whole dL/dy = **{fmt(upstream)}**{rest}."
     )
-    if lesson.config.ties == "all":
-        sentence += " That hands out more than dL/dy: the rule is wrong on purpose."
-    return sentence
+
+
+def tie_sentence(lesson: Lesson, out_cell: Cell, name: str) -> str:
+    """A tied max window: who the tie rule gives its dL/dy to, and how much in all."""
+    upstream = lesson.grad_output[out_cell]
+    tied = lesson.tied_cells(out_cell)
+    sent = lesson.sent_by(out_cell)
+    names = ", ".join(cell_name("x", cell) for cell in tied)
+    amounts = ", ".join(f"{cell_name('x', cell)} {fmt(sent[cell])}" for cell in tied)
+    rule = lesson.config.ties
+    sentence = f"{name} is tied between {names}; under the tie rule “{rule}” they get {amounts}."
+    if rule != "all":
+        return sentence + f" In all: **{fmt(sent.sum())}**, the window's dL/dy."
+    count = len(tied)
+    if upstream == 0:
+        return sentence + (
+            f" With dL/dy = 0 that is still **0** in all, but the rule is wrong on purpose: any "
+            f"other dL/dy would be handed out {count} times."
+        )
+    return sentence + (
+        f" That hands out {count} × {fmt(upstream)} = **{fmt(count * upstream)}** for a "
+        f"dL/dy of {fmt(upstream)}; a true gradient hands out exactly dL/dy, so the rule is "
+        "wrong on purpose."
+    )
 
 
 def inflation_warning(lesson: Lesson) -> str:
-    """Said beside dL/dx while the tie rule "all" gives a wrong gradient."""
-    return (
-        f"Tie rule “all” is wrong on purpose: {lesson.tied_windows} window"
-        f"{'s hold' if lesson.tied_windows > 1 else ' holds'} a tie and every tied cell "
-        f"gets the whole dL/dy, so dL/dx adds up to {fmt(lesson.grad_x.sum())} although the "
-        f"windows send {fmt(lesson.grad_output.sum())}. A true gradient cannot add up to "
-        "more than is sent; the Tie lab tab shows its gradient check failing."
+    """Said with dL/dx while the tie rule "all" is on and a window holds a tie."""
+    windows = lesson.tied_windows
+    sentence = (
+        f"Tie rule “all” is wrong on purpose: {windows} window"
+        f"{'s hold' if windows > 1 else ' holds'} a tie, and every tied cell gets the whole "
+        "dL/dy, so a window whose maximum k cells share hands out k times its dL/dy. "
+    )
+    sent, total = fmt(lesson.grad_output.sum()), fmt(lesson.grad_x.sum())
+    if not lesson.sums_agree:
+        return sentence + (
+            f"Here dL/dx adds up to {total} while the windows send {sent}; the true gradient "
+            "of max pooling adds up to exactly what is sent. The Tie lab tab checks it."
+        )
+    if lesson.tied_windows_sending:
+        return sentence + (
+            f"Here dL/dx still adds up to what the windows send, {sent}, only because the "
+            "extra amounts cancel out; the cells' values are still wrong (see the Tie lab tab)."
+        )
+    return sentence + (
+        "Here every tied window's dL/dy is 0, so k times it is still 0 and dL/dx comes out "
+        "right; any other dL/dy would not."
     )
 
 
 def matrix_sentence(lesson: Lesson) -> str:
-    kind = (
-        "a 0/1 selection matrix: one 1 per row, at the cell that gets the gradient"
-        if lesson.config.mode == "max" and lesson.config.ties in ("first", "last")
-        else "one row per window holding the share of dL/dy each cell gets"
-    )
-    if lesson.config.mode == "avg":
-        kind = "1/divisor at every real cell of each window"
+    """What J is and where y = J x holds, for the mode and tie rule on screen."""
     gap = lesson.transpose_gap
     said = fmt(gap) if gap == 0 else f"{gap:.1e} (rounding)"
+    backward = (
+        f"Backward is **dL/dx = Jᵀ dL/dy**: here the largest gap between Jᵀ dL/dy and "
+        f"dL/dx is {said}."
+    )
+    if lesson.linear_everywhere:
+        return (
+            "Average pooling is linear: **y = J x** for every x, with J holding 1/divisor at "
+            f"every real cell of each window. {backward}"
+        )
+    if lesson.config.ties in ("first", "last"):
+        kind = "a 0/1 selection matrix: one 1 per row, at the cell that gets the gradient"
+    else:
+        kind = "one row per window holding the share of dL/dy each cell gets"
+    if lesson.tied_windows == 0:
+        local = (
+            "Max pooling is piecewise linear: around this x, as long as no window's winner "
+            f"changes, **y = J x**, with J {kind}."
+        )
+    elif lesson.config.ties == "all":
+        local = (
+            f"Here {lesson.tied_windows} window(s) hold a tie, where max has a corner and no "
+            f"single J: J is {kind}, and under “all” a tied row holds several 1s, so J x is "
+            "not even y there."
+        )
+    else:
+        local = (
+            f"Here {lesson.tied_windows} window(s) hold a tie, where max has a corner: y = J x "
+            f"holds at this x, with J {kind} (the tie rule's choice), but not around it."
+        )
+    return f"{local} {backward}"
+
+
+def ledger_caption(lesson: Lesson, cell: Cell) -> str:
+    """How many windows read `cell` and how many give it a share of their dL/dy."""
+    read, lines = int(lesson.coverage[cell]), lesson.ledger(cell)
     return (
-        f"For this x the layer is linear, **y = J x**, with J {kind}. Backward is "
-        f"**dL/dx = Jᵀ dL/dy**: here the largest gap between Jᵀ dL/dy and dL/dx is {said}."
+        f"{cell_name('x', cell)} is read by {read} window{'s' * (read != 1)}; "
+        f"{len(lines)} of them give{'s' * (len(lines) == 1)} it a share of their dL/dy. The sum "
+        "of what they send is its gradient."
+    )
+
+
+def tie_lab_sentence(lesson: Lesson) -> str:
+    """Which splits of a tied window's dL/dy are true gradients (subgradients of max)."""
+    windows = lesson.tied_windows
+    return (
+        f"{windows} window{'s hold' if windows > 1 else ' holds'} a tie. Max has a corner "
+        "there, and any rule that gives each tied cell a fraction of dL/dy, every fraction "
+        "between 0 and 1 and together adding up to 1, is a valid choice (a subgradient); "
+        "giving every tied cell all of dL/dy is not."
     )
 
 
@@ -151,11 +222,19 @@ def transpose_formula(matrix, grad_output, grad_x) -> str:
 def twin_sentence(lesson: Lesson, twin: Lesson) -> str:
     """Why the forward pass must keep the winners, with the two lessons' numbers."""
     differ = int((lesson.grad_x != twin.grad_x).sum())
+    same = "the same y, cell for cell" if (lesson.output == twin.output).all() else "another y"
+    keep = (
+        "So the forward pass keeps each window's winner (PyTorch keeps its index, the "
+        "argmax) for the backward pass to route by."
+    )
+    if differ == 0:
+        return (
+            f"Both inputs pool to {same}, and here their gradients agree too: every window "
+            f"whose winner moved sends dL/dy = 0. With any other dL/dy they would differ. {keep}"
+        )
     return (
-        f"Both inputs pool to the same y, cell for cell, yet their gradients differ in "
-        f"{differ} cells: y alone cannot say where its gradient goes. So the forward pass "
-        "keeps each window's winner (PyTorch keeps its index, the argmax) for the backward "
-        "pass to route by."
+        f"Both inputs pool to {same}, yet their gradients differ in {differ} cell"
+        f"{'s' * (differ != 1)}: y alone cannot say where its gradient goes. {keep}"
     )
 
 

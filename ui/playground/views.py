@@ -125,6 +125,7 @@ def step_view(lesson: Lesson) -> None:
         slider_label="Window (reading order)",
         help_text="Each step, one output cell sends its dL/dy back through its window.",
         single_note="One output cell: there is a single window to follow.",
+        first_number=1,
     )
     player(steps, draw=lambda step: step_figures(lesson, step), publish=publish)
 
@@ -154,7 +155,7 @@ def step_figures(lesson: Lesson, step: int) -> None:
     if lesson.coverage.max() > 1:
         st.caption(
             "Where windows overlap, a cell keeps what earlier windows sent it and adds "
-            "the new share: the running totals are on the right."
+            "the new share: the dL/dx map shows the running totals."
         )
 
 
@@ -181,10 +182,7 @@ def ledger_view(lesson: Lesson) -> None:
             for line in lines
         ]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=f"{P}_ledger")
-    st.caption(
-        f"x[{cell[0]},{cell[1]}] is read by {lesson.coverage[cell]} window(s); "
-        f"{len(lines)} of them send it something. The sum is its gradient."
-    )
+    st.caption(text.ledger_caption(lesson, cell))
 
 
 def matrix_view(lesson: Lesson) -> None:
@@ -248,11 +246,7 @@ def tie_view(lesson: Lesson) -> None:
         )
         return
     rows, central = cache.ties(lesson.settings)
-    st.markdown(
-        f"{lesson.tied_windows} window(s) hold a tie. Max has a corner there: any split of "
-        "dL/dy among the tied cells that adds up to dL/dy is a valid choice; giving all of "
-        "it to every tied cell is not."
-    )
+    st.markdown(text.tie_lab_sentence(lesson))
     maps = [row.grad_x for row in rows] + [central]
     titles = [f"ties = {row.ties}" for row in rows] + ["central differences"]
     chart(cached(small_multiples, maps=maps, titles=titles, most_columns=3), key=f"{P}_fig_ties")
@@ -276,7 +270,7 @@ def tie_view(lesson: Lesson) -> None:
         "add up to dL/dt. A central difference at a tie gives each tied cell half of "
         "the upstream value (nudged up, the cell moves y; nudged down, it does not): "
         "with two tied cells that is exactly “split”; with three or more, no rule "
-        "matches it, because max has no derivative there."
+        "matches it unless that window's dL/dy is 0, because max has no derivative there."
     )
 
 

@@ -52,6 +52,19 @@ def adaptive_formula(config: PoolConfig, axis: int, size: int) -> str:
     )
 
 
+def dropped_window(plain: int, *, stride: int, size: int, padding: int) -> str:
+    """LaTeX lines: why ceil mode drops its last window. Counting the padded row's cells
+    from 0 (left padding first), it would start at (plain - 1) * stride; PyTorch keeps
+    it only if that is inside the left padding or the input, before padding + size."""
+    start = (plain - 1) * stride
+    return (
+        rf"\\ &\text{{but its last window would start at padded position {start} "
+        rf"(counting from 0),}}\\ &\text{{not before }} p + \text{{size}} = {padding} + {size} = "
+        rf"{padding + size}\text{{: it must start in the left padding or the input}}"
+        rf"\\ &\text{{so it is dropped: }}{plain} - 1 = {plain - 1}"
+    )
+
+
 def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
     """LaTeX, one line per axis: PyTorch's output size with the numbers in."""
     lines = []
@@ -75,10 +88,7 @@ def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
             rf" = {bracket}\frac{{{numerator}}}{{{s}}}{close} + 1"
         )
         if config.ceil_mode and plain != result:
-            line += (
-                rf" = {plain}\\ &\text{{but the last window would start past the padding: }}"
-                rf"{plain} - 1 = {result}"
-            )
+            line += f" = {plain}" + dropped_window(plain, stride=s, size=size, padding=p)
         else:
             line += f" = {result}"
         lines.append(line + r"\end{aligned}")

@@ -20,7 +20,10 @@ class Steps:
 
     prefix: the page's key prefix (the player's own keys start with it);
     noun: what one position is ("window", "example"), for the buttons' help;
-    single_note: shown instead of the controls when there is only one position.
+    single_note: shown instead of the controls when there is only one position;
+    first_number: what the slider calls position 0 (1 where the page counts from 1,
+    "window 1 of 9"; 0 where it names positions #0, #1, …). The state and the link
+    keep the position itself, whatever the slider shows.
     """
 
     prefix: str
@@ -31,6 +34,7 @@ class Steps:
     help_text: str
     single_note: str
     seconds: float = 1.0
+    first_number: int = 0
 
     @property
     def playing_key(self) -> str:
@@ -80,7 +84,7 @@ def _advance_if_playing(steps: Steps) -> None:
 def _controls(steps: Steps) -> None:
     """The slider on its own row (it needs the width), the buttons under it."""
     at = st.session_state[steps.position_key]
-    st.slider(steps.slider_label, 0, steps.count - 1, key=steps.position_key, help=steps.help_text)
+    _slider(steps)
     buttons = st.container(horizontal=True, gap="small")
     back_and_next(
         buttons,
@@ -93,6 +97,32 @@ def _controls(steps: Steps) -> None:
         noun=steps.noun,
     )
     play_button(buttons, steps, help_text=f"Go through every {steps.noun}, one after another.")
+
+
+def _slider(steps: Steps) -> None:
+    """The position slider, numbered from steps.first_number."""
+    first = steps.first_number
+    if first == 0:
+        st.slider(
+            steps.slider_label, 0, steps.count - 1, key=steps.position_key, help=steps.help_text
+        )
+        return
+    shown = f"{steps.position_key}_shown"
+    st.session_state[shown] = st.session_state[steps.position_key] + first  # before the widget
+    st.slider(
+        steps.slider_label,
+        first,
+        steps.count - 1 + first,
+        key=shown,
+        help=steps.help_text,
+        on_change=_slid,
+        args=(steps,),
+    )
+
+
+def _slid(steps: Steps) -> None:
+    state = st.session_state
+    state[steps.position_key] = state[f"{steps.position_key}_shown"] - steps.first_number
 
 
 def back_and_next(

@@ -1,0 +1,254 @@
+"""Home's, the Lesson's and the Exercises' sentences against the engine's numbers, verdicts
+said in words, and no screen text that names a place on the screen."""
+
+import ast
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+from pooling import PoolConfig, backward, forward
+from pooling.geometry import output_length, rounded_length
+from ui.shared.formulas import size_formula
+from ui.shared.numbers import fmt
+
+# -- the Lesson ------------------------------------------------------------------------------
+
+
+def steps():
+    from ui.lesson.steps import lesson_steps
+
+    return lesson_steps()
+
+
+def test_every_lesson_verdict_says_right_or_wrong_in_words():
+    for step in steps():
+        for index, choice in enumerate(step.choices):
+            verdict = step.verdict(index)
+            assert verdict.startswith("Right: " if choice.right else "Not quite: "), verdict
+            assert "Right:" not in choice.why and "Not quite" not in choice.why
+
+
+def test_lesson_cells_are_named_as_the_pages_name_them():
+    for step in steps():
+        said = " ".join([step.reveal, step.idea, *(c.text for c in step.choices)])
+        assert not re.search(r"\(\d+, \d+\): [−\d]", said), step.title
+
+
+def test_step_four_centre_sits_in_and_wins_every_window():
+    from pooling.explain import coverage
+    from ui.lesson.model import routed
+
+    step = steps()[3]
+    x = step.example[0].values
+    config = PoolConfig("max", 2, stride=1)
+    y, grad, _ = routed(x, config, 1.0)
+    assert coverage(config, *x.shape)[1, 1] == y.size  # "sits in all of them"
+    assert grad[1, 1] == y.size and step.choices[step.right_choice].text == fmt(y.size)
+
+
+def test_step_five_names_a_real_mistake_and_calls_the_split_valid():
+    step = steps()[4]
+    x = step.example[0].values
+    tied = int((x == x.max()).sum())
+    every = backward(forward(x, PoolConfig("max", 2, ties="all")), np.ones((1, 1)))
+    assert every.sum() == tied != 1  # the belief the mistake names: a total of tied × dL/dy
+    assert f"{tied} cells get 1 each, {fmt(every.sum())} in all" in step.mistake
+    split = next(c for c in step.choices if c.text.startswith("Split evenly"))
+    assert "valid" in split.why and "fair" not in split.why
+    assert "split the gradient" not in step.mistake.lower()
+
+
+def test_step_six_writes_s_transposed_g_as_a_vector_and_per_cell():
+    from pooling.explain import shares
+
+    step = steps()[5]
+    x = step.example[0].values
+    matrix = shares(x, PoolConfig("max", 2)).reshape(-1, x.size)
+    product_ = matrix.T @ np.array([1.0, 2.0])
+    assert "(" + ", ".join(fmt(v) for v in product_) + ")" in step.reveal
+    for r, c in np.argwhere(product_.reshape(x.shape)):
+        assert f"x[{r},{c}] gets {fmt(product_.reshape(x.shape)[r, c])}" in step.reveal
+
+
+def test_step_seven_says_no_winner_is_shared_only_when_none_is():
+    from ui.lesson.model import routed
+    from ui.lesson.steps_batch import EXAMPLE_A, EXAMPLE_B, MAX_2
+
+    step = steps()[6]
+    first, second = (routed(x, MAX_2, 1.0)[1] for x in (EXAMPLE_A, EXAMPLE_B))
+    assert not ((first != 0) & (second != 0)).any()
+    assert "no winner is shared" in step.reveal
+    assert "1.1 and −1.1" in step.mistake  # w3's two gradients, which cancel
+
+
+def test_step_eight_names_a_winner_that_is_neither_examples():
+    from ui.lesson.model import routed
+    from ui.lesson.steps_batch import EXAMPLE_A, EXAMPLE_B, MAX_2
+
+    step = steps()[7]
+    wrong = routed((EXAMPLE_A + EXAMPLE_B) / 2, MAX_2, 1.0)[1]
+    own = sum(routed(x, MAX_2, 1.0)[1] != 0 for x in (EXAMPLE_A, EXAMPLE_B))
+    (cell,) = [tuple(c) for c in np.argwhere(wrong)]
+    assert own[cell] == 0
+    assert f"x[{cell[0]},{cell[1]}], takes everything, and it is neither" in step.reveal
+
+
+def test_step_ten_shows_the_change_and_says_every_parameter_moved():
+    from ui.batch.model import build_batch_lesson
+    from ui.figures import grid as grids
+    from ui.lesson.steps_batch import PAIR_SETTINGS
+    from ui.lesson.views import MAP_PX
+
+    step = steps()[9]
+    before = build_batch_lesson(PAIR_SETTINGS).params
+    after = build_batch_lesson(replace(PAIR_SETTINGS, steps=1)).params
+    change = after.kernels[0, 0] - before.kernels[0, 0]
+    shown = {grid.title: grid.values for grid in step.example}
+    np.testing.assert_array_equal(shown["ΔK in thousandths"], np.round(change * 1000))
+    np.testing.assert_array_equal(shown["K before"], np.round(before.kernels[0, 0], 2))
+    assert np.abs(change).max() >= 0.005  # visible at the map's decimals
+    for grid in step.example:  # every number written in its cell at the lesson's map width
+        figure = grids.grid_figure(
+            values=grid.values, title=grid.title, kind=grid.kind, width_px=MAP_PX
+        )
+        assert figure.data[0].texttemplate == "%{text}", grid.title
+    for name, value in before.fields().items():
+        assert np.abs(after.fields()[name] - value).max() > 0, name  # every parameter moved
+    assert "only the kernel" not in step.reveal and "with only" not in step.reveal
+    assert "bias" in step.reveal and "linear layer" in step.reveal
+    assert step.choices[step.right_choice].text.startswith("The kernel (and biases)")
+
+
+# -- no sentence places a thing left, right, above or below: the layout differs on a phone ----
+
+LAYOUT = re.compile(
+    r"\b(on the (left|right)|to the (left|right)|beside|below|above|underneath)\b", re.I
+)
+NOT_LAYOUT = re.compile(r"\blayers? above\b", re.I)  # the network's layers, not the screen
+
+
+def screen_strings(path: Path):
+    """String literals of a module that are not docstrings (what can reach the screen)."""
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+        ):
+            yield node.value
+
+
+def test_no_screen_text_names_a_place_on_the_screen():
+    files = [ROOT / "app.py", *(ROOT / "pages").glob("*.py")]
+    files += [p for p in (ROOT / "ui").rglob("*.py") if "figures" not in p.parts]
+    found = [
+        (path.name, string)
+        for path in files
+        for string in screen_strings(path)
+        if LAYOUT.search(NOT_LAYOUT.sub("", string))
+    ]
+    assert found == []
+
+
+# -- the Exercises -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
+def test_exercise_explanations_state_the_engines_numbers(level):
+    from ui.exercises.answers import Verdict, check_cells
+    from ui.exercises.problems import make_problem
+    from ui.exercises.text import explanation, question
+
+    for number in range(1, 11):
+        batch = make_problem("batch", level, 3, number)
+        said, _ = explanation(batch, Verdict(False))
+        per_example = [
+            backward(forward(x, batch.config), g) != 0
+            for x, g in zip(batch.x, batch.grad_output, strict=True)
+        ]
+        if batch.asks_count:
+            union = int(np.logical_or.reduce(per_example).sum())
+            assert union == batch.answer and f"together they reach {union}," in said
+            widest = max(int(m.sum()) for m in per_example)
+            assert ("not all in the same places" in said) == (union > widest)
+        else:
+            assert said.endswith(f"= {fmt(batch.answer, 4)}.")
+        value = make_problem("value", level, 3, number)
+        _, lines = explanation(value, Verdict(False))
+        assert lines[0].endswith(f"= {fmt(value.answer)}") or lines[0].endswith(
+            rf"&= {fmt(value.answer)}\end{{aligned}}"
+        )
+        cells = make_problem("cells", level, 3, number)
+        wrong = frozenset(set(cells.answer) ^ {(0, 0)})
+        lead, _ = explanation(cells, check_cells(cells, wrong))
+        if (0, 0) not in cells.answer:  # chosen, yet no window sends it anything
+            grad = backward(forward(cells.x, cells.config), cells.grad_output)
+            assert grad[0, 0] == 0 and "(0, 0), which no window sends anything to" in lead
+        assert "beside" not in question(value)
+
+
+# -- Home and the output-size formula ------------------------------------------------------
+
+
+@pytest.mark.parametrize("upstream", [2.5, -1.0, 0.0])
+def test_home_says_which_splits_of_a_tie_are_valid(upstream):
+    from ui.home import tie_words
+
+    said = tie_words(upstream)
+    assert "any split that adds up to" not in said.lower()
+    assert "between 0 and 1" in said
+    if upstream:
+        assert f"together they would get {fmt(2 * upstream)}" in said
+    else:
+        assert "every such split gives both 0" in said
+
+
+@pytest.mark.parametrize(
+    "size, kernel, stride, padding", [(5, 2, 2, 1), (4, 2, 3, 1), (8, 3, 3, 1), (6, 3, 2, 1)]
+)
+def test_the_ceil_mode_formula_says_where_the_dropped_window_would_start(
+    size, kernel, stride, padding
+):
+    config = PoolConfig("max", kernel, stride=stride, padding=padding, ceil_mode=True)
+    line = size_formula(config, size, size)[0]
+    plain = rounded_length(size, kernel, stride, padding, 1, True)
+    kept = output_length(size, kernel, stride, padding, 1, True)
+    assert "past the padding" not in line
+    if plain == kept:
+        assert "dropped" not in line
+        return
+    start = (plain - 1) * stride  # in the padded row, left padding first
+    assert start >= padding + size  # in the right padding or past it
+    assert f"start at padded position {start}" in line
+    assert f"{padding} + {size} = {padding + size}" in line and f"{plain} - 1 = {kept}" in line
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 3.0), (3.0, 1.0), (2.0, 2.0), (-1.0, -4.0)])
+@pytest.mark.parametrize("upstream", [2.5, -1.5, 0.0])
+def test_home_says_who_gets_the_gradient_and_how_much(a, b, upstream):
+    from ui.home import two_cell_gradients, why_max
+
+    y, grad_a, grad_b = two_cell_gradients(a, b, upstream, "max")
+    said = why_max(a, b, upstream, grad_a, grad_b)
+    assert y == max(a, b)
+    if a > b:
+        assert f"dL/da = dL/dy · 1 = **{fmt(upstream)}**" in said and grad_b == 0
+    elif b > a:
+        assert f"dL/db = dL/dy · 1 = **{fmt(upstream)}**" in said and grad_a == 0
+    else:  # PyTorch's rule: the whole dL/dy to the first cell
+        assert "to the first cell, a" in said and (grad_a, grad_b) == (upstream, 0.0)
+    mean, avg_a, avg_b = two_cell_gradients(a, b, upstream, "avg")
+    assert mean == (a + b) / 2 and avg_a == avg_b == upstream / 2
