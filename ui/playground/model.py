@@ -28,19 +28,6 @@ SEED_UPSTREAM = 2.5
 Cell = tuple[int, int]
 
 
-def with_ties(config: PoolConfig, ties: str) -> PoolConfig:
-    """`config` under another tie rule. An adaptive layer is built anew: its stride was
-    filled in from the kernel, which an adaptive PoolConfig refuses to be given."""
-    if config.adaptive:
-        return PoolConfig(
-            config.mode,
-            output_size=config.output_size,
-            count_include_pad=config.count_include_pad,
-            ties=ties,
-        )
-    return replace(config, ties=ties)
-
-
 def upstream_gradient(
     kind: str, shape: tuple[int, int], seed: int, custom: np.ndarray | None = None
 ) -> np.ndarray:
@@ -177,7 +164,7 @@ class Lesson:
         of the rule "all"); zeros for average pooling."""
         if self.config.mode != "max":
             return np.zeros_like(self.shares)
-        return shares(self.x, with_ties(self.config, "all"))
+        return shares(self.x, replace(self.config, ties="all"))
 
     @cached_property
     def tie_counts(self) -> np.ndarray:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from pooling import TIES, backward, forward, numerical_gradient
 
-from .model import Lesson, with_ties
+from .model import Lesson
 
 TOLERANCE = 1e-6
 
@@ -48,7 +48,7 @@ def tie_lab(lesson: Lesson, eps: float = 1e-6) -> tuple[list[TieRow], np.ndarray
     slope = (loss(eps) - loss(-eps)) / (2 * eps)
     rows = []
     for ties in TIES:
-        grad_x = backward(forward(x, with_ties(lesson.config, ties)), grad)
+        grad_x = backward(forward(x, replace(lesson.config, ties=ties)), grad)
         gap = float(np.abs(grad_x - central).max())
         rows.append(TieRow(ties, grad_x, float(grad_x.sum()), slope, gap))
     return rows, central
