@@ -3,6 +3,8 @@
 import pytest
 from apptest import errors, figures, no_exceptions, open_app
 
+from ui.batch.cache import cached_trajectory
+
 BATCH = "pages/2_batch.py"
 
 
@@ -98,6 +100,8 @@ def test_training_steps_lower_the_loss_and_live_in_the_link():
 
 
 def test_playing_trains_and_stops_at_a_divergent_step():
+    # A run another test already trained may have diverged: start this one untrained.
+    cached_trajectory.clear()
     app = open_app(BATCH, {"tab": "training", "lr": "3.0", "red": "sum", "n": "64", "relu": "0"})
     app.button(key="bt_train_play").click().run()
     assert app.session_state["bt_train_playing"] is True
