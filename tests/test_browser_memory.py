@@ -98,7 +98,7 @@ def test_a_reload_brings_back_the_exercise_score_and_answers(page, app_url):
     type_answer(page, right)
     page.keyboard.press("Enter")  # Enter checks, as the Check button does
     expect(page.get_by_text("Right:", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
-    score = "Score this session: 1 right at the first try, of 1 problems checked."
+    score = "Score: 1 right at the first try, of 1 problem checked"
     expect(page.get_by_text(score)).to_be_visible(timeout=TIMEOUT_MS)
     page.get_by_role("button", name="Next").click()
     expect(page.get_by_text("Problem 2 of 10")).to_be_visible(timeout=TIMEOUT_MS)

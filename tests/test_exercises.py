@@ -143,3 +143,18 @@ def test_the_set_lives_in_the_link_and_bad_links_say_so():
     bad = open_app(EXERCISES, {"kind": "essay", "level": "9", "n": "x"})
     assert no_exceptions(bad)
     assert len([w for w in bad.warning if "Link value" in w.value]) == 3
+
+
+def test_the_score_counts_first_tries_in_words_that_fit_the_count():
+    app, problem, name = open_problem("value", number=1)
+    submit(app, **{f"ex_typed_{name}": f"{float(problem.answer) + 1:g}"})
+    said = [c.value for c in app.caption if c.value.startswith("Score")]
+    assert said == [
+        "Score: 0 right at the first try, of 1 problem checked (kept in this "
+        "browser, not in the link)."
+    ]
+    next(button for button in app.button if button.label == "Next").click().run()
+    _, second, _ = open_problem("value", number=2)
+    submit(app, **{"ex_typed_value_3_4_2": f"{float(second.answer):g}"})
+    said = [c.value for c in app.caption if c.value.startswith("Score")]
+    assert said and said[0].startswith("Score: 1 right at the first try, of 2 problems checked")

@@ -94,7 +94,7 @@ def edit_view(image: np.ndarray) -> None:
         f"**Edit example #{example}** (pick another with the slider in *Step through*). "
         "Pixels go from 0 (white) to 1 (ink)."
     )
-    grid = grid_editor(prefix, "Your edits stay while this page is open; they are not in the link.")
+    grid = grid_editor(prefix, "Your edits are kept in this browser, not in the link.")
     if state[EDITS]:
         st.button(
             "Discard my edits", key=f"{P}_discard", on_click=forget_editors, icon=":material/undo:"

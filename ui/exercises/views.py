@@ -206,6 +206,6 @@ def score_view() -> None:
     first = st.session_state[FIRST]
     if first:
         st.caption(
-            f"Score this session: {sum(first.values())} right at the first try, of "
-            f"{len(first)} problems checked."
+            f"Score: {sum(first.values())} right at the first try, of {len(first)} "
+            f"problem{'s' * (len(first) != 1)} checked (kept in this browser, not in the link)."
         )

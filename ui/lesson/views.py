@@ -95,5 +95,5 @@ def score_view() -> None:
     right = sum(steps[number - 1].choices[choice].right for number, choice in answers.items())
     st.caption(
         f"Answered {len(answers)} of {STEP_COUNT} steps, {right} right at the first try "
-        "(this session only)."
+        "(kept in this browser, not in the link)."
     )
