@@ -193,7 +193,7 @@ def test_lesson_answers_come_back_on_the_links_step():
     on_screen = reopen_with(LESSON, {"step": "2"}, {"ls": stored})
     assert on_screen.radio(key="ls_pick_2").value == 1
     assert any(
-        lesson_steps()[1].choices[1].why == e
+        lesson_steps()[1].verdict(1) == e
         for e in errors(on_screen) + [s.value for s in on_screen.success]
     )
 
