@@ -36,7 +36,10 @@ def parameters_view(lesson: BatchLesson) -> None:
     taken = lesson.settings.steps
     when = "before any step" if taken == 0 else f"after {taken} steps"
     with st.expander(f"Every weight of the network, {when}"):
-        st.caption("The code below rebuilds the network from these numbers.")
+        st.caption(
+            "The code that reproduces this tab (“Check it in your own notebook”) starts "
+            "from these numbers."
+        )
         for index, (caption, table) in enumerate(parameter_tables(lesson).items()):
             st.markdown(f"**{caption}**")
             st.dataframe(table, key=f"{P}_params_{index}")
