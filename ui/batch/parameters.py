@@ -37,7 +37,7 @@ def parameters_view(lesson: BatchLesson) -> None:
     when = "before any step" if taken == 0 else f"after {taken} steps"
     with st.expander(f"Every weight of the network, {when}"):
         st.caption(
-            "The code that reproduces this tab (“Check it in your own notebook”) starts "
+            "The code that reproduces this tab (“Check it in your own notebook”) is built "
             "from these numbers."
         )
         for index, (caption, table) in enumerate(parameter_tables(lesson).items()):
