@@ -4,10 +4,12 @@ browser tests and the browser benchmark (JavaScript, for Playwright's wait_for_f
 
 # The script is idle, nothing on the page is stale, every lazily loaded element is in
 # place of its skeleton, every formula is typeset (its markdown container is empty until
-# KaTeX has loaded), and every Plotly chart is drawn.
+# KaTeX has loaded), the lab's browser component (ui/shared/browser.py) has run its
+# script where the page mounts it, and every Plotly chart is drawn.
 SETTLED = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('.st-key-lab_browser') && !window.poolingLabBrowser) return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
   for (const text of document.querySelectorAll('[data-testid="stMarkdownContainer"]'))
     if (!text.childNodes.length) return false;

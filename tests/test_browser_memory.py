@@ -39,6 +39,11 @@ def type_answer(page, text: str) -> None:
     page.keyboard.type(text)
 
 
+def verdict(page, text: str):
+    """The lesson's verdict box, found by its whole text."""
+    return page.get_by_text(text, exact=True)
+
+
 def test_a_typed_answer_stays_with_its_problem_after_next_and_previous(page, app_url):
     open_page(page, f"{app_url}/{EXERCISE}")
     component = page.locator(".st-key-lab_browser")  # mounted, and takes no room
@@ -59,7 +64,7 @@ def test_the_arrow_key_after_a_lesson_answer_goes_to_the_next_step(page, app_url
     right = step.choices[step.right_choice]
     open_page(page, f"{app_url}/lesson?step=1")
     page.get_by_text(right.text, exact=True).click()  # the mouse, as a learner does
-    expect(page.get_by_text(right.why, exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(verdict(page, f"Right: {right.why}")).to_be_visible(timeout=TIMEOUT_MS)
     page.keyboard.press("ArrowRight")
     expect(page.get_by_text(f"Step 2 of {STEP_COUNT}:", exact=False)).to_be_visible(
         timeout=TIMEOUT_MS
@@ -71,7 +76,7 @@ def test_the_arrow_key_after_a_lesson_answer_goes_to_the_next_step(page, app_url
         timeout=TIMEOUT_MS
     )
     expect(page.get_by_role("radio", name=right.text)).to_be_checked(timeout=TIMEOUT_MS)
-    expect(page.get_by_text(right.why, exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(verdict(page, f"Right: {right.why}")).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []
 
 
@@ -80,7 +85,7 @@ def test_an_answered_question_focused_again_still_steps_on_with_the_arrow_key(pa
     wrong = next(choice for choice in step.choices if not choice.right)
     open_page(page, f"{app_url}/lesson?step=1")
     page.get_by_text(wrong.text, exact=True).click()
-    expect(page.get_by_text(wrong.why, exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(verdict(page, f"Not quite: {wrong.why}")).to_be_visible(timeout=TIMEOUT_MS)
     page.get_by_role("radio", name=wrong.text).focus()  # back in the group by keyboard
     page.keyboard.press("ArrowRight")
     expect(page.get_by_text(f"Step 2 of {STEP_COUNT}:", exact=False)).to_be_visible(
@@ -120,13 +125,13 @@ def test_a_reload_brings_back_the_lesson_answers(page, app_url):
     wrong = next(choice for choice in step.choices if not choice.right)
     open_page(page, f"{app_url}/lesson?step=1")
     page.get_by_text(wrong.text, exact=True).click()
-    expect(page.get_by_text(wrong.why, exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(verdict(page, f"Not quite: {wrong.why}")).to_be_visible(timeout=TIMEOUT_MS)
     wait_until_stored(page, "ls", '"answers":{"1":')
     reload(page)
     score = f"Answered 1 of {STEP_COUNT} steps, 0 right at the first try"
     expect(page.get_by_text(score, exact=False)).to_be_visible(timeout=TIMEOUT_MS)
     expect(page.get_by_role("radio", name=wrong.text)).to_be_checked(timeout=TIMEOUT_MS)
-    expect(page.get_by_text(wrong.why, exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    expect(verdict(page, f"Not quite: {wrong.why}")).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []
 
 

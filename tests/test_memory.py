@@ -211,3 +211,11 @@ def test_edits_come_back_for_the_links_batch_only():
     assert any(button.label == "Discard my edits" for button in app.button)
     other = reopen_with(BATCH, {"data": "edit", "n": "2", "seed": "3"}, {"bt": stored})
     assert not any(button.label == "Discard my edits" for button in other.button)
+
+
+def test_a_page_counts_as_settled_only_once_the_browser_component_has_run():
+    from deploy.page_state import SETTLED
+    from ui.shared import browser
+
+    assert f".st-key-{browser.KEY}" in SETTLED and "window.poolingLabBrowser" in SETTLED
+    assert "window.poolingLabBrowser ||= install()" in browser.JS
