@@ -311,5 +311,4 @@ def test_tiny_tiles_number_their_maps_on_hover_instead_of_titles():
     cells = trace(figure, "value")
     assert cells.customdata[1, 0] == 0 and cells.customdata[1, 9] == 1  # map numbers
     assert cells.hovertemplate.startswith("#%{customdata}")
-    # Laid out for a phone's column (358 px): 4 maps 8 wide, 2 a row, keep their titles.
-    assert not titles_fit(64, 8, most_columns=8) and titles_fit(4, 8, most_columns=2)
+    assert not titles_fit(64, 8, most_columns=8) and titles_fit(8, 8, most_columns=4)

@@ -40,7 +40,7 @@ def columns_for(
 
 
 def titles_fit(
-    count: int, width: int, *, most_columns: int, width_px: int = style.MOSAIC_WIDTH_PX
+    count: int, width: int, *, most_columns: int, width_px: int = style.COLOUR_MOSAIC_WIDTH_PX
 ) -> bool:
     """Whether `count` maps `width` wide, drawn as colour only, get a title row (else
     the hover numbers them): what a caption under them may promise."""
@@ -93,17 +93,20 @@ def small_multiples(
     limit: float | None = None,
     marks: list[list[tuple[int, int]]] | None = None,
     most_columns: int = 8,
-    width_px: int = style.MOSAIC_WIDTH_PX,
+    width_px: int | None = None,
     lecture: bool = False,
 ) -> go.Figure:
     """maps: list of (H, W); titles: one per map; marks: per map, the cells to star;
-    width_px: about how wide the column it is placed in is; lecture: laid out for
+    width_px: about how wide the column it is placed in is (by default a phone's
+    column, or a projector's for colour only, see style); lecture: laid out for
     lecture size. Titles need a row of their own at least TITLE_ROW_PX tall; below that
     the hover numbers the maps instead. With `annotate`, every number is written in its
     cell (fit_mosaic); maps whose numbers are all tiny are written, coloured and
     hovered in units of a power of ten, said in `title`."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
+    if width_px is None:
+        width_px = style.MOSAIC_WIDTH_PX if annotate else style.COLOUR_MOSAIC_WIDTH_PX
     room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
     exponent = 0
     if annotate:

@@ -62,6 +62,9 @@ PHONE_WIDTH_PX = 358
 PLOT_WIDTH_PX = 250  # half a main column on a projector: the narrowest a map sits in
 MAIN_WIDTH_PX = PHONE_WIDTH_PX  # a figure as wide as the main column
 MOSAIC_WIDTH_PX = MAIN_WIDTH_PX
+# Maps drawn as colour only have no numbers to fit: a projector's main column, which a
+# phone only shrinks.
+COLOUR_MOSAIC_WIDTH_PX = 520
 MARGIN = dict(l=36, r=16, t=72, b=16)
 
 
