@@ -61,18 +61,20 @@ BROWSER_IDLE = """async () => {
 }"""
 
 # Every heatmap that writes numbers in its cells, checked against where Plotly drew
-# them: for each such trace, the cells that should hold a label (non-empty text), the
-# labels drawn (`g.hm` groups hold one trace's `.heatmap-label text` elements, bound
-# to its calcdata), the smallest font size drawn, and each label whose box is not
-# inside its own cell (the cell's pixel box from the axes' c2p plus the plot area's
-# offset, less the gap between cells). Returns a list, one entry per trace.
+# them. For each such trace: the title of its chart, how many cells hold a value (a
+# finite z; J leaves its zeros blank), how many labels were drawn (`g.hm` groups hold
+# one trace's `.heatmap-label text` elements, bound to its calcdata), the smallest
+# font size drawn, and each label whose box is not inside its own cell (the cell's
+# pixel box from the axes' c2p plus the plot area's offset, less the gap between
+# cells). A list, one entry per trace.
 MAP_LABELS = """() => {
   const SLACK_PX = 0.5;
   const found = [];
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
     const layout = plot._fullLayout;
     if (!layout) continue;
-    const title = ((layout.title && layout.title.text) || '').replace(/<[^>]+>/g, '');
+    const given = plot.layout && plot.layout.title && plot.layout.title.text;
+    const title = (given || '').replace(/<[^>]+>/g, '');
     const box = plot.getBoundingClientRect();
     for (const group of plot.querySelectorAll('g.hm')) {
       const trace = group.__data__ && group.__data__[0] && group.__data__[0].trace;
@@ -87,10 +89,12 @@ MAP_LABELS = """() => {
       const half = Math.abs(xa.c2p(1) - xa.c2p(0)) / 2;
       const halfY = Math.abs(ya.c2p(1) - ya.c2p(0)) / 2;
       let expected = 0;
-      const text = trace.text || [];
       for (let r = 0; r < rows; r++)
-        for (let c = 0; c < cols; c++)
-          if (text[r] && text[r][c] !== undefined && String(text[r][c]) !== '') expected++;
+        for (let c = 0; c < cols; c++) {
+          const z = trace.z[r][c];
+          if (z !== null && Number.isFinite(Number(z)) && !(trace.name === 'J' && Number(z) === 0))
+            expected++;
+        }
       const labels = Array.from(group.querySelectorAll('.heatmap-label text'))
         .filter(t => t.textContent !== '');
       const outside = [];
