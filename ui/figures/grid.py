@@ -273,7 +273,9 @@ def grid_figure(
     layout = dict(
         **style.matrix_axes(values.shape, overlay.padding, cell=size),
         **style.base_layout(
-            title=title, height=rows * size + style.MARGIN["t"] + style.MARGIN["b"]
+            title=title,
+            height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
+            width_px=room,
         ),
     )
     if clickable:

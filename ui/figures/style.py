@@ -10,6 +10,7 @@ border, never on its number.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +47,9 @@ LECTURE_SCALE = LECTURE_CELL_FONT_PX / CELL_FONT_PX  # lecture figures: all this
 MIN_DECIMALS = 1  # rounding stops here: with none, 0.25 would read "0"
 LINE_EM = 1.2  # a label's box is this many font sizes tall (Arial's ascent + descent)
 TITLE_FONT_PX = 16
+TITLE_CHAR_EM = 0.5  # a title's letters average 0.42-0.52 em (measured in Chromium)
+TITLE_LINE_PX = 21  # each further line of a wrapped title
+TITLE_PAD_PX = 4
 # Advance widths in em of Arial (Inter is within a few %): what a label needs across.
 CHAR_EM = {".": 0.278, ",": 0.278, "−": 0.584, "-": 0.333, "∞": 0.713, " ": 0.278}
 DIGIT_EM = 0.556
@@ -77,13 +81,25 @@ def title_style(text: str) -> dict:
         y=1,
         yref="container",
         yanchor="top",
-        pad=dict(t=8, l=4),
+        pad=dict(t=8, l=TITLE_PAD_PX),
         font=dict(size=TITLE_FONT_PX),
     )
 
 
-def base_layout(*, title: str | None, height: int, margin: dict = MARGIN) -> dict:
-    """What every figure's layout starts from: font, margins, no legend, no dragging."""
+def wrapped_title(text: str, width_px: float) -> tuple[str, int]:
+    """`text` broken at spaces into lines that fit `width_px` (<br> between them), and
+    how many lines that makes."""
+    most = max(8, int((width_px - 2 * TITLE_PAD_PX) / (TITLE_FONT_PX * TITLE_CHAR_EM)))
+    lines = textwrap.wrap(text, most, break_long_words=False, break_on_hyphens=False)
+    return "<br>".join(lines) or text, max(1, len(lines))
+
+
+def base_layout(
+    *, title: str | None, height: int, margin: dict = MARGIN, width_px: float | None = None
+) -> dict:
+    """What every figure's layout starts from: font, margins, no legend, no dragging.
+    Given the width of the column it sits in, a long title is wrapped there and the
+    figure grows by its extra lines."""
     layout = dict(
         font=FONT,
         margin=margin,
@@ -93,7 +109,14 @@ def base_layout(*, title: str | None, height: int, margin: dict = MARGIN) -> dic
         dragmode=False,
     )
     if title is not None:
+        lines = 1
+        if width_px is not None:
+            title, lines = wrapped_title(title, width_px)
         layout["title"] = title_style(title)
+        if lines > 1:
+            extra = (lines - 1) * TITLE_LINE_PX
+            layout["margin"] = dict(margin, t=margin["t"] + extra)
+            layout["height"] = int(height) + extra
     return layout
 
 
