@@ -15,11 +15,12 @@ SETTLED = """() => {
   return charts.every(chart => chart.querySelector('.js-plotly-plot .main-svg'));
 }"""
 
-# The Plotly element whose title (Streamlit wraps titles in <b>) starts with `prefix`.
+# The Plotly element whose title (Streamlit wraps titles in <b>; a long one is broken
+# into lines by <br>, read as a space) starts with `prefix`.
 FIND_CHART = """(prefix) => {
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
     const raw = plot.layout && plot.layout.title && plot.layout.title.text;
-    if (raw && raw.replace(/<[^>]+>/g, '').startsWith(prefix)) return plot;
+    if (raw && raw.replace(/<br>/g, ' ').replace(/<[^>]+>/g, '').startsWith(prefix)) return plot;
   }
   return null;
 }"""
@@ -37,7 +38,7 @@ CHART_Z = f"""(prefix) => {{
 # The full title text of the chart whose title starts with `prefix`, or null.
 CHART_TITLE = f"""(prefix) => {{
   const plot = ({FIND_CHART})(prefix);
-  return plot ? plot.layout.title.text.replace(/<[^>]+>/g, '') : null;
+  return plot ? plot.layout.title.text.replace(/<br>/g, ' ').replace(/<[^>]+>/g, '') : null;
 }}"""
 
 # Where cell (row, col) of that chart is on screen: Plotly's own axis mapping (d2p).
@@ -74,7 +75,7 @@ MAP_LABELS = """() => {
     const layout = plot._fullLayout;
     if (!layout) continue;
     const given = plot.layout && plot.layout.title && plot.layout.title.text;
-    const title = (given || '').replace(/<[^>]+>/g, '');
+    const title = (given || '').replace(/<br>/g, ' ').replace(/<[^>]+>/g, '');
     const box = plot.getBoundingClientRect();
     for (const group of plot.querySelectorAll('g.hm')) {
       const trace = group.__data__ && group.__data__[0] && group.__data__[0].trace;

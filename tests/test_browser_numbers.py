@@ -34,7 +34,8 @@ CASES = {
 }
 # Titles that carry a power of ten, and whether that chart writes numbers.
 SCALED_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
-  .map(plot => [((plot.layout.title && plot.layout.title.text) || '').replace(/<[^>]+>/g, ''),
+  .map(plot => [((plot.layout.title && plot.layout.title.text) || '')
+                  .replace(/<br>/g, ' ').replace(/<[^>]+>/g, ''),
                 plot.querySelectorAll('.heatmap-label text').length])
   .filter(([title]) => /×10|units of 10/.test(title))"""
 

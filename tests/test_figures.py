@@ -53,6 +53,9 @@ def test_a_label_too_wide_is_shrunk_then_rounded_then_given_a_bigger_cell():
     assert grown.labels.tolist() == [["13.7"]] and grown.decimals == style.MIN_DECIMALS
     assert grown.font_px == style.MIN_CELL_FONT_PX and grown.cell_px > 20
     assert style.fits_in_cell(grown.labels.ravel(), grown.cell_px, grown.font_px)
+    # Rounding never moves a number by more than 5 %: 0.19 keeps its digits, in a bigger cell.
+    kept_digits = style.fit_labels([[0.19, -0.25]], cell_px=20, decimals=2)
+    assert kept_digits.labels.tolist() == [["0.19", "−0.25"]] and kept_digits.cell_px > 20
     # A label that fits is left alone.
     kept = style.fit_labels([[0.5, 1.0]], cell_px=46, decimals=3)
     assert kept.labels.tolist() == [["0.5", "1"]] and kept.font_px == style.CELL_FONT_PX
@@ -71,7 +74,7 @@ def test_a_map_of_wide_numbers_keeps_every_number_and_the_hover_keeps_them_exact
     assert cells.texttemplate == "%{text}" and cells.textfont.size >= style.MIN_CELL_FONT_PX
     assert all(label != "" for label in cells.text.ravel())
     assert style.fits_in_cell(cells.text.ravel(), cell_px(figure, 16), cells.textfont.size)
-    assert cells.text[0, 0] == "−0.1" and cells.customdata[0, 0] == "−0.123"
+    assert cells.text[0, 0] == "−0.12" and cells.customdata[0, 0] == "−0.123"
 
 
 @pytest.mark.parametrize("lecture", [False, True])
@@ -203,6 +206,31 @@ def test_a_mosaic_writes_every_number_of_every_map_in_a_cell_that_holds_it(count
     margin = figure.layout.margin
     held = (figure.layout.height - margin.t - margin.b) / (rows + 0.2)  # range: -0.7 .. rows-0.5
     assert style.fits_in_cell(text[np.isfinite(z)], held, cells.textfont.size)
+
+
+def test_each_map_of_a_mosaic_is_as_wide_as_its_title():
+    from ui.figures.mosaic import MAP_TITLE_PX
+
+    titles = ["dL/dK, kernel 0", "dL/dK, kernel 1"]
+    figure = small_multiples([np.full((3, 3), 0.5)] * 2, titles, width_px=250, lecture=True)
+    cells = trace(figure, "gradient")
+    rows = np.asarray(cells.z).shape[0]
+    margin = figure.layout.margin
+    cell = (figure.layout.height - margin.t - margin.b) / (rows + 0.2)
+    widest = max(map(len, titles)) * MAP_TITLE_PX * style.TITLE_CHAR_EM
+    assert 3 * cell >= widest
+
+
+def test_a_long_title_wraps_to_its_column_and_the_figure_grows_by_its_lines():
+    title = "S (rows: outputs, columns: x's cells)"
+    short = grids.grid_figure(np.zeros((2, 8)), title="S", width_px=250)
+    long = grids.grid_figure(np.zeros((2, 8)), title=title, width_px=250)
+    lines = long.layout.title.text.split("<br>")
+    assert len(lines) == 2 and " ".join(lines) == title
+    assert all(len(line) * 16 * style.TITLE_CHAR_EM <= 250 for line in lines)
+    grown = long.layout.height - short.layout.height
+    assert grown == style.TITLE_LINE_PX and long.layout.margin.t - short.layout.margin.t == grown
+    assert long.layout.title.pad.t == short.layout.title.pad.t + style.TITLE_LINE_PX
 
 
 def test_a_mosaic_in_a_power_of_ten_says_so_and_colours_in_the_same_units():

@@ -7,6 +7,8 @@ build in milliseconds, where 64 subplots take seconds.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -17,6 +19,7 @@ from .grid import colour_range, marks_trace
 SMALL_DECIMALS = 2
 COLOUR_BAR_PX = 70  # the colour bar, its numbers and the margins
 TITLE_ROW_PX = 12  # a title row this tall holds a 13-px title; smaller: titles on hover
+MAP_TITLE_PX = 13  # each map's own title, above it
 
 
 def mosaic_cell_px(columns: int, width: int, width_px: int = style.MOSAIC_WIDTH_PX) -> int:
@@ -64,23 +67,30 @@ def tile(maps: list[np.ndarray], columns: int, fill=np.nan) -> tuple[np.ndarray,
     return mosaic, corners
 
 
+def title_px(titles: list[str]) -> float:
+    """Width of the widest map title (MAP_TITLE_PX letters)."""
+    return max((len(t) for t in titles), default=0) * MAP_TITLE_PX * style.TITLE_CHAR_EM
+
+
 def fit_mosaic(
-    maps: np.ndarray, *, most: int, width_px: float, lecture: bool
+    maps: np.ndarray, *, most: int, width_px: float, lecture: bool, title_room: float = 0.0
 ) -> tuple[int, style.LabelFit]:
     """How many maps a row, and their labels: the most columns (up to `most`) whose
-    cells hold every number at full precision (shrunk to the floor if need be); failing
-    that, the most whose cells hold them rounded; failing that, one column of cells
-    grown to fit. maps: (N, H, W), all written alike."""
+    cells hold every number at full precision (shrunk to the floor if need be) and
+    whose maps are as wide as `title_room`; failing that, the most whose cells hold them
+    rounded; failing that, one column of cells grown to fit both. maps: (N, H, W), all
+    written alike."""
     width = maps.shape[2]
+    wide_enough = np.ceil(title_room / width)
     for fewest in (SMALL_DECIMALS, style.MIN_DECIMALS):
         for columns in range(min(len(maps), most), 0, -1):
             cell = mosaic_cell_px(columns, width, width_px)
             fit = style.fit_labels(
                 maps, cell_px=cell, decimals=SMALL_DECIMALS, lecture=lecture, fewest_decimals=fewest
             )
-            if fit.cell_px <= cell:
+            if fit.cell_px <= cell and cell >= wide_enough:
                 return columns, fit
-    return 1, fit
+    return 1, replace(fit, cell_px=max(fit.cell_px, wide_enough))
 
 
 def small_multiples(
@@ -114,7 +124,13 @@ def small_multiples(
         exponent = common_exponent(every, SMALL_DECIMALS) if kind == "gradient" else 0
         maps = [m / 10.0**exponent for m in maps]
         limit = None if limit is None else limit / 10.0**exponent
-        columns, fit = fit_mosaic(np.stack(maps), most=most_columns, width_px=room, lecture=lecture)
+        columns, fit = fit_mosaic(
+            np.stack(maps),
+            most=most_columns,
+            width_px=room,
+            lecture=lecture,
+            title_room=title_px(titles),
+        )
         cell_px, font_px = max(fit.cell_px, mosaic_cell_px(columns, width, room)), fit.font_px
         labels = tile(list(fit.labels), columns, fill="")[0]
         widest = max(style.label_px(t, font_px) for t in fit.labels.ravel())
@@ -156,7 +172,7 @@ def small_multiples(
                 text=titles,
                 mode="text",
                 hoverinfo="skip",
-                textfont=dict(size=13, color=style.TITLE_TEXT),
+                textfont=dict(size=MAP_TITLE_PX, color=style.TITLE_TEXT),
                 name="titles",
             )
         )

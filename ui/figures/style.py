@@ -45,6 +45,7 @@ MIN_CELL_FONT_PX = 12  # the floor: a number that does not fit is shrunk no furt
 LECTURE_CELL_FONT_PX = 18  # numbers on maps in lecture mode (also the floor there)
 LECTURE_SCALE = LECTURE_CELL_FONT_PX / CELL_FONT_PX  # lecture figures: all this much bigger
 MIN_DECIMALS = 1  # rounding stops here: with none, 0.25 would read "0"
+ROUNDING_ERROR = 0.05  # no number is rounded by more than 5 % of itself: 0.19 stays 0.19
 LINE_EM = 1.2  # a label's box is this many font sizes tall (Arial's ascent + descent)
 TITLE_FONT_PX = 16
 TITLE_CHAR_EM = 0.5  # a title's letters average 0.42-0.52 em (measured in Chromium)
@@ -72,8 +73,9 @@ COLOUR_MOSAIC_WIDTH_PX = 520
 MARGIN = dict(l=36, r=16, t=72, b=16)
 
 
-def title_style(text: str) -> dict:
-    """Titles sit at the very top, above the column numbers."""
+def title_style(text: str, lines: int = 1) -> dict:
+    """Titles sit at the very top, above the column numbers. Plotly anchors a title of
+    several lines by its first line's box, so the pad takes the lines above the last."""
     return dict(
         text=text,
         x=0,
@@ -81,7 +83,7 @@ def title_style(text: str) -> dict:
         y=1,
         yref="container",
         yanchor="top",
-        pad=dict(t=8, l=TITLE_PAD_PX),
+        pad=dict(t=8 + (lines - 1) * TITLE_LINE_PX, l=TITLE_PAD_PX),
         font=dict(size=TITLE_FONT_PX),
     )
 
@@ -112,7 +114,7 @@ def base_layout(
         lines = 1
         if width_px is not None:
             title, lines = wrapped_title(title, width_px)
-        layout["title"] = title_style(title)
+        layout["title"] = title_style(title, lines)
         if lines > 1:
             extra = (lines - 1) * TITLE_LINE_PX
             layout["margin"] = dict(margin, t=margin["t"] + extra)
@@ -135,6 +137,14 @@ def needed_cell_px(labels, font_px: float = CELL_FONT_PX) -> float:
 def fits_in_cell(labels, cell_px: float, font_px: float = CELL_FONT_PX) -> bool:
     """Whether every label, at `font_px`, fits inside a cell `cell_px` wide."""
     return needed_cell_px(labels, font_px) <= cell_px
+
+
+def rounds_mildly(values: np.ndarray, places: int) -> bool:
+    """Whether rounding every finite value to `places` decimals moves none of them by
+    more than ROUNDING_ERROR of itself (13.667 to 13.7 does; 0.19 to 0.2 does not)."""
+    finite = values[np.isfinite(values)]
+    error = np.abs(np.round(finite, places) - finite)
+    return bool(np.all(error <= ROUNDING_ERROR * np.abs(finite) + 1e-12))
 
 
 def lecture_scale(lecture: bool) -> float:
@@ -173,6 +183,8 @@ def fit_labels(
     floor = (LECTURE_CELL_FONT_PX / LECTURE_SCALE) if lecture else MIN_CELL_FONT_PX
     fonts = sorted({float(CELL_FONT_PX), float(floor)}, reverse=True)
     for places in range(decimals, min(decimals, fewest_decimals) - 1, -1):
+        if places < decimals and not rounds_mildly(values, places):
+            break  # fewer decimals would change a number too much: grow the cell instead
         labels = fmt_grid(values, places)
         if keep is not None:
             labels = np.where(keep, labels, "").astype(object)
