@@ -8,9 +8,6 @@ import plotly.graph_objects as go
 from ..shared.numbers import DECIMALS, fmt_grid
 from . import style
 
-JACOBIAN_CELL_PX = (10, 34)  # smallest and largest cell before the numbers need more
-JACOBIAN_MARGIN = dict(l=64, r=16, t=120, b=16)  # room for the x·,· and y·,· ticks
-
 
 def jacobian_figure(
     matrix: np.ndarray,
@@ -27,8 +24,8 @@ def jacobian_figure(
     in_labels = [f"x{r},{c}" for r, c in np.ndindex(*in_shape)]
     # The page's width is not known here: a main column on a projector is the narrowest.
     room = style.MAIN_WIDTH_PX / style.lecture_scale(lecture)
-    room -= JACOBIAN_MARGIN["l"] + JACOBIAN_MARGIN["r"]
-    smallest, largest = JACOBIAN_CELL_PX
+    room -= style.JACOBIAN_MARGIN["l"] + style.JACOBIAN_MARGIN["r"]
+    smallest, largest = style.JACOBIAN_CELL_PX
     fit = style.fit_labels(
         matrix,
         cell_px=max(smallest, min(largest, room // max(cols, 1))),
@@ -37,6 +34,8 @@ def jacobian_figure(
         keep=matrix != 0,
     )
     cell, labels = fit.cell_px, fit.labels
+    margin = style.JACOBIAN_MARGIN
+    frame = margin["t"] + margin["b"] + style.JACOBIAN_SPARE_PX
     heatmap = dict(
         type="heatmap",
         z=matrix,
@@ -68,8 +67,8 @@ def jacobian_figure(
         ),
         **style.base_layout(
             title=title,
-            height=rows * cell + JACOBIAN_MARGIN["t"] + JACOBIAN_MARGIN["b"] + 14,
-            margin=JACOBIAN_MARGIN,
+            height=rows * cell + frame,
+            margin=margin,
         ),
     )
     return go.Figure(data=[heatmap], layout=layout)

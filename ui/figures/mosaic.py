@@ -19,7 +19,7 @@ from .grid import colour_range, marks_trace
 SMALL_DECIMALS = 2
 COLOUR_BAR_PX = 70  # the colour bar, its numbers and the margins
 TITLE_ROW_PX = 12  # a title row this tall holds a 13-px title; smaller: titles on hover
-MAP_TITLE_PX = 13  # each map's own title, above it
+MAP_TITLE_PX = style.MAP_TITLE_PX
 
 
 def mosaic_cell_px(columns: int, width: int, width_px: int = style.MOSAIC_WIDTH_PX) -> int:

@@ -71,6 +71,10 @@ MOSAIC_WIDTH_PX = MAIN_WIDTH_PX
 # phone only shrinks.
 COLOUR_MOSAIC_WIDTH_PX = 520
 MARGIN = dict(l=36, r=16, t=72, b=16)
+MAP_TITLE_PX = 13  # each small map's own title, above it in a mosaic
+JACOBIAN_CELL_PX = (10, 34)  # J's smallest and largest cell before its numbers need more
+JACOBIAN_MARGIN = dict(l=64, r=16, t=120, b=16)  # room for J's x·,· and y·,· ticks
+JACOBIAN_SPARE_PX = 14  # below J's last row
 
 
 def title_style(text: str, lines: int = 1) -> dict:
