@@ -17,11 +17,12 @@ SETTLED = """() => {
   return charts.every(chart => chart.querySelector('.js-plotly-plot .main-svg'));
 }"""
 
-# The Plotly element whose title (Streamlit wraps titles in <b>) starts with `prefix`.
+# The Plotly element whose title (Streamlit wraps titles in <b>; a long one is broken
+# into lines by <br>, read as a space) starts with `prefix`.
 FIND_CHART = """(prefix) => {
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
     const raw = plot.layout && plot.layout.title && plot.layout.title.text;
-    if (raw && raw.replace(/<[^>]+>/g, '').startsWith(prefix)) return plot;
+    if (raw && raw.replace(/<br>/g, ' ').replace(/<[^>]+>/g, '').startsWith(prefix)) return plot;
   }
   return null;
 }"""
@@ -39,7 +40,7 @@ CHART_Z = f"""(prefix) => {{
 # The full title text of the chart whose title starts with `prefix`, or null.
 CHART_TITLE = f"""(prefix) => {{
   const plot = ({FIND_CHART})(prefix);
-  return plot ? plot.layout.title.text.replace(/<[^>]+>/g, '') : null;
+  return plot ? plot.layout.title.text.replace(/<br>/g, ' ').replace(/<[^>]+>/g, '') : null;
 }}"""
 
 # Where cell (row, col) of that chart is on screen: Plotly's own axis mapping (d2p).
@@ -60,4 +61,71 @@ BROWSER_IDLE = """async () => {
     quiet = spare >= 40 ? quiet + 1 : 0;
   }
   return true;
+}"""
+
+# Every heatmap that writes numbers in its cells, checked against where Plotly drew
+# them. For each such trace: the title of its chart, how many cells hold a value (a
+# finite z; J leaves its zeros blank), how many labels were drawn (`g.hm` groups hold
+# one trace's `.heatmap-label text` elements, bound to its calcdata), the smallest
+# font size drawn, and each label whose box is not inside its own cell (the cell's
+# pixel box from the axes' c2p plus the plot area's offset, less the gap between
+# cells). A list, one entry per trace.
+MAP_LABELS = """() => {
+  const SLACK_PX = 0.5;
+  const found = [];
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const layout = plot._fullLayout;
+    if (!layout) continue;
+    const given = plot.layout && plot.layout.title && plot.layout.title.text;
+    const title = (given || '').replace(/<br>/g, ' ').replace(/<[^>]+>/g, '');
+    const box = plot.getBoundingClientRect();
+    for (const group of plot.querySelectorAll('g.hm')) {
+      const trace = group.__data__ && group.__data__[0] && group.__data__[0].trace;
+      if (!trace || !trace.texttemplate) continue;
+      const xa = layout[trace.xaxis === 'x' ? 'xaxis' : 'xaxis' + trace.xaxis.slice(1)];
+      const ya = layout[trace.yaxis === 'y' ? 'yaxis' : 'yaxis' + trace.yaxis.slice(1)];
+      const rows = trace.z.length, cols = trace.z[0].length;
+      const xs = Array.from({length: cols}, (_, i) =>
+        xa.type === 'category' ? i : Number(trace.x ? trace.x[i] : i));
+      const ys = Array.from({length: rows}, (_, i) =>
+        ya.type === 'category' ? i : Number(trace.y ? trace.y[i] : i));
+      const half = Math.abs(xa.c2p(1) - xa.c2p(0)) / 2;
+      const halfY = Math.abs(ya.c2p(1) - ya.c2p(0)) / 2;
+      let expected = 0;
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < cols; c++) {
+          const z = trace.z[r][c];
+          if (z !== null && Number.isFinite(Number(z)) && !(trace.name === 'J' && Number(z) === 0))
+            expected++;
+        }
+      const labels = Array.from(group.querySelectorAll('.heatmap-label text'))
+        .filter(t => t.textContent !== '');
+      const outside = [];
+      let smallest = Infinity;
+      for (const label of labels) {
+        smallest = Math.min(smallest, parseFloat(getComputedStyle(label).fontSize));
+        const r = label.getBoundingClientRect();
+        const cx = (r.left + r.right) / 2 - box.left - xa._offset;
+        const cy = (r.top + r.bottom) / 2 - box.top - ya._offset;
+        let col = 0, row = 0;
+        for (let c = 1; c < cols; c++)
+          if (Math.abs(xa.c2p(xs[c]) - cx) < Math.abs(xa.c2p(xs[col]) - cx)) col = c;
+        for (let q = 1; q < rows; q++)
+          if (Math.abs(ya.c2p(ys[q]) - cy) < Math.abs(ya.c2p(ys[row]) - cy)) row = q;
+        const left = box.left + xa._offset + xa.c2p(xs[col]) - half + (trace.xgap || 0) / 2;
+        const right = box.left + xa._offset + xa.c2p(xs[col]) + half - (trace.xgap || 0) / 2;
+        const top = box.top + ya._offset + ya.c2p(ys[row]) - halfY + (trace.ygap || 0) / 2;
+        const bottom = box.top + ya._offset + ya.c2p(ys[row]) + halfY - (trace.ygap || 0) / 2;
+        if (r.left < left - SLACK_PX || r.right > right + SLACK_PX
+            || r.top < top - SLACK_PX || r.bottom > bottom + SLACK_PX)
+          outside.push(`${label.textContent} at ${row},${col}: ` +
+            `${r.width.toFixed(1)}x${r.height.toFixed(1)} in ${(right - left).toFixed(1)}` +
+            `x${(bottom - top).toFixed(1)}`);
+      }
+      found.push({title, trace: trace.name, expected, drawn: labels.length,
+                  smallest: labels.length ? smallest : null, outside,
+                  width: Math.round(box.width)});
+    }
+  }
+  return found;
 }"""

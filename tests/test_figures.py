@@ -7,6 +7,7 @@ import pytest
 from pooling import PoolConfig
 from pooling.explain import shares
 from ui.figures import grid as grids
+from ui.figures import style
 from ui.figures.curves import line_figure, max_curve_figure
 from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import small_multiples
@@ -32,12 +33,68 @@ def test_grid_is_matrix_oriented_square_and_annotated():
     assert cells.textfont.size >= 12  # a fixed size: Plotly would shrink it to fit
 
 
-def test_numbers_that_do_not_fit_their_cells_are_left_to_the_hover():
+def cell_px(figure, rows):
+    """A map's cell size as laid out: the plot's height over its rows."""
+    margin = figure.layout.margin
+    return (figure.layout.height - margin.t - margin.b) / rows
+
+
+def test_a_label_too_wide_is_shrunk_then_rounded_then_given_a_bigger_cell():
+    # 13.667 needs 48 px at 13 px: at 12 px it fits a 46-px cell with every decimal.
+    shrunk = style.fit_labels([[13.667]], cell_px=46, decimals=3)
+    assert shrunk.labels.tolist() == [["13.667"]] and shrunk.font_px == style.MIN_CELL_FONT_PX
+    assert shrunk.cell_px == 46
+    # In 40 px even 12 px is too wide: one decimal fewer.
+    rounded = style.fit_labels([[13.667]], cell_px=40, decimals=3)
+    assert rounded.labels.tolist() == [["13.67"]] and rounded.decimals == 2
+    assert rounded.cell_px == 40
+    # In 20 px nothing fits, even at one decimal and 12 px: the cell grows to fit.
+    grown = style.fit_labels([[13.667]], cell_px=20, decimals=3)
+    assert grown.labels.tolist() == [["13.7"]] and grown.decimals == style.MIN_DECIMALS
+    assert grown.font_px == style.MIN_CELL_FONT_PX and grown.cell_px > 20
+    assert style.fits_in_cell(grown.labels.ravel(), grown.cell_px, grown.font_px)
+    # Rounding never moves a number by more than 5 %: 0.19 keeps its digits, in a bigger cell.
+    kept_digits = style.fit_labels([[0.19, -0.25]], cell_px=20, decimals=2)
+    assert kept_digits.labels.tolist() == [["0.19", "−0.25"]] and kept_digits.cell_px > 20
+    # A label that fits is left alone.
+    kept = style.fit_labels([[0.5, 1.0]], cell_px=46, decimals=3)
+    assert kept.labels.tolist() == [["0.5", "1"]] and kept.font_px == style.CELL_FONT_PX
+
+
+def test_lecture_labels_are_never_shrunk_below_18_px_on_screen():
+    fit = style.fit_labels([[13.667]], cell_px=46, decimals=3, lecture=True)
+    assert fit.font_px * style.LECTURE_SCALE >= style.LECTURE_CELL_FONT_PX - 1e-9
+    assert fit.labels.tolist() == [["13.67"]]  # rounded, not shrunk
+
+
+def test_a_map_of_wide_numbers_keeps_every_number_and_the_hover_keeps_them_exact():
     wide = np.full((16, 16), -0.123)
     figure = grids.grid_figure(wide, title="x")
     cells = trace(figure, "value")
-    assert cells.texttemplate is None and "%{customdata}" in cells.hovertemplate
-    assert cells.customdata[0, 0] == "−0.123"
+    assert cells.texttemplate == "%{text}" and cells.textfont.size >= style.MIN_CELL_FONT_PX
+    assert all(label != "" for label in cells.text.ravel())
+    assert style.fits_in_cell(cells.text.ravel(), cell_px(figure, 16), cells.textfont.size)
+    assert cells.text[0, 0] == "−0.12" and cells.customdata[0, 0] == "−0.123"
+
+
+@pytest.mark.parametrize("lecture", [False, True])
+@pytest.mark.parametrize("size", [2, 5, 9, 16])
+def test_every_map_of_any_size_writes_every_number_in_a_cell_that_holds_it(size, lecture):
+    values = np.arange(size * size).reshape(size, size) * 1.2345 - 40
+    overlay = grids.Overlay(padding=(1, 1), pad_label="−∞")
+    figure = grids.grid_figure(values, title="x", overlay=overlay, lecture=lecture)
+    cells, padding = trace(figure, "value"), trace(figure, "padding")
+    floor = style.LECTURE_CELL_FONT_PX / style.LECTURE_SCALE if lecture else 12
+    assert cells.textfont.size >= floor and padding.textfont.size == cells.textfont.size
+    assert all(label != "" for label in cells.text.ravel())
+    held = cell_px(figure, size + 2)
+    assert style.fits_in_cell([*cells.text.ravel(), "−∞"], held, cells.textfont.size)
+
+
+def test_a_colour_only_map_says_no_power_of_ten():
+    tiny = np.array([[0.0042, -0.0011]])
+    figure = grids.grid_figure(tiny, title="dL/dK", kind="gradient", annotate=False)
+    assert figure.layout.title.text == "dL/dK" and trace(figure, "gradient").texttemplate is None
 
 
 def test_a_map_of_tiny_gradients_is_written_in_a_power_of_ten_and_hovers_the_truth():
@@ -127,12 +184,64 @@ def test_many_small_maps_are_colour_only_with_numbers_on_hover():
     maps = [np.full((6, 6), 0.25) for _ in range(8)]
     figure = small_multiples(maps, [str(n) for n in range(8)], annotate=True)
     cells = trace(figure, "gradient")
-    # columns_for chooses as many columns as keep cells wide enough for the numbers
+    # fit_mosaic chooses as many columns as keep cells wide enough for the numbers
     assert cells.texttemplate == "%{text}"
     assert figure.layout.height > 300
     crowded = small_multiples(maps, [str(n) for n in range(8)], annotate=False)
     assert trace(crowded, "gradient").texttemplate is None
     assert "%{z" in trace(crowded, "gradient").hovertemplate
+
+
+@pytest.mark.parametrize("count, shape", [(1, (3, 3)), (4, (6, 6)), (8, (6, 6)), (3, (12, 12))])
+def test_a_mosaic_writes_every_number_of_every_map_in_a_cell_that_holds_it(count, shape):
+    rng = np.random.default_rng(count)
+    maps = [rng.normal(size=shape) * 3 for _ in range(count)]
+    figure = small_multiples(maps, [f"#{n}" for n in range(count)], kind="value")
+    cells = trace(figure, "value")
+    z = np.asarray(cells.z, dtype=float)
+    text = np.asarray(cells.text)
+    assert cells.texttemplate == "%{text}" and cells.textfont.size >= style.MIN_CELL_FONT_PX
+    assert all(text[np.isfinite(z)] != "") and all(text[~np.isfinite(z)] == "")
+    rows = z.shape[0]
+    margin = figure.layout.margin
+    held = (figure.layout.height - margin.t - margin.b) / (rows + 0.2)  # range: -0.7 .. rows-0.5
+    assert style.fits_in_cell(text[np.isfinite(z)], held, cells.textfont.size)
+
+
+def test_each_map_of_a_mosaic_is_as_wide_as_its_title():
+    from ui.figures.mosaic import MAP_TITLE_PX
+
+    titles = ["dL/dK, kernel 0", "dL/dK, kernel 1"]
+    figure = small_multiples([np.full((3, 3), 0.5)] * 2, titles, width_px=250, lecture=True)
+    cells = trace(figure, "gradient")
+    rows = np.asarray(cells.z).shape[0]
+    margin = figure.layout.margin
+    cell = (figure.layout.height - margin.t - margin.b) / (rows + 0.2)
+    widest = max(map(len, titles)) * MAP_TITLE_PX * style.TITLE_CHAR_EM
+    assert 3 * cell >= widest
+
+
+def test_a_long_title_wraps_to_its_column_and_the_figure_grows_by_its_lines():
+    title = "S (rows: outputs, columns: x's cells)"
+    short = grids.grid_figure(np.zeros((2, 8)), title="S", width_px=250)
+    long = grids.grid_figure(np.zeros((2, 8)), title=title, width_px=250)
+    lines = long.layout.title.text.split("<br>")
+    assert len(lines) == 2 and " ".join(lines) == title
+    assert all(len(line) * 16 * style.TITLE_CHAR_EM <= 250 for line in lines)
+    grown = long.layout.height - short.layout.height
+    assert grown == style.TITLE_LINE_PX and long.layout.margin.t - short.layout.margin.t == grown
+    assert long.layout.title.pad.t == short.layout.title.pad.t + style.TITLE_LINE_PX
+
+
+def test_a_mosaic_in_a_power_of_ten_says_so_and_colours_in_the_same_units():
+    maps = [np.array([[0.0047, -0.0012]]), np.array([[0.0009, 0.0]])]
+    untitled = small_multiples(maps, ["a", "b"])
+    assert untitled.layout.title.text == "In units of 10⁻³"
+    cells = trace(untitled, "gradient")
+    assert cells.text[1, 0] == "4.7" and cells.z[1, 0] == pytest.approx(4.7)
+    assert cells.zmax == pytest.approx(4.7)  # the colour bar reads in the labels' units
+    plain = small_multiples(maps, ["a", "b"], title="dL/dK", annotate=False)
+    assert plain.layout.title.text == "dL/dK" and trace(plain, "gradient").zmax == 0.0047
 
 
 def test_routing_follows_the_gutters_and_never_crosses_a_number():
@@ -161,6 +270,24 @@ def test_routing_follows_the_gutters_and_never_crosses_a_number():
         arrow_end = py % 1 == pytest.approx(0.7)
         assert on_gutter or arrow_end, (px, py)
     assert len(trace(figure, "arrow heads").x) == 4  # average: all four cells receive
+    assert trace(figure, "dL/dy").text.tolist() == [["2", "−1"]]
+    assert received.text.tolist() == [["", "−0.25", "−0.25"], ["", "−0.25", "−0.25"]]
+
+
+def test_routing_on_a_large_grid_still_writes_every_number():
+    sent = np.zeros((16, 16))
+    sent[4:7, 4:7] = 1 / 9
+    figure = routing_figure(
+        np.full((14, 14), 1.0),
+        sent,
+        out_cell=(4, 4),
+        window=tuple((r, c) for r in range(4, 7) for c in range(4, 7)),
+        limit=1.0,
+        title="Routing",
+    )
+    received = trace(figure, "sent")
+    assert received.texttemplate == "%{text}" and trace(figure, "dL/dy").texttemplate
+    assert (received.text != "").sum() == 9 and received.textfont.size >= 12
 
 
 def test_jacobian_figure_holds_the_matrix():
@@ -170,6 +297,15 @@ def test_jacobian_figure_holds_the_matrix():
     np.testing.assert_array_equal(cells.z, matrix)
     assert list(cells.y) == ["y0,0", "y0,1"] and list(cells.x)[1] == "x0,1"
     assert cells.text[1, 0] == fmt(0.25)
+    assert cells.texttemplate == "%{text}" and (cells.text != "").sum() == 5  # every non-zero
+
+
+def test_a_large_jacobian_writes_every_non_zero_entry():
+    matrix = np.kron(np.eye(9), np.full((1, 4), 1 / 3))[:, :36]  # 9 outputs, 36 inputs
+    figure = jacobian_figure(matrix, out_shape=(3, 3), in_shape=(6, 6), title="J")
+    cells = figure.data[0]
+    assert cells.texttemplate == "%{text}" and cells.textfont.size >= 12
+    assert ((cells.text != "") == (matrix != 0)).all()
 
 
 def test_max_curve_is_flat_then_slope_one():

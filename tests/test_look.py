@@ -49,6 +49,21 @@ def test_lecture_numbers_are_18_px_and_the_figure_grows_with_them():
         assert big.layout.title.font.size == pytest.approx(style.TITLE_FONT_PX * scale)
 
 
+def test_a_map_laid_out_for_lecture_keeps_18_px_numbers_inside_its_cells():
+    values = np.array([[13.667, 1.778, 0.5], [2.25, 10.125, 4.0], [0.0, 7.5, 3.333]])
+    desk = grid_figure(values, title="y")
+    big = styled(grid_figure(values, title="y", lecture=True), Look(lecture=True))
+    cells = next(t for t in big.data if t.name == "value")
+    assert cells.textfont.size >= LECTURE_CELL_FONT_PX - 1e-9
+    assert all(label != "" for label in cells.text.ravel())
+    margin = big.layout.margin
+    cell = (big.layout.height - margin.t - margin.b) / 3
+    assert style.fits_in_cell(cells.text.ravel(), cell, cells.textfont.size)
+    # Its width, scaled up, stays within the column the desk map was laid out for.
+    assert 3 * cell + margin.l + margin.r <= style.PLOT_WIDTH_PX + 1
+    assert next(t for t in desk.data if t.name == "value").textfont.size >= 12
+
+
 @pytest.mark.parametrize("dark", [False, True])
 def test_text_and_lines_stand_out_in_both_themes(dark):
     look = Look(dark=dark)

@@ -1,11 +1,14 @@
 """What the pages say and draw is true for the settings on screen, and readable."""
 
+import json
+
 import numpy as np
 import pytest
-from apptest import errors, figure_titled, figures, heatmap_values, no_exceptions, open_app
+from apptest import decode, errors, figure_titled, heatmap_values, no_exceptions, open_app
 
 from ui.batch.state import TABS as BATCH_TABS
-from ui.figures.style import fits_in_cell
+from ui.batch.views import ANNOTATE_UP_TO
+from ui.figures.style import LECTURE_CELL_FONT_PX, MIN_CELL_FONT_PX, fits_in_cell
 from ui.playground.state import TABS as PLAYGROUND_TABS
 
 PLAYGROUND, BATCH = "pages/1_playground.py", "pages/2_batch.py"
@@ -38,18 +41,57 @@ def test_max_mode_without_padding_speaks_of_no_padding():
         assert "Grey cells are padding" not in screen_text(app), name
 
 
+# Maps a page draws as colour only on purpose, a caption saying to hover for the
+# numbers, by chart key: the batch's digits, an example's digit beside its gradients,
+# the averaged image; the per-example mosaics of a batch larger than ANNOTATE_UP_TO.
+COLOUR_ONLY = ("bt_fig_batch", "bt_fig_step_image", "bt_fig_averaged")
+PER_EXAMPLE = ("bt_fig_activation", "bt_fig_pooled", "bt_fig_upstream", "bt_fig_routed")
+
+
+def colour_only(key: str, batch_size: int) -> bool:
+    if key.endswith(COLOUR_ONLY):
+        return True
+    return batch_size > ANNOTATE_UP_TO and key.endswith((*PER_EXAMPLE, "bt_fig_kernel"))
+
+
+def keyed_figures(app):
+    """(chart key, figure JSON) of every chart on the page."""
+    for chart in app.get("plotly_chart"):
+        yield chart.proto.id, json.loads(chart.proto.spec)
+
+
+def unlabelled_cells(trace: dict) -> int:
+    """Cells of a heatmap holding a value but no label (J leaves its zeros blank)."""
+    z = decode(trace["z"]).astype(float)
+    text = np.asarray(trace.get("text", np.full(z.shape, "")), dtype=object)
+    held = np.isfinite(z) & ((z != 0) if trace.get("name") == "J" else True)
+    return int(sum(1 for label in text[held] if str(label) == ""))
+
+
 @pytest.mark.parametrize("page, tabs", [(PLAYGROUND, PLAYGROUND_TABS), (BATCH, BATCH_TABS)])
-@pytest.mark.parametrize("size", ["4", "16"])
-def test_every_number_drawn_is_12_px_or_more_and_fits_its_cell(page, tabs, size):
+@pytest.mark.parametrize("size, lecture", [("4", "0"), ("16", "0"), ("4", "1")])
+def test_every_map_writes_every_number_at_12_px_or_more(page, tabs, size, lecture):
+    """No map leaves its numbers out: each cell that holds a value carries a label, at
+    12 px or more (18 in lecture mode), unless the page draws that map as colour only
+    on purpose (COLOUR_ONLY)."""
     grid = ";".join(
         ",".join(str((r * 7 + c) % 9 - 4.25) for c in range(int(size))) for r in range(int(size))
     )
-    query = {"x": grid, "n": size, "kh": "3", "kw": "3", "sh": "1", "sw": "1"}
+    query = {"x": grid, "n": size, "kh": "3", "kw": "3", "sh": "1", "sw": "1", "lecture": lecture}
+    floor = LECTURE_CELL_FONT_PX if lecture == "1" else MIN_CELL_FONT_PX
+    labelled = 0
     for name, app in every_tab(page, tabs, query):
-        for figure in figures(app):
+        for key, figure in keyed_figures(app):
             for trace in figure["data"]:
-                if trace.get("texttemplate"):
-                    assert trace.get("textfont", {}).get("size", 0) >= 12, (name, trace.get("name"))
+                if trace.get("type") != "heatmap" or trace.get("name") in ("padding", "x"):
+                    continue
+                if not trace.get("texttemplate"):
+                    assert colour_only(key, int(size)), (name, key)
+                    continue
+                labelled += 1
+                assert trace["textfont"]["size"] >= floor - 1e-9, (name, key)
+                assert unlabelled_cells(trace) == 0, (name, key)
+    assert labelled >= len(tabs)  # the maps were there to check
 
 
 def test_a_repeated_chart_cannot_crash_the_page():

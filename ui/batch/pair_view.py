@@ -16,7 +16,7 @@ from .pair import PairStory
 from .state import STEPS, P
 from .views import feature_picker
 
-HALF_PX = 300  # half the main column at 1024 px
+HALF_PX = 250  # half the main column on a projector (253 px), the narrowest
 THIRD_PX = 200
 
 

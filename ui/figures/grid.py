@@ -1,7 +1,8 @@
 """One annotated map of a grid, in matrix orientation, with its overlays.
 
 Conventions every map shares: row 0 on top and square cells; each cell's number in
-it while it fits at CELL_FONT_PX (otherwise colour only, numbers on hover); padding
+it, at CELL_FONT_PX or shrunk to the 12-px floor, rounded, or in a bigger cell (see
+style.fit_labels), never left out; padding
 cells grey and labelled with what pooling reads there; the current window outlined
 along the exact cells it reads (a dilated window is not a solid box); winners marked
 by a star in the cell's corner.
@@ -56,7 +57,12 @@ def colour_range(values: np.ndarray, kind: str, limit: float | None) -> tuple[fl
     return (low, high) if high > low else (low - 1.0, high + 1.0)
 
 
-def padding_trace(shape: tuple[int, int], padding: tuple[int, int], label: str) -> dict:
+def padding_trace(
+    shape: tuple[int, int],
+    padding: tuple[int, int],
+    label: str,
+    font_px: float = style.CELL_FONT_PX,
+) -> dict:
     """Grey cells around a (H, W) grid, each labelled with what pooling reads there."""
     height, width = shape
     pad_r, pad_c = padding
@@ -75,7 +81,7 @@ def padding_trace(shape: tuple[int, int], padding: tuple[int, int], label: str) 
         ygap=2,
         text=np.where(is_pad, label, ""),
         texttemplate="%{text}",
-        textfont=dict(color=style.PADDING_TEXT, size=style.CELL_FONT_PX),
+        textfont=dict(color=style.PADDING_TEXT, size=font_px),
         name="padding",
     )
 
@@ -88,9 +94,11 @@ def cells_trace(
     labels: np.ndarray,
     annotate: bool,
     hover: np.ndarray | None = None,
+    font_px: float = style.CELL_FONT_PX,
 ) -> dict:
     """The map itself: values (H, W) at x = col, y = row; labels (H, W) strings written
-    in the cells; hover (H, W) strings for the tooltip (the labels if None)."""
+    in the cells at `font_px`; hover (H, W) strings for the tooltip (the labels if
+    None)."""
     low, high = colour_range(values, kind, limit)
     height, width = values.shape
     return dict(
@@ -100,7 +108,7 @@ def cells_trace(
         y=np.arange(height),
         text=labels,
         texttemplate="%{text}" if annotate else None,
-        textfont=dict(size=style.CELL_FONT_PX),
+        textfont=dict(size=font_px),
         xgap=2,
         ygap=2,
         name=kind,
@@ -215,39 +223,59 @@ def grid_figure(
     decimals: int = DECIMALS,
     annotate: bool = True,
     clickable: bool = False,
+    lecture: bool = False,
 ) -> go.Figure:
     """One map. values: (H, W). kind: "value", "gradient" (diverging, centred on 0,
-    `limit` its half-width) or "count". Numbers are written in the cells when
-    `annotate` and they fit (a gradient map of tiny numbers in units of a power of ten,
-    said in its title; the hover keeps the true values); `clickable` adds the click
-    targets."""
+    `limit` its half-width) or "count". With `annotate` every cell's number is written
+    in it (style.fit_labels: shrunk, rounded or in a bigger cell as needed; a gradient
+    map of tiny numbers in units of a power of ten, said in its title; the hover keeps
+    the true values); `clickable` adds the click targets; `lecture`: laid out for
+    lecture size (look.styled then draws it LECTURE_SCALE times bigger)."""
     values = np.asarray(values, dtype=np.float64)
     rows = values.shape[0] + 2 * overlay.padding[0]
     cols = values.shape[1] + 2 * overlay.padding[1]
-    size = style.cell_px(rows, cols, width_px)
-    exponent = common_exponent(values, decimals) if kind == "gradient" else 0
-    labels = fmt_grid(values / 10.0**exponent, decimals)
+    room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
+    exponent = common_exponent(values, decimals) if kind == "gradient" and annotate else 0
+    padded = any(overlay.padding)
+    fit = style.fit_labels(
+        values / 10.0**exponent,
+        cell_px=style.cell_px(rows, cols, room),
+        decimals=decimals,
+        lecture=lecture,
+        also=(overlay.pad_label,) if padded and annotate else (),
+    )
+    size, labels = fit.cell_px, fit.labels
+    if not annotate:  # colour only, by the page's choice: the hover says the numbers
+        size, labels = style.cell_px(rows, cols, room), fmt_grid(values, decimals)
     if exponent:
         title = f"{title} (×{power_of_ten(exponent)})"
     traces = []
-    if any(overlay.padding):
-        traces.append(padding_trace(values.shape, overlay.padding, overlay.pad_label))
-    annotate = annotate and style.fits_in_cell(labels.ravel(), size)
-    # The true values where the labels are scaled or rounded to ≈0.
-    hover = fmt_grid(values, 6) if exponent or NEAR_ZERO in labels else None
+    if padded:
+        traces.append(padding_trace(values.shape, overlay.padding, overlay.pad_label, fit.font_px))
+    # The true values where the labels are scaled or rounded.
+    rounded = exponent or fit.decimals < decimals or NEAR_ZERO in labels
+    hover = fmt_grid(values, 6) if rounded else None
     cells = cells_trace(
-        values, kind=kind, limit=limit, labels=labels, annotate=annotate, hover=hover
+        values,
+        kind=kind,
+        limit=limit,
+        labels=labels,
+        annotate=annotate,
+        hover=hover,
+        font_px=fit.font_px,
     )
     traces.append(cells)
     if overlay.window:
         traces.append(outline_trace(overlay.window))
     if overlay.marks:
-        widest = max(map(style.label_px, labels.ravel())) if annotate else 0.0
+        widest = max(style.label_px(t, fit.font_px) for t in labels.ravel()) if annotate else 0
         traces.append(marks_trace(overlay.marks, size, label_px=widest))
     layout = dict(
         **style.matrix_axes(values.shape, overlay.padding, cell=size),
         **style.base_layout(
-            title=title, height=rows * size + style.MARGIN["t"] + style.MARGIN["b"]
+            title=title,
+            height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
+            width_px=room,
         ),
     )
     if clickable:

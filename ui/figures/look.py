@@ -12,7 +12,7 @@ import plotly.graph_objects as go
 
 from . import style
 
-LECTURE_CELL_FONT_PX = 18  # numbers on maps in lecture mode, in CSS px
+LECTURE_CELL_FONT_PX = style.LECTURE_CELL_FONT_PX  # numbers on maps in lecture mode
 
 # Dark: text and lines light on Streamlit's dark background; the cells keep their
 # colours (every scale is light enough at 0 for its own numbers to read).
@@ -31,7 +31,7 @@ class Look:
     @property
     def scale(self) -> float:
         """How much bigger everything is drawn: lecture numbers at 18 px, not 13."""
-        return LECTURE_CELL_FONT_PX / style.CELL_FONT_PX if self.lecture else 1.0
+        return style.lecture_scale(self.lecture)
 
     @property
     def background(self) -> str:

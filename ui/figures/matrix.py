@@ -5,21 +5,37 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import fmt_grid
+from ..shared.numbers import DECIMALS, fmt_grid
 from . import style
 
 
 def jacobian_figure(
-    matrix: np.ndarray, *, out_shape: tuple[int, int], in_shape: tuple[int, int], title: str
+    matrix: np.ndarray,
+    *,
+    out_shape: tuple[int, int],
+    in_shape: tuple[int, int],
+    title: str,
+    lecture: bool = False,
 ) -> go.Figure:
-    """J: (OH*OW, H*W), rows = output cells, columns = input cells; non-zero entries
-    written in while they fit."""
+    """J: (OH*OW, H*W), rows = output cells, columns = input cells; every non-zero
+    entry written in (style.fit_labels); lecture: laid out for lecture size."""
     rows, cols = matrix.shape
     out_labels = [f"y{r},{c}" for r, c in np.ndindex(*out_shape)]
     in_labels = [f"x{r},{c}" for r, c in np.ndindex(*in_shape)]
-    cell = max(10, min(34, 600 // max(cols, 1)))  # the page's width is not known here
-    labels = np.where(matrix != 0, fmt_grid(matrix), "")
-    annotate = style.fits_in_cell(labels.ravel(), cell)
+    # The page's width is not known here: a main column on a projector is the narrowest.
+    room = style.MAIN_WIDTH_PX / style.lecture_scale(lecture)
+    room -= style.JACOBIAN_MARGIN["l"] + style.JACOBIAN_MARGIN["r"]
+    smallest, largest = style.JACOBIAN_CELL_PX
+    fit = style.fit_labels(
+        matrix,
+        cell_px=max(smallest, min(largest, room // max(cols, 1))),
+        decimals=DECIMALS,
+        lecture=lecture,
+        keep=matrix != 0,
+    )
+    cell, labels = fit.cell_px, fit.labels
+    margin = style.JACOBIAN_MARGIN
+    frame = margin["t"] + margin["b"] + style.JACOBIAN_SPARE_PX
     heatmap = dict(
         type="heatmap",
         z=matrix,
@@ -32,9 +48,10 @@ def jacobian_figure(
         xgap=1,
         ygap=1,
         text=labels,
-        texttemplate="%{text}" if annotate else None,
-        textfont=dict(size=style.CELL_FONT_PX),
-        hovertemplate="%{y} ← %{x}: %{z}<extra></extra>",
+        texttemplate="%{text}",
+        textfont=dict(size=fit.font_px),
+        customdata=fmt_grid(matrix, 6),
+        hovertemplate="%{y} ← %{x}: %{customdata}<extra></extra>",
         name="J",
     )
     ticks = dict(showgrid=False, tickfont=dict(size=12))
@@ -49,7 +66,9 @@ def jacobian_figure(
             **ticks,
         ),
         **style.base_layout(
-            title=title, height=rows * cell + 150, margin=dict(l=64, r=16, t=120, b=16)
+            title=title,
+            height=rows * cell + frame,
+            margin=margin,
         ),
     )
     return go.Figure(data=[heatmap], layout=layout)

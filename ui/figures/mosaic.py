@@ -7,16 +7,19 @@ build in milliseconds, where 64 subplots take seconds.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import common_exponent, fmt_grid, power_of_ten
+from ..shared.numbers import common_exponent, power_of_ten
 from . import style
 from .grid import colour_range, marks_trace
 
 SMALL_DECIMALS = 2
 COLOUR_BAR_PX = 70  # the colour bar, its numbers and the margins
 TITLE_ROW_PX = 12  # a title row this tall holds a 13-px title; smaller: titles on hover
+MAP_TITLE_PX = style.MAP_TITLE_PX
 
 
 def mosaic_cell_px(columns: int, width: int, width_px: int = style.MOSAIC_WIDTH_PX) -> int:
@@ -40,7 +43,7 @@ def columns_for(
 
 
 def titles_fit(
-    count: int, width: int, *, most_columns: int, width_px: int = style.MOSAIC_WIDTH_PX
+    count: int, width: int, *, most_columns: int, width_px: int = style.COLOUR_MOSAIC_WIDTH_PX
 ) -> bool:
     """Whether `count` maps `width` wide, drawn as colour only, get a title row (else
     the hover numbers them): what a caption under them may promise."""
@@ -64,6 +67,32 @@ def tile(maps: list[np.ndarray], columns: int, fill=np.nan) -> tuple[np.ndarray,
     return mosaic, corners
 
 
+def title_px(titles: list[str]) -> float:
+    """Width of the widest map title (MAP_TITLE_PX letters)."""
+    return max((len(t) for t in titles), default=0) * MAP_TITLE_PX * style.TITLE_CHAR_EM
+
+
+def fit_mosaic(
+    maps: np.ndarray, *, most: int, width_px: float, lecture: bool, title_room: float = 0.0
+) -> tuple[int, style.LabelFit]:
+    """How many maps a row, and their labels: the most columns (up to `most`) whose
+    cells hold every number at full precision (shrunk to the floor if need be) and
+    whose maps are as wide as `title_room`; failing that, the most whose cells hold them
+    rounded; failing that, one column of cells grown to fit both. maps: (N, H, W), all
+    written alike."""
+    width = maps.shape[2]
+    wide_enough = np.ceil(title_room / width)
+    for fewest in (SMALL_DECIMALS, style.MIN_DECIMALS):
+        for columns in range(min(len(maps), most), 0, -1):
+            cell = mosaic_cell_px(columns, width, width_px)
+            fit = style.fit_labels(
+                maps, cell_px=cell, decimals=SMALL_DECIMALS, lecture=lecture, fewest_decimals=fewest
+            )
+            if fit.cell_px <= cell and cell >= wide_enough:
+                return columns, fit
+    return 1, replace(fit, cell_px=max(fit.cell_px, wide_enough))
+
+
 def small_multiples(
     maps: list[np.ndarray],
     titles: list[str],
@@ -74,28 +103,41 @@ def small_multiples(
     limit: float | None = None,
     marks: list[list[tuple[int, int]]] | None = None,
     most_columns: int = 8,
-    width_px: int = style.MOSAIC_WIDTH_PX,
+    width_px: int | None = None,
+    lecture: bool = False,
 ) -> go.Figure:
     """maps: list of (H, W); titles: one per map; marks: per map, the cells to star;
-    width_px: about how wide the column it is placed in is. Titles need a row of their
-    own at least TITLE_ROW_PX tall; below that the hover numbers the maps instead.
-    Numbers are written in only where they fit at 12 px or more; maps whose numbers
-    are all tiny are written in units of a power of ten, said in `title`."""
+    width_px: about how wide the column it is placed in is (by default a phone's
+    column, or a projector's for colour only, see style); lecture: laid out for
+    lecture size. Titles need a row of their own at least TITLE_ROW_PX tall; below that
+    the hover numbers the maps instead. With `annotate`, every number is written in its
+    cell (fit_mosaic); maps whose numbers are all tiny are written, coloured and
+    hovered in units of a power of ten, said in `title`."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
-    texts, needed = None, None
+    if width_px is None:
+        width_px = style.MOSAIC_WIDTH_PX if annotate else style.COLOUR_MOSAIC_WIDTH_PX
+    room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
     exponent = 0
     if annotate:
-        every = np.concatenate([m.ravel() for m in maps])
+        every = np.stack(maps)
         exponent = common_exponent(every, SMALL_DECIMALS) if kind == "gradient" else 0
-        texts = [fmt_grid(m / 10.0**exponent, SMALL_DECIMALS) for m in maps]
-        widest = max(style.label_px(t) for grid in texts for t in grid.ravel())
-        needed = widest + style.LABEL_SLACK_PX
-    columns = columns_for(len(maps), width, needed_px=needed, most=most_columns, width_px=width_px)
-    cell_px = mosaic_cell_px(columns, width, width_px)
+        maps = [m / 10.0**exponent for m in maps]
+        limit = None if limit is None else limit / 10.0**exponent
+        columns, fit = fit_mosaic(
+            np.stack(maps),
+            most=most_columns,
+            width_px=room,
+            lecture=lecture,
+            title_room=title_px(titles),
+        )
+        cell_px, font_px = max(fit.cell_px, mosaic_cell_px(columns, width, room)), fit.font_px
+        labels = tile(list(fit.labels), columns, fill="")[0]
+        widest = max(style.label_px(t, font_px) for t in fit.labels.ravel())
+    else:
+        columns = columns_for(len(maps), width, needed_px=None, most=most_columns, width_px=room)
+        cell_px, font_px, labels, widest = mosaic_cell_px(columns, width, room), 0, None, 0.0
     mosaic, corners = tile(maps, columns)
-    labels = tile(texts, columns, fill="")[0] if texts else None
-    annotate = annotate and cell_px >= needed
     low, high = colour_range(mosaic, kind, limit)
     titled = cell_px >= TITLE_ROW_PX
     cells = dict(
@@ -103,7 +145,7 @@ def small_multiples(
         z=mosaic,
         text=labels,
         texttemplate="%{text}" if annotate else None,
-        textfont=dict(size=style.CELL_FONT_PX),
+        textfont=dict(size=font_px or style.CELL_FONT_PX),
         colorscale=style.SCALES[kind],
         zmin=low,
         zmax=high,
@@ -130,7 +172,7 @@ def small_multiples(
                 text=titles,
                 mode="text",
                 hoverinfo="skip",
-                textfont=dict(size=13, color=style.TITLE_TEXT),
+                textfont=dict(size=MAP_TITLE_PX, color=style.TITLE_TEXT),
                 name="titles",
             )
         )
@@ -145,9 +187,10 @@ def small_multiples(
         for row, col in cells
     ]
     if starred:
-        traces.append(marks_trace(starred, cell_px, label_px=widest if annotate else 0.0))
-    if title is not None and exponent:
-        title = f"{title} (×{power_of_ten(exponent)})"
+        traces.append(marks_trace(starred, cell_px, label_px=widest))
+    if exponent:  # the numbers are written in units of 10^e: the title says so
+        unit = power_of_ten(exponent)
+        title = f"In units of {unit}" if title is None else f"{title} (×{unit})"
     top_margin = 44 if title else 8
     layout = dict(
         xaxis=dict(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import fmt_grid
+from ..shared.numbers import DECIMALS, fmt_grid
 from . import style
 from .grid import cells_trace, line_trace, outline_trace
 
@@ -38,30 +38,50 @@ def routing_figure(
     limit: float,
     title: str,
     width_px: int = style.MAIN_WIDTH_PX,
+    lecture: bool = False,
 ) -> go.Figure:
     """grad_output: (OH, OW); sent: (H, W), what output `out_cell` sends each input cell
     (0 elsewhere); window: the real cells it reads; limit: the gradient colour scale's
-    half-width, shared with the page's other gradient maps."""
+    half-width, shared with the page's other gradient maps; lecture: laid out for
+    lecture size. Every number of dL/dy and every amount sent is written in its cell
+    (style.fit_labels, both grids alike)."""
     out_h, out_w = grad_output.shape
     height, width = sent.shape
     lift = max(0, (height - out_h) // 2)  # centre the smaller grid, rows still aligned
     x_left = out_w + GAP
     receivers = np.argwhere(sent != 0)
     total_cols, total_rows = x_left + width, max(height, out_h + lift)
-    size = style.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), width_px)
+    room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
+    fit = style.fit_labels(
+        np.concatenate([grad_output.ravel(), sent.ravel()]),
+        cell_px=style.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room),
+        decimals=DECIMALS,
+        lecture=lecture,
+        keep=np.concatenate([np.ones(grad_output.size, bool), sent.ravel() != 0]),
+    )
+    size = fit.cell_px
+    labels = np.split(fit.labels, [grad_output.size])
     gradient = cells_trace(
-        grad_output, kind="gradient", limit=limit, labels=fmt_grid(grad_output), annotate=True
+        grad_output,
+        kind="gradient",
+        limit=limit,
+        labels=labels[0].reshape(grad_output.shape),
+        annotate=True,
+        hover=fmt_grid(grad_output, 6),
+        font_px=fit.font_px,
     )
     gradient.update(y=np.arange(out_h) + lift, name="dL/dy")
     shown = np.where(sent != 0, sent, np.nan)
     received = cells_trace(
-        shown, kind="gradient", limit=limit, labels=fmt_grid(sent), annotate=True
+        shown,
+        kind="gradient",
+        limit=limit,
+        labels=labels[1].reshape(sent.shape),
+        annotate=True,
+        hover=fmt_grid(sent, 6),
+        font_px=fit.font_px,
     )
     received.update(x=np.arange(width) + x_left, name="sent")
-    received["text"] = np.where(sent != 0, received["text"], "")
-    fits = style.fits_in_cell([*gradient["text"].ravel(), *received["text"].ravel()], size)
-    for trace in (gradient, received):
-        trace["texttemplate"] = "%{text}" if fits else None
     backdrop = dict(
         type="heatmap",
         z=np.zeros((height, width)),

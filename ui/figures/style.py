@@ -10,6 +10,13 @@ border, never on its number.
 
 from __future__ import annotations
 
+import textwrap
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..shared.numbers import fmt_grid
+
 VALUE_SCALE = [[0.0, "#ffffff"], [0.5, "#a1a1aa"], [1.0, "#3f3f46"]]
 GRADIENT_SCALE = [
     [0.0, "#5e3c99"],
@@ -33,26 +40,46 @@ GRID_LINE = "#eeeeee"
 TITLE_TEXT = "#27272a"
 
 FONT = dict(family="Inter, Arial, sans-serif", size=14, color=TITLE_TEXT)
-CELL_FONT_PX = 13  # numbers in cells: at least 12 px on screen, never auto-shrunk
+CELL_FONT_PX = 13  # numbers in cells, when they fit at this size
+MIN_CELL_FONT_PX = 12  # the floor: a number that does not fit is shrunk no further
+LECTURE_CELL_FONT_PX = 18  # numbers on maps in lecture mode (also the floor there)
+LECTURE_SCALE = LECTURE_CELL_FONT_PX / CELL_FONT_PX  # lecture figures: all this much bigger
+MIN_DECIMALS = 1  # rounding stops here: with none, 0.25 would read "0"
+ROUNDING_ERROR = 0.05  # no number is rounded by more than 5 % of itself: 0.19 stays 0.19
+LINE_EM = 1.2  # a label's box is this many font sizes tall (Arial's ascent + descent)
 TITLE_FONT_PX = 16
+TITLE_CHAR_EM = 0.5  # a title's letters average 0.42-0.52 em (measured in Chromium)
+TITLE_LINE_PX = 21  # each further line of a wrapped title
+TITLE_PAD_PX = 4
 # Advance widths in em of Arial (Inter is within a few %): what a label needs across.
 CHAR_EM = {".": 0.278, ",": 0.278, "−": 0.584, "-": 0.333, "∞": 0.713, " ": 0.278}
 DIGIT_EM = 0.556
-LABEL_SLACK_PX = 8  # room a number needs in its cell beyond its own width
+LABEL_SLACK_PX = 8  # room a number needs in its cell beyond its own width (and height)
 
-CELL_PX = 46  # the largest cell drawn
+CELL_PX = 46  # the largest cell drawn while the numbers fit in it
 MIN_CELL_PX = 6
-PLOT_WIDTH_PX = 260  # half the main column on a projector (see MAIN_WIDTH_PX)
-# The main column is about 520 px on a projector (1280x720 at 150 %), 620 at 1024 px
-# and 1000 at 1400: heights are set for the narrowest, so a figure never leaves an
-# empty band under it; wider screens keep spare room to its right.
-MAIN_WIDTH_PX = 520
+# Columns as measured (CSS px): the main column is 521 on a projector (1280x720 at
+# 150 %), 564 at 1024x768 and 358 on a phone (390x844), where st.columns stack; half a
+# main column is 253 on a projector and 274 at 1024. Figures are laid out for the
+# narrowest place they sit in, so every cell is as tall as it is wide there and no
+# figure leaves an empty band under it; wider screens keep spare room to its right.
+PHONE_WIDTH_PX = 358
+PLOT_WIDTH_PX = 250  # half a main column on a projector: the narrowest a map sits in
+MAIN_WIDTH_PX = PHONE_WIDTH_PX  # a figure as wide as the main column
 MOSAIC_WIDTH_PX = MAIN_WIDTH_PX
+# Maps drawn as colour only have no numbers to fit: a projector's main column, which a
+# phone only shrinks.
+COLOUR_MOSAIC_WIDTH_PX = 520
 MARGIN = dict(l=36, r=16, t=72, b=16)
+MAP_TITLE_PX = 13  # each small map's own title, above it in a mosaic
+JACOBIAN_CELL_PX = (10, 34)  # J's smallest and largest cell before its numbers need more
+JACOBIAN_MARGIN = dict(l=64, r=16, t=120, b=16)  # room for J's x·,· and y·,· ticks
+JACOBIAN_SPARE_PX = 14  # below J's last row
 
 
-def title_style(text: str) -> dict:
-    """Titles sit at the very top, above the column numbers."""
+def title_style(text: str, lines: int = 1) -> dict:
+    """Titles sit at the very top, above the column numbers. Plotly anchors a title of
+    several lines by its first line's box, so the pad takes the lines above the last."""
     return dict(
         text=text,
         x=0,
@@ -60,13 +87,25 @@ def title_style(text: str) -> dict:
         y=1,
         yref="container",
         yanchor="top",
-        pad=dict(t=8, l=4),
+        pad=dict(t=8 + (lines - 1) * TITLE_LINE_PX, l=TITLE_PAD_PX),
         font=dict(size=TITLE_FONT_PX),
     )
 
 
-def base_layout(*, title: str | None, height: int, margin: dict = MARGIN) -> dict:
-    """What every figure's layout starts from: font, margins, no legend, no dragging."""
+def wrapped_title(text: str, width_px: float) -> tuple[str, int]:
+    """`text` broken at spaces into lines that fit `width_px` (<br> between them), and
+    how many lines that makes."""
+    most = max(8, int((width_px - 2 * TITLE_PAD_PX) / (TITLE_FONT_PX * TITLE_CHAR_EM)))
+    lines = textwrap.wrap(text, most, break_long_words=False, break_on_hyphens=False)
+    return "<br>".join(lines) or text, max(1, len(lines))
+
+
+def base_layout(
+    *, title: str | None, height: int, margin: dict = MARGIN, width_px: float | None = None
+) -> dict:
+    """What every figure's layout starts from: font, margins, no legend, no dragging.
+    Given the width of the column it sits in, a long title is wrapped there and the
+    figure grows by its extra lines."""
     layout = dict(
         font=FONT,
         margin=margin,
@@ -76,7 +115,14 @@ def base_layout(*, title: str | None, height: int, margin: dict = MARGIN) -> dic
         dragmode=False,
     )
     if title is not None:
-        layout["title"] = title_style(title)
+        lines = 1
+        if width_px is not None:
+            title, lines = wrapped_title(title, width_px)
+        layout["title"] = title_style(title, lines)
+        if lines > 1:
+            extra = (lines - 1) * TITLE_LINE_PX
+            layout["margin"] = dict(margin, t=margin["t"] + extra)
+            layout["height"] = int(height) + extra
     return layout
 
 
@@ -85,11 +131,73 @@ def label_px(label: str, font_px: int = CELL_FONT_PX) -> float:
     return font_px * sum(CHAR_EM.get(char, DIGIT_EM) for char in str(label))
 
 
-def fits_in_cell(labels, cell_px: float) -> bool:
-    """Whether every label, at CELL_FONT_PX, fits inside a cell `cell_px` wide with
-    3 px to spare on each side (plus the 2-px gap between cells)."""
-    widest = max((label_px(label) for label in set(labels)), default=0.0)
-    return widest + LABEL_SLACK_PX <= cell_px
+def needed_cell_px(labels, font_px: float = CELL_FONT_PX) -> float:
+    """The smallest square cell that holds every label at `font_px` with 3 px to spare
+    on each side (plus the 2-px gap between cells), across and up."""
+    widest = max((label_px(label, font_px) for label in set(labels)), default=0.0)
+    return max(widest, LINE_EM * font_px) + LABEL_SLACK_PX
+
+
+def fits_in_cell(labels, cell_px: float, font_px: float = CELL_FONT_PX) -> bool:
+    """Whether every label, at `font_px`, fits inside a cell `cell_px` wide."""
+    return needed_cell_px(labels, font_px) <= cell_px
+
+
+def rounds_mildly(values: np.ndarray, places: int) -> bool:
+    """Whether rounding every finite value to `places` decimals moves none of them by
+    more than ROUNDING_ERROR of itself (13.667 to 13.7 does; 0.19 to 0.2 does not)."""
+    finite = values[np.isfinite(values)]
+    error = np.abs(np.round(finite, places) - finite)
+    return bool(np.all(error <= ROUNDING_ERROR * np.abs(finite) + 1e-12))
+
+
+def lecture_scale(lecture: bool) -> float:
+    """How much bigger than built a figure is drawn (look.styled applies it)."""
+    return LECTURE_SCALE if lecture else 1.0
+
+
+@dataclass(frozen=True)
+class LabelFit:
+    """A map's numbers as they will be written: labels (the values' shape, "" where
+    none), at font_px (in the figure's own units, before lecture scaling), in cells
+    cell_px wide, with `decimals` places at most."""
+
+    labels: np.ndarray
+    font_px: float
+    cell_px: float
+    decimals: int
+
+
+def fit_labels(
+    values,
+    *,
+    cell_px: float,
+    decimals: int,
+    lecture: bool = False,
+    keep: np.ndarray | None = None,
+    also: tuple[str, ...] = (),
+    fewest_decimals: int = MIN_DECIMALS,
+) -> LabelFit:
+    """Every value labelled, in a cell it fits: written at CELL_FONT_PX if it fits in
+    `cell_px`, else shrunk to the floor (12 px; in lecture mode no shrinking, 18 px on
+    screen), else rounded to fewer decimals (down to `fewest_decimals`), else the cell
+    grows to what the labels need. values: any shape; keep: where to write a label
+    (all cells if None); also: other labels the cells must hold (padding's "−∞")."""
+    values = np.asarray(values, dtype=np.float64)
+    floor = (LECTURE_CELL_FONT_PX / LECTURE_SCALE) if lecture else MIN_CELL_FONT_PX
+    fonts = sorted({float(CELL_FONT_PX), float(floor)}, reverse=True)
+    for places in range(decimals, min(decimals, fewest_decimals) - 1, -1):
+        if places < decimals and not rounds_mildly(values, places):
+            break  # fewer decimals would change a number too much: grow the cell instead
+        labels = fmt_grid(values, places)
+        if keep is not None:
+            labels = np.where(keep, labels, "").astype(object)
+        written = [*labels.ravel(), *also]
+        for font in fonts:
+            if fits_in_cell(written, cell_px, font):
+                return LabelFit(labels, font, cell_px, places)
+    grown = max(cell_px, float(np.ceil(needed_cell_px(written, fonts[-1]))))
+    return LabelFit(labels, fonts[-1], grown, places)
 
 
 def matrix_axes(
@@ -125,11 +233,11 @@ def matrix_axes(
     )
 
 
-def cell_px(rows: int, cols: int, width_px: int = PLOT_WIDTH_PX) -> int:
+def cell_px(rows: int, cols: int, width_px: float = PLOT_WIDTH_PX) -> int:
     """Pixels per square cell when a map of rows x cols is placed in a column about
     `width_px` wide (the page's real width is not known on the server): what is left
     after the margins, no more than CELL_PX, and short enough to fit a screen."""
-    across = (width_px - MARGIN["l"] - MARGIN["r"]) // max(cols, 1)
+    across = int(width_px - MARGIN["l"] - MARGIN["r"]) // max(cols, 1)
     return max(MIN_CELL_PX, min(CELL_PX, across, 560 // max(rows, 1)))
 
 

@@ -3,6 +3,7 @@ through `cached`."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 import plotly.graph_objects as go
@@ -39,6 +40,9 @@ def chart(figure: go.Figure, *, key: str, on_select: Callable[[], None] | None =
 
 @st.cache_resource(max_entries=512, show_spinner=False)
 def _built(name: str, _builder: Callable[..., go.Figure], arguments: dict, look: Look) -> go.Figure:
+    if look.lecture and "lecture" in inspect.signature(_builder).parameters:
+        # Maps lay their cells out for lecture-size numbers before `styled` scales them.
+        arguments = {**arguments, "lecture": True}
     return styled(_builder(**arguments), look)
 
 

@@ -1,0 +1,99 @@
+"""Every map's numbers, where Chromium draws them: all there, each inside its own cell,
+at 12 px or more (18 in lecture mode), on a desktop, a projector in lecture mode and a
+phone. The cases are maps that used to lose every number (their labels did not fit);
+tests/test_browser.py checks the same on every tab of every page.
+
+Cells are located from Plotly's own axes (c2p plus the plot area's offset) and labels
+by their drawn boxes: see MAP_LABELS in deploy/page_state.py.
+"""
+
+import pytest
+from browser import exceptions_on, open_page
+
+from deploy.page_state import MAP_LABELS
+from ui.figures.style import LECTURE_CELL_FONT_PX, MIN_CELL_FONT_PX
+
+pytestmark = pytest.mark.browser
+
+SCREENS = {
+    "desktop": dict(viewport={"width": 1400, "height": 900}),
+    "lecture": dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5),
+    "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
+}
+# Average pooling with padding: y holds ninths such as 6.778 and 13.667.
+AVERAGE_PADDED = (
+    "playground?mode=avg&kh=3&kw=3&sh=2&sw=2&pad=1"
+    "&x=16,13,22,9,30;7,25,11,19,3;28,14,6,21,12;5,18,27,10,24;20,8,15,29,17"
+)
+# (link, {chart title: labels it must draw, or None for "every cell it holds"}).
+CASES = {
+    "average-padded": (AVERAGE_PADDED, {"Output y": 9, "Input x": 25 + 24, "dL/dx": 25}),
+    "lesson-step-10": ("lesson?step=10", {"kernel K before": 9, "K after one step": 9}),
+    "batch-mosaics": ("batch?tab=examples&n=4", {"": None}),
+    "routing-mean": ("batch?tab=result", {"mean of the routing maps": None}),
+}
+# Titles that carry a power of ten, and whether that chart writes numbers.
+SCALED_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .map(plot => [((plot.layout.title && plot.layout.title.text) || '')
+                  .replace(/<br>/g, ' ').replace(/<[^>]+>/g, ''),
+                plot.querySelectorAll('.heatmap-label text').length])
+  .filter(([title]) => /×10|units of 10/.test(title))"""
+
+
+@pytest.fixture(scope="module")
+def screen_pages(browser):
+    """One browser context per screen, kept for every case shown on it."""
+    pages = {}
+
+    def page_on(screen: str):
+        if screen not in pages:
+            pages[screen] = browser.new_context(**SCREENS[screen]).new_page()
+        return pages[screen]
+
+    yield page_on
+    for page in pages.values():
+        page.context.close()
+
+
+def labels_by_chart(entries) -> dict[str, tuple[int, int]]:
+    """title -> (labels expected, labels drawn), summed over the chart's traces."""
+    totals: dict[str, tuple[int, int]] = {}
+    for entry in entries:
+        expected, drawn = totals.get(entry["title"], (0, 0))
+        totals[entry["title"]] = (expected + entry["expected"], drawn + entry["drawn"])
+    return totals
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_every_number_of_the_map_is_drawn_inside_its_cell(screen_pages, app_url, screen, case):
+    path, wanted = CASES[case]
+    lecture = screen == "lecture"
+    page = screen_pages(screen)
+    open_page(page, f"{app_url}/{path}" + ("&lecture=1" if lecture else ""))
+    entries = page.evaluate(MAP_LABELS)
+    floor = LECTURE_CELL_FONT_PX if lecture else MIN_CELL_FONT_PX
+    for entry in entries:
+        assert entry["outside"] == [], entry
+        assert entry["drawn"] == entry["expected"], entry
+        if entry["drawn"]:
+            assert entry["smallest"] >= floor - 0.01, entry
+    totals = labels_by_chart(entries)
+    for title, count in wanted.items():
+        charts = [name for name in totals if name.startswith(title)]
+        assert charts, (title, list(totals))
+        for name in charts:
+            expected, drawn = totals[name]
+            assert drawn == expected > 0, name
+            if count is not None:
+                assert drawn == count, name
+    assert exceptions_on(page) == []
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_a_power_of_ten_is_said_only_beside_numbers_it_applies_to(screen_pages, app_url, screen):
+    page = screen_pages(screen)
+    open_page(page, f"{app_url}/batch?tab=result")
+    scaled = page.evaluate(SCALED_TITLES)
+    assert any(title.startswith("mean of the routing maps") for title, _ in scaled), scaled
+    assert all(drawn > 0 for _, drawn in scaled), scaled
