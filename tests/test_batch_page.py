@@ -119,7 +119,7 @@ def test_playing_trains_and_stops_at_a_divergent_step():
 def test_worked_example_gives_the_seed_mean():
     app = open_app(BATCH, {"tab": "weights"})
     frames = [frame.value for frame in app.dataframe]
-    mean_row = next(f for f in frames if "mean = batch gradient" in f.index)
+    mean_row = next(f for f in frames if "batch (mean)" in f.index)
     assert mean_row.iloc[0].tolist() == ["1.35", "0.15", "0", "−0.2", "−0.8"]
 
 

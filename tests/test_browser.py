@@ -349,7 +349,6 @@ def test_nothing_is_cut_off_on_a_projector_a_small_screen_or_a_phone(
     assert exceptions_on(page) == []
 
 
-@pytest.mark.xfail(strict=True, reason="ui/shared/frame.py: initial_sidebar_state='expanded'")
 def test_on_a_phone_the_menu_does_not_open_over_the_page(browser, app_url):
     """A first visit on a phone (a fresh context: Streamlit remembers a closed menu)."""
     context = browser.new_context(**SCREENS["phone"])

@@ -140,7 +140,7 @@ def test_five_weights_follow_the_sum():
     app = open_app("pages/2_batch.py", {"red": "sum", "tab": "weights"})
     said = "\n".join(md.value for md in app.markdown)
     assert "is their sum" in said and "their mean" not in said
-    frame = next(f.value for f in app.dataframe if "sum = batch gradient" in f.value.index)
+    frame = next(f.value for f in app.dataframe if "batch (sum)" in f.value.index)
     assert frame.iloc[0].tolist() == [fmt(v) for v in SEED_GRADIENTS.sum(axis=0)]
 
 

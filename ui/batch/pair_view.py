@@ -255,15 +255,15 @@ def sum_stage(story: PairStory) -> None:
         "**Mean against sum.** The sum of the two gradients is twice the mean, so its "
         "step is twice as long at the same learning rate."
     )
-    rows = []
+    # A column per reduction, a row per quantity: narrow enough for a phone.
+    columns = {}
     for reduction in ("mean", "sum"):
         gradient = story.mean if reduction == "mean" else story.total
-        rows.append(
-            {
-                "batch gradient": reduction,
-                "dL/dK[0,0]": fmt(gradient[0, 0], 4),
-                "K[0,0] after": fmt(story.kernel_after(reduction)[0, 0], 4),
-                f"loss of the two ({story.reduction}) after": fmt(story.losses[reduction], 4),
-            }
-        )
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=f"{P}_pair_sum")
+        columns[f"{reduction} step"] = [
+            fmt(gradient[0, 0], 4),
+            fmt(story.kernel_after(reduction)[0, 0], 4),
+            fmt(story.losses[reduction], 4),
+        ]
+    index = ["dL/dK[0,0]", "K[0,0] after", f"loss ({story.reduction}) after"]
+    frame = pd.DataFrame(columns, index=index)
+    st.dataframe(frame, width="content", key=f"{P}_pair_sum")

@@ -17,6 +17,7 @@ from .state import LEARNING_RATES, RATE, STEPS, STEPS_MAX, TRAINER, P, publish
 from .trajectory import Reached, Trajectory
 
 HALF_PX = 250
+WEIGHT_COLUMN_PX = 56  # five editable weights and their index fit a phone's 358-px column
 
 
 def training_view(lesson: BatchLesson) -> None:
@@ -163,12 +164,15 @@ def worked_example_view(reduction: str) -> None:
         f"batch's is their {reduction} (the sidebar's loss). Change any number."
     )
     columns = [f"w{i + 1}" for i in range(SEED_GRADIENTS.shape[1])]
-    frame = pd.DataFrame(SEED_GRADIENTS, columns=columns, index=["example 1", "example 2"])
+    frame = pd.DataFrame(SEED_GRADIENTS, columns=columns, index=["#1", "#2"])
     edited = st.data_editor(
         frame,
         key=f"{P}_worked",
         width="content",
-        column_config={c: st.column_config.NumberColumn(c, format="plain") for c in columns},
+        column_config={
+            c: st.column_config.NumberColumn(c, format="plain", width=WEIGHT_COLUMN_PX)
+            for c in columns
+        },
     )
     try:
         grads = parse_edited(edited)
@@ -177,7 +181,7 @@ def worked_example_view(reduction: str) -> None:
         return
     reduced, cancelled = batch_mean(grads, reduction)
     st.dataframe(
-        pd.DataFrame([reduced], columns=columns, index=[f"{reduction} = batch gradient"]).map(fmt),
+        pd.DataFrame([reduced], columns=columns, index=[f"batch ({reduction})"]).map(fmt),
         width="content",
         key=f"{P}_worked_mean",
     )

@@ -38,8 +38,9 @@ def batch_view(lesson: BatchLesson) -> None:
     titled = titles_fit(lesson.size, lesson.images.shape[2], most_columns=columns)
     st.caption(
         "Examples #0, #1, … in reading order"
-        + (", each titled with its label. " if titled else "; hover a pixel for its number. ")
-        + "Pixels from 0 (white) to 1 (dark); hover a pixel for its value."
+        + (", each titled with its label." if titled else ".")
+        + " Pixels from 0 (white) to 1 (dark); point at a pixel (tap it on a phone) for its "
+        + ("value." if titled else "value and its example's number.")
     )
 
 
@@ -100,7 +101,7 @@ def per_example_view(lesson: BatchLesson) -> None:
     if lesson.size > ANNOTATE_UP_TO:
         st.caption(
             f"With more than {ANNOTATE_UP_TO} examples the maps are colour only: "
-            "hover a cell for its number."
+            "point at a cell (tap it on a phone) for its number."
         )
 
 

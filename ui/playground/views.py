@@ -254,12 +254,10 @@ def tie_view(lesson: Lesson) -> None:
         [
             {
                 "rule": row.ties,
-                "sum of dL/dx": fmt(row.total),
-                "dL/dt (all x up by t)": fmt(row.slope),
-                "sums agree": "yes" if row.total_matches else "no: not a gradient",
-                "= central diff.": "yes"
-                if row.matches_central
-                else f"no (gap {fmt(row.central_gap)})",
+                "Σ dL/dx": fmt(row.total),
+                "dL/dt": fmt(row.slope),
+                "sums agree": "yes" if row.total_matches else "no",
+                "= central diff.": "yes" if row.matches_central else f"no ({fmt(row.central_gap)})",
             }
             for row in rows
         ]
@@ -267,7 +265,9 @@ def tie_view(lesson: Lesson) -> None:
     st.dataframe(table, hide_index=True, width="stretch", key=f"{P}_tie_table")
     st.caption(
         "Moving every input up by t moves every max up by t, so a true gradient must "
-        "add up to dL/dt. A central difference at a tie gives each tied cell half of "
+        "add up to dL/dt, the slope of L along that move: where the sums disagree, the "
+        "rule's dL/dx is not a gradient. In brackets: the largest gap to central "
+        "differences. A central difference at a tie gives each tied cell half of "
         "the upstream value (nudged up, the cell moves y; nudged down, it does not): "
         "with two tied cells that is exactly “split”; with three or more, no rule "
         "matches it unless that window's dL/dy is 0, because max has no derivative there."

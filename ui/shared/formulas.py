@@ -80,12 +80,12 @@ def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
         numerator = size + 2 * p - d * (k - 1) - 1
         result = output_length(size, k, s, p, d, config.ceil_mode)
         plain = rounded_length(size, k, s, p, d, config.ceil_mode)
-        # Two lines: the rule, then the numbers, so it fits a narrow screen.
+        # Three lines: the rule, the numbers in it, their value: each fits a phone.
         line = (
             rf"\begin{{aligned}}{symbol}_{{out}} &= "
             rf"{bracket}\frac{{{symbol} + 2p - d(k-1) - 1}}{{s}}{close} + 1"
             rf"\\ &= {bracket}\frac{{{size} + 2\cdot{p} - {d}\cdot({k}-1) - 1}}{{{s}}}{close} + 1"
-            rf" = {bracket}\frac{{{numerator}}}{{{s}}}{close} + 1"
+            rf"\\ &= {bracket}\frac{{{numerator}}}{{{s}}}{close} + 1"
         )
         if config.ceil_mode and plain != result:
             line += f" = {plain}" + dropped_window(plain, stride=s, size=size, padding=p)

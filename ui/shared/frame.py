@@ -86,7 +86,7 @@ def page_frame(title: str, intro: str) -> None:
         page_title=f"{title} · Pooling Backprop Lab",
         page_icon=":material/grid_on:",
         layout="wide",
-        initial_sidebar_state="collapsed" if lecture else "expanded",
+        initial_sidebar_state="collapsed" if lecture else "auto",  # auto: closed on a phone
     )
     st.html(f"<style>{PAGE_CSS}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
     site_menu()
