@@ -251,21 +251,6 @@ EVERY_TAB = [
 ]
 
 
-# Found by this test, in files outside the figures; strict, so a fix shows up as a
-# failure here until its mark goes.
-FORMULA_TOO_WIDE = "the output-size formula is wider than a phone's column (ui/shared/formulas)"
-KNOWN = {
-    ("phone", f"playground?{OVERLAP}&tab=forward"): FORMULA_TOO_WIDE,
-    ("phone", AVERAGE_PADDED): FORMULA_TOO_WIDE,
-    ("phone", f"playground?{OVERLAP}&tab=ties&x=2,2,1;2,0,3;4,1,4"): "the tie table hides "
-    "columns on a phone (playground views)",
-    ("phone", f"playground?{OVERLAP}&tab=matrix"): "J of a 5x5 input has 25 columns: 11-px "
-    "cells in a phone's column, too small for any 12-px number (a page-level choice)",
-    ("phone", "batch?tab=pair"): "the argmax tables hide a column on a phone (pair_view)",
-    ("phone", "batch?tab=weights"): "the five-weight tables hide a column on a phone",
-}
-
-
 def case_id(path: str) -> str:
     """The page and what tells its tab apart: tab=…, step=…, kind=…, mode=avg."""
     name = path.split("?")[0] or "home"
@@ -275,14 +260,7 @@ def case_id(path: str) -> str:
 
 KEYS = ("tab=", "step=", "kind=", "mode=avg", "n=", "sh=2")
 CASES = [
-    pytest.param(
-        screen,
-        path,
-        marks=[pytest.mark.xfail(strict=True, reason=KNOWN[screen, path])]
-        if (screen, path) in KNOWN
-        else [],
-        id=f"{screen}-{case_id(path)}",
-    )
+    pytest.param(screen, path, id=f"{screen}-{case_id(path)}")
     for screen in SCREENS
     for path in EVERY_TAB
 ]

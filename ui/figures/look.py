@@ -51,7 +51,10 @@ def styled(figure: go.Figure, look: Look) -> go.Figure:
         return figure
     spec = figure.to_plotly_json()
     if look.lecture:
+        width = spec["layout"].get("width")  # a figure that keeps its own width
         spec["layout"] = _scaled(spec["layout"], look.scale)
+        if width:
+            spec["layout"]["width"] = width * look.scale
         spec["data"] = [_scaled(trace, look.scale) for trace in spec["data"]]
     if look.dark:
         _darken(spec, look)

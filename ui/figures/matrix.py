@@ -70,5 +70,8 @@ def jacobian_figure(
             height=rows * cell + frame,
             margin=margin,
         ),
+        # Its own width, which a narrower column scrolls (chart(scroll=True)) rather
+        # than squeezes below the numbers' cells.
+        width=int(cols * cell + margin["l"] + margin["r"]),
     )
     return go.Figure(data=[heatmap], layout=layout)

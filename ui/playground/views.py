@@ -201,7 +201,7 @@ def matrix_view(lesson: Lesson) -> None:
         in_shape=lesson.x.shape,
         title="J: rows are outputs, columns are inputs",
     )
-    chart(figure, key=f"{P}_fig_jacobian")
+    chart(figure, key=f"{P}_fig_jacobian", scroll=True)
     if matrix.shape[0] <= SMALL_PRODUCT[0] and matrix.shape[1] <= SMALL_PRODUCT[1]:
         st.latex(
             text.transpose_formula(matrix, lesson.grad_output.ravel(), lesson.transpose_product)

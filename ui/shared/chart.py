@@ -26,10 +26,33 @@ CHART_CONFIG = {
 }
 
 
-def chart(figure: go.Figure, *, key: str, on_select: Callable[[], None] | None = None) -> None:
+def chart(
+    figure: go.Figure,
+    *,
+    key: str,
+    on_select: Callable[[], None] | None = None,
+    scroll: bool = False,
+) -> None:
     """Show a figure with the PNG download kept and the zoom tools (no use on a grid)
     removed. The key is required: two charts with equal figures would otherwise share
-    an element id. `on_select` turns clicks on its points into a callback."""
+    an element id. `on_select` turns clicks on its points into a callback. `scroll`:
+    the figure keeps its own width where the column is narrower (a phone) and scrolls
+    sideways in a box of its own, so numbers laid out for that width stay readable."""
+    if scroll and figure.layout.width:
+        # A box that scrolls, holding one at least as wide as the figure: the chart
+        # is drawn as wide as the box it sits in.
+        with st.container(key=f"scroll_{key}"), st.container(key=f"wide_{key}"):
+            # Style only: Streamlit puts it in the page's head, taking no room.
+            st.html(
+                f"<style>.st-key-scroll_{key} {{ overflow-x: auto; }} "
+                f".st-key-wide_{key} {{ min-width: {int(figure.layout.width)}px; }}</style>"
+            )
+            _draw(figure, key=key, on_select=on_select)
+        return
+    _draw(figure, key=key, on_select=on_select)
+
+
+def _draw(figure: go.Figure, *, key: str, on_select: Callable[[], None] | None) -> None:
     if on_select is None:
         st.plotly_chart(figure, config=CHART_CONFIG, key=key)
     else:
