@@ -92,6 +92,22 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(scope="module")
+def context_pages(browser):
+    """page_on(name, options): one browser context per name (made with `options`, e.g.
+    a viewport), kept for the whole module, so a sweep opens many links in each."""
+    pages = {}
+
+    def page_on(name: str, options: dict):
+        if name not in pages:
+            pages[name] = browser.new_context(**options).new_page()
+        return pages[name]
+
+    yield page_on
+    for page in pages.values():
+        page.context.close()
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 900})

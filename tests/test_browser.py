@@ -267,18 +267,9 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def screen_pages(browser):
-    """One browser context per screen, kept for every page visited on it."""
-    pages = {}
-
-    def page_on(screen: str):
-        if screen not in pages:
-            pages[screen] = browser.new_context(**SCREENS[screen]).new_page()
-        return pages[screen]
-
-    yield page_on
-    for page in pages.values():
-        page.context.close()
+def screen_pages(context_pages):
+    """screen -> the page of that screen's context, kept for the module."""
+    return lambda screen: context_pages(screen, SCREENS[screen])
 
 
 def close_the_menu_if_it_covers_the_page(page) -> None:

@@ -41,18 +41,9 @@ SCALED_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot')
 
 
 @pytest.fixture(scope="module")
-def screen_pages(browser):
-    """One browser context per screen, kept for every case shown on it."""
-    pages = {}
-
-    def page_on(screen: str):
-        if screen not in pages:
-            pages[screen] = browser.new_context(**SCREENS[screen]).new_page()
-        return pages[screen]
-
-    yield page_on
-    for page in pages.values():
-        page.context.close()
+def screen_pages(context_pages):
+    """screen -> the page of that screen's context, kept for the module."""
+    return lambda screen: context_pages(screen, SCREENS[screen])
 
 
 def labels_by_chart(entries) -> dict[str, tuple[int, int]]:
