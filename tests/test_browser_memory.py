@@ -39,9 +39,17 @@ def type_answer(page, text: str) -> None:
     page.keyboard.type(text)
 
 
-def verdict(page, text: str):
-    """The lesson's verdict box, found by its whole text."""
-    return page.get_by_text(text, exact=True)
+def answer_step_one(page, app_url: str, *, right: bool):
+    """Open lesson step 1 and pick its right (or a wrong) choice with the mouse, as a
+    learner does; once the verdict is shown, return the choice and its verdict box
+    (worded by the page's own Step.verdict)."""
+    step = lesson_steps()[0]
+    index = next(i for i, choice in enumerate(step.choices) if choice.right == right)
+    open_page(page, f"{app_url}/lesson?step=1")
+    page.get_by_text(step.choices[index].text, exact=True).click()
+    verdict = page.get_by_text(step.verdict(index), exact=True)
+    expect(verdict).to_be_visible(timeout=TIMEOUT_MS)
+    return step.choices[index], verdict
 
 
 def test_a_typed_answer_stays_with_its_problem_after_next_and_previous(page, app_url):
@@ -60,11 +68,7 @@ def test_a_typed_answer_stays_with_its_problem_after_next_and_previous(page, app
 
 
 def test_the_arrow_key_after_a_lesson_answer_goes_to_the_next_step(page, app_url):
-    step = lesson_steps()[0]
-    right = step.choices[step.right_choice]
-    open_page(page, f"{app_url}/lesson?step=1")
-    page.get_by_text(right.text, exact=True).click()  # the mouse, as a learner does
-    expect(verdict(page, f"Right: {right.why}")).to_be_visible(timeout=TIMEOUT_MS)
+    right, verdict = answer_step_one(page, app_url, right=True)
     page.keyboard.press("ArrowRight")
     expect(page.get_by_text(f"Step 2 of {STEP_COUNT}:", exact=False)).to_be_visible(
         timeout=TIMEOUT_MS
@@ -76,16 +80,12 @@ def test_the_arrow_key_after_a_lesson_answer_goes_to_the_next_step(page, app_url
         timeout=TIMEOUT_MS
     )
     expect(page.get_by_role("radio", name=right.text)).to_be_checked(timeout=TIMEOUT_MS)
-    expect(verdict(page, f"Right: {right.why}")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(verdict).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []
 
 
 def test_an_answered_question_focused_again_still_steps_on_with_the_arrow_key(page, app_url):
-    step = lesson_steps()[0]
-    wrong = next(choice for choice in step.choices if not choice.right)
-    open_page(page, f"{app_url}/lesson?step=1")
-    page.get_by_text(wrong.text, exact=True).click()
-    expect(verdict(page, f"Not quite: {wrong.why}")).to_be_visible(timeout=TIMEOUT_MS)
+    wrong, verdict = answer_step_one(page, app_url, right=False)
     page.get_by_role("radio", name=wrong.text).focus()  # back in the group by keyboard
     page.keyboard.press("ArrowRight")
     expect(page.get_by_text(f"Step 2 of {STEP_COUNT}:", exact=False)).to_be_visible(
@@ -121,17 +121,13 @@ def test_a_reload_brings_back_the_exercise_score_and_answers(page, app_url):
 
 
 def test_a_reload_brings_back_the_lesson_answers(page, app_url):
-    step = lesson_steps()[0]
-    wrong = next(choice for choice in step.choices if not choice.right)
-    open_page(page, f"{app_url}/lesson?step=1")
-    page.get_by_text(wrong.text, exact=True).click()
-    expect(verdict(page, f"Not quite: {wrong.why}")).to_be_visible(timeout=TIMEOUT_MS)
+    wrong, verdict = answer_step_one(page, app_url, right=False)
     wait_until_stored(page, "ls", '"answers":{"1":')
     reload(page)
     score = f"Answered 1 of {STEP_COUNT} steps, 0 right at the first try"
     expect(page.get_by_text(score, exact=False)).to_be_visible(timeout=TIMEOUT_MS)
     expect(page.get_by_role("radio", name=wrong.text)).to_be_checked(timeout=TIMEOUT_MS)
-    expect(verdict(page, f"Not quite: {wrong.why}")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(verdict).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []
 
 
