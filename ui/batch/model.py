@@ -34,14 +34,24 @@ TABLE_ENTRIES = 5  # kernel entries in the mean-against-sum table
 Cell = tuple[int, int]
 
 
-def winners(trace: Trace, example: int, feature: int, pool: PoolConfig) -> tuple[Cell, ...]:
-    """Pooling-input cells some window of `example` sends its gradient to under the tie
-    rule (max pooling: the stored index under first and last, every tied cell under
-    split and all), else ()."""
+def window_masks(trace: Trace, pool: PoolConfig) -> np.ndarray | None:
+    """(N, F, PH, PW, CH, CW) bool: the pooling-input cells each window of each example
+    and kernel sends its gradient to under the tie rule (the stored index under first
+    and last, every tied cell under split and all); None for average pooling. Computed
+    once per cached lesson or story: the engine's share maps are not cheap per rerun."""
     if trace.pool.argmax is None:
+        return None
+    features = range(trace.activation.shape[1])
+    return np.stack([winner_masks(trace.activation[:, f], pool) for f in features], axis=1)
+
+
+def cells_of(masks: np.ndarray | None, example: int, feature: int) -> tuple[Cell, ...]:
+    """The cells some window of `example`, kernel `feature`, sends its gradient to; ()
+    for average pooling (masks None)."""
+    if masks is None:
         return ()
-    masks = winner_masks(trace.activation[example : example + 1, feature], pool)[0]
-    return tuple((int(r), int(c)) for r, c in np.argwhere(masks.any(axis=(0, 1))))
+    reached = masks[example, feature].any(axis=(0, 1))
+    return tuple((int(r), int(c)) for r, c in np.argwhere(reached))
 
 
 @dataclass(frozen=True)
@@ -163,8 +173,18 @@ class BatchLesson:
         """Positions in one pooling input (CH * CW)."""
         return int(self.trace.activation[0, 0].size)
 
+    @cached_property
+    def window_masks(self) -> np.ndarray | None:
+        """window_masks of the batch (None for average pooling)."""
+        return window_masks(self.trace, self.config.pool)
+
+    @cached_property
+    def wrong_window_masks(self) -> np.ndarray | None:
+        """window_masks of the averaged image (N = 1)."""
+        return window_masks(self.wrong_trace, self.config.pool)
+
     def winner_cells(self, example: int, feature: int) -> tuple[Cell, ...]:
-        return winners(self.trace, example, feature, self.config.pool)
+        return cells_of(self.window_masks, example, feature)
 
     @cached_property
     def dead_kernels(self) -> tuple[int, ...]:
@@ -204,9 +224,8 @@ class BatchLesson:
         no example's same window picked; all its windows). (0, 0) for average pooling."""
         if not self.is_max:
             return 0, 0
-        pool = self.config.pool
-        own = winner_masks(self.trace.activation[:, feature], pool).any(axis=0)
-        averaged = winner_masks(self.wrong_trace.activation[:, feature], pool)[0]
+        own = self.window_masks[:, feature].any(axis=0)
+        averaged = self.wrong_window_masks[0, feature]
         orphan = (averaged & ~own).any(axis=(2, 3))
         return int(orphan.sum()), int(orphan.size)
 

@@ -19,7 +19,7 @@ from pooling.network import (
     wrong_way_backward,
 )
 
-from .model import BatchLesson, Cell, winner_masks, winners
+from .model import BatchLesson, Cell, cells_of, window_masks
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,12 +118,22 @@ class PairStory:
         """Largest gap between the wrong way's dL/dK and the right one (kernel `feature`)."""
         return float(np.abs(self.wrong_batch_kernel - self.batch_grad).max())
 
+    @cached_property
+    def window_masks(self) -> np.ndarray | None:
+        """model.window_masks of the pair (N = 2); None for average pooling."""
+        return window_masks(self.trace, self.lesson.config.pool)
+
+    @cached_property
+    def wrong_window_masks(self) -> np.ndarray | None:
+        """model.window_masks of the averaged image (N = 1)."""
+        return window_masks(self.wrong_trace, self.lesson.config.pool)
+
     def winners(self, example: int) -> tuple[Cell, ...]:
-        return winners(self.trace, example, self.feature, self.lesson.config.pool)
+        return cells_of(self.window_masks, example, self.feature)
 
     @property
     def averaged_winners(self) -> tuple[Cell, ...]:
-        return winners(self.wrong_trace, 0, self.feature, self.lesson.config.pool)
+        return cells_of(self.wrong_window_masks, 0, self.feature)
 
     def argmax_table(self, example: int) -> np.ndarray | None:
         """(PH, PW) of (row, col) winners in the pooling input, or None for average."""
@@ -137,11 +147,10 @@ class PairStory:
         same window, all windows): there the wrong way routes at least one example's
         error to a cell that example did not pick in that window. Winners follow the
         tie rule (every tied cell under split and all). (0, 0) for average pooling."""
-        if self.trace.pool.argmax is None:
+        if self.window_masks is None:
             return 0, 0
-        pool = self.lesson.config.pool
-        own = winner_masks(self.trace.activation[:, self.feature], pool)
-        averaged = winner_masks(self.wrong_trace.activation[:, self.feature], pool)[0]
+        own = self.window_masks[:, self.feature]
+        averaged = self.wrong_window_masks[0, self.feature]
         borrowed = (averaged & ~(own[0] & own[1])).any(axis=(2, 3))
         return int(borrowed.sum()), int(borrowed.size)
 
