@@ -6,7 +6,7 @@ For each case it prints the median CPU time (all threads of this process, so
 Streamlit's own work on the run is counted) of:
 
 - warm: a rerun whose inputs are unchanged (a click on a chart, a tab switched back):
-  lessons and figures come from the caches;
+  stories and figures come from the caches;
 - cold: a rerun after the caches are cleared, which is what a new input costs.
 
 --root measures another checkout (the code before a change) with the same cases; a

@@ -40,9 +40,9 @@ NETWORKS = {
 
 
 def settings_of(query: dict[str, str]):
+    from cnn.network import NetConfig
     from pooling import PoolConfig
-    from pooling.network import NetConfig
-    from ui.batch.model import Settings
+    from ui.minibatch.story import BatchSettings
 
     pool = PoolConfig(
         query["mode"],
@@ -51,14 +51,14 @@ def settings_of(query: dict[str, str]):
         padding=int(query.get("pad", "0")),
     )
     network = NetConfig(int(query["f"]), int(query["k"]), True, pool)
-    return Settings("digits", BATCH, 0, network, "mean", 0.1, 0)
+    return BatchSettings("digits", BATCH, 0, network, "mean", 0.1, 0)
 
 
 def steps_seconds(query: dict[str, str]) -> tuple[float, float]:
     """(along a trajectory, replayed from zero at every tenth step)."""
     from dataclasses import replace
 
-    from ui.batch.model import start_trajectory
+    from ui.minibatch.story import start_trajectory
 
     settings = settings_of(query)
     start = time.perf_counter()
@@ -73,8 +73,8 @@ def steps_seconds(query: dict[str, str]) -> tuple[float, float]:
 def redraw_seconds(query: dict[str, str], *, stride: int) -> float:
     """Steps taken `stride` per run, each run redrawing the loss curve and the kernels
     (built and serialised as the page sends them): 1 is Play, 10 is "10 steps"."""
-    from ui.batch.model import start_trajectory
     from ui.batch.training import training_charts
+    from ui.minibatch.story import start_trajectory
 
     trajectory = start_trajectory(settings_of(query))
     start = time.perf_counter()

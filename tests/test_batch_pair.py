@@ -6,60 +6,60 @@ import pytest
 from apptest import errors, figure_titled, heatmap_values, no_exceptions, open_app
 from test_batch_model import settings
 
+from cnn.network import NetConfig
 from pooling import PoolConfig
-from pooling.network import NetConfig
-from ui.batch.model import build_batch_lesson
-from ui.batch.pair import build_pair
 from ui.batch.pair_view import latex
+from ui.minibatch.pair import build_pair
+from ui.minibatch.story import build_batch_story
 
 BATCH = "pages/2_batch.py"
 
 
 @pytest.fixture(scope="module")
-def story():
-    return build_pair(build_batch_lesson(settings(steps=2)), 0)
+def pair():
+    return build_pair(build_batch_story(settings(steps=2)), 0)
 
 
-def test_each_example_is_its_own_and_the_batch_gradient_is_their_mean(story):
-    lesson = story.lesson
+def test_each_example_is_its_own_and_the_batch_gradient_is_their_mean(pair):
+    story = pair.batch
     # An example's gradient does not depend on who else is in the batch.
-    np.testing.assert_array_equal(story.kernel_grads, lesson.grads.per_example.kernels[:2, 0, 0])
-    np.testing.assert_allclose(story.mean, (story.kernel_grads[0] + story.kernel_grads[1]) / 2)
-    np.testing.assert_allclose(story.total, 2 * story.mean)
+    np.testing.assert_array_equal(pair.kernel_grads, story.grads.per_example.kernels[:2, 0, 0])
+    np.testing.assert_allclose(pair.mean, (pair.kernel_grads[0] + pair.kernel_grads[1]) / 2)
+    np.testing.assert_allclose(pair.total, 2 * pair.mean)
     np.testing.assert_allclose(
-        story.kernel_after("mean"), lesson.params.kernels[0, 0] - 0.1 * story.mean
+        pair.kernel_after("mean"), story.params.kernels[0, 0] - 0.1 * pair.mean
     )
 
 
 @pytest.mark.torch
-def test_the_step_matches_pytorch_sgd_on_the_kernels(story, torch):
+def test_the_step_matches_pytorch_sgd_on_the_kernels(pair, torch):
     f = torch.nn.functional
-    lesson, params = story.lesson, story.lesson.params
-    x = torch.tensor(lesson.trace.x[:2])
+    story, params = pair.batch, pair.batch.params
+    x = torch.tensor(story.trace.x[:2])
     kernels = torch.tensor(params.kernels, requires_grad=True)
     conv = f.relu(f.conv2d(x, kernels, torch.tensor(params.bias)))
     pooled = f.max_pool2d(conv, 2).flatten(1)
     logits = pooled @ torch.tensor(params.weights).T + torch.tensor(params.out_bias)
-    loss = f.cross_entropy(logits, torch.tensor(lesson.labels[:2]))
+    loss = f.cross_entropy(logits, torch.tensor(story.labels[:2]))
     loss.backward()
-    np.testing.assert_allclose(kernels.grad[0, 0].numpy(), story.mean, atol=1e-12)
-    assert story.losses["before"] == pytest.approx(loss.item(), abs=1e-12)
+    np.testing.assert_allclose(kernels.grad[0, 0].numpy(), pair.mean, atol=1e-12)
+    assert pair.losses["before"] == pytest.approx(loss.item(), abs=1e-12)
     with torch.no_grad():
         optimizer = torch.optim.SGD([kernels], lr=0.1)
         optimizer.step()
-        np.testing.assert_allclose(kernels[0, 0].numpy(), story.kernel_after("mean"), atol=1e-12)
+        np.testing.assert_allclose(kernels[0, 0].numpy(), pair.kernel_after("mean"), atol=1e-12)
         conv = f.relu(f.conv2d(x, kernels, torch.tensor(params.bias)))
         pooled = f.max_pool2d(conv, 2).flatten(1)
         logits = pooled @ torch.tensor(params.weights).T + torch.tensor(params.out_bias)
-        after = f.cross_entropy(logits, torch.tensor(lesson.labels[:2])).item()
-    assert story.losses["mean"] == pytest.approx(after, abs=1e-12)
+        after = f.cross_entropy(logits, torch.tensor(story.labels[:2])).item()
+    assert pair.losses["mean"] == pytest.approx(after, abs=1e-12)
 
 
-def test_the_argmax_table_is_what_routes_the_gradient(story):
+def test_the_argmax_table_is_what_routes_the_gradient(pair):
     for example in (0, 1):
-        table = story.argmax_table(example)
-        routed = story.routed[example]
-        upstream = story.grads.at_pool_output[example, 0]
+        table = pair.argmax_table(example)
+        routed = pair.routed[example]
+        upstream = pair.grads.at_pool_output[example, 0]
         rebuilt = np.zeros_like(routed)
         for (i, j), (row, col) in zip(
             np.ndindex(table.shape[:2]), table.reshape(-1, 2), strict=True
@@ -68,13 +68,13 @@ def test_the_argmax_table_is_what_routes_the_gradient(story):
         np.testing.assert_allclose(rebuilt, routed, atol=1e-15)
 
 
-def test_the_wrong_way_differs_and_average_pooling_keeps_no_index(story):
-    assert story.wrong_gap > 1e-3
-    borrowed, windows = story.borrowed_windows()
-    own = [story.argmax_table(n) for n in (0, 1)]
+def test_the_wrong_way_differs_and_average_pooling_keeps_no_index(pair):
+    assert pair.wrong_gap > 1e-3
+    borrowed, windows = pair.borrowed_windows()
+    own = [pair.argmax_table(n) for n in (0, 1)]
     assert windows == 9 and borrowed >= int((own[0] != own[1]).any(axis=-1).sum())
     average = build_pair(
-        build_batch_lesson(settings(network=NetConfig(2, 3, True, PoolConfig("avg", 2)))), 0
+        build_batch_story(settings(network=NetConfig(2, 3, True, PoolConfig("avg", 2)))), 0
     )
     assert average.argmax_table(0) is None and average.averaged_winners == ()
 
@@ -82,8 +82,8 @@ def test_the_wrong_way_differs_and_average_pooling_keeps_no_index(story):
 def test_the_tab_tells_the_story_with_the_models_numbers():
     app = open_app(BATCH)  # the first tab
     assert no_exceptions(app) and errors(app) == []
-    lesson = build_batch_lesson(settings())
-    pair = build_pair(lesson, 0)
+    story = build_batch_story(settings())
+    pair = build_pair(story, 0)
     shown_mean = heatmap_values(figure_titled(app, "their mean: dL/dK"), "gradient")
     np.testing.assert_allclose(shown_mean, pair.mean, atol=1e-12)
     shown_after = heatmap_values(figure_titled(app, "K after"), "value")

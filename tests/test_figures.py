@@ -12,7 +12,7 @@ from ui.figures.curves import line_figure, max_curve_figure
 from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import small_multiples
 from ui.figures.routing import routing_figure
-from ui.shared.numbers import fmt, symmetric_range
+from ui.pure.numbers import fmt, symmetric_range
 
 
 def trace(figure, name):

@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from pooling import PoolConfig
-from pooling.network import (
+from cnn.network import (
     NetConfig,
     batch_loss,
     batched_gradient,
@@ -14,6 +13,7 @@ from pooling.network import (
     run_forward,
     wrong_way_gradient,
 )
+from pooling import PoolConfig
 
 CONFIGS = [
     NetConfig(3, 3, True, PoolConfig("max", 2)),

@@ -6,37 +6,37 @@ import pytest
 
 from pooling import PoolConfig
 from ui.playground import text
-from ui.playground.model import Settings, build_lesson
-from ui.shared.formulas import ledger_formula
+from ui.playground.model import LayerSettings, build_layer_story
+from ui.pure.formulas import ledger_formula
 
 INTS = np.arange(36.0).reshape(6, 6) % 7
 
 
-def lesson_for(x, config, upstream="ones"):
-    return build_lesson(Settings(np.asarray(x, float), config, upstream, seed=0))
+def story_for(x, config, upstream="ones"):
+    return build_layer_story(LayerSettings(np.asarray(x, float), config, upstream, seed=0))
 
 
 def test_the_seed_window_routes_2_5_to_the_winner():
-    lesson = lesson_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
-    assert lesson.grad_x.tolist() == [[0, 2.5], [0, 0]]
-    assert lesson.receivers((0, 0)) == ((0, 1),)
-    sentence = text.step_sentence(lesson, (0, 0))
+    story = story_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
+    assert story.grad_x.tolist() == [[0, 2.5], [0, 0]]
+    assert story.receivers((0, 0)) == ((0, 1),)
+    sentence = text.step_sentence(story, (0, 0))
     assert "x[0,1]" in sentence and "**2.5**" in sentence
     assert "the other 3 cells of the window get 0" in sentence
 
 
 def test_average_of_the_seed_window_gives_every_cell_half():
-    lesson = lesson_for([[1, 3], [2, 0.5]], PoolConfig("avg", 2), upstream="seed")
-    lesson = build_lesson(Settings(lesson.x, lesson.config, "custom", 0, np.array([[2.0]])))
-    assert lesson.grad_x.tolist() == [[0.5, 0.5], [0.5, 0.5]]
-    assert "the mean of its 4 cells" in text.step_sentence(lesson, (0, 0))
+    story = story_for([[1, 3], [2, 0.5]], PoolConfig("avg", 2), upstream="seed")
+    story = build_layer_story(LayerSettings(story.x, story.config, "custom", 0, np.array([[2.0]])))
+    assert story.grad_x.tolist() == [[0.5, 0.5], [0.5, 0.5]]
+    assert "the mean of its 4 cells" in text.step_sentence(story, (0, 0))
 
 
 def test_a_dilated_window_reads_only_its_taps():
-    lesson = lesson_for(INTS, PoolConfig("max", 3, stride=1, padding=1, dilation=2))
-    cells = lesson.window_cells((0, 0))
+    story = story_for(INTS, PoolConfig("max", 3, stride=1, padding=1, dilation=2))
+    cells = story.window_cells((0, 0))
     assert cells == tuple((r, c) for r in (-1, 1, 3) for c in (-1, 1, 3))
-    assert lesson.window_cells((0, 0), real_only=True) == ((1, 1), (1, 3), (3, 1), (3, 3))
+    assert story.window_cells((0, 0), real_only=True) == ((1, 1), (1, 3), (3, 1), (3, 3))
 
 
 # x[0, 0] is read by the windows of y[0,0], y[0,1], y[1,0] and y[1,1], holding 4, 6, 6
@@ -65,80 +65,78 @@ def test_a_dilated_window_reads_only_its_taps():
     ],
 )
 def test_the_average_step_says_what_divides_and_why(config, divisor, phrase, grad_corner):
-    lesson = lesson_for(INTS, config)
-    sentence = text.step_sentence(lesson, (0, 0))  # the corner window: 4 real cells
+    story = story_for(INTS, config)
+    sentence = text.step_sentence(story, (0, 0))  # the corner window: 4 real cells
     assert phrase in sentence
     assert f"dL/dy ÷ {divisor} = 1 ÷ {divisor}" in sentence
-    assert lesson.grad_x[0, 0] == pytest.approx(grad_corner, rel=1e-15)
+    assert story.grad_x[0, 0] == pytest.approx(grad_corner, rel=1e-15)
     if config.divisor_override:
         assert "mean" not in sentence  # an override is no mean
 
 
 def test_the_input_caption_speaks_of_padding_and_stars_only_when_there_are_some():
-    plain = text.input_caption(lesson_for(INTS, PoolConfig("avg", 2)))
+    plain = text.input_caption(story_for(INTS, PoolConfig("avg", 2)))
     assert "padding" not in plain and "won" not in plain
-    padded = text.input_caption(lesson_for(INTS, PoolConfig("max", 3, padding=1)))
+    padded = text.input_caption(story_for(INTS, PoolConfig("max", 3, padding=1)))
     assert "reads −∞ there" in padded and "won a window has a star" in padded
 
 
 def test_the_all_rule_is_flagged_with_the_totals_it_breaks():
     tied = np.array([[4.0, 1.0], [4.0, 0.0]])
-    lesson = lesson_for(tied, PoolConfig("max", 2, ties="all"))
-    assert lesson.inflates and lesson.tied_windows == 1
-    warning = text.inflation_warning(lesson)
+    story = story_for(tied, PoolConfig("max", 2, ties="all"))
+    assert story.inflates and story.tied_windows == 1
+    warning = text.inflation_warning(story)
     assert "adds up to 2" in warning and "windows send 1" in warning
-    assert "wrong on purpose" in text.step_sentence(lesson, (0, 0))
-    assert not lesson_for(tied, PoolConfig("max", 2, ties="first")).inflates
-    assert not lesson_for([[4.0, 1.0], [3.0, 0.0]], PoolConfig("max", 2, ties="all")).inflates
+    assert "wrong on purpose" in text.step_sentence(story, (0, 0))
+    assert not story_for(tied, PoolConfig("max", 2, ties="first")).inflates
+    assert not story_for([[4.0, 1.0], [3.0, 0.0]], PoolConfig("max", 2, ties="all")).inflates
 
 
 def test_transpose_product_equals_the_backward_pass():
-    lesson = lesson_for(INTS, PoolConfig("avg", 3, stride=2, padding=1), upstream="random")
-    assert lesson.transpose_gap < 1e-12
-    assert "1/divisor at every real cell" in text.matrix_sentence(lesson)
-    selection = lesson_for(INTS, PoolConfig("max", 2))
+    story = story_for(INTS, PoolConfig("avg", 3, stride=2, padding=1), upstream="random")
+    assert story.transpose_gap < 1e-12
+    assert "1/divisor at every real cell" in text.matrix_sentence(story)
+    selection = story_for(INTS, PoolConfig("max", 2))
     assert "0/1 selection matrix" in text.matrix_sentence(selection)
 
 
 def test_filled_after_the_last_window_is_dl_dx():
-    lesson = lesson_for(INTS, PoolConfig("max", 3, stride=1), upstream="random")
-    np.testing.assert_allclose(lesson.filled_after(lesson.windows - 1), lesson.grad_x)
-    assert lesson.out_cell(5) == (1, 1)
+    story = story_for(INTS, PoolConfig("max", 3, stride=1), upstream="random")
+    np.testing.assert_allclose(story.filled_after(story.windows - 1), story.grad_x)
+    assert story.out_cell(5) == (1, 1)
 
 
 def test_moving_the_winners_keeps_y_and_moves_the_gradient():
     from ui.playground.model import twin_settings
 
-    lesson = lesson_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
-    twin = build_lesson(twin_settings(lesson))
-    np.testing.assert_array_equal(twin.output, lesson.output)  # y = 3 either way
+    story = story_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
+    twin = build_layer_story(twin_settings(story))
+    np.testing.assert_array_equal(twin.output, story.output)  # y = 3 either way
     assert twin.x.tolist() == [[1, 0.5], [2, 3]]  # the 3 swapped with the last smaller cell
     assert twin.grad_x.tolist() == [[0, 0], [0, 2.5]]
-    assert lesson.grad_x.tolist() == [[0, 2.5], [0, 0]]
-    assert "differ in 2 cells" in text.twin_sentence(lesson, twin)
+    assert story.grad_x.tolist() == [[0, 2.5], [0, 0]]
+    assert "differ in 2 cells" in text.twin_sentence(story, twin)
 
 
 def test_no_twin_where_windows_overlap_or_average():
     from ui.playground.model import twin_settings
 
-    overlapping = lesson_for(INTS, PoolConfig("max", 3, stride=1))
+    overlapping = story_for(INTS, PoolConfig("max", 3, stride=1))
     assert twin_settings(overlapping) is None and "overlap" in text.no_twin_reason(overlapping)
-    assert twin_settings(lesson_for(INTS, PoolConfig("avg", 2))) is None
+    assert twin_settings(story_for(INTS, PoolConfig("avg", 2))) is None
 
 
 def test_the_ledger_comes_from_the_lessons_own_shares():
     from pooling.explain import ledger
 
-    lesson = lesson_for(INTS, PoolConfig("max", 3, stride=1), upstream="random")
+    story = story_for(INTS, PoolConfig("max", 3, stride=1), upstream="random")
     for cell in [(0, 0), (2, 3), (5, 5)]:
-        assert lesson.ledger(cell) == ledger(lesson.x, lesson.grad_output, lesson.config, cell)
-        assert sum(line.amount for line in lesson.ledger(cell)) == pytest.approx(
-            lesson.grad_x[cell]
-        )
+        assert story.ledger(cell) == ledger(story.x, story.grad_output, story.config, cell)
+        assert sum(line.amount for line in story.ledger(cell)) == pytest.approx(story.grad_x[cell])
 
 
 def test_a_long_ledger_is_written_three_terms_a_line_with_the_total_last():
-    lesson = lesson_for(INTS[:5, :5], PoolConfig("avg", 3, stride=1, padding=1))
-    formula = ledger_formula((1, 1), lesson.ledger((1, 1)), lesson.grad_x[1, 1])
+    story = story_for(INTS[:5, :5], PoolConfig("avg", 3, stride=1, padding=1))
+    formula = ledger_formula((1, 1), story.ledger((1, 1)), story.grad_x[1, 1])
     assert formula.count(r"\underbrace") == 9 and formula.count(r"\\") == 3
     assert formula.endswith(r"&= 1\end{aligned}")  # 9 windows, each sending 1/9

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from ui.shared.links import Field, int_in, label_in, restore
-from ui.shared.numbers import common_exponent, fmt, power_of_ten
+from ui.pure.links import Field, int_in, label_in, restore
+from ui.pure.numbers import common_exponent, fmt, power_of_ten
 from ui.shared.state import literal, notice_text
 
 

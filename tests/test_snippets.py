@@ -11,13 +11,13 @@ import pytest
 from apptest import no_exceptions, open_app
 from test_batch_model import settings as batch_settings
 
+from cnn.network import NetConfig
 from pooling import PoolConfig
-from pooling.network import NetConfig
 from ui.batch import code as batch_code
-from ui.batch.model import build_batch_lesson
+from ui.minibatch.story import build_batch_story
 from ui.playground import code as playground_code
-from ui.playground.model import Settings, build_lesson
-from ui.shared.snippets import torch_tie_note
+from ui.playground.model import LayerSettings, build_layer_story
+from ui.pure.snippets import torch_tie_note
 
 X = np.array([[1, 2, 0, 1, 3], [0, 9, 1, 0, 2], [2, 1, 4, 1, 1], [0, 3, 1, 8, 0], [5, 5, 2, 2, 7]])
 TIED = np.array([[1, 1, 0, 2], [1, 1, 2, 2], [3, 0, 4, 4], [0, 3, 4, 4]], dtype=float)
@@ -83,28 +83,32 @@ def numbers_outside_the_data(code: str) -> set[str]:
 @pytest.mark.parametrize("config", LAYERS, ids=str)
 @pytest.mark.parametrize("upstream", ["seed", "random"])
 def test_playground_numpy_snippet_runs_and_agrees_with_the_screen(config, upstream):
-    lesson = build_lesson(Settings(x=X.astype(float), config=config, upstream=upstream, seed=4))
-    assert run(playground_code.numpy_snippet(lesson)).endswith("equal the numbers on screen.\n")
-    data = assigned_arrays(playground_code.numpy_snippet(lesson))
-    np.testing.assert_array_equal(data["x"], lesson.x)
-    np.testing.assert_array_equal(data["grad_y"], lesson.grad_output)
-    np.testing.assert_array_equal(data["y_shown"], lesson.output)
-    np.testing.assert_array_equal(data["grad_x_shown"], lesson.grad_x)
+    story = build_layer_story(
+        LayerSettings(x=X.astype(float), config=config, upstream=upstream, seed=4)
+    )
+    assert run(playground_code.numpy_snippet(story)).endswith("equal the numbers on screen.\n")
+    data = assigned_arrays(playground_code.numpy_snippet(story))
+    np.testing.assert_array_equal(data["x"], story.x)
+    np.testing.assert_array_equal(data["grad_y"], story.grad_output)
+    np.testing.assert_array_equal(data["y_shown"], story.output)
+    np.testing.assert_array_equal(data["grad_x_shown"], story.grad_x)
 
 
 @pytest.mark.torch
 @pytest.mark.parametrize("config", LAYERS, ids=str)
 @pytest.mark.parametrize("upstream", ["seed", "random"])
 def test_playground_torch_snippet_runs_and_agrees_with_the_screen(torch, config, upstream):
-    lesson = build_lesson(Settings(x=X.astype(float), config=config, upstream=upstream, seed=4))
-    assert run(playground_code.torch_snippet(lesson)).endswith("equal the numbers on screen.\n")
+    story = build_layer_story(
+        LayerSettings(x=X.astype(float), config=config, upstream=upstream, seed=4)
+    )
+    assert run(playground_code.torch_snippet(story)).endswith("equal the numbers on screen.\n")
 
 
 @pytest.mark.parametrize("ties", ["first", "last", "split", "all"])
 def test_tie_rules_numpy_follows_the_page_and_only_first_has_a_torch_snippet(ties):
     config = PoolConfig("max", 2, stride=1, ties=ties)
-    lesson = build_lesson(Settings(x=TIED, config=config, upstream="seed", seed=0))
-    assert run(playground_code.numpy_snippet(lesson)).endswith("on screen.\n")
+    story = build_layer_story(LayerSettings(x=TIED, config=config, upstream="seed", seed=0))
+    assert run(playground_code.numpy_snippet(story)).endswith("on screen.\n")
     note = torch_tie_note(config)
     assert note is None if ties == "first" else f"“{ties}”" in note
 
@@ -113,20 +117,22 @@ def test_tie_rules_numpy_follows_the_page_and_only_first_has_a_torch_snippet(tie
 @pytest.mark.parametrize("ties", ["first", "last", "split", "all"])
 def test_pytorch_reproduces_only_its_own_tie_rule(torch, ties):
     config = PoolConfig("max", 2, stride=1, ties=ties)
-    lesson = build_lesson(Settings(x=TIED, config=config, upstream="seed", seed=0))
+    story = build_layer_story(LayerSettings(x=TIED, config=config, upstream="seed", seed=0))
     if ties == "first":
-        assert run(playground_code.torch_snippet(lesson)).endswith("on screen.\n")
+        assert run(playground_code.torch_snippet(story)).endswith("on screen.\n")
     else:
         with pytest.raises(AssertionError):  # PyTorch's first-max rule gives other dL/dx
-            run(playground_code.torch_snippet(lesson))
+            run(playground_code.torch_snippet(story))
 
 
 def test_snippets_carry_no_number_that_is_not_on_screen():
-    lesson = build_lesson(Settings(x=X * 0.37, config=LAYERS[5], upstream="random", seed=9))
-    for code in (playground_code.torch_snippet(lesson), playground_code.numpy_snippet(lesson)):
+    story = build_layer_story(
+        LayerSettings(x=X * 0.37, config=LAYERS[5], upstream="random", seed=9)
+    )
+    for code in (playground_code.torch_snippet(story), playground_code.numpy_snippet(story)):
         assert numbers_outside_the_data(code) <= {"1.0", "0.0"}, numbers_outside_the_data(code)
     allowed = {"__future__", "math", "types", "numpy"}
-    assert imports(playground_code.numpy_snippet(lesson)) == allowed
+    assert imports(playground_code.numpy_snippet(story)) == allowed
 
 
 BATCHES = [
@@ -141,18 +147,18 @@ BATCHES = [
 
 @pytest.mark.parametrize("changes", BATCHES, ids=str)
 def test_batch_numpy_snippet_runs_and_agrees_with_the_page(changes):
-    lesson = build_batch_lesson(batch_settings(**changes))
-    code = batch_code.numpy_snippet(lesson)
+    story = build_batch_story(batch_settings(**changes))
+    code = batch_code.numpy_snippet(story)
     assert run(code).endswith("equal the numbers on screen.\n")
     assert numbers_outside_the_data(code) <= {"1.0", "0.0"}
-    data = assigned_arrays(batch_code.numpy_snippet(lesson))
-    np.testing.assert_array_equal(data["images"], lesson.images)
-    np.testing.assert_array_equal(data["kernels"], lesson.params.kernels)
-    np.testing.assert_array_equal(data["grad_kernels_shown"], lesson.reduced.kernels)
-    np.testing.assert_array_equal(data["pooled_shown"], lesson.trace.pool.output)
-    np.testing.assert_array_equal(data["routed_shown"], lesson.grads.at_pool_input)
-    if lesson.is_max:
-        np.testing.assert_array_equal(data["argmax_shown"], lesson.trace.pool.argmax)
+    data = assigned_arrays(batch_code.numpy_snippet(story))
+    np.testing.assert_array_equal(data["images"], story.images)
+    np.testing.assert_array_equal(data["kernels"], story.params.kernels)
+    np.testing.assert_array_equal(data["grad_kernels_shown"], story.reduced.kernels)
+    np.testing.assert_array_equal(data["pooled_shown"], story.trace.pool.output)
+    np.testing.assert_array_equal(data["routed_shown"], story.grads.at_pool_input)
+    if story.is_max:
+        np.testing.assert_array_equal(data["argmax_shown"], story.trace.pool.argmax)
     else:
         assert "argmax_shown" not in data
 
@@ -160,7 +166,7 @@ def test_batch_numpy_snippet_runs_and_agrees_with_the_page(changes):
 @pytest.mark.torch
 @pytest.mark.parametrize("changes", BATCHES, ids=str)
 def test_batch_torch_snippet_runs_and_agrees_with_the_page(torch, changes):
-    code = batch_code.torch_snippet(build_batch_lesson(batch_settings(**changes)))
+    code = batch_code.torch_snippet(build_batch_story(batch_settings(**changes)))
     assert run(code).endswith("equal the numbers on screen.\n")
     assert numbers_outside_the_data(code) <= {"1.0", "0.0"}
 
@@ -182,9 +188,9 @@ def test_every_weight_the_batch_snippet_embeds_is_listed_on_the_page():
     assert no_exceptions(app)
     frames = [frame.value for frame in app.dataframe]
     shown = [frame.to_numpy() for frame in frames if all(t.kind == "f" for t in frame.dtypes)]
-    lesson = build_batch_lesson(batch_settings())
-    data = assigned_arrays(batch_code.numpy_snippet(lesson))
-    params = lesson.params
+    story = build_batch_story(batch_settings())
+    data = assigned_arrays(batch_code.numpy_snippet(story))
+    params = story.params
     for name, value in (("weights", params.weights), ("out_bias", params.out_bias)):
         np.testing.assert_array_equal(data[name], value)
     expected = [

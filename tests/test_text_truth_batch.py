@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from pooling import PoolConfig
-from ui.shared.numbers import fmt
+from ui.pure.numbers import fmt
 
 # -- the Batch page ----------------------------------------------------------------------
 
 
 def batch_settings(**changes):
-    from pooling.network import NetConfig
-    from ui.batch.model import Settings as BatchSettings
+    from cnn.network import NetConfig
+    from ui.minibatch.story import BatchSettings
 
     base = BatchSettings(
         "digits", 8, 0, NetConfig(2, 3, True, PoolConfig("max", 2)), "mean", 0.1, 0
@@ -23,22 +23,22 @@ def batch_settings(**changes):
     return replace(base, **changes)
 
 
-def independent_orphans(lesson, feature: int) -> int:
+def independent_orphans(story, feature: int) -> int:
     """Windows whose averaged-image argmax is no example's argmax there (rule "first")."""
-    own = lesson.trace.pool.argmax[:, feature]
-    averaged = lesson.wrong_trace.pool.argmax[0, feature]
+    own = story.trace.pool.argmax[:, feature]
+    averaged = story.wrong_trace.pool.argmax[0, feature]
     return int((own != averaged[None]).all(axis=0).sum())
 
 
 @pytest.mark.parametrize("size", [2, 8, 64])
 def test_the_batch_result_counts_the_averaged_images_own_winners(size):
     from ui.batch.checks import wrong_sentence
-    from ui.batch.model import build_batch_lesson
+    from ui.minibatch.story import build_batch_story
 
-    lesson = build_batch_lesson(batch_settings(size=size))
-    orphans = independent_orphans(lesson, 0)
-    assert lesson.orphan_windows(0) == (orphans, 9)
-    said = wrong_sentence(lesson)
+    story = build_batch_story(batch_settings(size=size))
+    orphans = independent_orphans(story, 0)
+    assert story.orphan_windows(0) == (orphans, 9)
+    said = wrong_sentence(story)
     assert "which no example picked" not in said
     if orphans:
         assert f"in {orphans} of the averaged image's 9 windows" in said
@@ -48,30 +48,28 @@ def test_the_batch_result_counts_the_averaged_images_own_winners(size):
 
 def test_the_wrong_way_is_compared_on_the_sum_s_scale_and_agrees_for_one_example():
     from ui.batch.checks import wrong_sentence
-    from ui.batch.model import build_batch_lesson
+    from ui.minibatch.story import build_batch_story
 
-    mean = build_batch_lesson(batch_settings())
-    total = build_batch_lesson(batch_settings(reduction="sum"))
+    mean = build_batch_story(batch_settings())
+    total = build_batch_story(batch_settings(reduction="sum"))
     np.testing.assert_allclose(total.right_kernels, 8 * mean.right_kernels, atol=1e-12)
     assert total.wrong_gap == pytest.approx(8 * mean.wrong_gap, rel=1e-9)
     assert "multiply by N = 8" in wrong_sentence(total)
-    single = build_batch_lesson(batch_settings(size=1))
+    single = build_batch_story(batch_settings(size=1))
     assert single.wrong_gap < 1e-12 and "the two ways agree" in wrong_sentence(single)
 
 
 @pytest.mark.parametrize("ties", ["first", "split"])
 def test_the_pair_counts_windows_where_the_average_borrows_a_winner(ties):
-    from ui.batch.model import build_batch_lesson, winner_masks
-    from ui.batch.pair import build_pair
     from ui.batch.pair_view import wrong_sentence
+    from ui.minibatch.pair import build_pair
+    from ui.minibatch.story import build_batch_story, winner_masks
 
     pool = PoolConfig("max", 2, ties=ties)
-    lesson = build_batch_lesson(
-        batch_settings(network=replace(batch_settings().network, pool=pool))
-    )
-    story = build_pair(lesson, 0)
-    own = winner_masks(story.trace.activation[:, 0], pool)
-    averaged = winner_masks(story.wrong_trace.activation[:, 0], pool)[0]
+    story = build_batch_story(batch_settings(network=replace(batch_settings().network, pool=pool)))
+    pair = build_pair(story, 0)
+    own = winner_masks(pair.trace.activation[:, 0], pool)
+    averaged = winner_masks(pair.wrong_trace.activation[:, 0], pool)[0]
     expected = sum(
         any(
             averaged[w][cell] and not (own[0][w][cell] and own[1][w][cell])
@@ -79,34 +77,32 @@ def test_the_pair_counts_windows_where_the_average_borrows_a_winner(ties):
         )
         for w in np.ndindex(averaged.shape[:2])
     )
-    assert story.borrowed_windows() == (expected, 9)
+    assert pair.borrowed_windows() == (expected, 9)
     if expected:
-        assert f"in {expected} of its 9 windows" in wrong_sentence(story)
+        assert f"in {expected} of its 9 windows" in wrong_sentence(pair)
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])
 def test_the_batch_step_sentence_counts_what_it_states(mode):
-    from ui.batch.model import build_batch_lesson, winner_masks
     from ui.batch.views import step_sentence
+    from ui.minibatch.story import build_batch_story, winner_masks
 
     pool = PoolConfig(mode, 2)
-    lesson = build_batch_lesson(
-        batch_settings(network=replace(batch_settings().network, pool=pool))
-    )
-    for example in range(lesson.size):
-        said = step_sentence(lesson, 0, example)
-        routing = lesson.routing(0)[example] != 0
+    story = build_batch_story(batch_settings(network=replace(batch_settings().network, pool=pool)))
+    for example in range(story.size):
+        said = step_sentence(story, 0, example)
+        routing = story.routing(0)[example] != 0
         assert f"**{int(routing.sum())}** positions" in said
-        reached = int((lesson.routing(0)[: example + 1] != 0).any(axis=0).sum())
-        assert f"**{reached} of {lesson.positions}**" in said
+        reached = int((story.routing(0)[: example + 1] != 0).any(axis=0).sum())
+        assert f"**{reached} of {story.positions}**" in said
         if mode == "max":
-            won = winner_masks(lesson.trace.activation[example : example + 1, 0], pool)[0].any(
+            won = winner_masks(story.trace.activation[example : example + 1, 0], pool)[0].any(
                 axis=(0, 1)
             )
             assert not (routing & ~won).any()  # "every one a cell that won one of its windows"
         else:
             same = all(
-                (lesson.routing(0)[n] != 0).tolist() == routing.tolist() for n in range(example + 1)
+                (story.routing(0)[n] != 0).tolist() == routing.tolist() for n in range(example + 1)
             )
             assert ("the same positions for every example" in said) == (same and example > 0)
 
@@ -114,15 +110,15 @@ def test_the_batch_step_sentence_counts_what_it_states(mode):
 def test_the_batch_of_two_follows_the_sum():
     from apptest import figure_titled, heatmap_values, no_exceptions, open_app
 
-    from ui.batch.model import build_batch_lesson
-    from ui.batch.pair import build_pair
+    from ui.minibatch.pair import build_pair
+    from ui.minibatch.story import build_batch_story
 
     app = open_app("pages/2_batch.py", {"red": "sum"})
     assert no_exceptions(app)
     said = "\n".join(md.value for md in app.markdown)
     assert "mean dL/dK" not in said and "K ← K − η · sum dL/dK" in said
     assert "is the sum of the two examples' own kernel gradients" in said
-    pair = build_pair(build_batch_lesson(batch_settings(reduction="sum")), 0)
+    pair = build_pair(build_batch_story(batch_settings(reduction="sum")), 0)
     np.testing.assert_allclose(pair.total, pair.kernel_grads.sum(axis=0))
     shown = heatmap_values(figure_titled(app, "their sum: dL/dK"), "gradient")
     np.testing.assert_allclose(shown, pair.total, atol=1e-12)
@@ -135,7 +131,7 @@ def test_the_batch_of_two_follows_the_sum():
 def test_five_weights_follow_the_sum():
     from apptest import open_app
 
-    from ui.batch.model import SEED_GRADIENTS
+    from ui.minibatch.story import SEED_GRADIENTS
 
     app = open_app("pages/2_batch.py", {"red": "sum", "tab": "weights"})
     said = "\n".join(md.value for md in app.markdown)
@@ -146,19 +142,19 @@ def test_five_weights_follow_the_sum():
 
 @pytest.mark.parametrize("ties", ["first", "split", "all"])
 def test_the_batch_marks_every_cell_its_gradient_goes_to(ties):
-    from ui.batch.model import build_batch_lesson
-    from ui.batch.pair import build_pair
+    from ui.minibatch.pair import build_pair
+    from ui.minibatch.story import build_batch_story
 
     network = replace(batch_settings().network, pool=PoolConfig("max", 2, ties=ties))
-    lesson = build_batch_lesson(batch_settings(network=network))
+    story = build_batch_story(batch_settings(network=network))
     for example in range(3):
-        marked = set(lesson.winner_cells(example, 0))
-        routed = {tuple(c) for c in np.argwhere(lesson.routing(0)[example] != 0)}
+        marked = set(story.winner_cells(example, 0))
+        routed = {tuple(c) for c in np.argwhere(story.routing(0)[example] != 0)}
         assert routed <= marked  # "each cell that won a window has a star"
-    story = build_pair(lesson, 0)
+    pair = build_pair(story, 0)
     for example in (0, 1):
-        routed = {tuple(c) for c in np.argwhere(story.routed[example] != 0)}
-        assert routed <= set(story.winners(example))
+        routed = {tuple(c) for c in np.argwhere(pair.routed[example] != 0)}
+        assert routed <= set(pair.winners(example))
 
 
 def screen_text(app) -> str:
@@ -181,13 +177,13 @@ def test_the_batch_page_under_the_sum_never_calls_the_batch_gradient_a_mean(tab)
 def test_the_batch_built_up_step_by_step_follows_the_loss(reduction):
     from apptest import figure_titled, heatmap_values, no_exceptions, open_app
 
-    from ui.batch.model import build_batch_lesson
+    from ui.minibatch.story import build_batch_story
 
     app = open_app("pages/2_batch.py", {"red": reduction, "tab": "step", "ex": "2"})
     assert no_exceptions(app)
-    lesson = build_batch_lesson(batch_settings(reduction=reduction))
-    routing = lesson.routing(0)[:3].sum(axis=0)
-    kernels = lesson.grads.per_example.kernels[:3, 0, 0].sum(axis=0)
+    story = build_batch_story(batch_settings(reduction=reduction))
+    routing = story.routing(0)[:3].sum(axis=0)
+    kernels = story.grads.per_example.kernels[:3, 0, 0].sum(axis=0)
     if reduction == "mean":
         routing, kernels = routing / 3, kernels / 3
     shown = heatmap_values(figure_titled(app, f"{reduction} of #0…#2"), "gradient")

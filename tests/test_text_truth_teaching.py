@@ -12,8 +12,8 @@ from conftest import ROOT
 
 from pooling import PoolConfig, backward, forward
 from pooling.geometry import output_length, rounded_length
-from ui.shared.formulas import size_formula
-from ui.shared.numbers import fmt
+from ui.pure.formulas import size_formula
+from ui.pure.numbers import fmt
 
 # -- the Lesson ------------------------------------------------------------------------------
 
@@ -98,20 +98,20 @@ def test_step_eight_names_a_winner_that_is_neither_examples():
 
 
 def test_step_ten_shows_the_change_and_says_every_parameter_moved():
-    from ui.batch.model import build_batch_lesson
     from ui.figures import grid as grids
     from ui.lesson.steps_batch import PAIR_SETTINGS
     from ui.lesson.views import MAP_PX
+    from ui.minibatch.story import build_batch_story
 
     step = steps()[9]
-    before = build_batch_lesson(PAIR_SETTINGS).params
-    after = build_batch_lesson(replace(PAIR_SETTINGS, steps=1)).params
+    before = build_batch_story(PAIR_SETTINGS).params
+    after = build_batch_story(replace(PAIR_SETTINGS, steps=1)).params
     change = after.kernels[0, 0] - before.kernels[0, 0]
     shown = {grid.title: grid.values for grid in step.example}
     np.testing.assert_array_equal(shown["ΔK in thousandths"], np.round(change * 1000))
     np.testing.assert_array_equal(shown["K before"], np.round(before.kernels[0, 0], 2))
     assert np.abs(change).max() >= 0.005  # visible at the map's decimals
-    for grid in step.example:  # every number written in its cell at the lesson's map width
+    for grid in step.example:  # every number written in its cell at the story's map width
         figure = grids.grid_figure(
             values=grid.values, title=grid.title, kind=grid.kind, width_px=MAP_PX
         )

@@ -8,10 +8,10 @@ import streamlit as st
 from pooling import PoolConfig, backward, forward
 
 from .figures.curves import max_curve_figure
+from .pure.links import MAX_VALUE
+from .pure.numbers import fmt
 from .shared.chart import cached, chart
 from .shared.frame import page_link
-from .shared.links import MAX_VALUE
-from .shared.numbers import fmt
 
 H = "home"
 BOUNDS = dict(min_value=-MAX_VALUE, max_value=MAX_VALUE)  # as the grids: no overflow

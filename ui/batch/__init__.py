@@ -7,18 +7,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pooling.network import NetConfig
+from cnn.network import NetConfig
 
+from ..minibatch.story import BatchSettings, BatchStory
 from ..shared import browser
 from ..shared.code_view import reproduce_view
 from ..shared.controls import config_from_state
 from ..shared.lecture import folded_in_lecture
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
-from .cache import cached_lesson, cached_snippets
+from .cache import cached_snippets, cached_story
 from .checks import checks_view
 from .inputs import edit_view, sidebar_controls
-from .model import BatchLesson, Settings
 from .pair_view import pair_view
 from .parameters import parameters_view
 from .state import (
@@ -47,11 +47,11 @@ from .training import training_view, worked_example_view
 from .views import batch_view, per_example_view, result_view, step_view
 
 
-def settings_from_state() -> Settings:
+def settings_from_state() -> BatchSettings:
     """ValueError naming the broken rule when the pooling layer is not valid."""
     state = st.session_state
     network = NetConfig(state[KERNELS], state[KSIZE], state[RELU], config_from_state(P))
-    return Settings(
+    return BatchSettings(
         source=state[SOURCE],
         size=state[SIZE],
         seed=state[SEED],
@@ -63,29 +63,29 @@ def settings_from_state() -> Settings:
     )
 
 
-def checked_lesson() -> BatchLesson | None:
-    """The lesson, or None after a message that names the broken rule."""
+def checked_story() -> BatchStory | None:
+    """The story, or None after a message that names the broken rule."""
     try:
         settings = settings_from_state()
     except ValueError as error:
         st.error(f"This pooling layer is not valid: {error}.", icon=":material/error:")
         return None
     try:
-        return cached_lesson(settings)
+        return cached_story(settings)
     except ValueError as error:
         st.error(f"This network does not fit the 8×8 images: {error}.", icon=":material/error:")
         return None
 
 
-def result_and_checks(lesson: BatchLesson) -> None:
-    result_view(lesson)
-    checks_view(lesson)
-    parameters_view(lesson)
-    torch_code, numpy_code = cached_snippets(lesson.settings)
+def result_and_checks(story: BatchStory) -> None:
+    result_view(story)
+    checks_view(story)
+    parameters_view(story)
+    torch_code, numpy_code = cached_snippets(story.settings)
     reproduce_view(
         key=f"{P}_code",
         file_stem="pooling_batch",
-        config=lesson.config.pool,
+        config=story.config.pool,
         torch_code=torch_code,
         numpy_code=numpy_code,
     )
@@ -97,7 +97,7 @@ TAB_VIEWS = {
     "step": step_view,
     "result": result_and_checks,
     "training": training_view,
-    "weights": lambda lesson: worked_example_view(lesson.reduction),
+    "weights": lambda story: worked_example_view(story.reduction),
 }
 
 
@@ -106,15 +106,15 @@ def render() -> None:
     sidebar_controls()
     show_notices(P)
     forget_stale_edits()
-    lesson = checked_lesson()
-    if lesson is not None:
-        clamp_picks(size=lesson.size, kernels=lesson.config.kernels)
+    story = checked_story()
+    if story is not None:
+        clamp_picks(size=story.size, kernels=story.config.kernels)
     publish()
-    if lesson is not None:
-        with folded_in_lecture(f"The batch: {lesson.size} example{'s' * (lesson.size > 1)}"):
-            batch_view(lesson)
+    if story is not None:
+        with folded_in_lecture(f"The batch: {story.size} example{'s' * (story.size > 1)}"):
+            batch_view(story)
             if st.session_state[SOURCE] == "edit":
-                edit_view(lesson.images[st.session_state[EXAMPLE]])
-        open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, players=PLAYERS)
+                edit_view(story.images[st.session_state[EXAMPLE]])
+        open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, story=story, players=PLAYERS)
     remember_edits()
     browser.mount()

@@ -8,37 +8,37 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
+from ..minibatch.story import BatchStory
+from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
-from ..shared.numbers import fmt
-from .model import BatchLesson
 from .state import P
 
 
-def checks_view(lesson: BatchLesson) -> None:
+def checks_view(story: BatchStory) -> None:
     st.subheader("Checked on the spot")
-    count = lesson.size
+    count = story.size
     st.markdown(
-        f"- **One batched backward = the {lesson.reduction} of per-example gradients**: "
-        f"largest gap over every parameter {fmt(lesson.batched_gap)}.\n"
+        f"- **One batched backward = the {story.reduction} of per-example gradients**: "
+        f"largest gap over every parameter {fmt(story.batched_gap)}.\n"
         f"- **Finite differences**: dL/dK against central differences of the batch loss "
-        f"(ε = 10⁻⁶), largest gap {lesson.kernel_fd_gap:.1e}.\n"
+        f"(ε = 10⁻⁶), largest gap {story.kernel_fd_gap:.1e}.\n"
         f"- **Mean and sum**: summing the {count} dL_n/dK and multiplying by 1/{count} gives "
         f"the mean; the two reductions differ by exactly the factor {count}."
     )
-    wrong_view(lesson)
-    reduction_table(lesson)
+    wrong_view(story)
+    reduction_table(story)
 
 
-def wrong_sentence(lesson: BatchLesson) -> str:
+def wrong_sentence(story: BatchStory) -> str:
     """The wrong way against the right one, with the facts of this batch (kernel 0)."""
-    gap = f"Largest gap between the wrong and the right dL/dK: **{fmt(lesson.wrong_gap)}**."
+    gap = f"Largest gap between the wrong and the right dL/dK: **{fmt(story.wrong_gap)}**."
     lead = "**The wrong way**: average the images and the error first, then back-propagate once"
-    if lesson.reduction == "sum":
-        lead += f" (and multiply by N = {lesson.size} to compare with the sum)"
-    if lesson.wrong_gap < 1e-12:
+    if story.reduction == "sum":
+        lead += f" (and multiply by N = {story.size} to compare with the sum)"
+    if story.wrong_gap < 1e-12:
         why = (
             "with one example there is nothing to average, so the two ways agree."
-            if lesson.size == 1
+            if story.size == 1
             else "here the two ways happen to agree, to the last digit."
         )
         return f"{lead}: {why}"
@@ -46,13 +46,13 @@ def wrong_sentence(lesson: BatchLesson) -> str:
         f"{lead}. Each example's kernel gradient multiplies its own error with its own "
         "image, and the mean of those products is in general not the product of the means."
     )
-    orphans, windows = lesson.orphan_windows(0)
-    if lesson.is_max and orphans:
+    orphans, windows = story.orphan_windows(0)
+    if story.is_max and orphans:
         said += (
             f" And in {orphans} of the averaged image's {windows} windows (kernel 0) the "
             "averaged image sends gradient to a cell that no example picked in that window."
         )
-    elif lesson.is_max:
+    elif story.is_max:
         said += (
             f" Every winner in the averaged image's {windows} windows (kernel 0) is also "
             "some example's winner in that window, yet the gradients differ."
@@ -60,13 +60,13 @@ def wrong_sentence(lesson: BatchLesson) -> str:
     return f"{said} {gap}"
 
 
-def wrong_view(lesson: BatchLesson) -> None:
-    st.markdown(wrong_sentence(lesson))
-    maps = [lesson.right_kernels[0], lesson.wrong_kernels[0], lesson.wrong_minus_right[0]]
+def wrong_view(story: BatchStory) -> None:
+    st.markdown(wrong_sentence(story))
+    maps = [story.right_kernels[0], story.wrong_kernels[0], story.wrong_minus_right[0]]
     names = ["right", "wrong", "wrong − right"]
     left, rest = st.columns([1, 3])
     with left:
-        image = lesson.wrong_trace.x[0, 0]
+        image = story.wrong_trace.x[0, 0]
         figure = cached(
             grids.grid_figure, values=image, title="averaged image", width_px=200, annotate=False
         )
@@ -74,16 +74,16 @@ def wrong_view(lesson: BatchLesson) -> None:
     with rest:
         figure = cached(small_multiples, maps=maps, titles=names, most_columns=3, width_px=390)
         chart(figure, key=f"{P}_fig_wrong")
-        times = "" if lesson.reduction == "mean" else f", times {lesson.size}"
+        times = "" if story.reduction == "mean" else f", times {story.size}"
         st.caption(
-            f"Kernel 0. Right: the {lesson.reduction} of the examples' dL_n/dK. Wrong: one "
+            f"Kernel 0. Right: the {story.reduction} of the examples' dL_n/dK. Wrong: one "
             f"backward pass through the averaged image with the averaged error{times}."
         )
 
 
-def reduction_table(lesson: BatchLesson) -> None:
-    table = lesson.reduction_table
-    width = lesson.config.kernel_size
+def reduction_table(story: BatchStory) -> None:
+    table = story.reduction_table
+    width = story.config.kernel_size
     st.dataframe(
         pd.DataFrame(
             {
@@ -91,7 +91,7 @@ def reduction_table(lesson: BatchLesson) -> None:
                     f"K[{i // width},{i % width}]" for i in range(len(table["sum"]))
                 ],
                 "sum Σ dL_n/dK": [fmt(v, 5) for v in table["sum"]],
-                f"sum × 1/{lesson.size}": [fmt(v, 5) for v in table["scaled"]],
+                f"sum × 1/{story.size}": [fmt(v, 5) for v in table["scaled"]],
                 "mean": [fmt(v, 5) for v in table["mean"]],
             }
         ),

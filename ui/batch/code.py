@@ -4,9 +4,10 @@ the batch loss and dL/dK and check them against the page (pure: no Streamlit).""
 
 from __future__ import annotations
 
-from pooling.network import batch_loss
+from cnn.network import batch_loss
 
-from ..shared.snippets import (
+from ..minibatch.story import BatchStory
+from ..pure.snippets import (
     NUMPY_HEADER,
     TOLERANCE,
     TORCH_HEADER,
@@ -16,17 +17,16 @@ from ..shared.snippets import (
     number,
     torch_pool_call,
 )
-from .model import BatchLesson
 
 
-def screen_data(lesson: BatchLesson) -> str:
-    params = lesson.params
-    taken = lesson.settings.steps
+def screen_data(story: BatchStory) -> str:
+    params = story.params
+    taken = story.settings.steps
     weights = "before any step" if taken == 0 else f"after {taken} SGD steps"
-    pool = lesson.trace.pool
+    pool = story.trace.pool
     lines = [
-        array_line("images", lesson.images, "the batch, (N, 8, 8)"),
-        array_line("labels", lesson.labels, "their digits, (N,)"),
+        array_line("images", story.images, "the batch, (N, 8, 8)"),
+        array_line("labels", story.labels, "their digits, (N,)"),
         f"# The weights {weights} (the Batch result tab lists every one):",
         array_line("kernels", params.kernels, "(F, 1, k, k)"),
         array_line("bias", params.bias, "(F,)"),
@@ -41,14 +41,14 @@ def screen_data(lesson: BatchLesson) -> str:
     lines += [
         array_line(
             "routed_shown",
-            lesson.grads.at_pool_input,
+            story.grads.at_pool_input,
             "each example's own dL_n/d(pooling input), (N, F, CH, CW)",
         ),
-        f"loss_shown = {number(batch_loss(lesson.trace, lesson.reduction))}",
+        f"loss_shown = {number(batch_loss(story.trace, story.reduction))}",
         array_line(
             "grad_kernels_shown",
-            lesson.reduced.kernels,
-            f"the batch dL/dK ({lesson.reduction}), (F, 1, k, k)",
+            story.reduced.kernels,
+            f"the batch dL/dK ({story.reduction}), (F, 1, k, k)",
         ),
     ]
     return "\n".join(lines)
@@ -76,36 +76,36 @@ def printed_and_checked(
     )
 
 
-def per_example(lesson: BatchLesson, batch_gradient: str) -> str:
+def per_example(story: BatchStory, batch_gradient: str) -> str:
     """dL_n/d(...) from the batch loss's gradient: the mean's 1/N undone."""
-    if lesson.reduction == "mean":
+    if story.reduction == "mean":
         return f"{batch_gradient} * len(images)"
     return batch_gradient
 
 
-def torch_snippet(lesson: BatchLesson) -> str:
+def torch_snippet(story: BatchStory) -> str:
     """PyTorch: conv2d, ReLU, the pooling call, linear, cross_entropy, backward."""
-    pooled = "pooled, argmax" if lesson.is_max else "pooled"
-    relu = "act = F.relu(conv)" if lesson.config.relu else "act = conv  # no ReLU"
+    pooled = "pooled, argmax" if story.is_max else "pooled"
+    relu = "act = F.relu(conv)" if story.config.relu else "act = conv  # no ReLU"
     return "\n".join(
         [
             TORCH_HEADER,
-            screen_data(lesson),
+            screen_data(story),
             "",
             "x = torch.tensor(images)[:, None]  # (N, 1, 8, 8), float64 like the lab",
             "K = torch.tensor(kernels, requires_grad=True)",
             "conv = F.conv2d(x, K, torch.tensor(bias))",
             relu,
             "act.retain_grad()  # the gradient at the pooling input, kept for the check",
-            f"{pooled} = {torch_pool_call(lesson.config.pool, 'act')}",
+            f"{pooled} = {torch_pool_call(story.config.pool, 'act')}",
             "logits = pooled.flatten(1) @ torch.tensor(weights).T + torch.tensor(out_bias)",
-            f'loss = F.cross_entropy(logits, torch.tensor(labels), reduction="{lesson.reduction}")',
+            f'loss = F.cross_entropy(logits, torch.tensor(labels), reduction="{story.reduction}")',
             "loss.backward()",
             "",
             printed_and_checked(
                 pooled="pooled.detach().numpy()",
-                argmax="argmax.numpy()" if lesson.is_max else None,
-                routed=per_example(lesson, "act.grad.numpy()"),
+                argmax="argmax.numpy()" if story.is_max else None,
+                routed=per_example(story, "act.grad.numpy()"),
                 loss="loss.item()",
                 grad_kernels="K.grad.numpy()",
             ),
@@ -113,29 +113,29 @@ def torch_snippet(lesson: BatchLesson) -> str:
     )
 
 
-def numpy_snippet(lesson: BatchLesson) -> str:
+def numpy_snippet(story: BatchStory) -> str:
     """NumPy only: every example forward and back through the lab's loop."""
-    mean = lesson.reduction == "mean"
+    mean = story.reduction == "mean"
     return "\n".join(
         [
             NUMPY_HEADER + "from numpy.lib.stride_tricks import sliding_window_view\n",
-            screen_data(lesson),
+            screen_data(story),
             "",
             "# Pooling one window at a time, as a textbook writes it.",
             loop_source(),
             "",
             "",
-            config_line(lesson.config.pool),
+            config_line(story.config.pool),
             "rows = np.arange(len(images))",
             "patches = sliding_window_view(images, kernels.shape[2:], axis=(1, 2))",
             'conv = np.einsum("nijkl,fkl->nfij", patches, kernels[:, 0]) + bias[:, None, None]',
-            "act = np.maximum(conv, 0.0)" if lesson.config.relu else "act = conv  # no ReLU",
+            "act = np.maximum(conv, 0.0)" if story.config.relu else "act = conv  # no ReLU",
             "forward = [[loop_forward_backward(a, None, config) for a in planes]",
             "           for planes in act]  # (y, argmax, None) per example and feature",
             "pooled = np.array([[y for y, _, _ in planes] for planes in forward])  # (N,F,PH,PW)",
             *(
                 ["argmax = np.array([[index for _, index, _ in planes] for planes in forward])"]
-                if lesson.is_max
+                if story.is_max
                 else []
             ),
             "logits = pooled.reshape(len(images), -1) @ weights.T + out_bias",
@@ -152,13 +152,13 @@ def numpy_snippet(lesson: BatchLesson) -> str:
             "    [loop_forward_backward(a, g, config)[2] for a, g in zip(acts, grads)]",
             "    for acts, grads in zip(act, grad_pooled)",
             "])",
-            "grad_conv = grad_act * (conv > 0)" if lesson.config.relu else "grad_conv = grad_act",
+            "grad_conv = grad_act * (conv > 0)" if story.config.relu else "grad_conv = grad_act",
             'grad_kernels = np.einsum("nfij,nijkl->fkl", grad_conv, patches)[:, None]',
             "",
             printed_and_checked(
                 pooled="pooled",
-                argmax="argmax" if lesson.is_max else None,
-                routed=per_example(lesson, "grad_act"),
+                argmax="argmax" if story.is_max else None,
+                routed=per_example(story, "grad_act"),
                 loss="loss",
                 grad_kernels="grad_kernels",
             ),

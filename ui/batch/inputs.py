@@ -8,9 +8,9 @@ import streamlit as st
 
 from pooling.batch import REDUCTIONS
 
+from ..minibatch.data import SOURCES
 from ..shared.controls import pool_controls
 from ..shared.grid_editor import grid_editor, set_grid
-from .data import SOURCES
 from .state import (
     BATCH_MAX,
     EDITORS,

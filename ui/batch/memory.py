@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shared.digits import IMAGE_SIZE
-from ..shared.links import check_values
+from ..pure.digits import IMAGE_SIZE
+from ..pure.links import check_values
 
 Batch = tuple[int, int]  # (seed, size): which digits are drawn
 

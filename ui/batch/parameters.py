@@ -7,14 +7,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from .model import BatchLesson
+from ..minibatch.story import BatchStory
 from .state import P
 
 
-def parameter_tables(lesson: BatchLesson) -> dict[str, pd.DataFrame]:
+def parameter_tables(story: BatchStory) -> dict[str, pd.DataFrame]:
     """Caption -> table, one per parameter array. kernels: (F, 1, k, k) as F blocks of
     k rows; bias (F,); weights (10, F*PH*PW), a row per digit; out_bias (10,)."""
-    params = lesson.params
+    params = story.params
     kernels = params.kernels[:, 0]
     features, size = kernels.shape[0], kernels.shape[1]
     kernel_rows = kernels.reshape(features * size, size)
@@ -32,14 +32,14 @@ def parameter_tables(lesson: BatchLesson) -> dict[str, pd.DataFrame]:
     }
 
 
-def parameters_view(lesson: BatchLesson) -> None:
-    taken = lesson.settings.steps
+def parameters_view(story: BatchStory) -> None:
+    taken = story.settings.steps
     when = "before any step" if taken == 0 else f"after {taken} steps"
     with st.expander(f"Every weight of the network, {when}"):
         st.caption(
             "The code that reproduces this tab (“Check it in your own notebook”) is built "
             "from these numbers."
         )
-        for index, (caption, table) in enumerate(parameter_tables(lesson).items()):
+        for index, (caption, table) in enumerate(parameter_tables(story).items()):
             st.markdown(f"**{caption}**")
             st.dataframe(table, key=f"{P}_params_{index}")

@@ -9,12 +9,12 @@ import streamlit as st
 
 from pooling.batch import REDUCTIONS
 
+from ..minibatch.data import SOURCES, Edits
+from ..pure.links import Field, flag, int_in, label_in, one_of, snapshot, write_flag
 from ..shared import browser
 from ..shared.controls import pool_fields
 from ..shared.lecture import with_lecture
-from ..shared.links import Field, flag, int_in, label_in, one_of, snapshot, write_flag
 from ..shared.state import start_page_state
-from .data import SOURCES, Edits
 from .memory import from_stored, to_stored
 
 P = "bt"  # the page's key prefix

@@ -7,27 +7,27 @@ import streamlit as st
 
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples
+from ..minibatch.story import SEED_GRADIENTS, BatchStory, batch_mean
+from ..minibatch.trajectory import Reached, Trajectory
+from ..pure.numbers import fmt, metric_delta
 from ..shared.chart import cached, chart
 from ..shared.grid_editor import parse_edited
-from ..shared.numbers import fmt, metric_delta
 from ..shared.player import Steps, move, play_button, player
 from .cache import trajectory_of
-from .model import SEED_GRADIENTS, BatchLesson, batch_mean
 from .state import LEARNING_RATES, RATE, STEPS, STEPS_MAX, TRAINER, P, publish
-from .trajectory import Reached, Trajectory
 
 HALF_PX = 250
 WEIGHT_COLUMN_PX = 56  # five editable weights and their index fit a phone's 358-px column
 
 
-def training_view(lesson: BatchLesson) -> None:
+def training_view(story: BatchStory) -> None:
     st.select_slider(
         "Learning rate",
         LEARNING_RATES,
         key=RATE,
         help="How far one step moves the weights along −dL/dθ.",
     )
-    trajectory = trajectory_of(lesson.settings)
+    trajectory = trajectory_of(story.settings)
     steps = Steps(
         prefix=TRAINER,
         position_key=STEPS,
@@ -40,7 +40,7 @@ def training_view(lesson: BatchLesson) -> None:
     )
     player(
         steps,
-        draw=lambda taken: training_figures(lesson, trajectory.reach(taken)),
+        draw=lambda taken: training_figures(story, trajectory.reach(taken)),
         publish=publish,
         controls=lambda steps: training_controls(steps, trajectory),
     )
@@ -84,12 +84,12 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
     )
 
 
-def training_figures(lesson: BatchLesson, reached: Reached) -> None:
+def training_figures(story: BatchStory, reached: Reached) -> None:
     if reached.diverged_at is not None:
-        st.error(divergence_text(lesson, reached), icon=":material/trending_up:")
+        st.error(divergence_text(story, reached), icon=":material/trending_up:")
     elif reached.taken >= STEPS_MAX:
         st.info(f"{STEPS_MAX} steps is as far as this page trains; Reset to start again.")
-    loss_metrics(lesson.reduction, reached.losses)
+    loss_metrics(story.reduction, reached.losses)
     left, right = st.columns([3, 2])
     (loss_builder, loss_args), (kernel_builder, kernel_args) = training_charts(reached)
     with left:
@@ -131,15 +131,15 @@ def training_charts(reached: Reached) -> list[tuple]:
     ]
 
 
-def divergence_text(lesson: BatchLesson, reached: Reached) -> str:
+def divergence_text(story: BatchStory, reached: Reached) -> str:
     return (
-        f"Step {reached.diverged_at} ran away: at learning rate {lesson.settings.learning_rate} "
-        f"with the {lesson.reduction} loss, each step overshoots the minimum further than the "
+        f"Step {reached.diverged_at} ran away: at learning rate {story.settings.learning_rate} "
+        f"with the {story.reduction} loss, each step overshoots the minimum further than the "
         "last, and the loss grows instead of shrinking. Training stopped there; what you see "
         f"is after step {reached.taken}. Reset, and try a smaller learning rate"
         + (
             " or the mean loss (the sum makes each step N times longer)."
-            if lesson.reduction == "sum"
+            if story.reduction == "sum"
             else "."
         )
     )

@@ -9,9 +9,9 @@ from ..figures import grid as grids
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples, titles_fit
 from ..figures.style import MARK_LEGEND
+from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.player import Steps, player
-from .model import BatchLesson
 from .state import EXAMPLE, FEATURE, P, publish
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
@@ -19,23 +19,23 @@ STEP_MAP_PX = 250  # half the main column on a projector
 HALF_PX = 250
 
 
-def titles(lesson: BatchLesson, prefix: str = "") -> list[str]:
-    return [f"{prefix}{n}: “{lesson.labels[n]}”" for n in range(lesson.size)]
+def titles(story: BatchStory, prefix: str = "") -> list[str]:
+    return [f"{prefix}{n}: “{story.labels[n]}”" for n in range(story.size)]
 
 
-def batch_view(lesson: BatchLesson) -> None:
-    st.subheader(f"The batch: {lesson.size} example{'s' * (lesson.size > 1)}")
-    columns = 4 if lesson.size <= 8 else 8
+def batch_view(story: BatchStory) -> None:
+    st.subheader(f"The batch: {story.size} example{'s' * (story.size > 1)}")
+    columns = 4 if story.size <= 8 else 8
     figure = cached(
         small_multiples,
-        maps=list(lesson.images),
-        titles=[f"“{label}”" for label in lesson.labels],
+        maps=list(story.images),
+        titles=[f"“{label}”" for label in story.labels],
         kind="value",
         annotate=False,
         most_columns=columns,
     )
     chart(figure, key=f"{P}_fig_batch")
-    titled = titles_fit(lesson.size, lesson.images.shape[2], most_columns=columns)
+    titled = titles_fit(story.size, story.images.shape[2], most_columns=columns)
     st.caption(
         "Examples #0, #1, … in reading order"
         + (", each titled with its label." if titled else ".")
@@ -44,11 +44,11 @@ def batch_view(lesson: BatchLesson) -> None:
     )
 
 
-def feature_picker(lesson: BatchLesson) -> int:
-    if lesson.config.kernels > 1:
+def feature_picker(story: BatchStory) -> int:
+    if story.config.kernels > 1:
         st.radio(
             "Feature map",
-            list(range(lesson.config.kernels)),
+            list(range(story.config.kernels)),
             key=FEATURE,
             horizontal=True,
             format_func=lambda f: f"kernel {f}",
@@ -57,13 +57,11 @@ def feature_picker(lesson: BatchLesson) -> int:
     return st.session_state[FEATURE]
 
 
-def per_example_view(lesson: BatchLesson) -> None:
-    feature = feature_picker(lesson)
-    names = titles(lesson)
-    winners = (
-        [lesson.winner_cells(n, feature) for n in range(lesson.size)] if lesson.is_max else None
-    )
-    relu = "after ReLU" if lesson.config.relu else "no ReLU"
+def per_example_view(story: BatchStory) -> None:
+    feature = feature_picker(story)
+    names = titles(story)
+    winners = [story.winner_cells(n, feature) for n in range(story.size)] if story.is_max else None
+    relu = "after ReLU" if story.config.relu else "no ReLU"
 
     def mosaic(maps, key, kind="gradient", marks=None):
         figure = cached(
@@ -71,70 +69,70 @@ def per_example_view(lesson: BatchLesson) -> None:
             maps=list(maps),
             titles=names,
             kind=kind,
-            annotate=lesson.size <= ANNOTATE_UP_TO,
+            annotate=story.size <= ANNOTATE_UP_TO,
             marks=marks,
-            most_columns=4 if lesson.size <= 8 else 8,
+            most_columns=4 if story.size <= 8 else 8,
         )
         chart(figure, key=f"{P}_fig_{key}")
 
     won = (
         f" Each cell that won a window has {MARK_LEGEND}; each example has its own."
-        if lesson.is_max
+        if story.is_max
         else " Average pooling reads every cell of a window: no cell wins."
     )
     st.markdown(f"**Convolution output ({relu}): the pooling input.**{won}")
-    mosaic(lesson.trace.activation[:, feature], "activation", kind="value", marks=winners)
+    mosaic(story.trace.activation[:, feature], "activation", kind="value", marks=winners)
     st.markdown("**Pooled output y.**")
-    mosaic(lesson.trace.pool.output[:, feature], "pooled", kind="value")
+    mosaic(story.trace.pool.output[:, feature], "pooled", kind="value")
     st.markdown("**dL_n/dy: what the loss sends back to each pooled cell.**")
-    mosaic(lesson.grads.at_pool_output[:, feature], "upstream")
+    mosaic(story.grads.at_pool_output[:, feature], "upstream")
     routed = (
         "each dL_n/dy routed back to the cells that won its window, in each example its own"
-        if lesson.is_max
+        if story.is_max
         else "each dL_n/dy shared out equally among its window's real cells: the same cells "
         "for every example, other amounts"
     )
     st.markdown(f"**dL_n/d(pooling input): {routed}.**")
-    mosaic(lesson.routing(feature), "routed", marks=winners)
+    mosaic(story.routing(feature), "routed", marks=winners)
     st.markdown(f"**dL_n/dK for kernel {feature}: each example's own kernel gradient.**")
-    mosaic(lesson.grads.per_example.kernels[:, feature, 0], "kernel")
-    if lesson.size > ANNOTATE_UP_TO:
+    mosaic(story.grads.per_example.kernels[:, feature, 0], "kernel")
+    if story.size > ANNOTATE_UP_TO:
         st.caption(
             f"With more than {ANNOTATE_UP_TO} examples the maps are colour only: "
             "point at a cell (tap it on a phone) for its number."
         )
 
 
-def step_view(lesson: BatchLesson) -> None:
+def step_view(story: BatchStory) -> None:
     feature = st.session_state[FEATURE]
     steps = Steps(
         prefix=P,
         position_key=EXAMPLE,
-        count=lesson.size,
+        count=story.size,
         noun="example",
         slider_label="Example",
         help_text="Add the examples to the batch one at a time.",
         single_note="A batch of one: there is a single example to follow.",
         seconds=0.8,
     )
-    player(steps, draw=lambda example: step_figures(lesson, feature, example), publish=publish)
+    player(steps, draw=lambda example: step_figures(story, feature, example), publish=publish)
 
 
-def step_sentence(lesson: BatchLesson, feature: int, example: int) -> str:
+def step_sentence(story: BatchStory, feature: int, example: int) -> str:
     """What example `example` adds to the batch's reach, with the counts computed."""
-    routed = lesson.positions_routed(example, feature)
-    reached = lesson.positions_reached(feature)[example]
-    total = lesson.positions
+    routed = story.positions_routed(example, feature)
+    reached = story.positions_reached(feature)[example]
+    total = story.positions
     who = (
         "So far, example #0 alone has" if example == 0 else f"Together, examples #0…#{example} have"
     )
     so_far = f"{who} reached **{reached} of {total}** positions"
-    if lesson.is_max:
+    if story.is_max:
         return (
             f"Example #{example} sends nonzero gradient to **{routed}** positions, every one "
             f"a cell that won one of its windows. {so_far}: each example picks its own winners."
         )
-    read = lesson.read_positions
+    read = story.read_positions
     where = (
         "every cell its windows read"
         if routed == read
@@ -145,29 +143,29 @@ def step_sentence(lesson: BatchLesson, feature: int, example: int) -> str:
         return f"{said} {so_far}."
     same = (
         "the same positions for every example so far; only the amounts differ"
-        if lesson.same_positions(feature, example)
+        if story.same_positions(feature, example)
         else "not the same positions for every example, as some shares add up to 0"
     )
     return f"{said} {so_far}: {same}."
 
 
-def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
-    routing = lesson.routing(feature)
-    limit = lesson.running_limit(feature)
-    marks = lesson.winner_cells(example, feature)
+def step_figures(story: BatchStory, feature: int, example: int) -> None:
+    routing = story.routing(feature)
+    limit = story.running_limit(feature)
+    marks = story.winner_cells(example, feature)
     maps = [
         ("routed", routing[example], f"#{example} routes", limit, marks),
         (
             "mean",
-            lesson.routing_running(feature)[example],
-            f"{lesson.reduction} of #0…#{example}",
+            story.routing_running(feature)[example],
+            f"{story.reduction} of #0…#{example}",
             limit,
             (),
         ),
         (
             "kernel",
-            lesson.kernel_running(feature)[example],
-            f"{lesson.reduction} dL/dK, #0…#{example}",
+            story.kernel_running(feature)[example],
+            f"{story.reduction} dL/dK, #0…#{example}",
             None,
             (),
         ),
@@ -176,8 +174,8 @@ def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
     with cells[0]:
         figure = cached(
             grids.grid_figure,
-            values=lesson.images[example],
-            title=f"#{example}: “{lesson.labels[example]}”",
+            values=story.images[example],
+            title=f"#{example}: “{story.labels[example]}”",
             width_px=STEP_MAP_PX,
             annotate=False,
         )
@@ -195,10 +193,10 @@ def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
                 decimals=2,
             )
             chart(figure, key=f"{P}_fig_step_{name}")
-    st.markdown(step_sentence(lesson, feature, example))
+    st.markdown(step_sentence(story, feature, example))
     figure = cached(
         line_figure,
-        y_values=lesson.positions_reached(feature),
+        y_values=story.positions_reached(feature),
         title="Positions that received any gradient",
         x_title="examples in the batch so far",
         y_title="positions",
@@ -208,14 +206,14 @@ def step_figures(lesson: BatchLesson, feature: int, example: int) -> None:
     chart(figure, key=f"{P}_fig_reached")
 
 
-def result_view(lesson: BatchLesson) -> None:
+def result_view(story: BatchStory) -> None:
     feature = st.session_state[FEATURE]
-    word = lesson.reduction
+    word = story.reduction
     left, right = st.columns(2)
     with left:
         figure = cached(
             grids.grid_figure,
-            values=lesson.routing_reduced(feature),
+            values=story.routing_reduced(feature),
             title=f"{word} of the routing maps",
             kind="gradient",
             decimals=2,
@@ -227,8 +225,8 @@ def result_view(lesson: BatchLesson) -> None:
             "own: see Per example."
         )
     with right:
-        kernels = list(lesson.reduced.kernels[:, 0])
-        names = [f"dL/dK, kernel {f}" for f in range(lesson.config.kernels)]
+        kernels = list(story.reduced.kernels[:, 0])
+        names = [f"dL/dK, kernel {f}" for f in range(story.config.kernels)]
         figure = cached(
             small_multiples,
             maps=kernels,
@@ -239,8 +237,8 @@ def result_view(lesson: BatchLesson) -> None:
         )
         chart(figure, key=f"{P}_fig_result_kernels")
         st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
-        if lesson.dead_kernels:
+        if story.dead_kernels:
             st.caption(
-                f"Kernel {', '.join(map(str, lesson.dead_kernels))}: its ReLU is off at every "
+                f"Kernel {', '.join(map(str, story.dead_kernels))}: its ReLU is off at every "
                 "position of every example, so no gradient gets through to it."
             )

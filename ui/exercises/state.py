@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ..pure.links import Field, int_in, label_in, snapshot
 from ..shared import browser
 from ..shared.lecture import with_lecture
-from ..shared.links import Field, int_in, label_in, snapshot
 from ..shared.state import start_page_state
 from .memory import ProblemId, Work, from_stored, merged, problem_name, to_stored
 from .problems import KINDS, LEVELS, SET_SIZE

@@ -9,8 +9,8 @@ from pooling import PoolConfig
 from pooling.batch import batch_gradients
 from pooling.explain import ledger
 
-from ..shared.formulas import ledger_formula, size_formula
-from ..shared.numbers import fmt
+from ..pure.formulas import ledger_formula, size_formula
+from ..pure.numbers import fmt
 from .answers import Verdict
 from .problems import RULE_WORDS, Problem
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import fmt
+from ..pure.numbers import fmt
 from . import style
 
 AXES = dict(gridcolor=style.GRID_LINE, zeroline=False, tickfont=dict(size=12))

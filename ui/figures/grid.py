@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import (
+from ..pure.numbers import (
     DECIMALS,
     NEAR_ZERO,
     common_exponent,

@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import common_exponent, power_of_ten
+from ..pure.numbers import common_exponent, power_of_ten
 from . import style
 from .grid import colour_range, marks_trace
 

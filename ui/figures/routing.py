@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..shared.numbers import DECIMALS, fmt_grid
+from ..pure.numbers import DECIMALS, fmt_grid
 from . import style
 from .grid import cells_trace, line_trace, outline_trace
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..shared.numbers import fmt_grid
+from ..pure.numbers import fmt_grid
 
 VALUE_SCALE = [[0.0, "#ffffff"], [0.5, "#a1a1aa"], [1.0, "#3f3f46"]]
 GRADIENT_SCALE = [

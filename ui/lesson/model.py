@@ -10,7 +10,7 @@ import numpy as np
 
 from pooling import PoolConfig, backward, forward
 
-from ..shared.numbers import fmt
+from ..pure.numbers import fmt
 
 Cell = tuple[int, int]
 

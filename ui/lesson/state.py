@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ..pure.links import Field, int_in, snapshot
 from ..shared import browser
 from ..shared.lecture import with_lecture
-from ..shared.links import Field, int_in, snapshot
 from ..shared.state import start_page_state
 from .memory import from_stored, to_stored
 from .steps import STEP_COUNT, lesson_steps

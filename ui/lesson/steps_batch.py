@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from cnn.network import NetConfig
 from pooling import PoolConfig
-from pooling.network import NetConfig
 
-from ..batch.model import SEED_GRADIENTS, Settings, batch_mean, build_batch_lesson
-from ..shared.numbers import fmt
+from ..minibatch.story import SEED_GRADIENTS, BatchSettings, batch_mean, build_batch_story
+from ..pure.numbers import fmt
 from .model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
 from .steps_layer import ONE
 
@@ -19,7 +19,7 @@ MAX_2 = PoolConfig("max", 2)
 # Two examples whose average has a winner of its own, x[0,1], which neither picked.
 EXAMPLE_A = np.array([[4.0, 3.0], [0.0, 0.0]])
 EXAMPLE_B = np.array([[0.0, 3.0], [0.0, 4.0]])
-PAIR_SETTINGS = Settings(
+PAIR_SETTINGS = BatchSettings(
     source="digits",
     size=2,
     seed=0,
@@ -174,8 +174,8 @@ def mean_or_sum() -> Step:
 
 
 def pooling_has_no_weights() -> Step:
-    before = build_batch_lesson(PAIR_SETTINGS)
-    after = build_batch_lesson(replace(PAIR_SETTINGS, steps=1))
+    before = build_batch_story(PAIR_SETTINGS)
+    after = build_batch_story(replace(PAIR_SETTINGS, steps=1))
     kernel_before = before.params.kernels[0, 0]
     change = after.params.kernels[0, 0] - kernel_before  # (k, k): −η · dL/dK
     thousandths = np.round(change * 1000)  # short enough to read in a small map

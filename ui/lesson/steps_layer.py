@@ -9,7 +9,7 @@ import numpy as np
 from pooling import TIES, PoolConfig, numerical_gradient
 from pooling.explain import shares
 
-from ..shared.numbers import fmt
+from ..pure.numbers import fmt
 from .model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
 
 SEED_WINDOW = np.array([[1.0, 3.0], [2.0, 0.5]])

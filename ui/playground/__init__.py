@@ -21,18 +21,18 @@ from .inputs import (
     sidebar_controls,
     upstream_panel,
 )
-from .model import Lesson, Settings
+from .model import LayerSettings, LayerStory
 from .state import PLAYING, SEED, TAB, TABS, UPSTREAM, P, clamp_picks, init_state, publish
 from .views import TAB_VIEWS
 
 
-def checked_lesson(
+def checked_story(
     grid: np.ndarray, config: PoolConfig, custom: np.ndarray | None
-) -> Lesson | None:
+) -> LayerStory | None:
     state = st.session_state
-    settings = Settings(np.array(grid), config, state[UPSTREAM], state[SEED], custom)
+    settings = LayerSettings(np.array(grid), config, state[UPSTREAM], state[SEED], custom)
     try:
-        return cache.lesson(settings)
+        return cache.story(settings)
     except ValueError as error:
         st.error(
             f"This layer does not fit the {grid.shape[0]}×{grid.shape[1]} grid: {error}.",
@@ -41,8 +41,8 @@ def checked_lesson(
         return None
 
 
-def lesson_from_inputs() -> Lesson | None:
-    """Inputs at the top of the page; the lesson, or None after the reason."""
+def story_from_inputs() -> LayerStory | None:
+    """Inputs at the top of the page; the story, or None after the reason."""
     with folded_in_lecture("Input x and upstream dL/dy"):
         left, right = st.columns([2, 1], gap="medium")  # a 6-wide editor fits at 150 % zoom
         with left:
@@ -56,22 +56,22 @@ def lesson_from_inputs() -> Lesson | None:
         return None
     if st.session_state[UPSTREAM] == "custom" and custom is None:
         return None
-    return checked_lesson(grid, config, custom)
+    return checked_story(grid, config, custom)
 
 
 def render() -> None:
     init_state()
     sidebar_controls()
     show_notices(P)
-    lesson = lesson_from_inputs()
-    if lesson is None:
+    story = story_from_inputs()
+    if story is None:
         publish()
         return
     clamp_picks(
-        windows=lesson.windows,
-        shape=lesson.x.shape,
-        out_width=lesson.output_shape[1],
-        first_cell=lesson.busiest_cell(),
+        windows=story.windows,
+        shape=story.x.shape,
+        out_width=story.output_shape[1],
+        first_cell=story.busiest_cell(),
     )
     publish()
-    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, lesson=lesson, players={"step": PLAYING})
+    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, story=story, players={"step": PLAYING})

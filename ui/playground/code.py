@@ -4,7 +4,7 @@ against the numbers on screen (pure: no Streamlit)."""
 
 from __future__ import annotations
 
-from ..shared.snippets import (
+from ..pure.snippets import (
     NUMPY_HEADER,
     TOLERANCE,
     TORCH_HEADER,
@@ -13,21 +13,21 @@ from ..shared.snippets import (
     loop_source,
     torch_pool_call,
 )
-from .model import Lesson
+from .model import LayerStory
 
 
-def screen_data(lesson: Lesson) -> str:
+def screen_data(story: LayerStory) -> str:
     """The screen's grids as arrays: the inputs to rebuild, and what to check against."""
     lines = [
-        array_line("x", lesson.x, "the input grid, (H, W)"),
-        array_line("grad_y", lesson.grad_output, "dL/dy, the upstream gradient, (OH, OW)"),
+        array_line("x", story.x, "the input grid, (H, W)"),
+        array_line("grad_y", story.grad_output, "dL/dy, the upstream gradient, (OH, OW)"),
         "",
         "# On screen:",
-        array_line("y_shown", lesson.output, "y"),
-        array_line("grad_x_shown", lesson.grad_x, "dL/dx"),
+        array_line("y_shown", story.output, "y"),
+        array_line("grad_x_shown", story.grad_x, "dL/dx"),
     ]
-    if lesson.argmax is not None:
-        lines.append(array_line("argmax_shown", lesson.argmax, "each window's winner, h * W + w"))
+    if story.argmax is not None:
+        lines.append(array_line("argmax_shown", story.argmax, "each window's winner, h * W + w"))
     return "\n".join(lines)
 
 
@@ -44,16 +44,16 @@ def printed_and_checked(y: str, argmax: str | None, grad_x: str) -> str:
     return "\n".join(lines)
 
 
-def torch_snippet(lesson: Lesson) -> str:
+def torch_snippet(story: LayerStory) -> str:
     """PyTorch: the layer's own call, y.backward(dL/dy), x.grad. Only for layers whose
     backward PyTorch computes (see snippets.torch_tie_note)."""
-    is_max = lesson.argmax is not None
-    call = torch_pool_call(lesson.config, "x_t")
+    is_max = story.argmax is not None
+    call = torch_pool_call(story.config, "x_t")
     result = "y_t, argmax_t" if is_max else "y_t"
     return "\n".join(
         [
             TORCH_HEADER,
-            screen_data(lesson),
+            screen_data(story),
             "",
             "# A batch of one, one channel: (1, 1, H, W), in float64 like the lab.",
             "x_t = torch.tensor(x)[None, None].requires_grad_()",
@@ -69,19 +69,19 @@ def torch_snippet(lesson: Lesson) -> str:
     )
 
 
-def numpy_snippet(lesson: Lesson) -> str:
+def numpy_snippet(story: LayerStory) -> str:
     """NumPy only: the lab's window-at-a-time loop, then the same prints and checks."""
-    is_max = lesson.argmax is not None
+    is_max = story.argmax is not None
     return "\n".join(
         [
             NUMPY_HEADER,
-            screen_data(lesson),
+            screen_data(story),
             "",
             "# Pooling one window at a time, as a textbook writes it.",
             loop_source(),
             "",
             "",
-            config_line(lesson.config),
+            config_line(story.config),
             "y, argmax, grad_x = loop_forward_backward(x, grad_y, config)",
             "",
             printed_and_checked("y", "argmax" if is_max else None, "grad_x"),

@@ -11,19 +11,19 @@ import streamlit as st
 
 from ..shared.code_view import reproduce_view
 from . import cache
-from .model import Lesson
+from .model import LayerStory
 from .state import P
 
 
-def share_view(lesson: Lesson) -> None:
+def share_view(story: LayerStory) -> None:
     st.markdown("**Share this screen**: the link holds every setting, both grids and this tab.")
     st.code(share_link(), language=None, wrap_lines=True)
     st.markdown("**Download the grids** (CSV). Every chart also has a camera button for a PNG.")
     grids_to_save = {
-        "x": lesson.x,
-        "y": lesson.output,
-        "dL_dy": lesson.grad_output,
-        "dL_dx": lesson.grad_x,
+        "x": story.x,
+        "y": story.output,
+        "dL_dy": story.grad_output,
+        "dL_dx": story.grad_x,
     }
     for column, (name, grid) in zip(
         st.columns(len(grids_to_save)), grids_to_save.items(), strict=True
@@ -36,11 +36,11 @@ def share_view(lesson: Lesson) -> None:
             key=f"{P}_csv_{name}",
             width="stretch",
         )
-    torch_code, numpy_code = cache.snippets(lesson.settings)
+    torch_code, numpy_code = cache.snippets(story.settings)
     reproduce_view(
         key=f"{P}_code",
         file_stem="pooling_playground",
-        config=lesson.config,
+        config=story.config,
         torch_code=torch_code,
         numpy_code=numpy_code,
     )

@@ -14,7 +14,7 @@ from pooling import PoolConfig, backward, forward
 from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares, window
 from pooling.geometry import plane_geometry
 
-from ..shared.numbers import symmetric_range
+from ..pure.numbers import symmetric_range
 
 UPSTREAMS = ("ones", "random", "seed", "custom")
 UPSTREAM_LABELS = {
@@ -44,7 +44,7 @@ def upstream_gradient(
 
 
 @dataclass(frozen=True)
-class Settings:
+class LayerSettings:
     """What the page computes from: the cache key. x: (H, W); custom: (OH, OW) or None."""
 
     x: np.ndarray
@@ -65,13 +65,13 @@ class Divisor:
 
 
 @dataclass(frozen=True, eq=False)
-class Lesson:
+class LayerStory:
     """What `settings` gives. output, grad_output: (OH, OW); grad_x, coverage: (H, W);
     shares: (OH, OW, H, W), the part of each output's gradient each cell gets;
     argmax: (OH, OW), h * W + w of each window's winner as PyTorch gives it (None for
     average pooling)."""
 
-    settings: Settings
+    settings: LayerSettings
     output: np.ndarray
     argmax: np.ndarray | None
     grad_output: np.ndarray
@@ -214,7 +214,7 @@ class Lesson:
         return self.matrix.T @ self.grad_output.ravel()
 
     def ledger(self, cell: Cell) -> list[LedgerLine]:
-        """Every window that sends `cell` something, from this lesson's share maps."""
+        """Every window that sends `cell` something, from this story's share maps."""
         return ledger_from_shares(self.shares, self.grad_output, cell)
 
     @property
@@ -223,13 +223,13 @@ class Lesson:
         return float(np.abs(self.transpose_product - self.grad_x.ravel()).max())
 
 
-def build_lesson(settings: Settings) -> Lesson:
+def build_layer_story(settings: LayerSettings) -> LayerStory:
     """Run forward and backward. ValueError (with the engine's message) when the
     layer does not fit the grid."""
     x, config = settings.x, settings.config
     result = forward(x, config)
     grad = upstream_gradient(settings.upstream, result.output.shape, settings.seed, settings.custom)
-    return Lesson(
+    return LayerStory(
         settings=settings,
         output=result.output,
         argmax=result.argmax,
@@ -240,20 +240,20 @@ def build_lesson(settings: Settings) -> Lesson:
     )
 
 
-def moved_winners(lesson: Lesson) -> np.ndarray | None:
+def moved_winners(story: LayerStory) -> np.ndarray | None:
     """x with each max window's winner swapped for the last other cell of its window
     that holds less: every window keeps its maximum, so y is the same, but the winners
     (and so dL/dx) move. (H, W), or None where that cannot be done this simply: average
     pooling, overlapping windows (a swap would change a neighbour's maximum), or no
     window with a smaller cell to swap with."""
-    if lesson.config.mode != "max" or lesson.coverage.max() > 1:
+    if story.config.mode != "max" or story.coverage.max() > 1:
         return None
-    twin = np.array(lesson.x)
+    twin = np.array(story.x)
     moved = False
-    for out_cell in np.ndindex(*lesson.output_shape):
-        winner = lesson.receivers(out_cell)[0]
+    for out_cell in np.ndindex(*story.output_shape):
+        winner = story.receivers(out_cell)[0]
         smaller = [
-            c for c in lesson.window_cells(out_cell, real_only=True) if twin[c] < twin[winner]
+            c for c in story.window_cells(out_cell, real_only=True) if twin[c] < twin[winner]
         ]
         if smaller:
             swap = smaller[-1]
@@ -262,9 +262,9 @@ def moved_winners(lesson: Lesson) -> np.ndarray | None:
     return twin if moved else None
 
 
-def twin_settings(lesson: Lesson) -> Settings | None:
-    """The settings of `moved_winners(lesson)`: the same layer and the same dL/dy."""
-    twin = moved_winners(lesson)
+def twin_settings(story: LayerStory) -> LayerSettings | None:
+    """The settings of `moved_winners(story)`: the same layer and the same dL/dy."""
+    twin = moved_winners(story)
     if twin is None:
         return None
-    return Settings(twin, lesson.config, "custom", 0, np.array(lesson.grad_output))
+    return LayerSettings(twin, story.config, "custom", 0, np.array(story.grad_output))

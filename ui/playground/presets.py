@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..shared.digits import digit_images
+from ..pure.digits import digit_images
 
 NON_OVERLAPPING = dict(mode="max", kh=2, kw=2, sh=2, sw=2, pad=0, dil=1)
 

@@ -8,10 +8,7 @@ from collections import ChainMap
 import numpy as np
 import streamlit as st
 
-from ..shared.controls import pool_fields
-from ..shared.grid_editor import current_grid, set_grid
-from ..shared.lecture import with_lecture
-from ..shared.links import (
+from ..pure.links import (
     Field,
     int_in,
     label_in,
@@ -22,6 +19,9 @@ from ..shared.links import (
     write_cell,
     write_grid,
 )
+from ..shared.controls import pool_fields
+from ..shared.grid_editor import current_grid, set_grid
+from ..shared.lecture import with_lecture
 from ..shared.state import start_page_state
 from .model import UPSTREAMS
 from .presets import PRESETS, seed_window

@@ -9,29 +9,29 @@ from __future__ import annotations
 from pooling import PoolConfig
 
 from ..figures.style import MARK_LEGEND
-from ..shared.numbers import fmt
-from .model import Cell, Divisor, Lesson
+from ..pure.numbers import fmt
+from .model import Cell, Divisor, LayerStory
 
 
 def cell_name(prefix: str, cell: Cell) -> str:
     return f"{prefix}[{cell[0]},{cell[1]}]"
 
 
-def input_caption(lesson: Lesson) -> str:
+def input_caption(story: LayerStory) -> str:
     """What the marks on the input map mean, for the settings on screen."""
     parts = []
-    if any(lesson.config.padding):
-        parts.append(f"Grey cells are padding: pooling reads {lesson.pad_label} there.")
+    if any(story.config.padding):
+        parts.append(f"Grey cells are padding: pooling reads {story.pad_label} there.")
     parts.append("Outlined: the cells the current window reads.")
-    if lesson.config.mode == "max":
+    if story.config.mode == "max":
         parts.append(f"Each cell that won a window has {MARK_LEGEND}.")
     return " ".join(parts)
 
 
-def coverage_caption(lesson: Lesson) -> str:
+def coverage_caption(story: LayerStory) -> str:
     """What the count map says about overlap, for the windows on screen."""
-    most = int(lesson.coverage.max())
-    unread = int((lesson.coverage == 0).sum())
+    most = int(story.coverage.max())
+    unread = int((story.coverage == 0).sum())
     if most > 1:
         said = (
             f"Windows overlap: a cell read by several windows (up to {most} here) can be "
@@ -70,24 +70,24 @@ def divisor_reason(divisor: Divisor, config: PoolConfig) -> str:
     return f"the mean of its {real} cells"
 
 
-def step_sentence(lesson: Lesson, out_cell: Cell) -> str:
+def step_sentence(story: LayerStory, out_cell: Cell) -> str:
     """What window `out_cell` sends back, and why, as markdown."""
-    upstream = lesson.grad_output[out_cell]
-    receivers = lesson.receivers(out_cell)
-    name = f"{cell_name('y', out_cell)} = {fmt(lesson.output[out_cell])}"
-    if lesson.config.mode == "avg":
-        divisor = lesson.divisor(out_cell)
+    upstream = story.grad_output[out_cell]
+    receivers = story.receivers(out_cell)
+    name = f"{cell_name('y', out_cell)} = {fmt(story.output[out_cell])}"
+    if story.config.mode == "avg":
+        divisor = story.divisor(out_cell)
         share = upstream / divisor.value
         return (
-            f"{name} is {divisor_reason(divisor, lesson.config)}. So each of its "
+            f"{name} is {divisor_reason(divisor, story.config)}. So each of its "
             f"{len(receivers)} real cells gets dL/dy ÷ {fmt(divisor.value)} = "
             f"{fmt(upstream)} ÷ {fmt(divisor.value)} = **{fmt(share)}**."
         )
-    read = len(lesson.window_cells(out_cell, real_only=True))
+    read = len(story.window_cells(out_cell, real_only=True))
     cells = ", ".join(cell_name("x", cell) for cell in receivers)
-    tied = lesson.tied_cells(out_cell)
+    tied = story.tied_cells(out_cell)
     if len(tied) > 1:
-        return tie_sentence(lesson, out_cell, name)
+        return tie_sentence(story, out_cell, name)
     others = read - 1
     rest = f"; the other {others} cell{'s' * (others != 1)} of the window get 0" if others else ""
     return (
@@ -96,14 +96,14 @@ def step_sentence(lesson: Lesson, out_cell: Cell) -> str:
     )
 
 
-def tie_sentence(lesson: Lesson, out_cell: Cell, name: str) -> str:
+def tie_sentence(story: LayerStory, out_cell: Cell, name: str) -> str:
     """A tied max window: who the tie rule gives its dL/dy to, and how much in all."""
-    upstream = lesson.grad_output[out_cell]
-    tied = lesson.tied_cells(out_cell)
-    sent = lesson.sent_by(out_cell)
+    upstream = story.grad_output[out_cell]
+    tied = story.tied_cells(out_cell)
+    sent = story.sent_by(out_cell)
     names = ", ".join(cell_name("x", cell) for cell in tied)
     amounts = ", ".join(f"{cell_name('x', cell)} {fmt(sent[cell])}" for cell in tied)
-    rule = lesson.config.ties
+    rule = story.config.ties
     sentence = f"{name} is tied between {names}; under the tie rule “{rule}” they get {amounts}."
     if rule != "all":
         return sentence + f" In all: **{fmt(sent.sum())}**, the window's dL/dy."
@@ -120,21 +120,21 @@ def tie_sentence(lesson: Lesson, out_cell: Cell, name: str) -> str:
     )
 
 
-def inflation_warning(lesson: Lesson) -> str:
+def inflation_warning(story: LayerStory) -> str:
     """Said with dL/dx while the tie rule "all" is on and a window holds a tie."""
-    windows = lesson.tied_windows
+    windows = story.tied_windows
     sentence = (
         f"Tie rule “all” is wrong on purpose: {windows} window"
         f"{'s hold' if windows > 1 else ' holds'} a tie, and every tied cell gets the whole "
         "dL/dy, so a window whose maximum k cells share hands out k times its dL/dy. "
     )
-    sent, total = fmt(lesson.grad_output.sum()), fmt(lesson.grad_x.sum())
-    if not lesson.sums_agree:
+    sent, total = fmt(story.grad_output.sum()), fmt(story.grad_x.sum())
+    if not story.sums_agree:
         return sentence + (
             f"Here dL/dx adds up to {total} while the windows send {sent}; the true gradient "
             "of max pooling adds up to exactly what is sent. The Tie lab tab checks it."
         )
-    if lesson.tied_windows_sending:
+    if story.tied_windows_sending:
         return sentence + (
             f"Here dL/dx still adds up to what the windows send, {sent}, only because the "
             "extra amounts cancel out; the cells' values are still wrong (see the Tie lab tab)."
@@ -145,45 +145,45 @@ def inflation_warning(lesson: Lesson) -> str:
     )
 
 
-def matrix_sentence(lesson: Lesson) -> str:
+def matrix_sentence(story: LayerStory) -> str:
     """What J is and where y = J x holds, for the mode and tie rule on screen."""
-    gap = lesson.transpose_gap
+    gap = story.transpose_gap
     said = fmt(gap) if gap == 0 else f"{gap:.1e} (rounding)"
     backward = (
         f"Backward is **dL/dx = Jᵀ dL/dy**: here the largest gap between Jᵀ dL/dy and "
         f"dL/dx is {said}."
     )
-    if lesson.linear_everywhere:
+    if story.linear_everywhere:
         return (
             "Average pooling is linear: **y = J x** for every x, with J holding 1/divisor at "
             f"every real cell of each window. {backward}"
         )
-    if lesson.config.ties in ("first", "last"):
+    if story.config.ties in ("first", "last"):
         kind = "a 0/1 selection matrix: one 1 per row, at the cell that gets the gradient"
     else:
         kind = "one row per window holding the share of dL/dy each cell gets"
-    if lesson.tied_windows == 0:
+    if story.tied_windows == 0:
         local = (
             "Max pooling is piecewise linear: around this x, as long as no window's winner "
             f"changes, **y = J x**, with J {kind}."
         )
-    elif lesson.config.ties == "all":
+    elif story.config.ties == "all":
         local = (
-            f"Here {lesson.tied_windows} window(s) hold a tie, where max has a corner and no "
+            f"Here {story.tied_windows} window(s) hold a tie, where max has a corner and no "
             f"single J: J is {kind}, and under “all” a tied row holds several 1s, so J x is "
             "not even y there."
         )
     else:
         local = (
-            f"Here {lesson.tied_windows} window(s) hold a tie, where max has a corner: y = J x "
+            f"Here {story.tied_windows} window(s) hold a tie, where max has a corner: y = J x "
             f"holds at this x, with J {kind} (the tie rule's choice), but not around it."
         )
     return f"{local} {backward}"
 
 
-def ledger_caption(lesson: Lesson, cell: Cell) -> str:
+def ledger_caption(story: LayerStory, cell: Cell) -> str:
     """How many windows read `cell` and how many give it a share of their dL/dy."""
-    read, lines = int(lesson.coverage[cell]), lesson.ledger(cell)
+    read, lines = int(story.coverage[cell]), story.ledger(cell)
     return (
         f"{cell_name('x', cell)} is read by {read} window{'s' * (read != 1)}; "
         f"{len(lines)} of them give{'s' * (len(lines) == 1)} it a share of their dL/dy. The sum "
@@ -191,9 +191,9 @@ def ledger_caption(lesson: Lesson, cell: Cell) -> str:
     )
 
 
-def tie_lab_sentence(lesson: Lesson) -> str:
+def tie_lab_sentence(story: LayerStory) -> str:
     """Which splits of a tied window's dL/dy are true gradients (subgradients of max)."""
-    windows = lesson.tied_windows
+    windows = story.tied_windows
     return (
         f"{windows} window{'s hold' if windows > 1 else ' holds'} a tie. Max has a corner "
         "there, and any rule that gives each tied cell a fraction of dL/dy, every fraction "
@@ -219,10 +219,10 @@ def transpose_formula(matrix, grad_output, grad_x) -> str:
     )
 
 
-def twin_sentence(lesson: Lesson, twin: Lesson) -> str:
-    """Why the forward pass must keep the winners, with the two lessons' numbers."""
-    differ = int((lesson.grad_x != twin.grad_x).sum())
-    same = "the same y, cell for cell" if (lesson.output == twin.output).all() else "another y"
+def twin_sentence(story: LayerStory, twin: LayerStory) -> str:
+    """Why the forward pass must keep the winners, with the two stories' numbers."""
+    differ = int((story.grad_x != twin.grad_x).sum())
+    same = "the same y, cell for cell" if (story.output == twin.output).all() else "another y"
     keep = (
         "So the forward pass keeps each window's winner (PyTorch keeps its index, the "
         "argmax) for the backward pass to route by."
@@ -238,13 +238,13 @@ def twin_sentence(lesson: Lesson, twin: Lesson) -> str:
     )
 
 
-def no_twin_reason(lesson: Lesson) -> str:
+def no_twin_reason(story: LayerStory) -> str:
     """Why max pooling's winners cannot be moved here without changing y."""
-    if lesson.config.mode != "max":
+    if story.config.mode != "max":
         return (
             "Average pooling has no winner: every cell of a window gets its share whatever x holds."
         )
-    if lesson.coverage.max() > 1:
+    if story.coverage.max() > 1:
         return (
             "These windows overlap, so moving one window's winner could change a neighbour's "
             "maximum. Make the stride at least the window (the Seed or Ties preset) to see two "

@@ -8,7 +8,7 @@ import numpy as np
 
 from pooling import TIES, backward, forward, numerical_gradient
 
-from .model import Lesson
+from .model import LayerStory
 
 TOLERANCE = 1e-6
 
@@ -37,18 +37,18 @@ class TieRow:
         return self.central_gap < TOLERANCE
 
 
-def tie_lab(lesson: Lesson, eps: float = 1e-6) -> tuple[list[TieRow], np.ndarray]:
+def tie_lab(story: LayerStory, eps: float = 1e-6) -> tuple[list[TieRow], np.ndarray]:
     """Each tie rule's dL/dx, with the checks; and the central differences (H, W)."""
-    x, grad = lesson.x, lesson.grad_output
-    central = numerical_gradient(x, grad, lesson.config, eps)
+    x, grad = story.x, story.grad_output
+    central = numerical_gradient(x, grad, story.config, eps)
 
     def loss(shift: float) -> float:
-        return float((forward(x + shift, lesson.config).output * grad).sum())
+        return float((forward(x + shift, story.config).output * grad).sum())
 
     slope = (loss(eps) - loss(-eps)) / (2 * eps)
     rows = []
     for ties in TIES:
-        grad_x = backward(forward(x, replace(lesson.config, ties=ties)), grad)
+        grad_x = backward(forward(x, replace(story.config, ties=ties)), grad)
         gap = float(np.abs(grad_x - central).max())
         rows.append(TieRow(ties, grad_x, float(grad_x.sum()), slope, gap))
     return rows, central

@@ -1,4 +1,4 @@
-"""The Playground's tabs, one function each: they format and place what the lesson
+"""The Playground's tabs, one function each: they format and place what the story
 computed (no maths here), with every figure built through the figure cache."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from ..figures import grid as grids
 from ..figures.matrix import jacobian_figure
 from ..figures.mosaic import small_multiples
 from ..figures.routing import routing_figure
+from ..pure.formulas import ledger_formula, size_formula
+from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
-from ..shared.formulas import ledger_formula, size_formula
-from ..shared.numbers import fmt
 from ..shared.player import Steps, player
 from . import cache, text
 from .export import share_view
-from .model import Lesson
+from .model import LayerStory
 from .state import (
     CELL,
     PICK_GX,
@@ -34,41 +34,41 @@ MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
 SMALL_PRODUCT = (6, 16)  # largest J (outputs, inputs) written out as Jᵀ g
 
 
-def input_overlay(lesson: Lesson, out_cell, marks) -> grids.Overlay:
+def input_overlay(story: LayerStory, out_cell, marks) -> grids.Overlay:
     return grids.Overlay(
-        window=lesson.window_cells(out_cell),
+        window=story.window_cells(out_cell),
         marks=tuple(marks),
-        padding=lesson.config.padding,
-        pad_label=lesson.pad_label,
+        padding=story.config.padding,
+        pad_label=story.pad_label,
     )
 
 
-def gradient_map(values, *, title: str, lesson: Lesson, **options):
+def gradient_map(values, *, title: str, story: LayerStory, **options):
     return cached(
         grids.grid_figure,
         values=values,
         title=title,
         kind="gradient",
-        limit=lesson.gradient_limit,
+        limit=story.gradient_limit,
         **options,
     )
 
 
-def forward_backward_view(lesson: Lesson) -> None:
-    out_cell = lesson.out_cell(st.session_state[STEP])
+def forward_backward_view(story: LayerStory) -> None:
+    out_cell = story.out_cell(st.session_state[STEP])
     left, right = st.columns(2)
     with left:
-        overlay = input_overlay(lesson, out_cell, lesson.winner_cells())
+        overlay = input_overlay(story, out_cell, story.winner_cells())
         chart(
-            cached(grids.grid_figure, values=lesson.x, title="Input x", overlay=overlay),
+            cached(grids.grid_figure, values=story.x, title="Input x", overlay=overlay),
             key=f"{P}_fig_x",
         )
-        st.caption(text.input_caption(lesson))
+        st.caption(text.input_caption(story))
     with right:
         picked = grids.Overlay(window=(out_cell,))
         figure = cached(
             grids.grid_figure,
-            values=lesson.output,
+            values=story.output,
             title="Output y",
             overlay=picked,
             clickable=True,
@@ -78,25 +78,25 @@ def forward_backward_view(lesson: Lesson) -> None:
     left, right = st.columns(2)
     with left:
         chart(
-            gradient_map(lesson.grad_output, title="Upstream dL/dy", lesson=lesson),
+            gradient_map(story.grad_output, title="Upstream dL/dy", story=story),
             key=f"{P}_fig_gy",
         )
         st.caption("Orange is positive, purple negative; both gradient maps share one scale.")
     with right:
-        figure = gradient_map(lesson.grad_x, title="dL/dx", lesson=lesson, clickable=True)
+        figure = gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True)
         chart(figure, key=PICK_GX, on_select=on_pick_input)
-        if lesson.inflates:
-            st.warning(text.inflation_warning(lesson), icon=":material/warning:")
+        if story.inflates:
+            st.warning(text.inflation_warning(story), icon=":material/warning:")
         st.caption("Click a cell of dL/dx to read its ledger (tab Ledger).")
-    upstream = fmt(lesson.grad_output[out_cell])
+    upstream = fmt(story.grad_output[out_cell])
     title = f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes"
     figure = cached(
         routing_figure,
-        grad_output=lesson.grad_output,
-        sent=lesson.sent_by(out_cell),
+        grad_output=story.grad_output,
+        sent=story.sent_by(out_cell),
         out_cell=out_cell,
-        window=lesson.window_cells(out_cell, real_only=True),
-        limit=lesson.gradient_limit,
+        window=story.window_cells(out_cell, real_only=True),
+        limit=story.gradient_limit,
         title=title,
     )
     chart(figure, key=f"{P}_fig_routing")  # a row of its own: it is two grids wide
@@ -104,63 +104,63 @@ def forward_backward_view(lesson: Lesson) -> None:
     with left:
         figure = cached(
             grids.grid_figure,
-            values=lesson.coverage,
+            values=story.coverage,
             title="Windows reading each cell",
             kind="count",
         )
         chart(figure, key=f"{P}_fig_coverage")
     with right:
-        st.caption(text.coverage_caption(lesson))
+        st.caption(text.coverage_caption(story))
     st.markdown("**Output size**")
-    for line in size_formula(lesson.config, *lesson.x.shape):
+    for line in size_formula(story.config, *story.x.shape):
         st.latex(line)
 
 
-def step_view(lesson: Lesson) -> None:
+def step_view(story: LayerStory) -> None:
     steps = Steps(
         prefix=P,
         position_key=STEP,
-        count=lesson.windows,
+        count=story.windows,
         noun="window",
         slider_label="Window (reading order)",
         help_text="Each step, one output cell sends its dL/dy back through its window.",
         single_note="One output cell: there is a single window to follow.",
         first_number=1,
     )
-    player(steps, draw=lambda step: step_figures(lesson, step), publish=publish)
+    player(steps, draw=lambda step: step_figures(story, step), publish=publish)
 
 
-def step_figures(lesson: Lesson, step: int) -> None:
-    out_cell = lesson.out_cell(step)
-    receivers = lesson.receivers(out_cell)
-    marks = receivers if lesson.config.mode == "max" else ()
+def step_figures(story: LayerStory, step: int) -> None:
+    out_cell = story.out_cell(step)
+    receivers = story.receivers(out_cell)
+    marks = receivers if story.config.mode == "max" else ()
     left, right = st.columns(2)
     with left:
         title = f"x: the window of y[{out_cell[0]},{out_cell[1]}]"
-        overlay = input_overlay(lesson, out_cell, marks)
+        overlay = input_overlay(story, out_cell, marks)
         chart(
-            cached(grids.grid_figure, values=lesson.x, title=title, overlay=overlay),
+            cached(grids.grid_figure, values=story.x, title=title, overlay=overlay),
             key=f"{P}_fig_step_x",
         )
     with right:
-        title = f"dL/dx after {step + 1} of {lesson.windows} windows"
+        title = f"dL/dx after {step + 1} of {story.windows} windows"
         figure = gradient_map(
-            lesson.filled_after(step),
+            story.filled_after(step),
             title=title,
-            lesson=lesson,
+            story=story,
             overlay=grids.Overlay(marks=tuple(marks)),
         )
         chart(figure, key=f"{P}_fig_step_gx")
-    st.markdown(text.step_sentence(lesson, out_cell))
-    if lesson.coverage.max() > 1:
+    st.markdown(text.step_sentence(story, out_cell))
+    if story.coverage.max() > 1:
         st.caption(
             "Where windows overlap, a cell keeps what earlier windows sent it and adds "
             "the new share: the dL/dx map shows the running totals."
         )
 
 
-def ledger_view(lesson: Lesson) -> None:
-    cells = list(np.ndindex(*lesson.x.shape))
+def ledger_view(story: LayerStory) -> None:
+    cells = list(np.ndindex(*story.x.shape))
     st.selectbox(
         "Input cell",
         cells,
@@ -169,8 +169,8 @@ def ledger_view(lesson: Lesson) -> None:
         help="Or click a cell of dL/dx in the first tab.",
     )
     cell = st.session_state[CELL]
-    lines = lesson.ledger(cell)
-    st.latex(ledger_formula(cell, lines, lesson.grad_x[cell]))
+    lines = story.ledger(cell)
+    st.latex(ledger_formula(cell, lines, story.grad_x[cell]))
     if lines:
         rows = [
             {
@@ -182,12 +182,12 @@ def ledger_view(lesson: Lesson) -> None:
             for line in lines
         ]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=f"{P}_ledger")
-    st.caption(text.ledger_caption(lesson, cell))
+    st.caption(text.ledger_caption(story, cell))
 
 
-def matrix_view(lesson: Lesson) -> None:
-    st.markdown(text.matrix_sentence(lesson))
-    matrix = lesson.matrix
+def matrix_view(story: LayerStory) -> None:
+    st.markdown(text.matrix_sentence(story))
+    matrix = story.matrix
     if matrix.size > MATRIX_LIMIT:
         st.info(
             f"J has {matrix.shape[0]}×{matrix.shape[1]} entries; shrink the grid to "
@@ -197,32 +197,30 @@ def matrix_view(lesson: Lesson) -> None:
     figure = cached(
         jacobian_figure,
         matrix=matrix,
-        out_shape=lesson.output_shape,
-        in_shape=lesson.x.shape,
+        out_shape=story.output_shape,
+        in_shape=story.x.shape,
         title="J: rows are outputs, columns are inputs",
     )
     chart(figure, key=f"{P}_fig_jacobian", scroll=True)
     if matrix.shape[0] <= SMALL_PRODUCT[0] and matrix.shape[1] <= SMALL_PRODUCT[1]:
-        st.latex(
-            text.transpose_formula(matrix, lesson.grad_output.ravel(), lesson.transpose_product)
-        )
-    twin_view(lesson)
+        st.latex(text.transpose_formula(matrix, story.grad_output.ravel(), story.transpose_product))
+    twin_view(story)
 
 
-def twin_view(lesson: Lesson) -> None:
+def twin_view(story: LayerStory) -> None:
     """Same y, different winner: J depends on x, not on y (max pooling only: an
     average window has no winner to move)."""
-    if lesson.config.mode != "max":
+    if story.config.mode != "max":
         return
     st.markdown("**Same y, different winner**")
-    twin = cache.twin(lesson.settings)
+    twin = cache.twin(story.settings)
     if twin is None:
-        st.info(text.no_twin_reason(lesson))
+        st.info(text.no_twin_reason(story))
         return
     pairs = [
-        ("x", "x", [lesson.x, twin.x], "value", [lesson.winner_cells(), twin.winner_cells()]),
-        ("y", "y", [lesson.output, twin.output], "value", None),
-        ("dldx", "dL/dx", [lesson.grad_x, twin.grad_x], "gradient", None),
+        ("x", "x", [story.x, twin.x], "value", [story.winner_cells(), twin.winner_cells()]),
+        ("y", "y", [story.output, twin.output], "value", None),
+        ("dldx", "dL/dx", [story.grad_x, twin.grad_x], "gradient", None),
     ]
     for key, name, maps, kind, marks in pairs:
         titles = [f"{name}: this x", f"{name}: winners moved"]
@@ -230,23 +228,23 @@ def twin_view(lesson: Lesson) -> None:
             small_multiples, maps=maps, titles=titles, kind=kind, marks=marks, most_columns=2
         )
         chart(figure, key=f"{P}_fig_twin_{key}")
-    st.markdown(text.twin_sentence(lesson, twin))
+    st.markdown(text.twin_sentence(story, twin))
 
 
-def tie_view(lesson: Lesson) -> None:
-    if lesson.config.mode != "max":
+def tie_view(story: LayerStory) -> None:
+    if story.config.mode != "max":
         st.info(
             "Ties only matter for max pooling: an average window shares with every cell anyway."
         )
         return
-    if not lesson.tied_windows:
+    if not story.tied_windows:
         st.info("No window holds its maximum twice, so every tie rule gives the same dL/dx.")
         st.button(
             "Load the Ties preset", key=f"{P}_load_ties", on_click=load_preset, args=("ties",)
         )
         return
-    rows, central = cache.ties(lesson.settings)
-    st.markdown(text.tie_lab_sentence(lesson))
+    rows, central = cache.ties(story.settings)
+    st.markdown(text.tie_lab_sentence(story))
     maps = [row.grad_x for row in rows] + [central]
     titles = [f"ties = {row.ties}" for row in rows] + ["central differences"]
     chart(cached(small_multiples, maps=maps, titles=titles, most_columns=3), key=f"{P}_fig_ties")

@@ -7,7 +7,7 @@ import streamlit as st
 
 from pooling import PoolConfig
 
-from .snippets import torch_tie_note
+from ..pure.snippets import torch_tie_note
 
 SHOWN_UP_TO = 30_000  # characters; a longer snippet (a big noisy batch) is a download only
 

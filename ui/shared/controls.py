@@ -7,7 +7,7 @@ import streamlit as st
 from pooling import TIES, PoolConfig
 from pooling.config import TIES_MEANING
 
-from .links import Field, flag, int_in, one_of, write_flag
+from ..pure.links import Field, flag, int_in, one_of, write_flag
 
 TIES_LABELS = {
     "first": "first (PyTorch)",

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from .links import MAX_GRID, check_values
+from ..pure.links import MAX_GRID, check_values
 
 COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit side by side at 1024 px
 

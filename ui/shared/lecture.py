@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures.look import Look
-from .links import flag
+from ..pure.links import flag
 from .state import literal
 
 LECTURE = "lecture"  # session key and link parameter, shared by every page

@@ -7,7 +7,7 @@ import re
 
 import streamlit as st
 
-from .links import Field, Notice, restore
+from ..pure.links import Field, Notice, restore
 
 
 def keep_state(keys) -> None:

@@ -12,18 +12,18 @@ def open_tab_only(
     key: str,
     labels: dict[str, str],
     views: dict[str, Callable],
-    lesson,
+    story,
     players: dict[str, str],
 ) -> None:
     """Tabs labelled `labels` (name -> label; the open one kept in session state under
-    `key`, and so in the share link), drawing only the open one: views[name](lesson).
+    `key`, and so in the share link), drawing only the open one: views[name](story).
     players: tab name -> the playing key of the player on it; a player stops when its
     tab is not the open one."""
     tabs = st.tabs(list(labels.values()), key=key, on_change="rerun")
     for name, tab in zip(labels, tabs, strict=True):
         if tab.open:
             with tab:
-                views[name](lesson)
+                views[name](story)
     for name, playing_key in players.items():
         if st.session_state[key] != labels[name]:
             st.session_state[playing_key] = False

@@ -7,10 +7,7 @@ from functools import cached_property
 
 import numpy as np
 
-from pooling import PoolConfig
-from pooling.batch import reduce_batch
-from pooling.explain import coverage, shares
-from pooling.network import (
+from cnn.network import (
     Backward,
     NetConfig,
     Params,
@@ -22,8 +19,11 @@ from pooling.network import (
     run_forward,
     wrong_way_gradient,
 )
+from pooling import PoolConfig
+from pooling.batch import reduce_batch
+from pooling.explain import coverage, shares
 
-from ..shared.numbers import symmetric_range
+from ..pure.numbers import symmetric_range
 from .data import Edits, sample_batch
 from .trajectory import Trajectory
 
@@ -38,7 +38,7 @@ def window_masks(trace: Trace, pool: PoolConfig) -> np.ndarray | None:
     """(N, F, PH, PW, CH, CW) bool: the pooling-input cells each window of each example
     and kernel sends its gradient to under the tie rule (the stored index under first
     and last, every tied cell under split and all); None for average pooling. Computed
-    once per cached lesson or story: the engine's share maps are not cheap per rerun."""
+    once per cached story or story: the engine's share maps are not cheap per rerun."""
     if trace.pool.argmax is None:
         return None
     features = range(trace.activation.shape[1])
@@ -55,7 +55,7 @@ def cells_of(masks: np.ndarray | None, example: int, feature: int) -> tuple[Cell
 
 
 @dataclass(frozen=True)
-class Settings:
+class BatchSettings:
     """What the page computes from: the cache key."""
 
     source: str
@@ -88,7 +88,7 @@ def batch_mean(
 
 
 @dataclass(frozen=True, eq=False)
-class BatchLesson:
+class BatchStory:
     """images: (N, 8, 8); params: after the steps taken; trace and per-example
     backward of those params.
 
@@ -101,7 +101,7 @@ class BatchLesson:
 
     images: np.ndarray
     labels: np.ndarray
-    settings: Settings
+    settings: BatchSettings
     params: Params
     trace: Trace
     grads: Backward
@@ -251,7 +251,7 @@ class BatchLesson:
         }
 
 
-def start_trajectory(settings: Settings) -> Trajectory:
+def start_trajectory(settings: BatchSettings) -> Trajectory:
     """Draw the batch and the starting weights: training not yet begun (settings.steps
     is not read: one trajectory serves every step count). ValueError (naming the rule)
     when the network does not fit the images."""
@@ -266,7 +266,7 @@ def start_trajectory(settings: Settings) -> Trajectory:
     )
 
 
-def build_batch_lesson(settings: Settings, trajectory: Trajectory | None = None) -> BatchLesson:
+def build_batch_story(settings: BatchSettings, trajectory: Trajectory | None = None) -> BatchStory:
     """Train to settings.steps along `trajectory` (a new one if None), then take every
     gradient and check the page shows."""
     trajectory = trajectory or start_trajectory(settings)
@@ -283,7 +283,7 @@ def build_batch_lesson(settings: Settings, trajectory: Trajectory | None = None)
     )
     numeric = kernel_gradient_check(params, x, labels, settings.network, settings.reduction)
     wrong, wrong_trace = wrong_way_gradient(params, trace, settings.network)
-    return BatchLesson(
+    return BatchStory(
         images=x[:, 0],
         labels=labels,
         settings=settings,

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from .batch import reduce_batch
-from .config import PoolConfig
-from .ops import PoolResult, backward, forward
+from pooling.batch import reduce_batch
+from pooling.config import PoolConfig
+from pooling.ops import PoolResult, backward, forward
 
 CLASSES = 10
 

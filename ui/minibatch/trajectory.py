@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pooling.network import NetConfig, Params, batch_loss, run_backward, run_forward
+from cnn.network import NetConfig, Params, batch_loss, run_backward, run_forward
 
 DIVERGED = 100.0  # a loss this many times the starting one: the learning rate diverges
 

@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from pooling.network import (
+from cnn.network import (
     Backward,
     Params,
     Trace,
@@ -19,19 +19,19 @@ from pooling.network import (
     wrong_way_backward,
 )
 
-from .model import BatchLesson, Cell, cells_of, window_masks
+from .story import BatchStory, Cell, cells_of, window_masks
 
 
 @dataclass(frozen=True, eq=False)
 class PairStory:
-    """Examples #0 and #1 of `lesson`'s batch with its current weights; kernel `feature`.
+    """Examples #0 and #1 of `story`'s batch with its current weights; kernel `feature`.
 
     trace / grads: the pair's forward pass and per-example backward (N = 2);
     wrong_trace / wrong: the averaged image's forward pass and its one backward pass
     with the averaged error (N = 1).
     """
 
-    lesson: BatchLesson
+    batch: BatchStory
     feature: int
     trace: Trace
     grads: Backward
@@ -60,11 +60,11 @@ class PairStory:
 
     @property
     def rate(self) -> float:
-        return self.lesson.settings.learning_rate
+        return self.batch.settings.learning_rate
 
     @property
     def params(self) -> Params:
-        return self.lesson.params
+        return self.batch.params
 
     @property
     def mean(self) -> np.ndarray:
@@ -78,7 +78,7 @@ class PairStory:
 
     @property
     def reduction(self) -> str:
-        return self.lesson.reduction
+        return self.batch.reduction
 
     @property
     def batch_grad(self) -> np.ndarray:
@@ -103,7 +103,7 @@ class PairStory:
         result = {"before": batch_loss(self.trace, self.reduction)}
         for reduction, gradient in (("mean", grads.mean(axis=0)), ("sum", grads.sum(axis=0))):
             moved = replace(self.params, kernels=self.params.kernels - self.rate * gradient)
-            after = run_forward(moved, self.trace.x, self.trace.labels, self.lesson.config)
+            after = run_forward(moved, self.trace.x, self.trace.labels, self.batch.config)
             result[reduction] = batch_loss(after, self.reduction)
         return result
 
@@ -121,12 +121,12 @@ class PairStory:
     @cached_property
     def window_masks(self) -> np.ndarray | None:
         """model.window_masks of the pair (N = 2); None for average pooling."""
-        return window_masks(self.trace, self.lesson.config.pool)
+        return window_masks(self.trace, self.batch.config.pool)
 
     @cached_property
     def wrong_window_masks(self) -> np.ndarray | None:
         """model.window_masks of the averaged image (N = 1)."""
-        return window_masks(self.wrong_trace, self.lesson.config.pool)
+        return window_masks(self.wrong_trace, self.batch.config.pool)
 
     def winners(self, example: int) -> tuple[Cell, ...]:
         return cells_of(self.window_masks, example, self.feature)
@@ -157,23 +157,23 @@ class PairStory:
     def zero_winners(self, example: int) -> int:
         """Windows of example whose winner is 0 after the ReLU: all-zero windows whose
         stored index still names a cell, though the ReLU then stops its gradient."""
-        if self.trace.pool.argmax is None or not self.lesson.config.relu:
+        if self.trace.pool.argmax is None or not self.batch.config.relu:
             return 0
         return int((self.trace.pool.output[example, self.feature] == 0).sum())
 
 
-def build_pair(lesson: BatchLesson, feature: int) -> PairStory:
+def build_pair(story: BatchStory, feature: int) -> PairStory:
     """ValueError when the batch holds fewer than two examples."""
-    if lesson.size < 2:
+    if story.size < 2:
         raise ValueError("the batch has one example: set the batch size to 2 or more")
-    x, labels = lesson.trace.x[:2], lesson.labels[:2]
-    trace = run_forward(lesson.params, x, labels, lesson.config)
-    wrong, wrong_trace = wrong_way_backward(lesson.params, trace, lesson.config)
+    x, labels = story.trace.x[:2], story.labels[:2]
+    trace = run_forward(story.params, x, labels, story.config)
+    wrong, wrong_trace = wrong_way_backward(story.params, trace, story.config)
     return PairStory(
-        lesson=lesson,
+        batch=story,
         feature=feature,
         trace=trace,
-        grads=run_backward(lesson.params, trace),
+        grads=run_backward(story.params, trace),
         wrong_trace=wrong_trace,
         wrong=wrong,
     )

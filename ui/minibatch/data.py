@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..shared.digits import IMAGE_SIZE, digit_images
+from ..pure.digits import IMAGE_SIZE, digit_images
 
 SOURCES = {
     "digits": "Handwritten digits",

@@ -1,0 +1,2 @@
+"""Pure helpers of the pages: number formatting, formulas, code snippets, the digit
+images and the share-link codecs. NumPy and the engine only: no Streamlit, no Plotly."""
