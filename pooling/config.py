@@ -14,15 +14,6 @@ from numbers import Integral
 
 MODES = ("max", "avg")
 TIES = ("first", "last", "split", "all")
-TIES_MEANING = {
-    "first": "the first tied cell in reading order gets it all (PyTorch, TensorFlow)",
-    "last": "the last tied cell in reading order gets it all",
-    "split": "every tied cell gets an equal share",
-    "all": (
-        "every tied cell gets the whole gradient, so k tied cells get k times it (wrong: "
-        "a true gradient adds up to what the window sends)"
-    ),
-}
 
 Pair = tuple[int, int]
 

@@ -54,3 +54,12 @@ def test_literal_cuts_a_long_text_short_and_says_so():
     assert shown == "` " + "9" * 40 + "… `"
     notices = restore([Field("k", "kh", 2, int_in(1, 8), str)], {"kh": "x" * 5000}, {})
     assert len(notice_text(notices[0])) < 200
+
+
+def test_the_vocabulary_names_every_mode_and_tie_rule_of_the_engine():
+    from pooling.config import MODES, TIES
+    from ui.pure.words import MODE_LABELS, TIE_WORDS, pad_label, tie_help
+
+    assert set(MODE_LABELS) == set(MODES) and set(TIE_WORDS) == set(TIES)
+    assert all(f"{rule}: {TIE_WORDS[rule].rule}" in tie_help() for rule in TIES)
+    assert (pad_label("max"), pad_label("avg")) == ("−∞", "0")

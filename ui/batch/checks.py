@@ -10,6 +10,7 @@ from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..minibatch.story import BatchStory
 from ..pure.numbers import fmt
+from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
 from .state import P
 
@@ -35,7 +36,7 @@ def wrong_sentence(story: BatchStory) -> str:
     lead = "**The wrong way**: average the images and the error first, then back-propagate once"
     if story.reduction == "sum":
         lead += f" (and multiply by N = {story.size} to compare with the sum)"
-    if story.wrong_gap < 1e-12:
+    if story.wrong_gap < SUMMATION_ORDER:
         why = (
             "with one example there is nothing to average, so the two ways agree."
             if story.size == 1

@@ -11,6 +11,7 @@ from ..figures.style import MARK_LEGEND
 from ..minibatch.pair import PairStory
 from ..minibatch.story import BatchStory
 from ..pure.numbers import fmt, metric_delta, symmetric_range
+from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
 from .cache import cached_pair
 from .state import STEPS, P
@@ -222,7 +223,7 @@ def wrong_stage(pair: PairStory) -> None:
 
 
 def wrong_sentence(pair: PairStory) -> str:
-    if pair.wrong_gap < 1e-12:
+    if pair.wrong_gap < SUMMATION_ORDER:
         return (
             "Here the two ways agree on kernel "
             f"{pair.feature}: neither example sends it any gradient that averaging could change."

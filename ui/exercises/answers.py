@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..pure.tolerances import ANSWER_ROUNDING
 from .problems import Problem
 
 LARGEST = 1e6  # no answer here comes near this
-TOLERANCE = 0.005  # an answer rounded to two decimals is right
 NOT_A_NUMBER = "is not a number (write it like 2.5, -1 or 7/3)"
 TOO_LARGE = "is far larger than any gradient or size here"
 
@@ -67,7 +67,7 @@ def check_cells(problem: Problem, chosen: frozenset) -> Verdict:
 
 
 def check_number(problem: Problem, given: float) -> Verdict:
-    return Verdict(abs(given - float(problem.answer)) <= TOLERANCE)
+    return Verdict(abs(given - float(problem.answer)) <= ANSWER_ROUNDING)
 
 
 def check_size(problem: Problem, given: tuple[int, int]) -> Verdict:

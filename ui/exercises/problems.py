@@ -29,12 +29,6 @@ LEVELS = {1: "One window", 2: "Overlap", 3: "Padding", 4: "Ties", 5: "Ceil mode"
 SET_SIZE = 10  # problems in a set
 PADDING_CASES = [(3, 1, 1), (3, 2, 1), (2, 1, 1)]  # (kernel, stride, padding)
 CEIL_CASES = [(3, 2, 1), (2, 2, 0), (3, 2, 0)]  # stride 2: ceil mode can add a window
-RULE_WORDS = {
-    "first": "the first tied cell (reading order) gets it all",
-    "last": "the last tied cell (reading order) gets it all",
-    "split": "tied cells share it evenly",
-    "all": "every tied cell gets all of it",
-}
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,8 +11,9 @@ from pooling.explain import ledger
 
 from ..pure.formulas import ledger_formula, size_formula
 from ..pure.numbers import fmt
+from ..pure.words import TIE_WORDS
 from .answers import Verdict
-from .problems import RULE_WORDS, Problem
+from .problems import Problem
 
 
 def layer_words(config: PoolConfig) -> str:
@@ -29,7 +30,7 @@ def layer_words(config: PoolConfig) -> str:
         words.append("ceil mode")
     text = ", ".join(words)
     if config.mode == "max":
-        text += f"; on a tie, {RULE_WORDS[config.ties]}"
+        text += f"; on a tie, {TIE_WORDS[config.ties].rule}"
     return text
 
 

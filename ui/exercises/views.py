@@ -7,6 +7,7 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
+from ..pure.words import pad_label
 from ..shared import browser
 from ..shared.chart import cached, chart
 from ..shared.player import back_and_next
@@ -86,11 +87,12 @@ def problem_view(problem: Problem, pid: ProblemId) -> None:
 
 def plane_maps(problem: Problem, pid: ProblemId) -> None:
     config = problem.config
-    pad_label = "−∞" if config.mode == "max" else "0"
     chosen = tuple(sorted(chosen_cells(pid))) if problem.kind == "cells" else ()
     left, right = st.columns(2)
     with left:
-        overlay = grids.Overlay(marks=chosen, padding=config.padding, pad_label=pad_label)
+        overlay = grids.Overlay(
+            marks=chosen, padding=config.padding, pad_label=pad_label(config.mode)
+        )
         clickable = problem.kind == "cells"
         figure = cached(
             grids.grid_figure,

@@ -10,6 +10,7 @@ from pooling import TIES, PoolConfig, numerical_gradient
 from pooling.explain import shares
 
 from ..pure.numbers import fmt
+from ..pure.tolerances import GRADIENT_CHECK
 from .model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
 
 SEED_WINDOW = np.array([[1.0, 3.0], [2.0, 0.5]])
@@ -163,7 +164,9 @@ def ties_are_a_choice() -> Step:
     rows = "\n".join(
         f"- **{ties}**: {cell_list(grads[ties])} (total {fmt(grads[ties].sum())})" for ties in TIES
     )
-    measured = "the even split" if np.allclose(central, grads["split"], atol=1e-6) else "no rule"
+    measured = (
+        "the even split" if np.allclose(central, grads["split"], atol=GRADIENT_CHECK) else "no rule"
+    )
     return Step(
         title="Ties are a choice",
         idea=f"Two cells share the max. dL/dy = {fmt(ONE)}.",

@@ -24,6 +24,7 @@ from pooling.batch import reduce_batch
 from pooling.explain import coverage, shares
 
 from ..pure.numbers import symmetric_range
+from ..pure.tolerances import SUMMATION_ORDER
 from .data import Edits, sample_batch
 from .trajectory import Trajectory
 
@@ -83,7 +84,9 @@ def batch_mean(
     sum), and the weights whose examples cancel out exactly (0 although some example's
     is not)."""
     reduced = reduce_batch(gradients, reduction)
-    cancelled = np.flatnonzero((np.abs(reduced) < 1e-12) & (np.abs(gradients) > 0).any(axis=0))
+    cancelled = np.flatnonzero(
+        (np.abs(reduced) < SUMMATION_ORDER) & (np.abs(gradients) > 0).any(axis=0)
+    )
     return reduced, tuple(int(i) for i in cancelled)
 
 

@@ -15,6 +15,8 @@ from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares, wi
 from pooling.geometry import plane_geometry
 
 from ..pure.numbers import symmetric_range
+from ..pure.tolerances import SUMMATION_ORDER
+from ..pure.words import pad_label
 
 UPSTREAMS = ("ones", "random", "seed", "custom")
 UPSTREAM_LABELS = {
@@ -99,7 +101,7 @@ class LayerStory:
     @property
     def pad_label(self) -> str:
         """What pooling reads in a padding cell."""
-        return "−∞" if self.config.mode == "max" else "0"
+        return pad_label(self.config.mode)
 
     @cached_property
     def gradient_limit(self) -> float:
@@ -196,7 +198,14 @@ class LayerStory:
     @property
     def sums_agree(self) -> bool:
         """dL/dx adds up to what the windows send (to rounding)."""
-        return bool(np.isclose(self.grad_x.sum(), self.grad_output.sum(), rtol=1e-9, atol=1e-9))
+        return bool(
+            np.isclose(
+                self.grad_x.sum(),
+                self.grad_output.sum(),
+                rtol=SUMMATION_ORDER,
+                atol=SUMMATION_ORDER,
+            )
+        )
 
     @property
     def linear_everywhere(self) -> bool:

@@ -8,9 +8,8 @@ import numpy as np
 
 from pooling import TIES, backward, forward, numerical_gradient
 
+from ..pure.tolerances import GRADIENT_CHECK
 from .model import LayerStory
-
-TOLERANCE = 1e-6
 
 
 @dataclass(frozen=True)
@@ -30,11 +29,11 @@ class TieRow:
 
     @property
     def total_matches(self) -> bool:
-        return abs(self.total - self.slope) < TOLERANCE
+        return abs(self.total - self.slope) < GRADIENT_CHECK
 
     @property
     def matches_central(self) -> bool:
-        return self.central_gap < TOLERANCE
+        return self.central_gap < GRADIENT_CHECK
 
 
 def tie_lab(story: LayerStory, eps: float = 1e-6) -> tuple[list[TieRow], np.ndarray]:

@@ -6,8 +6,10 @@ import math
 
 import numpy as np
 
+from .tolerances import SUMMATION_ORDER
+
 DECIMALS = 3
-FLOAT_NOISE = 1e-12  # sums of float64 shares leave crumbs this small: show 0
+FLOAT_NOISE = SUMMATION_ORDER  # sums of float64 shares leave crumbs this small: show 0
 LARGE = 1e7  # from here on, a mantissa and a power of ten
 SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 

@@ -15,7 +15,10 @@ import numpy as np
 from pooling import reference
 from pooling.config import PoolConfig
 
-TOLERANCE = "rtol=1e-12, atol=1e-12"  # PyTorch may add a window up in another order
+from .tolerances import SUMMATION_ORDER
+
+# PyTorch may add a window up in another order
+TOLERANCE = f"rtol={SUMMATION_ORDER}, atol={SUMMATION_ORDER}"
 
 
 def number(value) -> str:

@@ -5,16 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from pooling import TIES, PoolConfig
-from pooling.config import TIES_MEANING
 
 from ..pure.links import Field, flag, int_in, one_of, write_flag
+from ..pure.words import MODE_HELP, MODE_LABELS, TIE_LABELS, tie_help
 
-TIES_LABELS = {
-    "first": "first (PyTorch)",
-    "last": "last",
-    "split": "split evenly",
-    "all": "all (wrong on purpose)",
-}
 KERNEL_MAX, STRIDE_MAX, PADDING_MAX, DILATION_MAX, DIVISOR_MAX = 8, 8, 4, 4, 99
 OUTPUT_MAX = 16
 SIZINGS = {"window": "Window and stride", "output": "Output size"}
@@ -103,8 +97,8 @@ def pool_controls(prefix: str) -> None:
         ["max", "avg"],
         key=f"{prefix}_mode",
         horizontal=True,
-        format_func={"max": "Max", "avg": "Average"}.get,
-        help="Max keeps the largest value of each window; average keeps the mean.",
+        format_func=MODE_LABELS.get,
+        help=MODE_HELP,
     )
     st.radio(
         "Windows from",
@@ -127,9 +121,8 @@ def pool_controls(prefix: str) -> None:
         TIES,
         key=f"{prefix}_ties",
         disabled=not is_max,
-        format_func=TIES_LABELS.get,
-        help="Where a max window sends its gradient when several cells hold the "
-        "maximum. " + " ".join(f"{t}: {TIES_MEANING[t]}." for t in TIES),
+        format_func=TIE_LABELS.get,
+        help=tie_help(),
     )
 
 

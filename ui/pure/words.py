@@ -1,0 +1,51 @@
+"""The lab's one vocabulary: what each pooling setting is called on screen and what it
+means, in the words every page uses (the picker's labels, the help text, the
+exercises' sentences, the label written in padding cells)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class TieWords:
+    """label: the picker's short name; rule: what the rule does, as a clause that reads
+    after "on a tie,"; note: what a student should know besides (or "")."""
+
+    label: str
+    rule: str
+    note: str = ""
+
+
+MODE_LABELS = {"max": "Max", "avg": "Average"}
+MODE_HELP = "Max keeps the largest value of each window; average keeps the mean."
+TIE_WORDS = {
+    "first": TieWords(
+        "first (PyTorch)",
+        "the first tied cell in reading order gets it all",
+        "as in PyTorch and TensorFlow",
+    ),
+    "last": TieWords("last", "the last tied cell in reading order gets it all"),
+    "split": TieWords("split evenly", "the tied cells share it evenly"),
+    "all": TieWords(
+        "all (wrong on purpose)",
+        "every tied cell gets all of it",
+        "so k tied cells get k times it: wrong, since a true gradient adds up to what "
+        "the window sends",
+    ),
+}
+TIE_LABELS = {rule: words.label for rule, words in TIE_WORDS.items()}
+
+
+def tie_help() -> str:
+    """The tie picker's help: every rule with its meaning."""
+    rules = " ".join(
+        f"{rule}: {words.rule}{f' ({words.note})' if words.note else ''}."
+        for rule, words in TIE_WORDS.items()
+    )
+    return f"Where a max window sends its gradient when several cells hold the maximum. {rules}"
+
+
+def pad_label(mode: str) -> str:
+    """What pooling reads in a padding cell: −∞ for max (it never wins), 0 for average."""
+    return "−∞" if mode == "max" else "0"
