@@ -14,8 +14,6 @@ from pooling import PoolConfig, backward, forward
 from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares, window
 from pooling.geometry import plane_geometry
 
-from ..pure.numbers import symmetric_range
-
 UPSTREAMS = ("ones", "random", "seed", "custom")
 UPSTREAM_LABELS = {
     "ones": "All ones",
@@ -100,11 +98,6 @@ class LayerStory:
     def pad_label(self) -> str:
         """What pooling reads in a padding cell."""
         return "−∞" if self.config.mode == "max" else "0"
-
-    @cached_property
-    def gradient_limit(self) -> float:
-        """Half-width of the one colour scale every gradient map of the page shares."""
-        return symmetric_range(self.grad_x, self.grad_output)
 
     def out_cell(self, step: int) -> Cell:
         """Output cell of window number `step` in reading order."""
