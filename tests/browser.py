@@ -13,10 +13,10 @@ import re
 from playwright.sync_api import expect
 
 from deploy.page_state import CELL_PIXEL, CHART_TITLE, CHART_Z, SETTLED
+from ui.figures.style import EDITOR_COLUMN_PX  # the grid editor's columns
 
 TIMEOUT_MS = 30_000
 EDITOR_ROW_PX = 35  # st.data_editor's rows and header
-EDITOR_COLUMN_PX = 40  # ui.shared.grid_editor.COLUMN_PX
 
 
 def settle(page) -> None:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from ui.figures import grid as grids
-from ui.figures import style
+from ui.figures import labels, style
 
 
 def trace(figure, name):
@@ -20,28 +20,28 @@ def cell_px(figure, rows):
 
 def test_a_label_too_wide_is_shrunk_then_rounded_then_given_a_bigger_cell():
     # 13.667 needs 48 px at 13 px: at 12 px it fits a 46-px cell with every decimal.
-    shrunk = style.fit_labels([[13.667]], cell_px=46, decimals=3)
+    shrunk = labels.fit_labels([[13.667]], cell_px=46, decimals=3)
     assert shrunk.labels.tolist() == [["13.667"]] and shrunk.font_px == style.MIN_CELL_FONT_PX
     assert shrunk.cell_px == 46
     # In 40 px even 12 px is too wide: one decimal fewer.
-    rounded = style.fit_labels([[13.667]], cell_px=40, decimals=3)
+    rounded = labels.fit_labels([[13.667]], cell_px=40, decimals=3)
     assert rounded.labels.tolist() == [["13.67"]] and rounded.decimals == 2
     assert rounded.cell_px == 40
     # In 20 px nothing fits, even at one decimal and 12 px: the cell grows to fit.
-    grown = style.fit_labels([[13.667]], cell_px=20, decimals=3)
-    assert grown.labels.tolist() == [["13.7"]] and grown.decimals == style.MIN_DECIMALS
+    grown = labels.fit_labels([[13.667]], cell_px=20, decimals=3)
+    assert grown.labels.tolist() == [["13.7"]] and grown.decimals == labels.MIN_DECIMALS
     assert grown.font_px == style.MIN_CELL_FONT_PX and grown.cell_px > 20
-    assert style.fits_in_cell(grown.labels.ravel(), grown.cell_px, grown.font_px)
+    assert labels.fits_in_cell(grown.labels.ravel(), grown.cell_px, grown.font_px)
     # Rounding never moves a number by more than 5 %: 0.19 keeps its digits, in a bigger cell.
-    kept_digits = style.fit_labels([[0.19, -0.25]], cell_px=20, decimals=2)
+    kept_digits = labels.fit_labels([[0.19, -0.25]], cell_px=20, decimals=2)
     assert kept_digits.labels.tolist() == [["0.19", "−0.25"]] and kept_digits.cell_px > 20
     # A label that fits is left alone.
-    kept = style.fit_labels([[0.5, 1.0]], cell_px=46, decimals=3)
+    kept = labels.fit_labels([[0.5, 1.0]], cell_px=46, decimals=3)
     assert kept.labels.tolist() == [["0.5", "1"]] and kept.font_px == style.CELL_FONT_PX
 
 
 def test_lecture_labels_are_never_shrunk_below_18_px_on_screen():
-    fit = style.fit_labels([[13.667]], cell_px=46, decimals=3, lecture=True)
+    fit = labels.fit_labels([[13.667]], cell_px=46, decimals=3, lecture=True)
     assert fit.font_px * style.LECTURE_SCALE >= style.LECTURE_CELL_FONT_PX - 1e-9
     assert fit.labels.tolist() == [["13.67"]]  # rounded, not shrunk
 
@@ -52,7 +52,7 @@ def test_a_map_of_wide_numbers_keeps_every_number_and_the_hover_keeps_them_exact
     cells = trace(figure, "value")
     assert cells.texttemplate == "%{text}" and cells.textfont.size >= style.MIN_CELL_FONT_PX
     assert all(label != "" for label in cells.text.ravel())
-    assert style.fits_in_cell(cells.text.ravel(), cell_px(figure, 16), cells.textfont.size)
+    assert labels.fits_in_cell(cells.text.ravel(), cell_px(figure, 16), cells.textfont.size)
     assert cells.text[0, 0] == "−0.12" and cells.customdata[0, 0] == "−0.123"
 
 
@@ -67,7 +67,7 @@ def test_every_map_of_any_size_writes_every_number_in_a_cell_that_holds_it(size,
     assert cells.textfont.size >= floor and padding.textfont.size == cells.textfont.size
     assert all(label != "" for label in cells.text.ravel())
     held = cell_px(figure, size + 2)
-    assert style.fits_in_cell([*cells.text.ravel(), "−∞"], held, cells.textfont.size)
+    assert labels.fits_in_cell([*cells.text.ravel(), "−∞"], held, cells.textfont.size)
 
 
 def test_a_colour_only_map_says_no_power_of_ten():

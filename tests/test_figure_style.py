@@ -1,12 +1,19 @@
 """The colour scales cannot be mistaken for one another, also with colour-blind eyes,
 and every mark stays visible on every cell colour."""
 
+import ast
 import itertools
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
+from _plotly_utils.basevalidators import ColorValidator
+from apptest import figure_titled, figures, heatmap_values, open_app
 
+from ui.figures import grid as grids
 from ui.figures import style
+from ui.figures.routing import routing_figure
 
 # Machado, Oliveira and Fernandes (2009), severity 1, on linear RGB.
 SIMULATIONS = {
@@ -77,3 +84,153 @@ def test_marks_stand_out_on_every_cell_colour(eyes):
         core = abs(cell_l - seen(style.MARK_COLOUR, eyes)[0])
         edge = abs(cell_l - seen(style.MARK_EDGE, eyes)[0])
         assert max(core, edge) > 45, cell
+
+
+# -- the one visual config: no colour or pixel size written anywhere else in ui/ ----------
+
+UI = Path(__file__).resolve().parents[1] / "ui"
+STYLE = UI / "figures" / "style.py"
+HEX = re.compile(r"(?<![\w&])#(?:[0-9a-fA-F]{8}|[0-9a-fA-F]{6}|[0-9a-fA-F]{3,4})\b")
+FUNCTION_COLOUR = re.compile(r"\b(?:rgba?|hsla?)\s*\(", re.IGNORECASE)
+CSS_COLOUR = re.compile(r"\b(?:background-)?colou?r\s*:\s*([a-z]+)", re.IGNORECASE)
+CSS_PX = re.compile(r"\b\d+(?:\.\d+)?px\b")
+NAMED = set(ColorValidator.named_colors)
+# Keywords that take pixels in Plotly and Streamlit calls (sizes, gaps, shifts); and in
+# the dict(...) a Plotly font, marker or margin is given (elsewhere `size` is a batch's).
+PIXEL_KEYWORDS = {"width", "height", "thickness", "xgap", "ygap", "xshift", "yshift"}
+PLOTLY_DICT_KEYWORDS = {"size", "l", "r", "t", "b"}
+
+
+def is_number(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node = node.operand
+    if isinstance(node, ast.Tuple):
+        return bool(node.elts) and all(is_number(item) for item in node.elts)
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def named_colours(node: ast.AST) -> list[str]:
+    """Named colours ("white", "red") written as string constants under `node`."""
+    return [
+        n.value
+        for n in ast.walk(node)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.lower() in NAMED
+    ]
+
+
+def style_literals(source: str) -> list[str]:
+    """Every colour literal and pixel-size literal in Python `source`: hex, rgb(),
+    rgba(), hsl() or CSS `color:` in any string; a named colour given to a colour
+    keyword, key or constant; a number given to a pixel keyword (width=, size=, margin
+    sides, gaps...) or to a keyword or a constant named *_px; a CSS size in px."""
+    found = []
+    tree = ast.parse(source)
+    in_dict = {
+        id(keyword)
+        for call in ast.walk(tree)
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "dict"
+        for keyword in call.keywords
+    }
+    for node in ast.walk(tree):
+        where = f"line {getattr(node, 'lineno', '?')}"
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            text = node.value
+            for pattern in (HEX, FUNCTION_COLOUR, CSS_PX):
+                found += [f"{where}: {m.group(0)!r}" for m in pattern.finditer(text)]
+            found += [f"{where}: CSS {m.group(0)!r}" for m in CSS_COLOUR.finditer(text)]
+        elif isinstance(node, ast.keyword) and node.arg:
+            name = node.arg.lower()
+            if "colo" in name:
+                found += [f"{where}: {name}={c!r}" for c in named_colours(node.value)]
+            pixels = name in PIXEL_KEYWORDS or name.endswith("_px")
+            pixels |= name in PLOTLY_DICT_KEYWORDS and id(node) in in_dict
+            if pixels and is_number(node.value):
+                found.append(f"{where}: {name}={ast.unparse(node.value)}")
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and "colo" in str(key.value).lower():
+                    found += [f"{where}: {key.value}: {c!r}" for c in named_colours(value)]
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for name in (t.id for t in targets if isinstance(t, ast.Name)):
+                if name.lower().endswith("_px") and node.value and is_number(node.value):
+                    found.append(f"{where}: {name} = {ast.unparse(node.value)}")
+                if "colo" in name.lower() and node.value:
+                    found += [f"{where}: {name} = {c!r}" for c in named_colours(node.value)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'backdrop = dict(colorscale=[[0, "#f4f4f5"], [1, "#f4f4f5"]])',
+        'layout = dict(paper_bgcolor="rgba(0, 0, 0, 0)")',
+        'line = dict(color="white", width=2.5)',
+        "HALF_PX = 250",
+        "figure = grid_figure(x, width_px=390)",
+        "margin = dict(l=60, r=16, t=52, b=48)",
+        'st.number_input("Set", width=160)',
+        'st.html("<style>.box { min-width: 200px; color: red }</style>")',
+        'ROUTE_COLOUR = "orange"',
+        'marker = {"color": "black"}',
+        "textfont = dict(size=12)",
+    ],
+)
+def test_the_scan_finds_colour_and_pixel_literals(source):
+    assert style_literals(source), source
+
+
+def test_the_scan_lets_named_slots_and_words_through():
+    source = (
+        'caption = "Pixels from 0 (white) to 1 (ink); a 12-px floor, example #12."\n'
+        "figure = grid_figure(x, width_px=style.HALF_PX, decimals=2)\n"
+        'Field(REDUCTION, "red", "mean")\n'
+        "settings = BatchSettings(size=2, seed=0)\n"
+        "preset = dict(mode='max', kh=2, pad=0)\n"
+        'st.dataframe(frame, width="content")\n'
+    )
+    assert style_literals(source) == []
+
+
+def test_no_colour_or_pixel_size_is_written_outside_the_style_module():
+    found = {
+        str(path.relative_to(UI.parent)): literals
+        for path in sorted(UI.rglob("*.py"))
+        if path != STYLE and (literals := style_literals(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}, f"take these from ui/figures/style.py: {found}"
+
+
+# -- colour-scale limits are decided by the figures ---------------------------------------
+
+
+def test_a_gradient_map_spans_its_group_and_maps_of_one_group_read_alike():
+    upstream, grad_x = np.array([[2.0, -1.0]]), np.array([[0.5, -3.0, 1.0]])
+    group = (grad_x, upstream)
+    alone = grids.grid_figure(upstream, title="dL/dy", kind="gradient")
+    assert (alone.data[0].zmin, alone.data[0].zmax) == (-2.0, 2.0)  # its own values
+    for values in group:
+        cells = grids.grid_figure(values, title="g", kind="gradient", shared_range=group).data[0]
+        assert (cells.zmin, cells.zmax) == (-3.0, 3.0)
+    zeros = grids.grid_figure(np.zeros((2, 2)), title="0", kind="gradient").data[0]
+    assert (zeros.zmin, zeros.zmax) == (-1.0, 1.0)  # all zeros: still a usable range
+    routing = routing_figure(
+        upstream, np.array([[0.0, -1.0]]), out_cell=(0, 1), window=((0, 1),), title="r"
+    )
+    spans = {(t.zmin, t.zmax) for t in routing.data if t.name in ("dL/dy", "sent")}
+    assert spans == {(-2.0, 2.0)}  # both of its grids on one scale, from their values
+
+
+def test_the_playground_s_gradient_maps_share_the_scale_of_dl_dx_and_dl_dy():
+    grid = "1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8"
+    query = {"tab": "forward", "x": grid, "kh": "3", "kw": "3", "sh": "1", "sw": "1"}
+    app = open_app("pages/1_playground.py", query)
+    spans = {
+        (trace["zmin"], trace["zmax"])
+        for figure in figures(app)
+        for trace in figure["data"]
+        if trace.get("type") == "heatmap" and trace.get("name") in ("gradient", "dL/dy", "sent")
+    }
+    both = [heatmap_values(figure_titled(app, t), "gradient") for t in ("Upstream dL/dy", "dL/dx")]
+    largest = max(float(np.abs(values).max()) for values in both)
+    assert largest > 1 and spans == {(-largest, largest)}  # dL/dx outgrows dL/dy here

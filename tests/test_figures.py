@@ -7,7 +7,7 @@ import pytest
 from pooling import PoolConfig
 from pooling.explain import shares
 from ui.figures import grid as grids
-from ui.figures import style
+from ui.figures import labels, style
 from ui.figures.curves import line_figure, max_curve_figure
 from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import small_multiples
@@ -134,19 +134,17 @@ def test_a_mosaic_writes_every_number_of_every_map_in_a_cell_that_holds_it(count
     rows = z.shape[0]
     margin = figure.layout.margin
     held = (figure.layout.height - margin.t - margin.b) / (rows + 0.2)  # range: -0.7 .. rows-0.5
-    assert style.fits_in_cell(text[np.isfinite(z)], held, cells.textfont.size)
+    assert labels.fits_in_cell(text[np.isfinite(z)], held, cells.textfont.size)
 
 
 def test_each_map_of_a_mosaic_is_as_wide_as_its_title():
-    from ui.figures.mosaic import MAP_TITLE_PX
-
     titles = ["dL/dK, kernel 0", "dL/dK, kernel 1"]
     figure = small_multiples([np.full((3, 3), 0.5)] * 2, titles, width_px=250, lecture=True)
     cells = trace(figure, "gradient")
     rows = np.asarray(cells.z).shape[0]
     margin = figure.layout.margin
     cell = (figure.layout.height - margin.t - margin.b) / (rows + 0.2)
-    widest = max(map(len, titles)) * MAP_TITLE_PX * style.TITLE_CHAR_EM
+    widest = max(map(len, titles)) * style.MAP_TITLE_PX * style.TITLE_CHAR_EM
     assert 3 * cell >= widest
 
 
@@ -184,7 +182,6 @@ def test_routing_follows_the_gutters_and_never_crosses_a_number():
         sent,
         out_cell=(0, 1),
         window=((0, 1), (0, 2), (1, 1), (1, 2)),
-        limit=2.0,
         title="Routing",
     )
     assert trace(figure, "dL/dy").z.tolist() == [[2.0, -1.0]]  # gradients, not y values
@@ -211,7 +208,6 @@ def test_routing_on_a_large_grid_still_writes_every_number():
         sent,
         out_cell=(4, 4),
         window=tuple((r, c) for r in range(4, 7) for c in range(4, 7)),
-        limit=1.0,
         title="Routing",
     )
     received = trace(figure, "sent")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from apptest import figures, no_exceptions, open_app
 
-from ui.figures import style
+from ui.figures import labels, style
 from ui.figures.curves import line_figure
 from ui.figures.grid import Overlay, grid_figure
 from ui.figures.look import DESK, LECTURE_CELL_FONT_PX, Look, styled
@@ -58,9 +58,9 @@ def test_a_map_laid_out_for_lecture_keeps_18_px_numbers_inside_its_cells():
     assert all(label != "" for label in cells.text.ravel())
     margin = big.layout.margin
     cell = (big.layout.height - margin.t - margin.b) / 3
-    assert style.fits_in_cell(cells.text.ravel(), cell, cells.textfont.size)
+    assert labels.fits_in_cell(cells.text.ravel(), cell, cells.textfont.size)
     # Its width, scaled up, stays within the column the desk map was laid out for.
-    assert 3 * cell + margin.l + margin.r <= style.PLOT_WIDTH_PX + 1
+    assert 3 * cell + margin.l + margin.r <= style.HALF_PX + 1
     assert next(t for t in desk.data if t.name == "value").textfont.size >= 12
 
 
@@ -70,13 +70,14 @@ def test_text_and_lines_stand_out_in_both_themes(dark):
     for figure in sample_figures():
         drawn = styled(figure, look)
         background = look.background
-        assert drawn.layout.plot_bgcolor in (background, "rgba(0, 0, 0, 0)")
+        assert drawn.layout.plot_bgcolor in (background, style.TRANSPARENT)
         assert contrast(drawn.layout.font.color, background) >= 7
         for trace in drawn.data:
             if trace.type == "scatter" and trace.mode and "lines" in trace.mode:
                 assert contrast(trace.line.color, background) >= 3
     if dark:
-        assert contrast(styled(sample_figures()[2], look).layout.xaxis.gridcolor, "#0e1117") < 3
+        grid_line = styled(sample_figures()[2], look).layout.xaxis.gridcolor
+        assert contrast(grid_line, style.DARK_BACKGROUND) < 3
 
 
 def test_a_lecture_link_opens_in_lecture_mode_and_keeps_it():

@@ -8,7 +8,8 @@ from apptest import decode, errors, figure_titled, heatmap_values, no_exceptions
 
 from ui.batch.state import TABS as BATCH_TABS
 from ui.batch.views import ANNOTATE_UP_TO
-from ui.figures.style import LECTURE_CELL_FONT_PX, MIN_CELL_FONT_PX, fits_in_cell
+from ui.figures.labels import fits_in_cell
+from ui.figures.style import LECTURE_CELL_FONT_PX, MIN_CELL_FONT_PX
 from ui.playground.state import TABS as PLAYGROUND_TABS
 
 PLAYGROUND, BATCH = "pages/1_playground.py", "pages/2_batch.py"

@@ -99,8 +99,8 @@ def test_step_eight_names_a_winner_that_is_neither_examples():
 
 def test_step_ten_shows_the_change_and_says_every_parameter_moved():
     from ui.figures import grid as grids
+    from ui.figures.style import HALF_PX
     from ui.lesson.steps_batch import PAIR_SETTINGS
-    from ui.lesson.views import MAP_PX
     from ui.minibatch.story import build_batch_story
 
     step = steps()[9]
@@ -113,7 +113,7 @@ def test_step_ten_shows_the_change_and_says_every_parameter_moved():
     assert np.abs(change).max() >= 0.005  # visible at the map's decimals
     for grid in step.example:  # every number written in its cell at the story's map width
         figure = grids.grid_figure(
-            values=grid.values, title=grid.title, kind=grid.kind, width_px=MAP_PX
+            values=grid.values, title=grid.title, kind=grid.kind, width_px=HALF_PX
         )
         assert figure.data[0].texttemplate == "%{text}", grid.title
     for name, value in before.fields().items():

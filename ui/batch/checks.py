@@ -8,6 +8,7 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
+from ..figures.style import NARROW_PX, THREE_QUARTERS_PX
 from ..minibatch.story import BatchStory
 from ..pure.numbers import fmt
 from ..pure.tolerances import SUMMATION_ORDER
@@ -69,11 +70,17 @@ def wrong_view(story: BatchStory) -> None:
     with left:
         image = story.wrong_trace.x[0, 0]
         figure = cached(
-            grids.grid_figure, values=image, title="averaged image", width_px=200, annotate=False
+            grids.grid_figure,
+            values=image,
+            title="averaged image",
+            width_px=NARROW_PX,
+            annotate=False,
         )
         chart(figure, key=f"{P}_fig_averaged")
     with rest:
-        figure = cached(small_multiples, maps=maps, titles=names, most_columns=3, width_px=390)
+        figure = cached(
+            small_multiples, maps=maps, titles=names, most_columns=3, width_px=THREE_QUARTERS_PX
+        )
         chart(figure, key=f"{P}_fig_wrong")
         times = "" if story.reduction == "mean" else f", times {story.size}"
         st.caption(

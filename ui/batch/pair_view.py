@@ -7,18 +7,15 @@ import pandas as pd
 import streamlit as st
 
 from ..figures import grid as grids
-from ..figures.style import MARK_LEGEND
+from ..figures.style import HALF_PX, MARK_LEGEND, NARROW_PX
 from ..minibatch.pair import PairStory
 from ..minibatch.story import BatchStory
-from ..pure.numbers import fmt, metric_delta, symmetric_range
+from ..pure.numbers import fmt, metric_delta
 from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
 from .cache import cached_pair
 from .state import STEPS, P
 from .views import feature_picker
-
-HALF_PX = 250  # half the main column on a projector (253 px), the narrowest
-THIRD_PX = 200
 
 
 def pair_view(story: BatchStory) -> None:
@@ -47,7 +44,8 @@ def example_title(pair: PairStory, example: int, what: str) -> str:
     return f"#{example} “{pair.batch.labels[example]}”: {what}"
 
 
-def two_maps(pair: PairStory, *, maps, what: str, kind: str, key: str, limit=None) -> None:
+def two_maps(pair: PairStory, *, maps, what: str, kind: str, key: str) -> None:
+    """The two examples' maps side by side, gradients on one colour scale."""
     for example, column in enumerate(st.columns(2)):
         with column:
             figure = cached(
@@ -56,7 +54,7 @@ def two_maps(pair: PairStory, *, maps, what: str, kind: str, key: str, limit=Non
                 title=example_title(pair, example, what),
                 kind=kind,
                 overlay=grids.Overlay(marks=pair.winners(example)),
-                limit=limit,
+                shared_range=(maps,),
                 width_px=HALF_PX,
                 decimals=2,
             )
@@ -119,7 +117,6 @@ def backward_stage(pair: PairStory) -> None:
         what="dL/d(pool input)",
         kind="gradient",
         key="routed",
-        limit=symmetric_range(pair.routed),
     )
 
 
@@ -142,7 +139,7 @@ def grid_row(maps: list, titles: list[str], *, key: str, kind: str = "gradient")
                 values=maps[index],
                 title=titles[index],
                 kind=kind,
-                width_px=THIRD_PX,
+                width_px=NARROW_PX,
                 decimals=2,
             )
             chart(figure, key=f"{P}_fig_pair_{key}_{index}")

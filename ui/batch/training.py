@@ -7,6 +7,7 @@ import streamlit as st
 
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples
+from ..figures.style import HALF_PX, WEIGHT_COLUMN_PX
 from ..minibatch.story import SEED_GRADIENTS, BatchStory, batch_mean
 from ..minibatch.trajectory import Reached, Trajectory
 from ..pure.numbers import fmt, metric_delta
@@ -15,9 +16,6 @@ from ..shared.grid_editor import parse_edited
 from ..shared.player import Steps, move, play_button, player
 from .cache import trajectory_of
 from .state import LEARNING_RATES, RATE, STEPS, STEPS_MAX, TRAINER, P, publish
-
-HALF_PX = 250
-WEIGHT_COLUMN_PX = 56  # five editable weights and their index fit a phone's 358-px column
 
 
 def training_view(story: BatchStory) -> None:

@@ -8,15 +8,13 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples, titles_fit
-from ..figures.style import MARK_LEGEND
+from ..figures.style import HALF_PX, MARK_LEGEND
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.player import Steps, player
 from .state import EXAMPLE, FEATURE, P, publish
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
-STEP_MAP_PX = 250  # half the main column on a projector
-HALF_PX = 250
 
 
 def titles(story: BatchStory, prefix: str = "") -> list[str]:
@@ -151,15 +149,17 @@ def step_sentence(story: BatchStory, feature: int, example: int) -> str:
 
 def step_figures(story: BatchStory, feature: int, example: int) -> None:
     routing = story.routing(feature)
-    limit = story.running_limit(feature)
+    # One scale for the routing maps and their running mean (or sum, which can
+    # outgrow any one map); the kernel's gradient keeps its own.
+    shared = (routing, story.routing_running(feature))
     marks = story.winner_cells(example, feature)
     maps = [
-        ("routed", routing[example], f"#{example} routes", limit, marks),
+        ("routed", routing[example], f"#{example} routes", shared, marks),
         (
             "mean",
             story.routing_running(feature)[example],
             f"{story.reduction} of #0…#{example}",
-            limit,
+            shared,
             (),
         ),
         (
@@ -176,7 +176,7 @@ def step_figures(story: BatchStory, feature: int, example: int) -> None:
             grids.grid_figure,
             values=story.images[example],
             title=f"#{example}: “{story.labels[example]}”",
-            width_px=STEP_MAP_PX,
+            width_px=HALF_PX,
             annotate=False,
         )
         chart(figure, key=f"{P}_fig_step_image")
@@ -188,8 +188,8 @@ def step_figures(story: BatchStory, feature: int, example: int) -> None:
                 title=title,
                 kind="gradient",
                 overlay=grids.Overlay(marks=tuple(starred)),
-                limit=scale,
-                width_px=STEP_MAP_PX,
+                shared_range=scale,
+                width_px=HALF_PX,
                 decimals=2,
             )
             chart(figure, key=f"{P}_fig_step_{name}")

@@ -7,6 +7,7 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
+from ..figures.style import ANSWER_MAP_PX, SEED_INPUT_PX
 from ..pure.words import pad_label
 from ..shared import browser
 from ..shared.chart import cached, chart
@@ -36,8 +37,6 @@ from .state import (
 )
 from .text import answer_text, explanation, question
 
-MAP_PX = 300
-
 
 def set_chooser() -> None:
     left, right = st.columns([3, 2])
@@ -55,7 +54,7 @@ def set_chooser() -> None:
         0,
         10**6,
         key=SEED,
-        width=160,
+        width=SEED_INPUT_PX,
         help="The same set number gives everyone the same problems: share the link.",
     )
     number = st.session_state[NUMBER]
@@ -99,7 +98,7 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
             values=problem.x,
             title="x",
             overlay=overlay,
-            width_px=MAP_PX,
+            width_px=ANSWER_MAP_PX,
             clickable=clickable,
         )
         if clickable:
@@ -114,7 +113,7 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
                 values=problem.grad_output,
                 title="dL/dy",
                 kind="gradient",
-                width_px=MAP_PX,
+                width_px=ANSWER_MAP_PX,
             )
             chart(figure, key=f"{P}_fig_gy")
 

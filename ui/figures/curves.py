@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from ..pure.numbers import fmt
 from . import style
 
-AXES = dict(gridcolor=style.GRID_LINE, zeroline=False, tickfont=dict(size=12))
+AXES = dict(gridcolor=style.GRID_LINE, zeroline=False, tickfont=dict(size=style.TICK_FONT_PX))
 
 
 def line_figure(
@@ -29,8 +29,8 @@ def line_figure(
             x=xs,
             y=y_values,
             mode="lines+markers",
-            line=dict(color=style.LINE_COLOUR, width=2.5),
-            marker=dict(size=6),
+            line=dict(color=style.LINE_COLOUR, width=style.CURVE_WIDTH_PX),
+            marker=dict(size=style.POINT_PX),
             hovertemplate=f"{x_title} %{{x}}: %{{y:.4g}}<extra></extra>",
             name=y_title,
         )
@@ -42,7 +42,7 @@ def line_figure(
                 x=[xs[marker_at]],
                 y=[y_values[marker_at]],
                 mode="markers",
-                marker=dict(size=13, color=style.ROUTE_COLOUR),
+                marker=dict(size=style.NOW_PX, color=style.ROUTE_COLOUR),
                 hoverinfo="skip",
                 name="now",
             )
@@ -52,7 +52,9 @@ def line_figure(
             title=x_title, rangemode="tozero", tickformat="d", dtick=max(1, len(xs) // 8), **AXES
         ),
         yaxis=dict(title=y_title, **AXES),
-        **style.base_layout(title=title, height=290, margin=dict(l=60, r=16, t=52, b=48)),
+        **style.base_layout(
+            title=title, height=style.LINE_CHART_PX, margin=style.LINE_CHART_MARGIN
+        ),
     )
     return go.Figure(data=traces, layout=layout)
 
@@ -67,7 +69,7 @@ def max_curve_figure(a: float, b: float) -> go.Figure:
             x=grid,
             y=np.maximum(grid, b),
             mode="lines",
-            line=dict(color=style.LINE_COLOUR, width=3),
+            line=dict(color=style.LINE_COLOUR, width=style.MAX_CURVE_WIDTH_PX),
             hoverinfo="skip",
             name="max",
         ),
@@ -76,20 +78,20 @@ def max_curve_figure(a: float, b: float) -> go.Figure:
             x=[a],
             y=[max(a, b)],
             mode="markers",
-            marker=dict(size=13, color=style.ROUTE_COLOUR),
+            marker=dict(size=style.NOW_PX, color=style.ROUTE_COLOUR),
             hoverinfo="skip",
             name="a now",
         ),
     ]
+    shift = style.SLOPE_LABEL_SHIFT
     annotations = [
-        dict(x=b - 0.8 * span, y=b, text="slope 0: a loses", showarrow=False, yshift=14),
+        dict(x=b - 0.8 * span, y=b, text="slope 0: a loses", showarrow=False, **shift["flat"]),
         dict(
             x=b + span / 2,
             y=b + span / 2,
             text="slope 1: a wins",
             showarrow=False,
-            xshift=-50,
-            yshift=10,
+            **shift["rising"],
         ),
     ]
     layout = dict(
@@ -98,8 +100,8 @@ def max_curve_figure(a: float, b: float) -> go.Figure:
         annotations=annotations,
         **style.base_layout(
             title=f"y = max(a, {fmt(b)}) as a moves",
-            height=300,
-            margin=dict(l=54, r=16, t=48, b=44),
+            height=style.MAX_CURVE_PX,
+            margin=style.MAX_CURVE_MARGIN,
         ),
     )
     return go.Figure(data=traces, layout=layout)

@@ -2,10 +2,12 @@
 
 Conventions every map shares: row 0 on top and square cells; each cell's number in
 it, at CELL_FONT_PX or shrunk to the 12-px floor, rounded, or in a bigger cell (see
-style.fit_labels), never left out; padding
+labels.fit_labels), never left out; padding
 cells grey and labelled with what pooling reads there; the current window outlined
 along the exact cells it reads (a dilated window is not a solid box); winners marked
-by a star in the cell's corner.
+by a star in the cell's corner. A gradient map's colour scale is centred on 0 and
+decided here, from the map's own values or from the group it is compared with
+(`shared_range`), so that maps side by side read alike.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..pure.numbers import (
     symmetric_range,
 )
 from . import style
+from .labels import fit_labels, label_px
 
 Cell = tuple[int, int]
 
@@ -45,10 +48,18 @@ class Overlay:
     pad_label: str = ""
 
 
-def colour_range(values: np.ndarray, kind: str, limit: float | None) -> tuple[float, float]:
-    """zmin, zmax: symmetric about 0 for gradients, the data's span otherwise."""
+SharedRange = tuple[np.ndarray, ...]
+
+
+def colour_range(
+    values: np.ndarray, kind: str, shared_range: SharedRange | None = None
+) -> tuple[float, float]:
+    """zmin, zmax: for gradients symmetric about 0, wide enough for every finite value
+    of `shared_range` (the arrays of the maps compared with this one; this map's own
+    values if None), so one gradient reads the same colour on each; the data's span
+    otherwise."""
     if kind == "gradient":
-        half = limit if limit is not None else symmetric_range(values)
+        half = symmetric_range(*(shared_range if shared_range is not None else (values,)))
         return -half, half
     finite = values[np.isfinite(values)]
     if not finite.size:
@@ -77,8 +88,8 @@ def padding_trace(
         showscale=False,
         hoverinfo="skip",
         colorscale=[[0, style.PADDING_COLOUR], [1, style.PADDING_COLOUR]],
-        xgap=2,
-        ygap=2,
+        xgap=style.CELL_GAP_PX,
+        ygap=style.CELL_GAP_PX,
         text=np.where(is_pad, label, ""),
         texttemplate="%{text}",
         textfont=dict(color=style.PADDING_TEXT, size=font_px),
@@ -90,7 +101,7 @@ def cells_trace(
     values: np.ndarray,
     *,
     kind: str,
-    limit: float | None,
+    shared_range: SharedRange | None = None,
     labels: np.ndarray,
     annotate: bool,
     hover: np.ndarray | None = None,
@@ -98,8 +109,8 @@ def cells_trace(
 ) -> dict:
     """The map itself: values (H, W) at x = col, y = row; labels (H, W) strings written
     in the cells at `font_px`; hover (H, W) strings for the tooltip (the labels if
-    None)."""
-    low, high = colour_range(values, kind, limit)
+    None); shared_range: see colour_range."""
+    low, high = colour_range(values, kind, shared_range)
     height, width = values.shape
     return dict(
         type="heatmap",
@@ -109,8 +120,8 @@ def cells_trace(
         text=labels,
         texttemplate="%{text}" if annotate else None,
         textfont=dict(size=font_px),
-        xgap=2,
-        ygap=2,
+        xgap=style.CELL_GAP_PX,
+        ygap=style.CELL_GAP_PX,
         name=kind,
         customdata=labels if hover is None else hover,
         hovertemplate="row %{y}, col %{x}: %{customdata}<extra></extra>",
@@ -154,7 +165,7 @@ def line_trace(xs, ys, *, colour: str, width: float, name: str) -> dict:
 
 def outline_trace(cells, name: str = "window") -> dict:
     xs, ys = outline_path(cells)
-    return line_trace(xs, ys, colour=style.OUTLINE_COLOUR, width=3, name=name)
+    return line_trace(xs, ys, colour=style.OUTLINE_COLOUR, width=style.OUTLINE_WIDTH_PX, name=name)
 
 
 def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "winner") -> dict:
@@ -163,7 +174,8 @@ def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "wi
     open square along the cell's edge, around the number."""
     rows = [row for row, _ in cells]
     cols = [col for _, col in cells]
-    star_px = max(7, min(12, int(cell_px * 0.26)))
+    smallest, largest = style.STAR_PX
+    star_px = max(smallest, min(largest, int(cell_px * style.STAR_SHARE)))
     if cell_px >= label_px + 2 * star_px + 4:
         return dict(
             type="scatter",
@@ -176,7 +188,7 @@ def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "wi
                 symbol="star",
                 size=star_px,
                 color=style.MARK_COLOUR,
-                line=dict(color=style.MARK_EDGE, width=1.2),
+                line=dict(color=style.MARK_EDGE, width=style.MARK_EDGE_PX),
             ),
         )
     return dict(
@@ -190,7 +202,7 @@ def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "wi
             symbol="square-open",
             size=max(6, cell_px - 4),
             color=style.MARK_COLOUR,
-            line=dict(width=2),
+            line=dict(width=style.FRAME_WIDTH_PX),
         ),
     )
 
@@ -218,16 +230,17 @@ def grid_figure(
     title: str,
     kind: str = "value",
     overlay: Overlay = Overlay(),
-    limit: float | None = None,
-    width_px: int = style.PLOT_WIDTH_PX,
+    shared_range: SharedRange | None = None,
+    width_px: int = style.HALF_PX,
     decimals: int = DECIMALS,
     annotate: bool = True,
     clickable: bool = False,
     lecture: bool = False,
 ) -> go.Figure:
-    """One map. values: (H, W). kind: "value", "gradient" (diverging, centred on 0,
-    `limit` its half-width) or "count". With `annotate` every cell's number is written
-    in it (style.fit_labels: shrunk, rounded or in a bigger cell as needed; a gradient
+    """One map. values: (H, W). kind: "value", "gradient" (diverging, centred on 0; its
+    range spans `shared_range` if given, the arrays of the maps it is compared with,
+    else its own values) or "count". With `annotate` every cell's number is written
+    in it (labels.fit_labels: shrunk, rounded or in a bigger cell as needed; a gradient
     map of tiny numbers in units of a power of ten, said in its title; the hover keeps
     the true values); `clickable` adds the click targets; `lecture`: laid out for
     lecture size (look.styled then draws it LECTURE_SCALE times bigger)."""
@@ -237,7 +250,7 @@ def grid_figure(
     room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
     exponent = common_exponent(values, decimals) if kind == "gradient" and annotate else 0
     padded = any(overlay.padding)
-    fit = style.fit_labels(
+    fit = fit_labels(
         values / 10.0**exponent,
         cell_px=style.cell_px(rows, cols, room),
         decimals=decimals,
@@ -258,7 +271,7 @@ def grid_figure(
     cells = cells_trace(
         values,
         kind=kind,
-        limit=limit,
+        shared_range=shared_range,
         labels=labels,
         annotate=annotate,
         hover=hover,
@@ -268,7 +281,7 @@ def grid_figure(
     if overlay.window:
         traces.append(outline_trace(overlay.window))
     if overlay.marks:
-        widest = max(style.label_px(t, fit.font_px) for t in labels.ravel()) if annotate else 0
+        widest = max(label_px(t, fit.font_px) for t in labels.ravel()) if annotate else 0
         traces.append(marks_trace(overlay.marks, size, label_px=widest))
     layout = dict(
         **style.matrix_axes(values.shape, overlay.padding, cell=size),

@@ -1,7 +1,8 @@
 """How a figure is drawn for its viewer: light or dark (the viewer's Streamlit theme),
 and at lecture size (bigger numbers for the back of a room). Builders draw the light,
 desk-size figure; `styled` turns it into any other look, so the builders stay simple
-and every figure on every page follows the look alike."""
+and every figure on every page follows the look alike. The colours of both looks are
+style's."""
 
 from __future__ import annotations
 
@@ -13,13 +14,6 @@ import plotly.graph_objects as go
 from . import style
 
 LECTURE_CELL_FONT_PX = style.LECTURE_CELL_FONT_PX  # numbers on maps in lecture mode
-
-# Dark: text and lines light on Streamlit's dark background; the cells keep their
-# colours (every scale is light enough at 0 for its own numbers to read).
-DARK_BACKGROUND = "#0e1117"  # Streamlit's dark background, near enough for contrast
-TRANSPARENT = "rgba(0, 0, 0, 0)"
-DARK_TEXT = "#e4e4e7"
-DARK_LINES = {style.GRID_LINE: "#3f3f46", style.LINE_COLOUR: "#d4d4d8"}
 SIZED = ("font", "textfont", "tickfont", "marker", "pad", "margin")
 
 
@@ -35,11 +29,11 @@ class Look:
 
     @property
     def background(self) -> str:
-        return DARK_BACKGROUND if self.dark else "#ffffff"
+        return style.DARK_BACKGROUND if self.dark else style.BACKGROUND
 
     @property
     def text(self) -> str:
-        return DARK_TEXT if self.dark else style.TITLE_TEXT
+        return style.DARK_TEXT if self.dark else style.TITLE_TEXT
 
 
 DESK = Look()
@@ -90,20 +84,20 @@ def _times(value, scale: float):
 def _darken(spec: dict, look: Look) -> None:
     layout = spec["layout"]
     # See-through: the page's own dark shows (look.background is about it, for contrast).
-    layout["plot_bgcolor"] = TRANSPARENT
-    layout["paper_bgcolor"] = TRANSPARENT
+    layout["plot_bgcolor"] = style.TRANSPARENT
+    layout["paper_bgcolor"] = style.TRANSPARENT
     layout.setdefault("font", {})["color"] = look.text
     title = layout.get("title")
     if isinstance(title, dict):
         title.setdefault("font", {})["color"] = look.text
     for name, axis in layout.items():
         if name.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
-            if axis.get("gridcolor") in DARK_LINES:
-                axis["gridcolor"] = DARK_LINES[axis["gridcolor"]]
+            if axis.get("gridcolor") in style.DARK_LINES:
+                axis["gridcolor"] = style.DARK_LINES[axis["gridcolor"]]
     for trace in spec["data"]:
         line = trace.get("line")
-        if isinstance(line, dict) and line.get("color") in DARK_LINES:
-            line["color"] = DARK_LINES[line["color"]]
+        if isinstance(line, dict) and line.get("color") in style.DARK_LINES:
+            line["color"] = style.DARK_LINES[line["color"]]
         textfont = trace.get("textfont")
         if trace.get("type") == "scatter" and isinstance(textfont, dict):
             if textfont.get("color") == style.TITLE_TEXT:  # titles written as text marks

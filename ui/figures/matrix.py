@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from ..pure.numbers import DECIMALS, fmt_grid
 from . import style
+from .labels import fit_labels
 
 
 def jacobian_figure(
@@ -18,15 +19,15 @@ def jacobian_figure(
     lecture: bool = False,
 ) -> go.Figure:
     """J: (OH*OW, H*W), rows = output cells, columns = input cells; every non-zero
-    entry written in (style.fit_labels); lecture: laid out for lecture size."""
+    entry written in (labels.fit_labels); lecture: laid out for lecture size."""
     rows, cols = matrix.shape
     out_labels = [f"y{r},{c}" for r, c in np.ndindex(*out_shape)]
     in_labels = [f"x{r},{c}" for r, c in np.ndindex(*in_shape)]
     # The page's width is not known here: a main column on a projector is the narrowest.
-    room = style.MAIN_WIDTH_PX / style.lecture_scale(lecture)
+    room = style.MAIN_PX / style.lecture_scale(lecture)
     room -= style.JACOBIAN_MARGIN["l"] + style.JACOBIAN_MARGIN["r"]
     smallest, largest = style.JACOBIAN_CELL_PX
-    fit = style.fit_labels(
+    fit = fit_labels(
         matrix,
         cell_px=max(smallest, min(largest, room // max(cols, 1))),
         decimals=DECIMALS,
@@ -45,8 +46,8 @@ def jacobian_figure(
         zmin=0,
         zmax=max(1.0, float(matrix.max())),
         showscale=False,
-        xgap=1,
-        ygap=1,
+        xgap=style.THIN_GAP_PX,
+        ygap=style.THIN_GAP_PX,
         text=labels,
         texttemplate="%{text}",
         textfont=dict(size=fit.font_px),
@@ -54,7 +55,7 @@ def jacobian_figure(
         hovertemplate="%{y} ← %{x}: %{customdata}<extra></extra>",
         name="J",
     )
-    ticks = dict(showgrid=False, tickfont=dict(size=12))
+    ticks = dict(showgrid=False, tickfont=dict(size=style.TICK_FONT_PX))
     layout = dict(
         xaxis=dict(side="top", tickangle=-90, **ticks),
         yaxis=dict(

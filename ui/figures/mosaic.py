@@ -15,17 +15,15 @@ import plotly.graph_objects as go
 from ..pure.numbers import common_exponent, power_of_ten
 from . import style
 from .grid import colour_range, marks_trace
+from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px
 
 SMALL_DECIMALS = 2
-COLOUR_BAR_PX = 70  # the colour bar, its numbers and the margins
-TITLE_ROW_PX = 12  # a title row this tall holds a 13-px title; smaller: titles on hover
-MAP_TITLE_PX = style.MAP_TITLE_PX
 
 
-def mosaic_cell_px(columns: int, width: int, width_px: int = style.MOSAIC_WIDTH_PX) -> int:
+def mosaic_cell_px(columns: int, width: int, width_px: int = style.MAIN_PX) -> int:
     """Pixels per cell when `columns` maps `width` wide share a column `width_px` wide,
     less the colour bar beside them."""
-    plot_px = width_px - COLOUR_BAR_PX
+    plot_px = width_px - style.COLOUR_BAR_PX
     return min(style.CELL_PX, max(style.MIN_CELL_PX, plot_px // (columns * (width + 1))))
 
 
@@ -43,12 +41,12 @@ def columns_for(
 
 
 def titles_fit(
-    count: int, width: int, *, most_columns: int, width_px: int = style.COLOUR_MOSAIC_WIDTH_PX
+    count: int, width: int, *, most_columns: int, width_px: int = style.COLOUR_MAIN_PX
 ) -> bool:
     """Whether `count` maps `width` wide, drawn as colour only, get a title row (else
     the hover numbers them): what a caption under them may promise."""
     columns = columns_for(count, width, needed_px=None, most=most_columns, width_px=width_px)
-    return mosaic_cell_px(columns, width, width_px) >= TITLE_ROW_PX
+    return mosaic_cell_px(columns, width, width_px) >= style.TITLE_ROW_PX
 
 
 def tile(maps: list[np.ndarray], columns: int, fill=np.nan) -> tuple[np.ndarray, list]:
@@ -69,12 +67,12 @@ def tile(maps: list[np.ndarray], columns: int, fill=np.nan) -> tuple[np.ndarray,
 
 def title_px(titles: list[str]) -> float:
     """Width of the widest map title (MAP_TITLE_PX letters)."""
-    return max((len(t) for t in titles), default=0) * MAP_TITLE_PX * style.TITLE_CHAR_EM
+    return max((len(t) for t in titles), default=0) * style.MAP_TITLE_PX * style.TITLE_CHAR_EM
 
 
 def fit_mosaic(
     maps: np.ndarray, *, most: int, width_px: float, lecture: bool, title_room: float = 0.0
-) -> tuple[int, style.LabelFit]:
+) -> tuple[int, LabelFit]:
     """How many maps a row, and their labels: the most columns (up to `most`) whose
     cells hold every number at full precision (shrunk to the floor if need be) and
     whose maps are as wide as `title_room`; failing that, the most whose cells hold them
@@ -82,10 +80,10 @@ def fit_mosaic(
     written alike."""
     width = maps.shape[2]
     wide_enough = np.ceil(title_room / width)
-    for fewest in (SMALL_DECIMALS, style.MIN_DECIMALS):
+    for fewest in (SMALL_DECIMALS, MIN_DECIMALS):
         for columns in range(min(len(maps), most), 0, -1):
             cell = mosaic_cell_px(columns, width, width_px)
-            fit = style.fit_labels(
+            fit = fit_labels(
                 maps, cell_px=cell, decimals=SMALL_DECIMALS, lecture=lecture, fewest_decimals=fewest
             )
             if fit.cell_px <= cell and cell >= wide_enough:
@@ -100,7 +98,6 @@ def small_multiples(
     kind: str = "gradient",
     title: str | None = None,
     annotate: bool = True,
-    limit: float | None = None,
     marks: list[list[tuple[int, int]]] | None = None,
     most_columns: int = 8,
     width_px: int | None = None,
@@ -112,18 +109,18 @@ def small_multiples(
     lecture size. Titles need a row of their own at least TITLE_ROW_PX tall; below that
     the hover numbers the maps instead. With `annotate`, every number is written in its
     cell (fit_mosaic); maps whose numbers are all tiny are written, coloured and
-    hovered in units of a power of ten, said in `title`."""
+    hovered in units of a power of ten, said in `title`. The maps share one colour
+    scale, decided from all of them (colour_range)."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
     if width_px is None:
-        width_px = style.MOSAIC_WIDTH_PX if annotate else style.COLOUR_MOSAIC_WIDTH_PX
+        width_px = style.MAIN_PX if annotate else style.COLOUR_MAIN_PX
     room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
     exponent = 0
     if annotate:
         every = np.stack(maps)
         exponent = common_exponent(every, SMALL_DECIMALS) if kind == "gradient" else 0
         maps = [m / 10.0**exponent for m in maps]
-        limit = None if limit is None else limit / 10.0**exponent
         columns, fit = fit_mosaic(
             np.stack(maps),
             most=most_columns,
@@ -133,13 +130,13 @@ def small_multiples(
         )
         cell_px, font_px = max(fit.cell_px, mosaic_cell_px(columns, width, room)), fit.font_px
         labels = tile(list(fit.labels), columns, fill="")[0]
-        widest = max(style.label_px(t, font_px) for t in fit.labels.ravel())
+        widest = max(label_px(t, font_px) for t in fit.labels.ravel())
     else:
         columns = columns_for(len(maps), width, needed_px=None, most=most_columns, width_px=room)
         cell_px, font_px, labels, widest = mosaic_cell_px(columns, width, room), 0, None, 0.0
     mosaic, corners = tile(maps, columns)
-    low, high = colour_range(mosaic, kind, limit)
-    titled = cell_px >= TITLE_ROW_PX
+    low, high = colour_range(mosaic, kind)
+    titled = cell_px >= style.TITLE_ROW_PX
     cells = dict(
         type="heatmap",
         z=mosaic,
@@ -149,17 +146,17 @@ def small_multiples(
         colorscale=style.SCALES[kind],
         zmin=low,
         zmax=high,
-        xgap=1,
-        ygap=1,
+        xgap=style.THIN_GAP_PX,
+        ygap=style.THIN_GAP_PX,
         name=kind,
         hovertemplate="%{z:.4g}<extra></extra>",
         hoverongaps=False,
         colorbar=dict(
-            thickness=12,
-            len=min(1.0, 320 / max(mosaic.shape[0] * cell_px, 1)),
+            thickness=style.COLOUR_BAR_THICKNESS_PX,
+            len=min(1.0, style.COLOUR_BAR_MOST_PX / max(mosaic.shape[0] * cell_px, 1)),
             yanchor="top",
             y=1,
-            tickfont=dict(size=12),
+            tickfont=dict(size=style.TICK_FONT_PX),
         ),
     )
     traces = [cells]
@@ -172,7 +169,7 @@ def small_multiples(
                 text=titles,
                 mode="text",
                 hoverinfo="skip",
-                textfont=dict(size=MAP_TITLE_PX, color=style.TITLE_TEXT),
+                textfont=dict(size=style.MAP_TITLE_PX, color=style.TITLE_TEXT),
                 name="titles",
             )
         )
@@ -191,7 +188,9 @@ def small_multiples(
     if exponent:  # the numbers are written in units of 10^e: the title says so
         unit = power_of_ten(exponent)
         title = f"In units of {unit}" if title is None else f"{title} (×{unit})"
-    top_margin = 44 if title else 8
+    margin = style.MOSAIC_MARGIN
+    if title:
+        margin = dict(margin, t=style.MOSAIC_TITLE_MARGIN_PX)
     layout = dict(
         xaxis=dict(
             visible=False,
@@ -209,8 +208,8 @@ def small_multiples(
         ),
         **style.base_layout(
             title=title,
-            height=mosaic.shape[0] * cell_px + top_margin + 16,
-            margin=dict(l=8, r=8, t=top_margin, b=8),
+            height=mosaic.shape[0] * cell_px + margin["t"] + margin["b"] + style.MOSAIC_SPARE_PX,
+            margin=margin,
         ),
     )
     return go.Figure(data=traces, layout=layout)  # one validation pass for everything

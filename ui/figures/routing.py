@@ -13,10 +13,10 @@ import plotly.graph_objects as go
 
 from ..pure.numbers import DECIMALS, fmt_grid
 from . import style
-from .grid import cells_trace, line_trace, outline_trace
+from .grid import SharedRange, cells_trace, line_trace, outline_trace
+from .labels import fit_labels
 
 GAP = 2.0  # cells between the two grids
-TOP_MARGIN = 40  # the title only: the grids' own labels sit inside the plot
 
 
 def route_path(start: tuple[float, float], targets, lane_x: float) -> tuple[list, list]:
@@ -35,16 +35,16 @@ def routing_figure(
     *,
     out_cell: tuple[int, int],
     window: tuple[tuple[int, int], ...],
-    limit: float,
+    shared_range: SharedRange | None = None,
     title: str,
-    width_px: int = style.MAIN_WIDTH_PX,
+    width_px: int = style.MAIN_PX,
     lecture: bool = False,
 ) -> go.Figure:
     """grad_output: (OH, OW); sent: (H, W), what output `out_cell` sends each input cell
-    (0 elsewhere); window: the real cells it reads; limit: the gradient colour scale's
-    half-width, shared with the page's other gradient maps; lecture: laid out for
-    lecture size. Every number of dL/dy and every amount sent is written in its cell
-    (style.fit_labels, both grids alike)."""
+    (0 elsewhere); window: the real cells it reads; shared_range: the arrays the
+    gradient colour scale spans, shared with the page's other gradient maps (these two
+    grids if None); lecture: laid out for lecture size. Every number of dL/dy and every
+    amount sent is written in its cell (labels.fit_labels, both grids alike)."""
     out_h, out_w = grad_output.shape
     height, width = sent.shape
     lift = max(0, (height - out_h) // 2)  # centre the smaller grid, rows still aligned
@@ -52,7 +52,9 @@ def routing_figure(
     receivers = np.argwhere(sent != 0)
     total_cols, total_rows = x_left + width, max(height, out_h + lift)
     room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
-    fit = style.fit_labels(
+    if shared_range is None:
+        shared_range = (grad_output, sent)
+    fit = fit_labels(
         np.concatenate([grad_output.ravel(), sent.ravel()]),
         cell_px=style.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room),
         decimals=DECIMALS,
@@ -64,7 +66,7 @@ def routing_figure(
     gradient = cells_trace(
         grad_output,
         kind="gradient",
-        limit=limit,
+        shared_range=shared_range,
         labels=labels[0].reshape(grad_output.shape),
         annotate=True,
         hover=fmt_grid(grad_output, 6),
@@ -75,7 +77,7 @@ def routing_figure(
     received = cells_trace(
         shown,
         kind="gradient",
-        limit=limit,
+        shared_range=shared_range,
         labels=labels[1].reshape(sent.shape),
         annotate=True,
         hover=fmt_grid(sent, 6),
@@ -87,11 +89,11 @@ def routing_figure(
         z=np.zeros((height, width)),
         x=np.arange(width) + x_left,
         y=np.arange(height),
-        colorscale=[[0, "#f4f4f5"], [1, "#f4f4f5"]],
+        colorscale=[[0, style.BACKDROP_COLOUR], [1, style.BACKDROP_COLOUR]],
         showscale=False,
         hoverinfo="skip",
-        xgap=2,
-        ygap=2,
+        xgap=style.CELL_GAP_PX,
+        ygap=style.CELL_GAP_PX,
         name="x",
     )
     xs, ys = route_path(
@@ -99,19 +101,22 @@ def routing_figure(
         [(x_left + col, row) for row, col in receivers],
         x_left - GAP / 2 - 0.5,  # the gutter in the middle of the gap
     )
-    routes = line_trace(xs, ys, colour=style.ROUTE_COLOUR, width=2.5, name="routes")
+    routes = line_trace(
+        xs, ys, colour=style.ROUTE_COLOUR, width=style.ROUTE_WIDTH_PX, name="routes"
+    )
     heads = dict(
         type="scatter",
         x=[x_left + col for _, col in receivers],
         y=[row - 0.3 for row, _ in receivers],
         mode="markers",
-        marker=dict(symbol="triangle-down", size=9, color=style.ROUTE_COLOUR),
+        marker=dict(symbol="triangle-down", size=style.ARROW_PX, color=style.ROUTE_COLOUR),
         hoverinfo="skip",
         name="arrow heads",
     )
     picked = outline_trace([(out_cell[0] + lift, out_cell[1])], name="dL/dy cell")
     frame = outline_trace([(row, col + x_left) for row, col in window])
     top = -1.1
+    margin = style.ROUTING_MARGIN
     layout = dict(
         xaxis=dict(
             visible=False,
@@ -133,8 +138,8 @@ def routing_figure(
         ],
         **style.base_layout(
             title=title,
-            height=(total_rows + 1.6) * size + TOP_MARGIN + style.MARGIN["b"],
-            margin=dict(style.MARGIN, t=TOP_MARGIN),
+            height=(total_rows + 1.6) * size + margin["t"] + margin["b"],
+            margin=margin,
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, picked, frame]

@@ -1,22 +1,21 @@
-"""Every colour, scale, font and size the figures use, and the layout they share.
+"""The one visual config: every colour (light and dark), width, height, margin and font
+size of the lab, as named slots, and the layout every figure starts from. Nothing else
+under ui/ writes a colour or a pixel size (tests/test_figure_style.py scans for them);
+`.streamlit/config.toml` keeps Streamlit's own theme colours.
 
 Three scales that cannot be mistaken for one another, also under deuteranopia and
 protanopia (tests/test_figure_style.py simulates both): input and output *values* in
 greys, like ink on paper; *gradients* diverging purple (negative), white (0), orange
 (positive), always centred on 0; *counts* in teal. Marks are black with a white edge,
 so they stay visible on every cell colour, and sit in a cell's corner or on its
-border, never on its number.
+border, never on its number. How a number fits its cell: ui/figures/labels.py.
 """
 
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 
-import numpy as np
-
-from ..pure.numbers import fmt_grid
-
+# -- colours ---------------------------------------------------------------------------
 VALUE_SCALE = [[0.0, "#ffffff"], [0.5, "#a1a1aa"], [1.0, "#3f3f46"]]
 GRADIENT_SCALE = [
     [0.0, "#5e3c99"],
@@ -28,53 +27,110 @@ GRADIENT_SCALE = [
 COUNT_SCALE = [[0.0, "#f0fdfa"], [1.0, "#2a9d8f"]]
 SCALES = {"value": VALUE_SCALE, "gradient": GRADIENT_SCALE, "count": COUNT_SCALE}
 
+BACKGROUND = "#ffffff"  # a light figure's plot
 PADDING_COLOUR = "#e4e4e7"
 PADDING_TEXT = "#52525b"
+BACKDROP_COLOUR = "#f4f4f5"  # the routing figure's input cells that receive nothing
 OUTLINE_COLOUR = "#111111"  # the current window
 MARK_COLOUR = "#111111"  # winners: a star in the cell's corner, or a frame (see grid)
 MARK_LEGEND = "a star (a frame on cells too small for one)"  # what captions call it
 MARK_EDGE = "#ffffff"
-ROUTE_COLOUR = "#c2410c"
+ROUTE_COLOUR = "#c2410c"  # routes, and the current point of a curve
 LINE_COLOUR = "#3f3f46"  # curves (loss, positions reached)
 GRID_LINE = "#eeeeee"
 TITLE_TEXT = "#27272a"
 
+# Dark (look.styled): text and lines light on Streamlit's dark background; the cells
+# keep their colours (every scale is light enough at 0 for its own numbers to read).
+DARK_BACKGROUND = "#0e1117"  # Streamlit's dark background, near enough for contrast
+TRANSPARENT = "rgba(0, 0, 0, 0)"  # a dark figure's backgrounds: the page's own shows
+DARK_TEXT = "#e4e4e7"
+DARK_LINES = {GRID_LINE: "#3f3f46", LINE_COLOUR: "#d4d4d8"}  # light line -> its dark twin
+
+# -- fonts -----------------------------------------------------------------------------
 FONT = dict(family="Inter, Arial, sans-serif", size=14, color=TITLE_TEXT)
 CELL_FONT_PX = 13  # numbers in cells, when they fit at this size
 MIN_CELL_FONT_PX = 12  # the floor: a number that does not fit is shrunk no further
 LECTURE_CELL_FONT_PX = 18  # numbers on maps in lecture mode (also the floor there)
 LECTURE_SCALE = LECTURE_CELL_FONT_PX / CELL_FONT_PX  # lecture figures: all this much bigger
-MIN_DECIMALS = 1  # rounding stops here: with none, 0.25 would read "0"
-ROUNDING_ERROR = 0.05  # no number is rounded by more than 5 % of itself: 0.19 stays 0.19
-LINE_EM = 1.2  # a label's box is this many font sizes tall (Arial's ascent + descent)
+TICK_FONT_PX = 12  # row and column numbers, axis ticks, a colour bar's numbers
 TITLE_FONT_PX = 16
 TITLE_CHAR_EM = 0.5  # a title's letters average 0.42-0.52 em (measured in Chromium)
 TITLE_LINE_PX = 21  # each further line of a wrapped title
+TITLE_TOP_PX = 8  # above a title's first line
 TITLE_PAD_PX = 4
-# Advance widths in em of Arial (Inter is within a few %): what a label needs across.
-CHAR_EM = {".": 0.278, ",": 0.278, "−": 0.584, "-": 0.333, "∞": 0.713, " ": 0.278}
-DIGIT_EM = 0.556
-LABEL_SLACK_PX = 8  # room a number needs in its cell beyond its own width (and height)
+MAP_TITLE_PX = 13  # each small map's own title, above it in a mosaic
 
-CELL_PX = 46  # the largest cell drawn while the numbers fit in it
-MIN_CELL_PX = 6
-# Columns as measured (CSS px): the main column is 521 on a projector (1280x720 at
-# 150 %), 564 at 1024x768 and 358 on a phone (390x844), where st.columns stack; half a
-# main column is 253 on a projector and 274 at 1024. Figures are laid out for the
-# narrowest place they sit in, so every cell is as tall as it is wide there and no
-# figure leaves an empty band under it; wider screens keep spare room to its right.
-PHONE_WIDTH_PX = 358
-PLOT_WIDTH_PX = 250  # half a main column on a projector: the narrowest a map sits in
-MAIN_WIDTH_PX = PHONE_WIDTH_PX  # a figure as wide as the main column
-MOSAIC_WIDTH_PX = MAIN_WIDTH_PX
+# -- columns a figure is laid out for (CSS px) -------------------------------------------
+# Measured: the main column is 521 on a projector (1280x720 at 150 %), 564 at 1024x768
+# and 358 on a phone (390x844), where st.columns stack; half a main column is 253 on a
+# projector and 274 at 1024. The page's real width is not known on the server, so a
+# figure is laid out for the narrowest place it sits in: every cell as tall as it is
+# wide there, no empty band under it; wider screens keep spare room to its right.
+PHONE_PX = 358  # the main column on a phone
+MAIN_PX = PHONE_PX  # a figure as wide as the main column (routing, J, mosaics of numbers)
+HALF_PX = 250  # a map in half the main column (projector: 253)
+THREE_QUARTERS_PX = 390  # beside a quarter-wide column: 3/4 of a projector's 521
+# A small map in a column of a third or a quarter (174 or 130 px on a projector): laid
+# out wider than that, so that on a phone, where the columns stack, it is not tiny.
+NARROW_PX = 200
+# The maps an exercise is answered from (x, whose cells a student clicks, and dL/dy),
+# side by side: laid out wider than HALF_PX for bigger cells and targets on a phone,
+# where the columns stack, at the cost of some room below them on a projector.
+ANSWER_MAP_PX = 300
 # Maps drawn as colour only have no numbers to fit: a projector's main column, which a
 # phone only shrinks.
-COLOUR_MOSAIC_WIDTH_PX = 520
+COLOUR_MAIN_PX = 520
+
+# -- cells, margins, heights -----------------------------------------------------------
+CELL_PX = 46  # the largest cell drawn while the numbers fit in it
+MIN_CELL_PX = 6
+MAP_MOST_PX = 560  # a map's cells together are no taller: it fits a screen
+CELL_GAP_PX = 2  # between a map's cells
+LABEL_SLACK_PX = 8  # room a number needs in its cell beyond its own width: 3 + 3 + the gap
+THIN_GAP_PX = 1  # between the cells of dense figures: mosaics, J
 MARGIN = dict(l=36, r=16, t=72, b=16)
-MAP_TITLE_PX = 13  # each small map's own title, above it in a mosaic
+ROUTING_MARGIN = dict(MARGIN, t=40)  # the title only: the grids' own labels sit inside
+MOSAIC_MARGIN = dict(l=8, r=8, t=8, b=8)
+MOSAIC_TITLE_MARGIN_PX = 44  # a mosaic's top margin when it has a title
+MOSAIC_SPARE_PX = 8  # below a mosaic's last row, beyond its margin
+TITLE_ROW_PX = 12  # a mosaic's title row this tall holds a 13-px title; smaller: on hover
+COLOUR_BAR_PX = 70  # a mosaic's colour bar, its numbers and the margins
+COLOUR_BAR_THICKNESS_PX = 12
+COLOUR_BAR_MOST_PX = 320  # the colour bar's longest
 JACOBIAN_CELL_PX = (10, 34)  # J's smallest and largest cell before its numbers need more
 JACOBIAN_MARGIN = dict(l=64, r=16, t=120, b=16)  # room for J's x·,· and y·,· ticks
 JACOBIAN_SPARE_PX = 14  # below J's last row
+LINE_CHART_PX = 290  # a line chart's height (loss, positions reached)
+LINE_CHART_MARGIN = dict(l=60, r=16, t=52, b=48)
+MAX_CURVE_PX = 300  # Home's y = max(a, b)
+MAX_CURVE_MARGIN = dict(l=54, r=16, t=48, b=44)
+
+# -- lines and marks -------------------------------------------------------------------
+OUTLINE_WIDTH_PX = 3  # the current window's outline
+FRAME_WIDTH_PX = 2  # a winner's frame, on cells too small for a star
+MARK_EDGE_PX = 1.2
+STAR_PX = (7, 12)  # a winner's star, smallest and largest
+STAR_SHARE = 0.26  # of its cell's width
+ROUTE_WIDTH_PX = 2.5
+ARROW_PX = 9  # a route's arrow head
+CURVE_WIDTH_PX = 2.5
+MAX_CURVE_WIDTH_PX = 3
+POINT_PX = 6  # the points of a line chart
+NOW_PX = 13  # the point the chart is at now
+# Home's curve: its two labels moved off the line.
+SLOPE_LABEL_SHIFT = {"flat": dict(yshift=14), "rising": dict(xshift=-50, yshift=10)}
+
+# -- page elements other than figures --------------------------------------------------
+EDITOR_COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit side by side at 1024
+WEIGHT_COLUMN_PX = 56  # five editable weights and their index fit a phone's 358-px column
+SEED_INPUT_PX = 160  # the Exercises' set number, beside its buttons
+CODE_HEIGHT_PX = 360  # a code snippet's box, which scrolls
+
+
+def lecture_scale(lecture: bool) -> float:
+    """How much bigger than built a figure is drawn (look.styled applies it)."""
+    return LECTURE_SCALE if lecture else 1.0
 
 
 def title_style(text: str, lines: int = 1) -> dict:
@@ -87,7 +143,7 @@ def title_style(text: str, lines: int = 1) -> dict:
         y=1,
         yref="container",
         yanchor="top",
-        pad=dict(t=8 + (lines - 1) * TITLE_LINE_PX, l=TITLE_PAD_PX),
+        pad=dict(t=TITLE_TOP_PX + (lines - 1) * TITLE_LINE_PX, l=TITLE_PAD_PX),
         font=dict(size=TITLE_FONT_PX),
     )
 
@@ -110,7 +166,7 @@ def base_layout(
         font=FONT,
         margin=margin,
         showlegend=False,
-        plot_bgcolor="#ffffff",
+        plot_bgcolor=BACKGROUND,
         height=int(height),
         dragmode=False,
     )
@@ -126,80 +182,6 @@ def base_layout(
     return layout
 
 
-def label_px(label: str, font_px: int = CELL_FONT_PX) -> float:
-    """Width of `label` on screen, from Arial's advance widths."""
-    return font_px * sum(CHAR_EM.get(char, DIGIT_EM) for char in str(label))
-
-
-def needed_cell_px(labels, font_px: float = CELL_FONT_PX) -> float:
-    """The smallest square cell that holds every label at `font_px` with 3 px to spare
-    on each side (plus the 2-px gap between cells), across and up."""
-    widest = max((label_px(label, font_px) for label in set(labels)), default=0.0)
-    return max(widest, LINE_EM * font_px) + LABEL_SLACK_PX
-
-
-def fits_in_cell(labels, cell_px: float, font_px: float = CELL_FONT_PX) -> bool:
-    """Whether every label, at `font_px`, fits inside a cell `cell_px` wide."""
-    return needed_cell_px(labels, font_px) <= cell_px
-
-
-def rounds_mildly(values: np.ndarray, places: int) -> bool:
-    """Whether rounding every finite value to `places` decimals moves none of them by
-    more than ROUNDING_ERROR of itself (13.667 to 13.7 does; 0.19 to 0.2 does not)."""
-    finite = values[np.isfinite(values)]
-    error = np.abs(np.round(finite, places) - finite)
-    return bool(np.all(error <= ROUNDING_ERROR * np.abs(finite) + 1e-12))
-
-
-def lecture_scale(lecture: bool) -> float:
-    """How much bigger than built a figure is drawn (look.styled applies it)."""
-    return LECTURE_SCALE if lecture else 1.0
-
-
-@dataclass(frozen=True)
-class LabelFit:
-    """A map's numbers as they will be written: labels (the values' shape, "" where
-    none), at font_px (in the figure's own units, before lecture scaling), in cells
-    cell_px wide, with `decimals` places at most."""
-
-    labels: np.ndarray
-    font_px: float
-    cell_px: float
-    decimals: int
-
-
-def fit_labels(
-    values,
-    *,
-    cell_px: float,
-    decimals: int,
-    lecture: bool = False,
-    keep: np.ndarray | None = None,
-    also: tuple[str, ...] = (),
-    fewest_decimals: int = MIN_DECIMALS,
-) -> LabelFit:
-    """Every value labelled, in a cell it fits: written at CELL_FONT_PX if it fits in
-    `cell_px`, else shrunk to the floor (12 px; in lecture mode no shrinking, 18 px on
-    screen), else rounded to fewer decimals (down to `fewest_decimals`), else the cell
-    grows to what the labels need. values: any shape; keep: where to write a label
-    (all cells if None); also: other labels the cells must hold (padding's "−∞")."""
-    values = np.asarray(values, dtype=np.float64)
-    floor = (LECTURE_CELL_FONT_PX / LECTURE_SCALE) if lecture else MIN_CELL_FONT_PX
-    fonts = sorted({float(CELL_FONT_PX), float(floor)}, reverse=True)
-    for places in range(decimals, min(decimals, fewest_decimals) - 1, -1):
-        if places < decimals and not rounds_mildly(values, places):
-            break  # fewer decimals would change a number too much: grow the cell instead
-        labels = fmt_grid(values, places)
-        if keep is not None:
-            labels = np.where(keep, labels, "").astype(object)
-        written = [*labels.ravel(), *also]
-        for font in fonts:
-            if fits_in_cell(written, cell_px, font):
-                return LabelFit(labels, font, cell_px, places)
-    grown = max(cell_px, float(np.ceil(needed_cell_px(written, fonts[-1]))))
-    return LabelFit(labels, fonts[-1], grown, places)
-
-
 def matrix_axes(
     shape: tuple[int, int], padding: tuple[int, int] = (0, 0), *, cell: float = CELL_PX
 ) -> dict:
@@ -209,7 +191,7 @@ def matrix_axes(
     height, width = shape
     pad_r, pad_c = padding
     step = tick_step(cell)
-    ticks = dict(showgrid=False, zeroline=False, tickfont=dict(size=12))
+    ticks = dict(showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT_PX))
     return dict(
         xaxis=dict(
             range=[-pad_c - 0.5, width + pad_c - 0.5],
@@ -233,14 +215,14 @@ def matrix_axes(
     )
 
 
-def cell_px(rows: int, cols: int, width_px: float = PLOT_WIDTH_PX) -> int:
+def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
     """Pixels per square cell when a map of rows x cols is placed in a column about
-    `width_px` wide (the page's real width is not known on the server): what is left
-    after the margins, no more than CELL_PX, and short enough to fit a screen."""
+    `width_px` wide: what is left after the margins, no more than CELL_PX, and short
+    enough to fit a screen."""
     across = int(width_px - MARGIN["l"] - MARGIN["r"]) // max(cols, 1)
-    return max(MIN_CELL_PX, min(CELL_PX, across, 560 // max(rows, 1)))
+    return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
 
 
 def tick_step(cell: float) -> int:
-    """Label every row and column while 12-px numbers fit, else every 2nd or 5th."""
+    """Label every row and column while TICK_FONT_PX numbers fit, else every 2nd or 5th."""
     return 1 if cell >= 20 else 2 if cell >= 11 else 5

@@ -5,13 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures import grid as grids
+from ..figures.style import HALF_PX
 from ..shared.chart import cached, chart
 from ..shared.player import back_and_next
 from .model import Step
 from .state import ANSWERS, SHOWN, STEP, P, answered, go, pick_key, show_answer
 from .steps import STEP_COUNT, lesson_steps
-
-MAP_PX = 260
 
 
 def step_view() -> None:
@@ -37,7 +36,7 @@ def example_view(step: Step, number: int) -> None:
                 title=grid.title,
                 kind=grid.kind,
                 overlay=grids.Overlay(marks=grid.marks),
-                width_px=MAP_PX,
+                width_px=HALF_PX,
             )
             chart(figure, key=f"{P}_fig_{number}_{index}")
 

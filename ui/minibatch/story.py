@@ -23,7 +23,6 @@ from pooling import PoolConfig
 from pooling.batch import reduce_batch
 from pooling.explain import coverage, shares
 
-from ..pure.numbers import symmetric_range
 from ..pure.tolerances import SUMMATION_ORDER
 from .data import Edits, sample_batch
 from .trajectory import Trajectory
@@ -135,11 +134,6 @@ class BatchStory:
     def routing(self, feature: int) -> np.ndarray:
         """(N, CH, CW): each example's gradient routed through the pool, kernel `feature`."""
         return self.grads.at_pool_input[:, feature]
-
-    def running_limit(self, feature: int) -> float:
-        """Half-width of one colour scale for the routing maps and their running mean
-        (or sum, which can outgrow any one map)."""
-        return symmetric_range(self.routing(feature), self.routing_running(feature))
 
     def routing_reduced(self, feature: int) -> np.ndarray:
         """(CH, CW): the mean (or sum) of the routing maps: the gradient of a

@@ -14,7 +14,6 @@ from pooling import PoolConfig, backward, forward
 from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares, window
 from pooling.geometry import plane_geometry
 
-from ..pure.numbers import symmetric_range
 from ..pure.tolerances import SUMMATION_ORDER
 from ..pure.words import pad_label
 
@@ -102,11 +101,6 @@ class LayerStory:
     def pad_label(self) -> str:
         """What pooling reads in a padding cell."""
         return pad_label(self.config.mode)
-
-    @cached_property
-    def gradient_limit(self) -> float:
-        """Half-width of the one colour scale every gradient map of the page shares."""
-        return symmetric_range(self.grad_x, self.grad_output)
 
     def out_cell(self, step: int) -> Cell:
         """Output cell of window number `step` in reading order."""

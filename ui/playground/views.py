@@ -43,13 +43,18 @@ def input_overlay(story: LayerStory, out_cell, marks) -> grids.Overlay:
     )
 
 
+def gradient_maps(story: LayerStory) -> tuple[np.ndarray, ...]:
+    """The arrays every gradient map of the page takes its one colour scale from."""
+    return story.grad_x, story.grad_output
+
+
 def gradient_map(values, *, title: str, story: LayerStory, **options):
     return cached(
         grids.grid_figure,
         values=values,
         title=title,
         kind="gradient",
-        limit=story.gradient_limit,
+        shared_range=gradient_maps(story),
         **options,
     )
 
@@ -96,7 +101,7 @@ def forward_backward_view(story: LayerStory) -> None:
         sent=story.sent_by(out_cell),
         out_cell=out_cell,
         window=story.window_cells(out_cell, real_only=True),
-        limit=story.gradient_limit,
+        shared_range=gradient_maps(story),
         title=title,
     )
     chart(figure, key=f"{P}_fig_routing")  # a row of its own: it is two grids wide

@@ -7,6 +7,7 @@ import streamlit as st
 
 from pooling import PoolConfig
 
+from ..figures.style import CODE_HEIGHT_PX
 from ..pure.snippets import torch_tie_note
 
 SHOWN_UP_TO = 30_000  # characters; a longer snippet (a big noisy batch) is a download only
@@ -35,7 +36,7 @@ def reproduce_view(
 
 def snippet(code: str, *, file_name: str, key: str) -> None:
     if len(code) <= SHOWN_UP_TO:
-        st.code(code, language="python", height=360)
+        st.code(code, language="python", height=CODE_HEIGHT_PX)
     else:
         st.caption(
             f"This snippet is {len(code) // 1000} kB long (every number of the batch is in "

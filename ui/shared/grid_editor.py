@@ -13,9 +13,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ..figures.style import EDITOR_COLUMN_PX
 from ..pure.links import MAX_GRID, check_values
-
-COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit side by side at 1024 px
 
 
 def _keys(prefix: str) -> dict[str, str]:
@@ -92,7 +91,8 @@ def grid_editor(prefix: str, caption: str) -> np.ndarray | None:
         key=editor_key,
         width="content",
         column_config={
-            c: st.column_config.NumberColumn(c, format="plain", width=COLUMN_PX) for c in columns
+            c: st.column_config.NumberColumn(c, format="plain", width=EDITOR_COLUMN_PX)
+            for c in columns
         },
     )
     st.caption(caption)
