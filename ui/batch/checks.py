@@ -11,7 +11,7 @@ from ..figures.mosaic import small_multiples
 from ..minibatch.story import BatchStory
 from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
-from .state import P
+from .state import STATE
 
 
 def checks_view(story: BatchStory) -> None:
@@ -70,10 +70,10 @@ def wrong_view(story: BatchStory) -> None:
         figure = cached(
             grids.grid_figure, values=image, title="averaged image", width_px=200, annotate=False
         )
-        chart(figure, key=f"{P}_fig_averaged")
+        chart(figure, key=STATE.fig_averaged)
     with rest:
         figure = cached(small_multiples, maps=maps, titles=names, most_columns=3, width_px=390)
-        chart(figure, key=f"{P}_fig_wrong")
+        chart(figure, key=STATE.fig_wrong)
         times = "" if story.reduction == "mean" else f", times {story.size}"
         st.caption(
             f"Kernel 0. Right: the {story.reduction} of the examples' dL_n/dK. Wrong: one "
@@ -97,5 +97,5 @@ def reduction_table(story: BatchStory) -> None:
         ),
         hide_index=True,
         width="content",
-        key=f"{P}_reduction_table",
+        key=STATE.reduction_table,
     )
