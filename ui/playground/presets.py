@@ -52,7 +52,7 @@ class Preset:
 def seed_window(_rng=None) -> Start:
     return Start(
         np.array([[1.0, 3.0], [2.0, 0.5]]),
-        PresetSettings(NON_OVERLAPPING, ceil=False, upstream="seed"),
+        NON_OVERLAPPING | PresetSettings(ceil=False, upstream="seed"),
     )
 
 
@@ -90,7 +90,7 @@ def overlap(_rng) -> Start:
         [[1, 2, 0, 1, 3], [0, 9, 1, 0, 2], [2, 1, 4, 1, 0], [0, 3, 1, 8, 1], [1, 0, 2, 1, 0]],
         dtype=np.float64,
     )
-    return Start(grid, PresetSettings(NON_OVERLAPPING, kh=3, kw=3, sh=1, sw=1))
+    return Start(grid, NON_OVERLAPPING | PresetSettings(kh=3, kw=3, sh=1, sw=1))
 
 
 PRESETS = {
