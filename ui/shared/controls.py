@@ -11,7 +11,7 @@ import streamlit as st
 from pooling import TIES, PoolConfig
 from pooling.config import MODES, TIES_MEANING, Mode
 
-from ..pure.links import Field, flag, int_in, one_of, write_flag
+from ..pure.links import MAX_GRID, Field, flag, int_in, one_of, write_flag
 from .state import PoolKeys
 
 TIES_LABELS = {
@@ -22,7 +22,7 @@ TIES_LABELS = {
 }
 # The pooling layer's limits, their one home: the widgets and the links' bounds read them.
 KERNEL_MAX, STRIDE_MAX, PADDING_MAX, DILATION_MAX, DIVISOR_MAX = 8, 8, 4, 4, 99
-OUTPUT_MAX = 16
+OUTPUT_MAX = MAX_GRID  # an adaptive output as large as the largest grid
 Sizing = Literal["window", "output"]
 SIZINGS: dict[Sizing, str] = {"window": "Window and stride", "output": "Output size"}
 MODE_LABELS: dict[Mode, str] = {"max": "Max", "avg": "Average"}
