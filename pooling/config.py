@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from numbers import Integral
+from typing import Literal, get_args
 
-MODES = ("max", "avg")
-TIES = ("first", "last", "split", "all")
+Mode = Literal["max", "avg"]
+TieRule = Literal["first", "last", "split", "all"]
+MODES: tuple[Mode, ...] = get_args(Mode)
+TIES: tuple[TieRule, ...] = get_args(TieRule)
 
 Pair = tuple[int, int]
 
@@ -47,7 +50,7 @@ class PoolConfig:
         dilation, ceil_mode and divisor_override must keep their defaults.
     """
 
-    mode: str = "max"
+    mode: Mode = "max"
     kernel_size: int | Pair = 2
     stride: int | Pair | None = None
     padding: int | Pair = 0
@@ -55,7 +58,7 @@ class PoolConfig:
     ceil_mode: bool = False
     count_include_pad: bool = True
     divisor_override: int | None = None
-    ties: str = "first"
+    ties: TieRule = "first"
     output_size: int | Pair | None = None
 
     def __post_init__(self):

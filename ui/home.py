@@ -13,7 +13,7 @@ from .pure.numbers import fmt
 from .shared.chart import cached, chart
 from .shared.frame import page_link
 
-H = "home"
+KEY_A, KEY_B, KEY_UPSTREAM, KEY_CURVE = "home_a", "home_b", "home_g", "home_curve"  # widgets
 BOUNDS = dict(min_value=-MAX_VALUE, max_value=MAX_VALUE)  # as the grids: no overflow
 
 
@@ -62,16 +62,16 @@ def demo() -> None:
     inputs = st.columns(3)
     limits = f"From −{fmt(MAX_VALUE)} to {fmt(MAX_VALUE)}."
     a = inputs[0].number_input(
-        "a", value=1.0, step=0.5, key=f"{H}_a", format="%g", help=limits, **BOUNDS
+        "a", value=1.0, step=0.5, key=KEY_A, format="%g", help=limits, **BOUNDS
     )
     b = inputs[1].number_input(
-        "b", value=3.0, step=0.5, key=f"{H}_b", format="%g", help=limits, **BOUNDS
+        "b", value=3.0, step=0.5, key=KEY_B, format="%g", help=limits, **BOUNDS
     )
     upstream = inputs[2].number_input(
         "Upstream gradient dL/dy",
         value=2.5,
         step=0.5,
-        key=f"{H}_g",
+        key=KEY_UPSTREAM,
         format="%g",
         help=f"What the layers above send back for y. {limits}",
         **BOUNDS,
@@ -82,7 +82,7 @@ def demo() -> None:
         st.subheader("Max pooling: y = max(a, b)")
         metric_row(y, grad_a, grad_b)
         st.markdown(why_max(a, b, upstream, grad_a, grad_b))
-        chart(cached(max_curve_figure, a=a, b=b), key=f"{H}_curve")
+        chart(cached(max_curve_figure, a=a, b=b), key=KEY_CURVE)
         st.caption(
             "That is why the forward pass must remember which cell won: the value y "
             "alone does not say where it came from."

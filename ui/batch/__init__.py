@@ -12,7 +12,6 @@ from cnn.network import NetConfig
 from ..minibatch.story import BatchSettings, BatchStory
 from ..shared import browser
 from ..shared.code_view import reproduce_view
-from ..shared.controls import config_from_state
 from ..shared.lecture import folded_in_lecture
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
@@ -22,20 +21,9 @@ from .inputs import edit_view, sidebar_controls
 from .pair_view import pair_view
 from .parameters import parameters_view
 from .state import (
-    EXAMPLE,
-    KERNELS,
-    KSIZE,
     PLAYERS,
-    RATE,
-    REDUCTION,
-    RELU,
-    SEED,
-    SIZE,
-    SOURCE,
-    STEPS,
-    TAB,
+    STATE,
     TABS,
-    P,
     clamp_picks,
     edits,
     forget_stale_edits,
@@ -50,15 +38,17 @@ from .views import batch_view, per_example_view, result_view, step_view
 def settings_from_state() -> BatchSettings:
     """ValueError naming the broken rule when the pooling layer is not valid."""
     state = st.session_state
-    network = NetConfig(state[KERNELS], state[KSIZE], state[RELU], config_from_state(P))
+    network = NetConfig(
+        state[STATE.kernels], state[STATE.ksize], state[STATE.relu], STATE.pool.config()
+    )
     return BatchSettings(
-        source=state[SOURCE],
-        size=state[SIZE],
-        seed=state[SEED],
+        source=STATE.chosen_source(),
+        size=state[STATE.size],
+        seed=state[STATE.seed],
         network=network,
-        reduction=state[REDUCTION],
-        learning_rate=state[RATE],
-        steps=state[STEPS],
+        reduction=state[STATE.reduction],
+        learning_rate=state[STATE.rate],
+        steps=STATE.steps_taken(),
         edits=edits(),
     )
 
@@ -83,7 +73,7 @@ def result_and_checks(story: BatchStory) -> None:
     parameters_view(story)
     torch_code, numpy_code = cached_snippets(story.settings)
     reproduce_view(
-        key=f"{P}_code",
+        keys=STATE.code,
         file_stem="pooling_batch",
         config=story.config.pool,
         torch_code=torch_code,
@@ -104,7 +94,7 @@ TAB_VIEWS = {
 def render() -> None:
     init_state()
     sidebar_controls()
-    show_notices(P)
+    show_notices(STATE.page)
     forget_stale_edits()
     story = checked_story()
     if story is not None:
@@ -113,8 +103,8 @@ def render() -> None:
     if story is not None:
         with folded_in_lecture(f"The batch: {story.size} example{'s' * (story.size > 1)}"):
             batch_view(story)
-            if st.session_state[SOURCE] == "edit":
-                edit_view(story.images[st.session_state[EXAMPLE]])
-        open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, story=story, players=PLAYERS)
+            if STATE.chosen_source() == "edit":
+                edit_view(story.images[STATE.example_shown()])
+        open_tab_only(key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story, players=PLAYERS)
     remember_edits()
     browser.mount()

@@ -13,7 +13,7 @@ from ..minibatch.story import BatchStory
 from ..pure.numbers import fmt
 from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
-from .state import P
+from .state import STATE
 
 
 def checks_view(story: BatchStory) -> None:
@@ -76,12 +76,12 @@ def wrong_view(story: BatchStory) -> None:
             width_px=NARROW_PX,
             annotate=False,
         )
-        chart(figure, key=f"{P}_fig_averaged")
+        chart(figure, key=STATE.fig_averaged)
     with rest:
         figure = cached(
             small_multiples, maps=maps, titles=names, most_columns=3, width_px=THREE_QUARTERS_PX
         )
-        chart(figure, key=f"{P}_fig_wrong")
+        chart(figure, key=STATE.fig_wrong)
         times = "" if story.reduction == "mean" else f", times {story.size}"
         st.caption(
             f"Kernel 0. Right: the {story.reduction} of the examples' dL_n/dK. Wrong: one "
@@ -105,5 +105,5 @@ def reduction_table(story: BatchStory) -> None:
         ),
         hide_index=True,
         width="content",
-        key=f"{P}_reduction_table",
+        key=STATE.reduction_table,
     )

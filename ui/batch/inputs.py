@@ -9,21 +9,11 @@ import streamlit as st
 from pooling.batch import REDUCTIONS
 
 from ..minibatch.data import SOURCES
-from ..shared.controls import pool_controls
+from ..pure.links import SEED_MAX
 from ..shared.grid_editor import grid_editor, set_grid
+from ..shared.state import GridKeys
 from .state import (
-    BATCH_MAX,
-    EDITORS,
-    EDITS,
-    EXAMPLE,
-    KERNELS,
-    KSIZE,
-    REDUCTION,
-    RELU,
-    SEED,
-    SIZE,
-    SOURCE,
-    P,
+    STATE,
     batch_identity,
     discard_edits,
     drop_editors,
@@ -39,42 +29,44 @@ def sidebar_controls() -> None:
         st.selectbox(
             "Data",
             tuple(SOURCES),
-            key=SOURCE,
+            key=STATE.source,
             format_func=SOURCES.get,
             help="scikit-learn's bundled 8×8 handwritten digits, random noise, "
             "or digits whose pixels you edit.",
         )
         left, right = st.columns(2)
-        left.number_input("Batch size", 1, BATCH_MAX, key=SIZE, help=f"1 to {BATCH_MAX}.")
+        most = STATE.BATCH_MAX
+        left.number_input("Batch size", 1, most, key=STATE.size, help=f"1 to {most}.")
         right.number_input(
-            "Seed", 0, 10**6, key=SEED, help="Picks the examples and the starting weights."
+            "Seed", 0, SEED_MAX, key=STATE.seed, help="Picks the examples and the starting weights."
         )
         st.subheader("Network")
         left, right = st.columns(2)
         left.number_input(
             "Kernels",
             1,
-            4,
-            key=KERNELS,
+            STATE.KERNELS_MAX,
+            key=STATE.kernels,
             help="Learnable k×k convolution kernels, each with a bias.",
         )
-        right.number_input("Kernel size", 1, 5, key=KSIZE)
-        st.toggle("ReLU after the convolution", key=RELU)
+        right.number_input("Kernel size", 1, STATE.KERNEL_SIZE_MAX, key=STATE.ksize)
+        st.toggle("ReLU after the convolution", key=STATE.relu)
         st.radio(
             "Loss over the batch",
             REDUCTIONS,
-            key=REDUCTION,
+            key=STATE.reduction,
             horizontal=True,
             format_func=REDUCTION_LABELS.get,
             help="Mean divides by N; summing and multiplying by 1/N later is the same.",
         )
         st.subheader("Pooling layer")
-        pool_controls(P)
+        STATE.pool.draw()
 
 
-def editor_prefix(example: int) -> str:
+def editor_keys(example: int) -> GridKeys:
+    """The editor of `example` in this batch (a new batch, new editors)."""
     seed, size = batch_identity()
-    return f"{EDITORS}{seed}_{size}_{example}"
+    return STATE.image_editor(seed, size, example)
 
 
 def forget_editors() -> None:
@@ -86,18 +78,18 @@ def forget_editors() -> None:
 def edit_view(image: np.ndarray) -> None:
     """The editor for the current example; `image`: (8, 8), as the network sees it."""
     state = st.session_state
-    example = state[EXAMPLE]
-    prefix = editor_prefix(example)
-    if f"{prefix}_base" not in state:
-        set_grid(prefix, image)
+    example = STATE.example_shown()
+    keys = editor_keys(example)
+    if keys.base not in state:
+        set_grid(keys, image)
     st.markdown(
         f"**Edit example #{example}** (pick another with the slider in *Step through*). "
         "Pixels go from 0 (white) to 1 (ink)."
     )
-    grid = grid_editor(prefix, "Your edits are kept in this browser, not in the link.")
-    if state[EDITS]:
+    grid = grid_editor(keys, "Your edits are kept in this browser, not in the link.")
+    if state[STATE.edits]:
         st.button(
-            "Discard my edits", key=f"{P}_discard", on_click=forget_editors, icon=":material/undo:"
+            "Discard my edits", key=STATE.discard, on_click=forget_editors, icon=":material/undo:"
         )
     if grid is not None and not np.array_equal(grid, image):
         keep_edit(example, grid)

@@ -14,7 +14,7 @@ from ..pure.numbers import fmt, metric_delta
 from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
 from .cache import cached_pair
-from .state import STEPS, P
+from .state import STATE
 from .views import feature_picker
 
 
@@ -24,7 +24,7 @@ def pair_view(story: BatchStory) -> None:
         return
     feature = feature_picker(story)
     pair = cached_pair(story.settings, feature)
-    taken = st.session_state[STEPS]
+    taken = STATE.steps_taken()
     weights = "the weights before any step" if taken == 0 else f"the weights after {taken} steps"
     combined = "averaged" if pair.reduction == "mean" else "added up"
     st.markdown(
@@ -58,7 +58,7 @@ def two_maps(pair: PairStory, *, maps, what: str, kind: str, key: str) -> None:
                 width_px=HALF_PX,
                 decimals=2,
             )
-            chart(figure, key=f"{P}_fig_pair_{key}_{example}")
+            chart(figure, key=STATE.pair_figure(key, example))
 
 
 def forward_stage(pair: PairStory) -> None:
@@ -88,7 +88,7 @@ def stored_stage(pair: PairStory) -> None:
             columns=[f"col {j}" for j in range(cols)],
         )
         column.caption(f"#{example}: argmax, (row, col) of each window's winner")
-        column.dataframe(frame, width="content", key=f"{P}_pair_argmax_{example}")
+        column.dataframe(frame, width="content", key=STATE.pair_argmax(example))
     st.caption(stored_caption(pair))
 
 
@@ -142,7 +142,7 @@ def grid_row(maps: list, titles: list[str], *, key: str, kind: str = "gradient")
                 width_px=NARROW_PX,
                 decimals=2,
             )
-            chart(figure, key=f"{P}_fig_pair_{key}_{index}")
+            chart(figure, key=STATE.pair_figure(key, index))
 
 
 def update_stage(pair: PairStory) -> None:
@@ -209,7 +209,7 @@ def wrong_stage(pair: PairStory) -> None:
                 width_px=HALF_PX,
                 decimals=2,
             )
-            chart(figure, key=f"{P}_fig_pair_averaged_{index}")
+            chart(figure, key=STATE.pair_figure("averaged", index))
     scale = "" if pair.reduction == "mean" else "2 × "
     grid_row(
         [pair.batch_grad, pair.wrong_batch_kernel, pair.wrong_batch_kernel - pair.batch_grad],
@@ -264,4 +264,4 @@ def sum_stage(pair: PairStory) -> None:
         ]
     index = ["dL/dK[0,0]", "K[0,0] after", f"loss ({pair.reduction}) after"]
     frame = pd.DataFrame(columns, index=index)
-    st.dataframe(frame, width="content", key=f"{P}_pair_sum")
+    st.dataframe(frame, width="content", key=STATE.pair_sum)

@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from ..minibatch.story import BatchStory
-from .state import P
+from .state import STATE
 
 
 def parameter_tables(story: BatchStory) -> dict[str, pd.DataFrame]:
@@ -42,4 +42,4 @@ def parameters_view(story: BatchStory) -> None:
         )
         for index, (caption, table) in enumerate(parameter_tables(story).items()):
             st.markdown(f"**{caption}**")
-            st.dataframe(table, key=f"{P}_params_{index}")
+            st.dataframe(table, key=STATE.parameters_table(index))

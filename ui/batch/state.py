@@ -1,33 +1,29 @@
-"""The Batch page's state: its session-state keys (named once, here), its share-link
-fields, and the callbacks that change them. The edited digits are kept in the browser
+"""The Batch page's state: its one declaration (`STATE`: every session-state and widget
+key, named once, here; its share-link fields; its limits; typed reads), and the
+callbacks that change the state. The edited digits are kept in the browser
 too, so a reload brings them back (memory)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 import streamlit as st
 
 from pooling.batch import REDUCTIONS
 
-from ..minibatch.data import SOURCES, Edits
-from ..pure.links import Field, flag, int_in, label_in, one_of, snapshot, write_flag
+from ..minibatch.data import SOURCES, Edits, Source
+from ..pure.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapshot, write_flag
 from ..shared import browser
-from ..shared.controls import pool_fields
+from ..shared.controls import PoolControls
 from ..shared.lecture import with_lecture
-from ..shared.state import start_page_state
+from ..shared.player import at_rest
+from ..shared.state import GridKeys, PageKeys, PlayerKeys, start_page_state
 from .memory import from_stored, to_stored
 
-P = "bt"  # the page's key prefix
-SOURCE, SIZE, SEED = f"{P}_source", f"{P}_size", f"{P}_seed"
-KERNELS, KSIZE, RELU, REDUCTION = f"{P}_kernels", f"{P}_ksize", f"{P}_relu", f"{P}_reduction"
-RATE, STEPS = f"{P}_lr", f"{P}_steps"
-EXAMPLE, FEATURE, PLAYING, TAB = f"{P}_example", f"{P}_feature", f"{P}_playing", f"{P}_tab"
-EDITS, EDITS_OF = f"{P}_edits", f"{P}_edits_of"  # {example: image}, the batch they belong to
-EDITORS = f"{P}_img"  # the start of every image editor's keys
-TRAINER = f"{P}_train"  # the training player's key prefix
-TRAIN_PLAYING = f"{TRAINER}_playing"
-
-BATCH_MAX, STEPS_MAX = 64, 200
+P = "bt"  # the page's key prefix: every key below starts with it
 LEARNING_RATES = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 TABS = {
     "pair": "Two examples",
@@ -37,7 +33,110 @@ TABS = {
     "training": "Training",
     "weights": "Five weights",
 }
-PLAYERS = {"step": PLAYING, "training": TRAIN_PLAYING}  # tab -> its player's playing key
+
+
+@dataclass(frozen=True)
+class BatchState:
+    """The Batch page's one state declaration: every key it keeps in session state or
+    gives a widget (its pooling controls, image editors and two players as bundles),
+    its share link's fields, its limits (the pooling layer's in controls.py, the
+    seed's in links.py, its own here), and typed reads of its state."""
+
+    BATCH_MAX: ClassVar[int] = 64  # examples in a batch
+    STEPS_MAX: ClassVar[int] = 200  # training steps the page takes
+    KERNELS_MAX: ClassVar[int] = 4  # convolution kernels (feature maps)
+    KERNEL_SIZE_MAX: ClassVar[int] = 5  # a kernel's height and width
+
+    page: PageKeys = PageKeys.under(P)
+    pool: PoolControls = PoolControls.under(P)
+    source: str = f"{P}_source"  # Source: where the images come from
+    size: str = f"{P}_size"
+    seed: str = f"{P}_seed"
+    kernels: str = f"{P}_kernels"
+    ksize: str = f"{P}_ksize"
+    relu: str = f"{P}_relu"
+    reduction: str = f"{P}_reduction"
+    rate: str = f"{P}_lr"
+    steps: str = f"{P}_steps"  # training steps taken
+    example: str = f"{P}_example"  # the example stepped to (and edited)
+    feature: str = f"{P}_feature"  # the kernel whose maps are shown
+    tab: str = f"{P}_tab"
+    player: PlayerKeys = PlayerKeys.under(P, position=example)  # Step through
+    trainer: PlayerKeys = PlayerKeys.under(f"{P}_train", position=steps)  # Training
+    train_reset: str = f"{P}_train_reset"
+    edits: str = f"{P}_edits"  # {example: image}
+    edits_of: str = f"{P}_edits_of"  # (seed, size): the batch the edits belong to
+    editors: str = f"{P}_img"  # the start of every image editor's keys
+    discard: str = f"{P}_discard"
+    code: tuple[str, str] = (f"{P}_code_torch", f"{P}_code_numpy")  # the two downloads
+    fig_batch: str = f"{P}_fig_batch"
+    fig_step_image: str = f"{P}_fig_step_image"
+    fig_reached: str = f"{P}_fig_reached"
+    fig_result_routing: str = f"{P}_fig_result_routing"
+    fig_result_kernels: str = f"{P}_fig_result_kernels"
+    fig_averaged: str = f"{P}_fig_averaged"
+    fig_wrong: str = f"{P}_fig_wrong"
+    reduction_table: str = f"{P}_reduction_table"
+    pair_sum: str = f"{P}_pair_sum"
+    fig_loss: str = f"{P}_fig_loss"
+    fig_trained_kernels: str = f"{P}_fig_trained_kernels"
+    worked: str = f"{P}_worked"  # the five weights' editor
+    worked_mean: str = f"{P}_worked_mean"
+
+    def image_editor(self, seed: int, size: int, example: int) -> GridKeys:
+        """The editor of one example of the batch (seed, size)."""
+        return GridKeys.under(f"{self.editors}{seed}_{size}_{example}")
+
+    def train_button(self, delta: int) -> str:
+        """The button that takes `delta` training steps."""
+        return f"{P}_train_{delta}"
+
+    def example_maps(self, name: str) -> str:
+        """Per example's mosaics: "activation", "pooled", "upstream", "routed", "kernel"."""
+        return f"{P}_fig_{name}"
+
+    def step_figure(self, name: str) -> str:
+        return f"{P}_fig_step_{name}"
+
+    def pair_figure(self, stage: str, index: int) -> str:
+        """Two examples' maps: stage ("input", "routed", "averaged", ...), map index."""
+        return f"{P}_fig_pair_{stage}_{index}"
+
+    def pair_argmax(self, example: int) -> str:
+        return f"{P}_pair_argmax_{example}"
+
+    def parameters_table(self, index: int) -> str:
+        return f"{P}_params_{index}"
+
+    @cached_property
+    def fields(self) -> list[Field]:
+        """The share link: the layer, the network, the batch, the tab and what it shows."""
+        return self.pool.fields + [
+            Field(self.source, "data", "digits", one_of(tuple(SOURCES))),
+            Field(self.size, "n", 8, int_in(1, self.BATCH_MAX)),
+            Field(self.seed, "seed", 0, int_in(0, SEED_MAX)),
+            Field(self.kernels, "f", 2, int_in(1, self.KERNELS_MAX)),
+            Field(self.ksize, "k", 3, int_in(1, self.KERNEL_SIZE_MAX)),
+            Field(self.relu, "relu", True, flag, write_flag),
+            Field(self.reduction, "red", "mean", one_of(REDUCTIONS)),
+            Field(self.rate, "lr", 0.1, parse_rate),
+            Field(self.steps, "steps", 0, int_in(0, self.STEPS_MAX)),
+            Field(self.example, "ex", 0, int_in(0, self.BATCH_MAX - 1)),
+            Field(self.feature, "map", 0, int_in(0, self.KERNELS_MAX - 1)),
+            Field(self.tab, "tab", TABS["pair"], *label_in(TABS)),
+        ]
+
+    def chosen_source(self) -> Source:
+        return st.session_state[self.source]
+
+    def steps_taken(self) -> int:
+        return st.session_state[self.steps]
+
+    def example_shown(self) -> int:
+        return st.session_state[self.example]
+
+    def feature_shown(self) -> int:
+        return st.session_state[self.feature]
 
 
 def parse_rate(text: str) -> float:
@@ -50,26 +149,16 @@ def parse_rate(text: str) -> float:
     return value
 
 
-FIELDS = pool_fields(P) + [
-    Field(SOURCE, "data", "digits", one_of(tuple(SOURCES))),
-    Field(SIZE, "n", 8, int_in(1, BATCH_MAX)),
-    Field(SEED, "seed", 0, int_in(0, 10**6)),
-    Field(KERNELS, "f", 2, int_in(1, 4)),
-    Field(KSIZE, "k", 3, int_in(1, 5)),
-    Field(RELU, "relu", True, flag, write_flag),
-    Field(REDUCTION, "red", "mean", one_of(REDUCTIONS)),
-    Field(RATE, "lr", 0.1, parse_rate),
-    Field(STEPS, "steps", 0, int_in(0, STEPS_MAX)),
-    Field(EXAMPLE, "ex", 0, int_in(0, BATCH_MAX - 1)),
-    Field(FEATURE, "map", 0, int_in(0, 3)),
-    Field(TAB, "tab", TABS["pair"], *label_in(TABS)),
-]
+STATE = BatchState()
+FIELDS = STATE.fields
+PLAYERS = {"step": STATE.player, "training": STATE.trainer}  # tab -> the player on it
 
 
 def init_state() -> None:
     """The link's settings (read once), then, once per session, the edits the browser
     kept for the batch the link names."""
-    start_page_state(P, FIELDS, {PLAYING: False, TRAIN_PLAYING: False, EDITS: {}})
+    defaults = {**at_rest(STATE.player), **at_rest(STATE.trainer), STATE.edits: {}}
+    start_page_state(STATE.page, FIELDS, defaults)
     stored = browser.recalled(P)
     if stored is not None:
         restore_edits(from_stored(stored, batch_identity()))
@@ -81,20 +170,20 @@ def restore_edits(edits: dict[int, np.ndarray]) -> None:
     state = st.session_state
     if not edits:
         return
-    if state.get(EDITS_OF) != batch_identity():
-        state[EDITS] = {}
-    state[EDITS] = {**edits, **state[EDITS]}
-    state[EDITS_OF] = batch_identity()
+    if state.get(STATE.edits_of) != batch_identity():
+        state[STATE.edits] = {}
+    state[STATE.edits] = {**edits, **state[STATE.edits]}
+    state[STATE.edits_of] = batch_identity()
     drop_editors()
 
 
 def remember_edits() -> None:
-    browser.remember(P, to_stored(batch_identity(), st.session_state[EDITS]))
+    browser.remember(P, to_stored(batch_identity(), st.session_state[STATE.edits]))
 
 
 def drop_editors() -> None:
     """Every image editor's state: each starts again from its image."""
-    for key in [key for key in st.session_state if str(key).startswith(EDITORS)]:
+    for key in [key for key in st.session_state if str(key).startswith(STATE.editors)]:
         del st.session_state[key]
 
 
@@ -104,31 +193,31 @@ def publish() -> None:
 
 def batch_identity() -> tuple[int, int]:
     """(seed, size): which digits are in the batch; edits belong to one batch."""
-    return st.session_state[SEED], st.session_state[SIZE]
+    return st.session_state[STATE.seed], st.session_state[STATE.size]
 
 
 def forget_stale_edits() -> None:
     """Another seed or size draws other digits: edits made to the old ones go."""
     state = st.session_state
-    if state.get(EDITS_OF) != batch_identity():
-        state[EDITS] = {}
-        state[EDITS_OF] = batch_identity()
+    if state.get(STATE.edits_of) != batch_identity():
+        state[STATE.edits] = {}
+        state[STATE.edits_of] = batch_identity()
 
 
 def edits() -> Edits:
     """The user's edited images, as the cache key wants them: ((example, image), ...)."""
-    return tuple(sorted(st.session_state[EDITS].items()))
+    return tuple(sorted(st.session_state[STATE.edits].items()))
 
 
 def keep_edit(example: int, image: np.ndarray) -> None:
-    st.session_state[EDITS][example] = image
+    st.session_state[STATE.edits][example] = image
 
 
 def discard_edits() -> None:
-    st.session_state[EDITS] = {}
+    st.session_state[STATE.edits] = {}
 
 
 def clamp_picks(*, size: int, kernels: int) -> None:
     state = st.session_state
-    state[EXAMPLE] = min(state[EXAMPLE], size - 1)
-    state[FEATURE] = min(state[FEATURE], kernels - 1)
+    state[STATE.example] = min(state[STATE.example], size - 1)
+    state[STATE.feature] = min(state[STATE.feature], kernels - 1)

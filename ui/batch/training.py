@@ -13,22 +13,23 @@ from ..minibatch.trajectory import Reached, Trajectory
 from ..pure.numbers import fmt, metric_delta
 from ..shared.chart import cached, chart
 from ..shared.grid_editor import parse_edited
-from ..shared.player import Steps, move, play_button, player
+from ..shared.player import Steps, is_playing, move, play_button, player, stop
 from .cache import trajectory_of
-from .state import LEARNING_RATES, RATE, STEPS, STEPS_MAX, TRAINER, P, publish
+from .state import LEARNING_RATES, STATE, publish
+
+STEPS_MAX = STATE.STEPS_MAX
 
 
 def training_view(story: BatchStory) -> None:
     st.select_slider(
         "Learning rate",
         LEARNING_RATES,
-        key=RATE,
+        key=STATE.rate,
         help="How far one step moves the weights along −dL/dθ.",
     )
     trajectory = trajectory_of(story.settings)
     steps = Steps(
-        prefix=TRAINER,
-        position_key=STEPS,
+        keys=STATE.trainer,
         count=STEPS_MAX + 1,
         noun="step",
         slider_label="Steps taken",
@@ -47,14 +48,13 @@ def training_view(story: BatchStory) -> None:
 def training_controls(steps: Steps, trajectory: Trajectory) -> None:
     """One step, ten, Play/Pause and Reset. A run that diverges stops at its last
     finite step: the count goes back there and Play stops."""
-    state = st.session_state
-    reached = trajectory.reach(state[STEPS])
-    if reached.diverged_at is not None and state[STEPS] > reached.taken:
-        state[STEPS] = reached.taken
-        if state[steps.playing_key]:
-            state[steps.playing_key] = False
+    reached = trajectory.reach(STATE.steps_taken())
+    if reached.diverged_at is not None and STATE.steps_taken() > reached.taken:
+        st.session_state[STATE.steps] = reached.taken
+        if is_playing(steps.keys):
+            stop(steps.keys)
             st.rerun(scope="app")  # the page again, with a fragment without a timer
-    stuck = state[STEPS] >= STEPS_MAX or reached.diverged_at is not None
+    stuck = STATE.steps_taken() >= STEPS_MAX or reached.diverged_at is not None
     buttons = st.container(horizontal=True, gap="small")
     for label, delta, icon, key, help_text in (
         ("1 step", 1, ":material/south:", "right", "θ ← θ − η · (batch gradient), every weight"),
@@ -62,7 +62,7 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
     ):
         buttons.button(
             label,
-            key=f"{TRAINER}_{delta}",
+            key=STATE.train_button(delta),
             icon=icon,
             on_click=move,
             args=(steps, delta),
@@ -73,11 +73,11 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
     play_button(buttons, steps, help_text="A step every moment.", disabled=stuck)
     buttons.button(
         "Reset",
-        key=f"{TRAINER}_reset",
+        key=STATE.train_reset,
         icon=":material/restart_alt:",
         on_click=move,
         args=(steps, -STEPS_MAX),
-        disabled=state[STEPS] == 0,
+        disabled=STATE.steps_taken() == 0,
         help="Back to the weights before the first step (the steps stay computed).",
     )
 
@@ -91,9 +91,9 @@ def training_figures(story: BatchStory, reached: Reached) -> None:
     left, right = st.columns([3, 2])
     (loss_builder, loss_args), (kernel_builder, kernel_args) = training_charts(reached)
     with left:
-        chart(cached(loss_builder, **loss_args), key=f"{P}_fig_loss")
+        chart(cached(loss_builder, **loss_args), key=STATE.fig_loss)
     with right:
-        chart(cached(kernel_builder, **kernel_args), key=f"{P}_fig_trained_kernels")
+        chart(cached(kernel_builder, **kernel_args), key=STATE.fig_trained_kernels)
     st.caption(
         "Pooling has no weights: each step changes the convolution kernels (drawn here) "
         "and biases through the gradient the pool routes back (a kernel whose ReLU is off "
@@ -165,7 +165,7 @@ def worked_example_view(reduction: str) -> None:
     frame = pd.DataFrame(SEED_GRADIENTS, columns=columns, index=["#1", "#2"])
     edited = st.data_editor(
         frame,
-        key=f"{P}_worked",
+        key=STATE.worked,
         width="content",
         column_config={
             c: st.column_config.NumberColumn(c, format="plain", width=WEIGHT_COLUMN_PX)
@@ -181,7 +181,7 @@ def worked_example_view(reduction: str) -> None:
     st.dataframe(
         pd.DataFrame([reduced], columns=columns, index=[f"batch ({reduction})"]).map(fmt),
         width="content",
-        key=f"{P}_worked_mean",
+        key=STATE.worked_mean,
     )
     if cancelled:
         zero = [columns[i] for i in cancelled]

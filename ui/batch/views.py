@@ -12,7 +12,7 @@ from ..figures.style import HALF_PX, MARK_LEGEND
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.player import Steps, player
-from .state import EXAMPLE, FEATURE, P, publish
+from .state import STATE, publish
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
 
@@ -32,7 +32,7 @@ def batch_view(story: BatchStory) -> None:
         annotate=False,
         most_columns=columns,
     )
-    chart(figure, key=f"{P}_fig_batch")
+    chart(figure, key=STATE.fig_batch)
     titled = titles_fit(story.size, story.images.shape[2], most_columns=columns)
     st.caption(
         "Examples #0, #1, … in reading order"
@@ -47,12 +47,12 @@ def feature_picker(story: BatchStory) -> int:
         st.radio(
             "Feature map",
             list(range(story.config.kernels)),
-            key=FEATURE,
+            key=STATE.feature,
             horizontal=True,
             format_func=lambda f: f"kernel {f}",
             help="Each kernel makes its own map, pooled and routed on its own.",
         )
-    return st.session_state[FEATURE]
+    return STATE.feature_shown()
 
 
 def per_example_view(story: BatchStory) -> None:
@@ -71,7 +71,7 @@ def per_example_view(story: BatchStory) -> None:
             marks=marks,
             most_columns=4 if story.size <= 8 else 8,
         )
-        chart(figure, key=f"{P}_fig_{key}")
+        chart(figure, key=STATE.example_maps(key))
 
     won = (
         f" Each cell that won a window has {MARK_LEGEND}; each example has its own."
@@ -102,10 +102,9 @@ def per_example_view(story: BatchStory) -> None:
 
 
 def step_view(story: BatchStory) -> None:
-    feature = st.session_state[FEATURE]
+    feature = STATE.feature_shown()
     steps = Steps(
-        prefix=P,
-        position_key=EXAMPLE,
+        keys=STATE.player,
         count=story.size,
         noun="example",
         slider_label="Example",
@@ -179,7 +178,7 @@ def step_figures(story: BatchStory, feature: int, example: int) -> None:
             width_px=HALF_PX,
             annotate=False,
         )
-        chart(figure, key=f"{P}_fig_step_image")
+        chart(figure, key=STATE.fig_step_image)
     for cell, (name, values, title, scale, starred) in zip(cells[1:], maps, strict=True):
         with cell:
             figure = cached(
@@ -192,7 +191,7 @@ def step_figures(story: BatchStory, feature: int, example: int) -> None:
                 width_px=HALF_PX,
                 decimals=2,
             )
-            chart(figure, key=f"{P}_fig_step_{name}")
+            chart(figure, key=STATE.step_figure(name))
     st.markdown(step_sentence(story, feature, example))
     figure = cached(
         line_figure,
@@ -203,11 +202,11 @@ def step_figures(story: BatchStory, feature: int, example: int) -> None:
         marker_at=example,
         first_x=1,
     )
-    chart(figure, key=f"{P}_fig_reached")
+    chart(figure, key=STATE.fig_reached)
 
 
 def result_view(story: BatchStory) -> None:
-    feature = st.session_state[FEATURE]
+    feature = STATE.feature_shown()
     word = story.reduction
     left, right = st.columns(2)
     with left:
@@ -218,7 +217,7 @@ def result_view(story: BatchStory) -> None:
             kind="gradient",
             decimals=2,
         )
-        chart(figure, key=f"{P}_fig_result_routing")
+        chart(figure, key=STATE.fig_result_routing)
         st.caption(
             "This is the gradient of a per-position bias added to every example's pooling "
             "input (shared by the batch). Each example's own activation gradient stays its "
@@ -235,7 +234,7 @@ def result_view(story: BatchStory) -> None:
             most_columns=2,
             width_px=HALF_PX,
         )
-        chart(figure, key=f"{P}_fig_result_kernels")
+        chart(figure, key=STATE.fig_result_kernels)
         st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
         if story.dead_kernels:
             st.caption(

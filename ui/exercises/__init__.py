@@ -8,13 +8,13 @@ from __future__ import annotations
 from ..shared import browser
 from ..shared.state import show_notices
 from .problems import make_problem
-from .state import P, init_state, problem_id, publish, remember_work
+from .state import STATE, init_state, problem_id, publish, remember_work
 from .views import problem_view, score_view, set_chooser
 
 
 def render() -> None:
     init_state()
-    show_notices(P)
+    show_notices(STATE.page)
     set_chooser()
     pid = problem_id()
     problem_view(make_problem(*pid), pid)

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .problems import KINDS, LEVELS, SET_SIZE, make_problem
+from ..pure.links import SEED_MAX
+from .problems import KINDS, LEVELS, SET_SIZE, Kind, make_problem
 
-ProblemId = tuple[str, int, int, int]  # kind, level, seed, number
+ProblemId = tuple[Kind, int, int, int]  # kind, level, seed, number
 Cell = tuple[int, int]
 MAX_PROBLEMS = 200  # the most recent problems kept; a class set has SET_SIZE
 MAX_TEXT = 200  # characters of one typed or checked answer
-SEED_MAX = 10**6
 
 
-def typed_fields(kind: str) -> tuple[str, ...]:
+def typed_fields(kind: Kind) -> tuple[str, ...]:
     """The text inputs of a problem of `kind`: height and width, or one answer."""
     return ("rows", "cols") if kind == "size" else ("typed",)
 

@@ -11,15 +11,18 @@ ties, ceil mode.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
 from pooling import PoolConfig, backward, batch_gradients, forward
+from pooling.config import Mode
 from pooling.explain import coverage
 from pooling.geometry import output_length, plane_geometry
 
 Cell = tuple[int, int]
-KINDS = {
+Kind = Literal["cells", "value", "size", "batch"]  # what a problem asks for
+KINDS: dict[Kind, str] = {
     "cells": "Which cells get gradient",
     "value": "dL/dx at a cell",
     "size": "Output size",
@@ -37,7 +40,7 @@ class Problem:
     when every y cell sends 1); cell: the cell asked about; reduction: the batch's.
     answer: frozenset of cells ("cells"), a float ("value", "batch"), or (OH, OW)."""
 
-    kind: str
+    kind: Kind
     level: int
     config: PoolConfig
     x: np.ndarray
@@ -48,7 +51,7 @@ class Problem:
     asks_count: bool = False  # batch: how many positions, not the bias gradient
 
 
-def layer_for(level: int, rng: np.random.Generator, *, mode: str) -> PoolConfig:
+def layer_for(level: int, rng: np.random.Generator, *, mode: Mode) -> PoolConfig:
     """A layer that needs the level's idea (and those before it)."""
     ties = str(rng.choice(["first", "last", "split"])) if level >= 4 else "first"
     if level == 1:
@@ -97,7 +100,7 @@ def plane_size(level: int, config: PoolConfig) -> int:
     return 5 if config.kernel_size[0] == 3 else 4
 
 
-def make_problem(kind: str, level: int, seed: int, number: int) -> Problem:
+def make_problem(kind: Kind, level: int, seed: int, number: int) -> Problem:
     """Problem `number` (1..SET_SIZE) of the set (kind, level, seed)."""
     if kind not in KINDS or level not in LEVELS:
         raise ValueError(f"no exercises of kind {kind!r} at level {level}")

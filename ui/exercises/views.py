@@ -8,6 +8,7 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..figures.style import ANSWER_MAP_PX, SEED_INPUT_PX
+from ..pure.links import SEED_MAX
 from ..pure.words import pad_label
 from ..shared import browser
 from ..shared.chart import cached, chart
@@ -16,14 +17,7 @@ from ..shared.state import literal
 from .answers import Verdict, check_cells, check_number, check_size, parse_number, parse_whole
 from .problems import KINDS, LEVELS, SET_SIZE, Problem
 from .state import (
-    CHECKED,
-    CLICKS,
-    FIRST,
-    KIND,
-    LEVEL,
-    NUMBER,
-    SEED,
-    P,
+    STATE,
     ProblemId,
     chosen_cells,
     clear_cells,
@@ -33,18 +27,17 @@ from .state import (
     recall_typed,
     record,
     toggle_cell,
-    typed_key,
 )
 from .text import answer_text, explanation, question
 
 
 def set_chooser() -> None:
     left, right = st.columns([3, 2])
-    left.radio("Exercise", list(KINDS.values()), key=KIND, horizontal=True)
+    left.radio("Exercise", list(KINDS.values()), key=STATE.kind, horizontal=True)
     right.select_slider(
         "Level",
         list(LEVELS),
-        key=LEVEL,
+        key=STATE.level,
         format_func=lambda level: f"{level} · {LEVELS[level]}",
         help="Each level adds one idea: overlap, padding, ties, ceil mode.",
     )
@@ -52,22 +45,22 @@ def set_chooser() -> None:
     row.number_input(
         "Set (seed)",
         0,
-        10**6,
-        key=SEED,
+        SEED_MAX,
+        key=STATE.seed,
         width=SEED_INPUT_PX,
         help="The same set number gives everyone the same problems: share the link.",
     )
-    number = st.session_state[NUMBER]
+    number = STATE.problem_number()
     back_and_next(
         row,
-        prefix=P,
+        keys=(STATE.back, STATE.next),
         labels=("Previous", "Next"),
         on_move=go,
         at_first=number == 1,
         at_last=number == SET_SIZE,
         noun="problem",
     )
-    row.button("New set", key=f"{P}_new", icon=":material/casino:", on_click=new_set)
+    row.button("New set", key=STATE.new_button, icon=":material/casino:", on_click=new_set)
 
 
 def problem_view(problem: Problem, pid: ProblemId) -> None:
@@ -102,10 +95,10 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
             clickable=clickable,
         )
         if clickable:
-            key = f"{P}_pick_{'_'.join(map(str, pid))}_{st.session_state[CLICKS]}"
+            key = STATE.pick_chart(pid, STATE.clicks_so_far())
             chart(figure, key=key, on_select=lambda: toggle_cell(pid, key))
         else:
-            chart(figure, key=f"{P}_fig_x")
+            chart(figure, key=STATE.fig_x)
     if problem.kind == "value":
         with right:
             figure = cached(
@@ -115,7 +108,7 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
                 kind="gradient",
                 width_px=ANSWER_MAP_PX,
             )
-            chart(figure, key=f"{P}_fig_gy")
+            chart(figure, key=STATE.fig_gy)
 
 
 def batch_maps(problem: Problem, pid: ProblemId) -> None:
@@ -133,7 +126,7 @@ def batch_maps(problem: Problem, pid: ProblemId) -> None:
             title=title,
             most_columns=count,
         )
-        chart(figure, key=f"{P}_fig_batch_{kind}")
+        chart(figure, key=STATE.batch_figure(kind))
 
 
 def cells_form(problem: Problem, pid: ProblemId) -> None:
@@ -141,10 +134,10 @@ def cells_form(problem: Problem, pid: ProblemId) -> None:
     picked = ", ".join(f"({r}, {c})" for r, c in chosen) if chosen else "none yet"
     st.caption(f"Your cells (marked on x; click again to take one back): {picked}.")
     row = st.container(horizontal=True, gap="small")
-    if row.button("Check", key=f"{P}_check_cells", type="primary", icon=":material/check:"):
+    if row.button("Check", key=STATE.check_cells_button, type="primary", icon=":material/check:"):
         verdict = check_cells(problem, frozenset(chosen))
         record(pid, picked, verdict.right)
-    row.button("Clear", key=f"{P}_clear", on_click=clear_cells, args=(pid,))
+    row.button("Clear", key=STATE.clear_button, on_click=clear_cells, args=(pid,))
 
 
 def typed_form(problem: Problem, pid: ProblemId) -> None:
@@ -159,11 +152,12 @@ def typed_form(problem: Problem, pid: ProblemId) -> None:
     else:
         places = {"typed": (st, "Your answer")}
     for name, (place, label) in places.items():
-        key = typed_key(pid, name)
+        key = STATE.typed_box(pid, name)
         boxes[name] = place.text_input(label, key=key, on_change=keep_typed, args=(pid, name))
-    check_key = f"{P}_check_typed"
-    browser.enter_presses([typed_key(pid, name) for name in boxes], check_key)
-    if not st.button("Check", key=check_key, type="primary", icon=":material/check:"):
+    browser.enter_presses([STATE.typed_box(pid, name) for name in boxes], STATE.check_typed_button)
+    if not st.button(
+        "Check", key=STATE.check_typed_button, type="primary", icon=":material/check:"
+    ):
         return
     if problem.kind == "size":
         given = read(boxes["rows"], parse_whole), read(boxes["cols"], parse_whole)
@@ -187,7 +181,7 @@ def read(text: str, parse):
 
 
 def verdict_view(problem: Problem, pid: ProblemId) -> None:
-    checked = st.session_state[CHECKED].get(pid)
+    checked = STATE.checked_answer(pid)
     if checked is None:
         return
     given, right = checked
@@ -204,7 +198,7 @@ def verdict_view(problem: Problem, pid: ProblemId) -> None:
 
 
 def score_view() -> None:
-    first = st.session_state[FIRST]
+    first = STATE.first_tries()
     if first:
         st.caption(
             f"Score: {sum(first.values())} right at the first try, of {len(first)} "

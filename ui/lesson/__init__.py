@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from ..shared import browser
 from ..shared.state import show_notices
-from .state import P, init_state, publish, remember_work
+from .state import STATE, init_state, publish, remember_work
 from .views import step_view
 
 
 def render() -> None:
     init_state()
-    show_notices(P)
+    show_notices(STATE.page)
     step_view()
     publish()
     remember_work()

@@ -1,26 +1,70 @@
-"""The lesson page's state: the step on screen (in the link) and the answers given,
-which the browser keeps too, so a reload brings them back (memory)."""
+"""The lesson page's state: its one declaration (`STATE`: every session-state and
+widget key, named once, here; its share-link field; typed reads): the step on screen
+(in the link) and the answers given, which the browser keeps too, so a reload brings
+them back (memory); and the callbacks that change them."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
 
 import streamlit as st
 
 from ..pure.links import Field, int_in, snapshot
 from ..shared import browser
 from ..shared.lecture import with_lecture
-from ..shared.state import start_page_state
+from ..shared.state import PageKeys, start_page_state
 from .memory import from_stored, to_stored
 from .steps import STEP_COUNT, lesson_steps
 
-P = "ls"
-STEP, ANSWERS, SHOWN = f"{P}_step", f"{P}_answers", f"{P}_shown"  # answers: {step: choice}
-FIELDS = [Field(STEP, "step", 1, int_in(1, STEP_COUNT))]
+P = "ls"  # the page's key prefix: every key below starts with it
+
+
+@dataclass(frozen=True)
+class LessonState:
+    """The Lesson's one state declaration: every key it keeps in session state or
+    gives a widget, its share link's field, and typed reads of its state. Its one
+    limit is the number of steps, STEP_COUNT (steps.py)."""
+
+    page: PageKeys = PageKeys.under(P)
+    step: str = f"{P}_step"  # the step on screen, 1..STEP_COUNT
+    answers: str = f"{P}_answers"  # {step: the first choice}
+    shown: str = f"{P}_shown"  # {step}: answers revealed without a choice
+    back: str = f"{P}_back"
+    next: str = f"{P}_next"
+
+    def pick(self, step: int) -> str:
+        """The question's radio on step `step`."""
+        return f"{P}_pick_{step}"
+
+    def figure(self, step: int, index: int) -> str:
+        return f"{P}_fig_{step}_{index}"
+
+    def show_button(self, step: int) -> str:
+        return f"{P}_show_{step}"
+
+    @cached_property
+    def fields(self) -> list[Field]:
+        return [Field(self.step, "step", 1, int_in(1, STEP_COUNT))]
+
+    def step_shown(self) -> int:
+        return st.session_state[self.step]
+
+    def answers_given(self) -> dict[int, int]:
+        return st.session_state[self.answers]
+
+    def revealed(self) -> set[int]:
+        return st.session_state[self.shown]
+
+
+STATE = LessonState()
+FIELDS = STATE.fields
 
 
 def init_state() -> None:
     """The link's step (read once), then, once per session, the answers the browser
     kept: they come back, the link still says which step is shown."""
-    start_page_state(P, FIELDS, {ANSWERS: {}, SHOWN: set()})
+    start_page_state(STATE.page, FIELDS, {STATE.answers: {}, STATE.shown: set()})
     stored = browser.recalled(P)
     if stored is not None:
         restore(*from_stored(stored, lesson_steps()))
@@ -30,41 +74,36 @@ def restore(answers: dict[int, int], shown: set[int]) -> None:
     """Stored answers under this session's (its first choices win); a question on
     screen still unanswered shows its stored choice (set before it is drawn)."""
     state = st.session_state
-    state[ANSWERS] = {**answers, **state[ANSWERS]}
-    state[SHOWN] = state[SHOWN] | shown
-    for number, choice in state[ANSWERS].items():
-        if state.get(pick_key(number)) is None:
-            state[pick_key(number)] = choice
+    state[STATE.answers] = {**answers, **state[STATE.answers]}
+    state[STATE.shown] = state[STATE.shown] | shown
+    for number, choice in state[STATE.answers].items():
+        if state.get(STATE.pick(number)) is None:
+            state[STATE.pick(number)] = choice
 
 
 def remember_work() -> None:
     """The answers to the browser; once answered, the question's focus goes, so the
     arrow keys step through the lesson instead of changing the answer."""
-    state = st.session_state
-    browser.remember(P, to_stored(state[ANSWERS], state[SHOWN]))
-    arrows = {"ArrowLeft": f"{P}_back", "ArrowRight": f"{P}_next"}
-    browser.leave_after_choice(pick_key(state[STEP]), arrows=arrows)
+    browser.remember(P, to_stored(STATE.answers_given(), STATE.revealed()))
+    arrows = {"ArrowLeft": STATE.back, "ArrowRight": STATE.next}
+    browser.leave_after_choice(STATE.pick(STATE.step_shown()), arrows=arrows)
 
 
 def publish() -> None:
     st.query_params.from_dict(with_lecture(snapshot(FIELDS, st.session_state)))
 
 
-def pick_key(step: int) -> str:
-    return f"{P}_pick_{step}"
-
-
 def go(delta: int) -> None:
     state = st.session_state
-    state[STEP] = min(max(state[STEP] + delta, 1), STEP_COUNT)
+    state[STATE.step] = min(max(state[STATE.step] + delta, 1), STEP_COUNT)
 
 
 def answered(step: int) -> None:
     """The learner chose: the first choice counts for the score."""
-    choice = st.session_state[pick_key(step)]
+    choice = st.session_state[STATE.pick(step)]
     if choice is not None:
-        st.session_state[ANSWERS].setdefault(step, choice)
+        STATE.answers_given().setdefault(step, choice)
 
 
 def show_answer(step: int) -> None:
-    st.session_state[SHOWN].add(step)
+    STATE.revealed().add(step)

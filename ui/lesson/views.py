@@ -9,12 +9,12 @@ from ..figures.style import HALF_PX
 from ..shared.chart import cached, chart
 from ..shared.player import back_and_next
 from .model import Step
-from .state import ANSWERS, SHOWN, STEP, P, answered, go, pick_key, show_answer
+from .state import STATE, answered, go, show_answer
 from .steps import STEP_COUNT, lesson_steps
 
 
 def step_view() -> None:
-    number = st.session_state[STEP]
+    number = STATE.step_shown()
     step = lesson_steps()[number - 1]
     st.progress(number / STEP_COUNT, text=f"Step {number} of {STEP_COUNT}: {step.title}")
     st.markdown(step.idea)
@@ -38,14 +38,15 @@ def example_view(step: Step, number: int) -> None:
                 overlay=grids.Overlay(marks=grid.marks),
                 width_px=HALF_PX,
             )
-            chart(figure, key=f"{P}_fig_{number}_{index}")
+            chart(figure, key=STATE.figure(number, index))
 
 
 def question_view(step: Step, number: int) -> None:
     state = st.session_state
-    key = pick_key(number)
-    if key not in state and number in state[ANSWERS]:
-        state[key] = state[ANSWERS][number]  # back on a step answered before
+    key = STATE.pick(number)
+    answers = STATE.answers_given()
+    if key not in state and number in answers:
+        state[key] = answers[number]  # back on a step answered before
     st.markdown(f"**Question.** {step.question}")
     st.radio(
         "Your answer",
@@ -60,10 +61,12 @@ def question_view(step: Step, number: int) -> None:
     if picked is not None:
         choice = step.choices[picked]
         (st.success if choice.right else st.error)(step.verdict(picked))
-    if picked is not None or number in state[SHOWN]:
+    if picked is not None or number in STATE.revealed():
         reveal_view(step)
     else:
-        st.button("Show the answer", key=f"{P}_show_{number}", on_click=show_answer, args=(number,))
+        st.button(
+            "Show the answer", key=STATE.show_button(number), on_click=show_answer, args=(number,)
+        )
 
 
 def reveal_view(step: Step) -> None:
@@ -77,7 +80,7 @@ def reveal_view(step: Step) -> None:
 def navigation(number: int) -> None:
     back_and_next(
         st.container(horizontal=True, gap="small"),
-        prefix=P,
+        keys=(STATE.back, STATE.next),
         labels=("Previous step", "Next step"),
         on_move=go,
         at_first=number == 1,
@@ -87,7 +90,7 @@ def navigation(number: int) -> None:
 
 
 def score_view() -> None:
-    answers = st.session_state[ANSWERS]
+    answers = STATE.answers_given()
     if not answers:
         return
     steps = lesson_steps()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
 from ..pure.digits import IMAGE_SIZE, digit_images
 
-SOURCES = {
+Source = Literal["digits", "noise", "edit"]
+SOURCES: dict[Source, str] = {
     "digits": "Handwritten digits",
     "noise": "Random noise",
     "edit": "Digits you edit",
@@ -17,7 +20,7 @@ Edits = tuple[tuple[int, np.ndarray], ...]  # (example, its edited (8, 8) image)
 
 
 def sample_batch(
-    source: str, size: int, seed: int, edits: Edits = ()
+    source: Source, size: int, seed: int, edits: Edits = ()
 ) -> tuple[np.ndarray, np.ndarray]:
     """Images (N, 8, 8) in [0, 1] and labels (N,), drawn with `seed`; with "edit",
     the user's edited images replace the drawn ones."""

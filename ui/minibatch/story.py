@@ -24,7 +24,7 @@ from pooling.batch import reduce_batch
 from pooling.explain import coverage, shares
 
 from ..pure.tolerances import SUMMATION_ORDER
-from .data import Edits, sample_batch
+from .data import Edits, Source, sample_batch
 from .trajectory import Trajectory
 
 SEED_GRADIENTS = np.array([[1.5, -2.0, 1.1, 0.4, -0.9], [1.2, 2.3, -1.1, -0.8, -0.7]])
@@ -58,7 +58,7 @@ def cells_of(masks: np.ndarray | None, example: int, feature: int) -> tuple[Cell
 class BatchSettings:
     """What the page computes from: the cache key."""
 
-    source: str
+    source: Source
     size: int
     seed: int
     network: NetConfig

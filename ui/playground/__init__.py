@@ -22,15 +22,16 @@ from .inputs import (
     upstream_panel,
 )
 from .model import LayerSettings, LayerStory
-from .state import PLAYING, SEED, TAB, TABS, UPSTREAM, P, clamp_picks, init_state, publish
+from .state import STATE, TABS, clamp_picks, init_state, publish
 from .views import TAB_VIEWS
 
 
 def checked_story(
     grid: np.ndarray, config: PoolConfig, custom: np.ndarray | None
 ) -> LayerStory | None:
-    state = st.session_state
-    settings = LayerSettings(np.array(grid), config, state[UPSTREAM], state[SEED], custom)
+    settings = LayerSettings(
+        np.array(grid), config, STATE.chosen_upstream(), STATE.upstream_seed(), custom
+    )
     try:
         return cache.story(settings)
     except ValueError as error:
@@ -54,7 +55,7 @@ def story_from_inputs() -> LayerStory | None:
             custom = custom_upstream(output_shape) if output_shape else None
     if grid is None or config is None:
         return None
-    if st.session_state[UPSTREAM] == "custom" and custom is None:
+    if STATE.chosen_upstream() == "custom" and custom is None:
         return None
     return checked_story(grid, config, custom)
 
@@ -62,7 +63,7 @@ def story_from_inputs() -> LayerStory | None:
 def render() -> None:
     init_state()
     sidebar_controls()
-    show_notices(P)
+    show_notices(STATE.page)
     story = story_from_inputs()
     if story is None:
         publish()
@@ -74,4 +75,6 @@ def render() -> None:
         first_cell=story.busiest_cell(),
     )
     publish()
-    open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, story=story, players={"step": PLAYING})
+    open_tab_only(
+        key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story, players={"step": STATE.player}
+    )

@@ -12,7 +12,7 @@ import streamlit as st
 from ..shared.code_view import reproduce_view
 from . import cache
 from .model import LayerStory
-from .state import P
+from .state import STATE
 
 
 def share_view(story: LayerStory) -> None:
@@ -33,12 +33,12 @@ def share_view(story: LayerStory) -> None:
             csv_text(grid),
             file_name=f"{name}.csv",
             mime="text/csv",
-            key=f"{P}_csv_{name}",
+            key=STATE.csv_button(name),
             width="stretch",
         )
     torch_code, numpy_code = cache.snippets(story.settings)
     reproduce_view(
-        key=f"{P}_code",
+        keys=STATE.code,
         file_stem="pooling_playground",
         config=story.config,
         torch_code=torch_code,

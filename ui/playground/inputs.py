@@ -10,22 +10,22 @@ import streamlit as st
 from pooling import PoolConfig
 from pooling.geometry import plane_geometry
 
-from ..shared.controls import config_from_state, pool_controls
+from ..pure.links import SEED_MAX
 from ..shared.grid_editor import grid_editor, resized, set_grid, size_inputs
 from .model import UPSTREAM_LABELS, UPSTREAMS
 from .presets import PRESETS
-from .state import GRID, GY_PENDING, SEED, UPSTREAM, UPSTREAM_GRID, P, load_preset
+from .state import STATE, load_preset
 
 
 def sidebar_controls() -> None:
     with st.sidebar:
         st.subheader("Pooling layer")
-        pool_controls(P)
+        STATE.pool.draw()
 
 
 def checked_config() -> PoolConfig | None:
     try:
-        return config_from_state(P)
+        return STATE.pool.config()
     except ValueError as error:
         st.error(f"This pooling layer is not valid: {error}.", icon=":material/error:")
         return None
@@ -37,13 +37,13 @@ def input_panel() -> np.ndarray | None:
     for name, preset in PRESETS.items():
         buttons.button(
             preset.label,
-            key=f"{P}_preset_{name}",
+            key=STATE.preset_button(name),
             on_click=load_preset,
             args=(name,),
             help=preset.help,
         )
-    size_inputs(GRID)
-    return grid_editor(GRID, "Click a cell to type a new value.")
+    size_inputs(STATE.grid)
+    return grid_editor(STATE.grid, "Click a cell to type a new value.")
 
 
 def upstream_panel() -> None:
@@ -51,17 +51,17 @@ def upstream_panel() -> None:
     st.radio(
         "dL/dy",
         UPSTREAMS,
-        key=UPSTREAM,
+        key=STATE.upstream,
         format_func=UPSTREAM_LABELS.get,
         label_visibility="collapsed",
         help="What the layers above send back: one number per output cell.",
     )
-    if st.session_state[UPSTREAM] == "random":
+    if STATE.chosen_upstream() == "random":
         st.number_input(
             "Random seed",
             0,
-            10**6,
-            key=SEED,
+            SEED_MAX,
+            key=STATE.seed,
             help="Same seed, same numbers: handy when a class follows along.",
         )
 
@@ -79,13 +79,14 @@ def custom_upstream(output_shape: tuple[int, int]) -> np.ndarray | None:
     """The editable dL/dy grid, kept the output's shape; its edits are kept while
     another upstream is chosen."""
     state = st.session_state
-    pending = state.pop(GY_PENDING, None)
-    known = state.get(f"{UPSTREAM_GRID}_current")
+    editor = STATE.upstream_grid
+    pending = state.pop(STATE.gy_pending, None)
+    known = state.get(editor.current)
     if pending is not None:
-        set_grid(UPSTREAM_GRID, resized(pending, output_shape, 1.0))
+        set_grid(editor, resized(pending, output_shape, 1.0))
     elif known is None or known.shape != output_shape:
         start = np.ones((0, 0)) if known is None else known
-        set_grid(UPSTREAM_GRID, resized(start, output_shape, 1.0))
-    if state[UPSTREAM] != "custom":
+        set_grid(editor, resized(start, output_shape, 1.0))
+    if STATE.chosen_upstream() != "custom":
         return None
-    return grid_editor(UPSTREAM_GRID, "One value per output cell; it follows the output's shape.")
+    return grid_editor(editor, "One value per output cell; it follows the output's shape.")

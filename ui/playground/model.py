@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -17,8 +18,9 @@ from pooling.geometry import plane_geometry
 from ..pure.tolerances import SUMMATION_ORDER
 from ..pure.words import pad_label
 
-UPSTREAMS = ("ones", "random", "seed", "custom")
-UPSTREAM_LABELS = {
+Upstream = Literal["ones", "random", "seed", "custom"]  # where dL/dy comes from
+UPSTREAMS: tuple[Upstream, ...] = get_args(Upstream)
+UPSTREAM_LABELS: dict[Upstream, str] = {
     "ones": "All ones",
     "random": "Random",
     "seed": "2.5 everywhere (the seed)",
@@ -30,14 +32,14 @@ Cell = tuple[int, int]
 
 
 def upstream_gradient(
-    kind: str, shape: tuple[int, int], seed: int, custom: np.ndarray | None = None
+    upstream: Upstream, shape: tuple[int, int], seed: int, custom: np.ndarray | None = None
 ) -> np.ndarray:
     """dL/dy for the output shape: ones, seeded random (1 decimal), 2.5, or the user's."""
-    if kind == "ones":
+    if upstream == "ones":
         return np.ones(shape)
-    if kind == "seed":
+    if upstream == "seed":
         return np.full(shape, SEED_UPSTREAM)
-    if kind == "random":
+    if upstream == "random":
         return np.round(np.random.default_rng(seed).uniform(-2, 2, shape), 1)
     if custom is None or custom.shape != shape:
         raise ValueError(f"the edited dL/dy must have the output's shape {shape}")
@@ -50,7 +52,7 @@ class LayerSettings:
 
     x: np.ndarray
     config: PoolConfig
-    upstream: str
+    upstream: Upstream
     seed: int
     custom: np.ndarray | None = None
 

@@ -1,24 +1,45 @@
 """Starting grids for the Playground, each with the settings that show it off: one
-registry, `PRESETS`, name -> Preset."""
+registry, `PRESETS`, name -> Preset. A preset names the settings it sets
+(`PresetSettings`); the page's state declaration says which key each one is."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 import numpy as np
 
-from ..pure.digits import digit_images
+from pooling.config import Mode
 
-NON_OVERLAPPING = dict(mode="max", kh=2, kw=2, sh=2, sw=2, pad=0, dil=1)
+from ..pure.digits import digit_images
+from .model import Upstream
+
+
+class PresetSettings(TypedDict, total=False):
+    """The settings a preset may set, by the names of the page's pooling controls
+    (PoolKeys) and its upstream choice; what a preset leaves out stays as it is."""
+
+    mode: Mode
+    kh: int
+    kw: int
+    sh: int
+    sw: int
+    pad: int
+    dil: int
+    ceil: bool
+    upstream: Upstream
+
+
+NON_OVERLAPPING = PresetSettings(mode="max", kh=2, kw=2, sh=2, sw=2, pad=0, dil=1)
 
 
 @dataclass(frozen=True)
 class Start:
-    """A grid (H, W) and the page settings (state-key suffix -> value) that go with it."""
+    """A grid (H, W) and the page settings that go with it."""
 
     grid: np.ndarray
-    settings: dict = field(default_factory=dict)
+    settings: PresetSettings = field(default_factory=PresetSettings)
 
 
 @dataclass(frozen=True)
@@ -31,7 +52,7 @@ class Preset:
 def seed_window(_rng=None) -> Start:
     return Start(
         np.array([[1.0, 3.0], [2.0, 0.5]]),
-        dict(NON_OVERLAPPING, ceil=False, upstream="seed"),
+        NON_OVERLAPPING | PresetSettings(ceil=False, upstream="seed"),
     )
 
 
@@ -69,7 +90,7 @@ def overlap(_rng) -> Start:
         [[1, 2, 0, 1, 3], [0, 9, 1, 0, 2], [2, 1, 4, 1, 0], [0, 3, 1, 8, 1], [1, 0, 2, 1, 0]],
         dtype=np.float64,
     )
-    return Start(grid, dict(NON_OVERLAPPING, kh=3, kw=3, sh=1, sw=1))
+    return Start(grid, NON_OVERLAPPING | PresetSettings(kh=3, kw=3, sh=1, sw=1))
 
 
 PRESETS = {

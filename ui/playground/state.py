@@ -1,14 +1,19 @@
-"""The Playground's state: its session-state keys (named once, here), its share-link
-fields, and the callbacks that change them."""
+"""The Playground's state: its one declaration (`STATE`: every session-state and widget
+key, named once, here; its share-link fields; its limits; typed reads), and the
+callbacks that change the state."""
 
 from __future__ import annotations
 
 from collections import ChainMap
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 import streamlit as st
 
 from ..pure.links import (
+    SEED_MAX,
     Field,
     int_in,
     label_in,
@@ -19,20 +24,15 @@ from ..pure.links import (
     write_cell,
     write_grid,
 )
-from ..shared.controls import pool_fields
+from ..shared.controls import PoolControls
 from ..shared.grid_editor import current_grid, set_grid
 from ..shared.lecture import with_lecture
-from ..shared.state import start_page_state
-from .model import UPSTREAMS
+from ..shared.player import at_rest, stop
+from ..shared.state import GridKeys, PageKeys, PlayerKeys, start_page_state
+from .model import UPSTREAMS, Cell, Upstream
 from .presets import PRESETS, seed_window
 
-P = "pg"  # the page's key prefix
-GRID, UPSTREAM_GRID = f"{P}_grid", f"{P}_gy"  # the two grid editors
-LINK_X, LINK_GY, GY_PENDING = f"{P}_x", f"{P}_gy_url", f"{P}_gy_pending"
-UPSTREAM, SEED = f"{P}_upstream", f"{P}_seed"
-STEP, CELL, PLAYING = f"{P}_step", f"{P}_cell", f"{P}_playing"
-TAB, OUT_WIDTH = f"{P}_tab", f"{P}_out_width"
-PICK_Y, PICK_GX = f"{P}_pick_y", f"{P}_pick_gx"  # the clickable charts
+P = "pg"  # the page's key prefix: every key below starts with it
 
 # Short labels: all six fit one row of a projector's main column (1280x720 at 150 %).
 TABS = {
@@ -49,34 +49,106 @@ def _write_optional(write):
     return lambda value: "" if value is None else write(value)
 
 
-FIELDS = pool_fields(P) + [
-    Field(LINK_X, "x", seed_window().grid, parse_grid, write_grid),
-    Field(UPSTREAM, "g", "ones", one_of(UPSTREAMS)),
-    Field(LINK_GY, "gy", None, parse_grid, _write_optional(write_grid)),
-    Field(SEED, "seed", 0, int_in(0, 10**6)),
-    Field(STEP, "step", 0, int_in(0, 255)),
-    Field(CELL, "cell", None, parse_cell, _write_optional(write_cell)),
-    Field(TAB, "tab", TABS["forward"], *label_in(TABS)),
-]
+@dataclass(frozen=True)
+class PlaygroundState:
+    """The Playground's one state declaration: every key it keeps in session state or
+    gives a widget (its pooling controls, grid editors and player as bundles), its
+    share link's fields, its limits (the pooling layer's in controls.py, the grid's
+    and the seed's in links.py, its own here), and typed reads of its state."""
+
+    STEP_MAX: ClassVar[int] = 255  # the last window a link can name (numbered from 0)
+
+    page: PageKeys = PageKeys.under(P)
+    pool: PoolControls = PoolControls.under(P)
+    grid: GridKeys = GridKeys.under(f"{P}_grid")  # x's editor
+    upstream_grid: GridKeys = GridKeys.under(f"{P}_gy")  # the edited dL/dy's editor
+    link_x: str = f"{P}_x"  # x as the link gives it, until the editor takes it
+    link_gy: str = f"{P}_gy_url"  # the edited dL/dy as the link gives it
+    gy_pending: str = f"{P}_gy_pending"  # ... kept until y's shape is known
+    upstream: str = f"{P}_upstream"  # Upstream: where dL/dy comes from
+    seed: str = f"{P}_seed"  # the random dL/dy's seed, and the presets'
+    step: str = f"{P}_step"  # the window being stepped through (from 0)
+    player: PlayerKeys = PlayerKeys.under(P, position=step)
+    cell: str = f"{P}_cell"  # the ledger's input cell, (row, col)
+    tab: str = f"{P}_tab"
+    out_width: str = f"{P}_out_width"  # y's width: a click on y names its window
+    pick_y: str = f"{P}_pick_y"  # the clickable charts
+    pick_gx: str = f"{P}_pick_gx"
+    fig_x: str = f"{P}_fig_x"
+    fig_gy: str = f"{P}_fig_gy"
+    fig_routing: str = f"{P}_fig_routing"
+    fig_coverage: str = f"{P}_fig_coverage"
+    fig_step_x: str = f"{P}_fig_step_x"
+    fig_step_gx: str = f"{P}_fig_step_gx"
+    ledger_table: str = f"{P}_ledger"
+    fig_jacobian: str = f"{P}_fig_jacobian"
+    jacobian_box: tuple[str, str] = (f"scroll_{P}_fig_jacobian", f"wide_{P}_fig_jacobian")
+    load_ties: str = f"{P}_load_ties"
+    fig_ties: str = f"{P}_fig_ties"
+    tie_table: str = f"{P}_tie_table"
+    code: tuple[str, str] = (f"{P}_code_torch", f"{P}_code_numpy")  # the two downloads
+
+    def preset_button(self, name: str) -> str:
+        return f"{P}_preset_{name}"
+
+    def twin_figure(self, name: str) -> str:
+        """The twin view's maps: name is "x", "y" or "dldx"."""
+        return f"{P}_fig_twin_{name}"
+
+    def csv_button(self, name: str) -> str:
+        return f"{P}_csv_{name}"
+
+    @cached_property
+    def fields(self) -> list[Field]:
+        """The share link: every setting, both grids, the step, the cell and the tab."""
+        return self.pool.fields + [
+            Field(self.link_x, "x", seed_window().grid, parse_grid, write_grid),
+            Field(self.upstream, "g", "ones", one_of(UPSTREAMS)),
+            Field(self.link_gy, "gy", None, parse_grid, _write_optional(write_grid)),
+            Field(self.seed, "seed", 0, int_in(0, SEED_MAX)),
+            Field(self.step, "step", 0, int_in(0, self.STEP_MAX)),
+            Field(self.cell, "cell", None, parse_cell, _write_optional(write_cell)),
+            Field(self.tab, "tab", TABS["forward"], *label_in(TABS)),
+        ]
+
+    def preset_keys(self) -> dict[str, str]:
+        """What a preset may set (presets.PresetSettings' names) -> its key."""
+        return {**asdict(self.pool.keys), "upstream": self.upstream}
+
+    def chosen_upstream(self) -> Upstream:
+        return st.session_state[self.upstream]
+
+    def upstream_seed(self) -> int:
+        return st.session_state[self.seed]
+
+    def step_shown(self) -> int:
+        return st.session_state[self.step]
+
+    def picked_cell(self) -> Cell | None:
+        return st.session_state[self.cell]
+
+
+STATE = PlaygroundState()
+FIELDS = STATE.fields
 
 
 def init_state() -> None:
     """Settings from the link on the session's first run; the grids from it too."""
-    if start_page_state(P, FIELDS, {PLAYING: False}):
+    if start_page_state(STATE.page, FIELDS, at_rest(STATE.player)):
         state = st.session_state
-        set_grid(GRID, state.pop(LINK_X))
-        state[GY_PENDING] = state.pop(LINK_GY)  # sized once y's shape is known
+        set_grid(STATE.grid, state.pop(STATE.link_x))
+        state[STATE.gy_pending] = state.pop(STATE.link_gy)  # sized once y's shape is known
 
 
 def custom_upstream_in_use() -> np.ndarray | None:
     """The edited dL/dy while "Edit it" is chosen (it goes in the link then)."""
-    state = st.session_state
-    return state.get(f"{UPSTREAM_GRID}_current") if state[UPSTREAM] == "custom" else None
+    known = st.session_state.get(STATE.upstream_grid.current)
+    return known if STATE.chosen_upstream() == "custom" else None
 
 
 def publish() -> None:
     """Write every setting and the grids into the URL (the edited dL/dy only when used)."""
-    grids = {LINK_X: current_grid(GRID), LINK_GY: custom_upstream_in_use()}
+    grids = {STATE.link_x: current_grid(STATE.grid), STATE.link_gy: custom_upstream_in_use()}
     params = snapshot(FIELDS, ChainMap(grids, st.session_state))
     filled = {name: value for name, value in params.items() if value != ""}
     st.query_params.from_dict(with_lecture(filled))
@@ -85,23 +157,24 @@ def publish() -> None:
 def load_preset(name: str) -> None:
     """Button callback: a preset grid and the settings that show it off."""
     state = st.session_state
-    state[SEED] = (state[SEED] + 1) % 10**6
-    start = PRESETS[name].make(np.random.default_rng(state[SEED]))
-    set_grid(GRID, start.grid)
-    for key, value in start.settings.items():
-        state[f"{P}_{key}"] = value
-    state[STEP] = 0
-    state[CELL] = None
-    state[PLAYING] = False
+    state[STATE.seed] = (state[STATE.seed] + 1) % SEED_MAX
+    start = PRESETS[name].make(np.random.default_rng(state[STATE.seed]))
+    set_grid(STATE.grid, start.grid)
+    keys = STATE.preset_keys()
+    for setting, value in start.settings.items():
+        state[keys[setting]] = value
+    state[STATE.step] = 0
+    state[STATE.cell] = None
+    stop(STATE.player)
 
 
 def clamp_picks(*, windows: int, shape: tuple[int, int], out_width: int, first_cell) -> None:
     """Keep the picked step and cell inside the grid after it shrank (before any widget)."""
     state = st.session_state
-    state[STEP] = min(state[STEP], windows - 1)
-    row, col = state[CELL] if state[CELL] is not None else first_cell
-    state[CELL] = (min(row, shape[0] - 1), min(col, shape[1] - 1))
-    state[OUT_WIDTH] = out_width
+    state[STATE.step] = min(state[STATE.step], windows - 1)
+    row, col = state[STATE.cell] if state[STATE.cell] is not None else first_cell
+    state[STATE.cell] = (min(row, shape[0] - 1), min(col, shape[1] - 1))
+    state[STATE.out_width] = out_width
 
 
 def _picked_point(chart_key: str) -> tuple[int, int] | None:
@@ -114,14 +187,14 @@ def _picked_point(chart_key: str) -> tuple[int, int] | None:
 
 def on_pick_output() -> None:
     """Chart click on y: that output's window becomes the current step."""
-    picked = _picked_point(PICK_Y)
+    picked = _picked_point(STATE.pick_y)
     if picked is not None:
-        st.session_state[STEP] = picked[0] * st.session_state[OUT_WIDTH] + picked[1]
-        st.session_state[PLAYING] = False
+        st.session_state[STATE.step] = picked[0] * st.session_state[STATE.out_width] + picked[1]
+        stop(STATE.player)
 
 
 def on_pick_input() -> None:
     """Chart click on dL/dx: that cell's ledger."""
-    picked = _picked_point(PICK_GX)
+    picked = _picked_point(STATE.pick_gx)
     if picked is not None:
-        st.session_state[CELL] = picked
+        st.session_state[STATE.cell] = picked

@@ -18,17 +18,7 @@ from ..shared.player import Steps, player
 from . import cache, text
 from .export import share_view
 from .model import LayerStory
-from .state import (
-    CELL,
-    PICK_GX,
-    PICK_Y,
-    STEP,
-    P,
-    load_preset,
-    on_pick_input,
-    on_pick_output,
-    publish,
-)
+from .state import STATE, load_preset, on_pick_input, on_pick_output, publish
 
 MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
 SMALL_PRODUCT = (6, 16)  # largest J (outputs, inputs) written out as Jᵀ g
@@ -60,13 +50,13 @@ def gradient_map(values, *, title: str, story: LayerStory, **options):
 
 
 def forward_backward_view(story: LayerStory) -> None:
-    out_cell = story.out_cell(st.session_state[STEP])
+    out_cell = story.out_cell(STATE.step_shown())
     left, right = st.columns(2)
     with left:
         overlay = input_overlay(story, out_cell, story.winner_cells())
         chart(
             cached(grids.grid_figure, values=story.x, title="Input x", overlay=overlay),
-            key=f"{P}_fig_x",
+            key=STATE.fig_x,
         )
         st.caption(text.input_caption(story))
     with right:
@@ -78,18 +68,18 @@ def forward_backward_view(story: LayerStory) -> None:
             overlay=picked,
             clickable=True,
         )
-        chart(figure, key=PICK_Y, on_select=on_pick_output)
+        chart(figure, key=STATE.pick_y, on_select=on_pick_output)
         st.caption("Click a cell of y to follow its window.")
     left, right = st.columns(2)
     with left:
         chart(
             gradient_map(story.grad_output, title="Upstream dL/dy", story=story),
-            key=f"{P}_fig_gy",
+            key=STATE.fig_gy,
         )
         st.caption("Orange is positive, purple negative; both gradient maps share one scale.")
     with right:
         figure = gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True)
-        chart(figure, key=PICK_GX, on_select=on_pick_input)
+        chart(figure, key=STATE.pick_gx, on_select=on_pick_input)
         if story.inflates:
             st.warning(text.inflation_warning(story), icon=":material/warning:")
         st.caption("Click a cell of dL/dx to read its ledger (tab Ledger).")
@@ -104,7 +94,7 @@ def forward_backward_view(story: LayerStory) -> None:
         shared_range=gradient_maps(story),
         title=title,
     )
-    chart(figure, key=f"{P}_fig_routing")  # a row of its own: it is two grids wide
+    chart(figure, key=STATE.fig_routing)  # a row of its own: it is two grids wide
     left, right = st.columns(2)
     with left:
         figure = cached(
@@ -113,7 +103,7 @@ def forward_backward_view(story: LayerStory) -> None:
             title="Windows reading each cell",
             kind="count",
         )
-        chart(figure, key=f"{P}_fig_coverage")
+        chart(figure, key=STATE.fig_coverage)
     with right:
         st.caption(text.coverage_caption(story))
     st.markdown("**Output size**")
@@ -123,8 +113,7 @@ def forward_backward_view(story: LayerStory) -> None:
 
 def step_view(story: LayerStory) -> None:
     steps = Steps(
-        prefix=P,
-        position_key=STEP,
+        keys=STATE.player,
         count=story.windows,
         noun="window",
         slider_label="Window (reading order)",
@@ -145,7 +134,7 @@ def step_figures(story: LayerStory, step: int) -> None:
         overlay = input_overlay(story, out_cell, marks)
         chart(
             cached(grids.grid_figure, values=story.x, title=title, overlay=overlay),
-            key=f"{P}_fig_step_x",
+            key=STATE.fig_step_x,
         )
     with right:
         title = f"dL/dx after {step + 1} of {story.windows} windows"
@@ -155,7 +144,7 @@ def step_figures(story: LayerStory, step: int) -> None:
             story=story,
             overlay=grids.Overlay(marks=tuple(marks)),
         )
-        chart(figure, key=f"{P}_fig_step_gx")
+        chart(figure, key=STATE.fig_step_gx)
     st.markdown(text.step_sentence(story, out_cell))
     if story.coverage.max() > 1:
         st.caption(
@@ -169,11 +158,11 @@ def ledger_view(story: LayerStory) -> None:
     st.selectbox(
         "Input cell",
         cells,
-        key=CELL,
+        key=STATE.cell,
         format_func=lambda c: f"x[{c[0]},{c[1]}]",
         help="Or click a cell of dL/dx in the first tab.",
     )
-    cell = st.session_state[CELL]
+    cell = STATE.picked_cell()
     lines = story.ledger(cell)
     st.latex(ledger_formula(cell, lines, story.grad_x[cell]))
     if lines:
@@ -186,7 +175,7 @@ def ledger_view(story: LayerStory) -> None:
             }
             for line in lines
         ]
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=f"{P}_ledger")
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="content", key=STATE.ledger_table)
     st.caption(text.ledger_caption(story, cell))
 
 
@@ -206,7 +195,7 @@ def matrix_view(story: LayerStory) -> None:
         in_shape=story.x.shape,
         title="J: rows are outputs, columns are inputs",
     )
-    chart(figure, key=f"{P}_fig_jacobian", scroll=True)
+    chart(figure, key=STATE.fig_jacobian, scroll=STATE.jacobian_box)
     if matrix.shape[0] <= SMALL_PRODUCT[0] and matrix.shape[1] <= SMALL_PRODUCT[1]:
         st.latex(text.transpose_formula(matrix, story.grad_output.ravel(), story.transpose_product))
     twin_view(story)
@@ -232,7 +221,7 @@ def twin_view(story: LayerStory) -> None:
         figure = cached(
             small_multiples, maps=maps, titles=titles, kind=kind, marks=marks, most_columns=2
         )
-        chart(figure, key=f"{P}_fig_twin_{key}")
+        chart(figure, key=STATE.twin_figure(key))
     st.markdown(text.twin_sentence(story, twin))
 
 
@@ -244,15 +233,13 @@ def tie_view(story: LayerStory) -> None:
         return
     if not story.tied_windows:
         st.info("No window holds its maximum twice, so every tie rule gives the same dL/dx.")
-        st.button(
-            "Load the Ties preset", key=f"{P}_load_ties", on_click=load_preset, args=("ties",)
-        )
+        st.button("Load the Ties preset", key=STATE.load_ties, on_click=load_preset, args=("ties",))
         return
     rows, central = cache.ties(story.settings)
     st.markdown(text.tie_lab_sentence(story))
     maps = [row.grad_x for row in rows] + [central]
     titles = [f"ties = {row.ties}" for row in rows] + ["central differences"]
-    chart(cached(small_multiples, maps=maps, titles=titles, most_columns=3), key=f"{P}_fig_ties")
+    chart(cached(small_multiples, maps=maps, titles=titles, most_columns=3), key=STATE.fig_ties)
     table = pd.DataFrame(
         [
             {
@@ -265,7 +252,7 @@ def tie_view(story: LayerStory) -> None:
             for row in rows
         ]
     )
-    st.dataframe(table, hide_index=True, width="stretch", key=f"{P}_tie_table")
+    st.dataframe(table, hide_index=True, width="stretch", key=STATE.tie_table)
     st.caption(
         "Moving every input up by t moves every max up by t, so a true gradient must "
         "add up to dL/dt, the slope of L along that move: where the sums disagree, the "

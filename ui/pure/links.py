@@ -16,6 +16,7 @@ import numpy as np
 
 MAX_GRID = 16
 MAX_VALUE = 1e6  # grid values beyond this overflow sums and crowd the cells
+SEED_MAX = 10**6  # every seed a page draws from, typed or in a link: 0 to this
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pooling.config import Mode, TieRule
+
 
 @dataclass(frozen=True)
 class TieWords:
@@ -17,9 +19,9 @@ class TieWords:
     note: str = ""
 
 
-MODE_LABELS = {"max": "Max", "avg": "Average"}
+MODE_LABELS: dict[Mode, str] = {"max": "Max", "avg": "Average"}
 MODE_HELP = "Max keeps the largest value of each window; average keeps the mean."
-TIE_WORDS = {
+TIE_WORDS: dict[TieRule, TieWords] = {
     "first": TieWords(
         "first (PyTorch)",
         "the first tied cell in reading order gets it all",

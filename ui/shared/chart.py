@@ -31,21 +31,23 @@ def chart(
     *,
     key: str,
     on_select: Callable[[], None] | None = None,
-    scroll: bool = False,
+    scroll: tuple[str, str] | None = None,
 ) -> None:
     """Show a figure with the PNG download kept and the zoom tools (no use on a grid)
     removed. The key is required: two charts with equal figures would otherwise share
     an element id. `on_select` turns clicks on its points into a callback. `scroll`:
     the figure keeps its own width where the column is narrower (a phone) and scrolls
-    sideways in a box of its own, so numbers laid out for that width stay readable."""
+    sideways in a box of its own, so numbers laid out for that width stay readable
+    (its keys: the box's and the wide box's inside it)."""
     if scroll and figure.layout.width:
         # A box that scrolls, holding one at least as wide as the figure: the chart
         # is drawn as wide as the box it sits in.
-        with st.container(key=f"scroll_{key}"), st.container(key=f"wide_{key}"):
+        box, wide = scroll
+        with st.container(key=box), st.container(key=wide):
             # Style only: Streamlit puts it in the page's head, taking no room.
             st.html(
-                f"<style>.st-key-scroll_{key} {{ overflow-x: auto; }} "
-                f".st-key-wide_{key} {{ min-width: {int(figure.layout.width)}px; }}</style>"
+                f"<style>.st-key-{box} {{ overflow-x: auto; }} "
+                f".st-key-{wide} {{ min-width: {int(figure.layout.width)}px; }}</style>"
             )
             _draw(figure, key=key, on_select=on_select)
         return

@@ -14,11 +14,16 @@ SHOWN_UP_TO = 30_000  # characters; a longer snippet (a big noisy batch) is a do
 
 
 def reproduce_view(
-    *, key: str, file_stem: str, config: PoolConfig, torch_code: str, numpy_code: str
+    *,
+    keys: tuple[str, str],
+    file_stem: str,
+    config: PoolConfig,
+    torch_code: str,
+    numpy_code: str,
 ) -> None:
     """The snippets of a screen whose pooling layer is `config`; torch_code is shown only
     when PyTorch can reproduce that layer (else the page says why). The downloads are
-    file_stem_torch.py and file_stem_numpy.py."""
+    file_stem_torch.py and file_stem_numpy.py; keys: their buttons' (torch, numpy)."""
     torch_note = torch_tie_note(config)
     st.markdown(
         "**Check it in your own notebook.** Each snippet rebuilds this screen's inputs, "
@@ -29,9 +34,9 @@ def reproduce_view(
         if torch_note:
             st.info(torch_note, icon=":material/info:")
         else:
-            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=f"{key}_torch")
+            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=keys[0])
     with numpy_tab:
-        snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=f"{key}_numpy")
+        snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=keys[1])
 
 
 def snippet(code: str, *, file_name: str, key: str) -> None:

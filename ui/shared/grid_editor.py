@@ -4,7 +4,7 @@
 never fed back in as its input: the grid handed to the editor (the *base*) only
 changes when something outside the editor replaces it (a preset, a resize, a link), and
 then the editor gets a new key. The last valid edited grid is kept as *current*, which a
-resize starts from.
+resize starts from. Each editor's keys (GridKeys) come from its page's state declaration.
 """
 
 from __future__ import annotations
@@ -15,25 +15,21 @@ import streamlit as st
 
 from ..figures.style import EDITOR_COLUMN_PX
 from ..pure.links import MAX_GRID, check_values
+from .state import GridKeys
 
 
-def _keys(prefix: str) -> dict[str, str]:
-    return {name: f"{prefix}_{name}" for name in ("base", "version", "current", "rows", "cols")}
-
-
-def set_grid(prefix: str, grid: np.ndarray) -> None:
+def set_grid(keys: GridKeys, grid: np.ndarray) -> None:
     """Replace the grid from outside the editor (preset, resize, link)."""
-    keys = _keys(prefix)
     state = st.session_state
-    state[keys["base"]] = np.array(grid, dtype=np.float64)
-    state[keys["current"]] = state[keys["base"]]
-    state[keys["version"]] = state.get(keys["version"], 0) + 1
-    state[keys["rows"]], state[keys["cols"]] = state[keys["base"]].shape
+    state[keys.base] = np.array(grid, dtype=np.float64)
+    state[keys.current] = state[keys.base]
+    state[keys.version] = state.get(keys.version, 0) + 1
+    state[keys.rows], state[keys.cols] = state[keys.base].shape
 
 
-def current_grid(prefix: str) -> np.ndarray:
+def current_grid(keys: GridKeys) -> np.ndarray:
     """The last valid grid the user made."""
-    return st.session_state[_keys(prefix)["current"]]
+    return st.session_state[keys.current]
 
 
 def resized(grid: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np.ndarray:
@@ -44,25 +40,23 @@ def resized(grid: np.ndarray, shape: tuple[int, int], fill: float = 0.0) -> np.n
     return out
 
 
-def _resize(prefix: str) -> None:
-    keys = _keys(prefix)
-    shape = (st.session_state[keys["rows"]], st.session_state[keys["cols"]])
-    set_grid(prefix, resized(current_grid(prefix), shape))
+def _resize(keys: GridKeys) -> None:
+    shape = (st.session_state[keys.rows], st.session_state[keys.cols])
+    set_grid(keys, resized(current_grid(keys), shape))
 
 
-def size_inputs(prefix: str) -> None:
+def size_inputs(keys: GridKeys) -> None:
     """Row and column counts, 1 to MAX_GRID; changing them keeps what still fits."""
-    keys = _keys(prefix)
     for column, (label, key) in zip(
-        st.columns(2), (("Rows", "rows"), ("Columns", "cols")), strict=True
+        st.columns(2), (("Rows", keys.rows), ("Columns", keys.cols)), strict=True
     ):
         column.number_input(
             label,
             1,
             MAX_GRID,
-            key=keys[key],
+            key=key,
             on_change=_resize,
-            args=(prefix,),
+            args=(keys,),
             help=f"1 to {MAX_GRID}. Values that still fit are kept.",
         )
 
@@ -74,17 +68,16 @@ def parse_edited(frame: pd.DataFrame) -> np.ndarray:
     return values
 
 
-def grid_editor(prefix: str, caption: str) -> np.ndarray | None:
+def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
     """Show the editor; return the edited grid, or None after saying what is wrong."""
-    keys = _keys(prefix)
     state = st.session_state
-    editor_key = f"{prefix}_editor_{state[keys['version']]}"
-    if editor_key not in state and not np.array_equal(state[keys["current"]], state[keys["base"]]):
+    editor_key = keys.editor(state[keys.version])
+    if editor_key not in state and not np.array_equal(state[keys.current], state[keys.base]):
         # The editor was off screen for a run (another choice, another example), and
         # Streamlit dropped its edits with it: start it again from the user's grid.
-        set_grid(prefix, state[keys["current"]])
-        editor_key = f"{prefix}_editor_{state[keys['version']]}"
-    base = state[keys["base"]]
+        set_grid(keys, state[keys.current])
+        editor_key = keys.editor(state[keys.version])
+    base = state[keys.base]
     columns = [str(c) for c in range(base.shape[1])]
     edited = st.data_editor(
         pd.DataFrame(base, columns=columns),
@@ -101,5 +94,5 @@ def grid_editor(prefix: str, caption: str) -> np.ndarray | None:
     except ValueError as error:
         st.error(str(error))
         return None
-    state[keys["current"]] = grid
+    state[keys.current] = grid
     return grid

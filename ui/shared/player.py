@@ -13,12 +13,15 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from .state import PlayerKeys
+
 
 @dataclass(frozen=True)
 class Steps:
-    """What the player walks through: positions 0..count-1 kept in `position_key`.
+    """What the player walks through: positions 0..count-1 kept in keys.position.
 
-    prefix: the page's key prefix (the player's own keys start with it);
+    keys: the player's keys, from the page's state declaration; its playing key is
+    read and set only through this module (at_rest, is_playing, stop);
     noun: what one position is ("window", "example"), for the buttons' help;
     single_note: shown instead of the controls when there is only one position;
     first_number: what the slider calls position 0 (1 where the page counts from 1,
@@ -26,8 +29,7 @@ class Steps:
     keep the position itself, whatever the slider shows.
     """
 
-    prefix: str
-    position_key: str
+    keys: PlayerKeys
     count: int
     noun: str
     slider_label: str
@@ -36,59 +38,63 @@ class Steps:
     seconds: float = 1.0
     first_number: int = 0
 
-    @property
-    def playing_key(self) -> str:
-        return f"{self.prefix}_playing"
 
-    @property
-    def moved_key(self) -> str:
-        """When Play last moved on (time.monotonic()), or was switched on."""
-        return f"{self.prefix}_moved_at"
+def at_rest(keys: PlayerKeys) -> dict[str, bool]:
+    """The player's state before anything plays: a page's default for it."""
+    return {keys.playing: False}
+
+
+def is_playing(keys: PlayerKeys) -> bool:
+    return st.session_state[keys.playing]
+
+
+def stop(keys: PlayerKeys) -> None:
+    st.session_state[keys.playing] = False
 
 
 def move(steps: Steps, delta: int) -> None:
     """Stop playing and go `delta` positions on (back if negative), within 0..count-1."""
     state = st.session_state
-    state[steps.playing_key] = False
-    state[steps.position_key] = min(max(state[steps.position_key] + delta, 0), steps.count - 1)
+    stop(steps.keys)
+    state[steps.keys.position] = min(max(state[steps.keys.position] + delta, 0), steps.count - 1)
 
 
 def toggle(steps: Steps) -> None:
     """Play or Pause (Play at the end starts again)."""
     state = st.session_state
-    playing = state[steps.playing_key]
-    if not playing and state[steps.position_key] >= steps.count - 1:
-        state[steps.position_key] = 0  # Play at the end starts again
-    state[steps.playing_key] = not playing
-    state[steps.moved_key] = time.monotonic()
-    state[f"{steps.prefix}_play_toggled"] = True
+    playing = state[steps.keys.playing]
+    if not playing and state[steps.keys.position] >= steps.count - 1:
+        state[steps.keys.position] = 0  # Play at the end starts again
+    state[steps.keys.playing] = not playing
+    state[steps.keys.moved_at] = time.monotonic()
+    state[steps.keys.toggled] = True
 
 
 def _advance_if_playing(steps: Steps) -> None:
     """One step on, when the timer is due. The fragment also runs with the page (a
     control changed while playing): those runs must not move on."""
     state = st.session_state
-    if not state[steps.playing_key]:
+    if not is_playing(steps.keys):
         return
     now = time.monotonic()
-    if now - state.get(steps.moved_key, 0.0) < 0.8 * steps.seconds:
+    if now - state.get(steps.keys.moved_at, 0.0) < 0.8 * steps.seconds:
         return
-    state[steps.moved_key] = now
-    if state[steps.position_key] >= steps.count - 1:
-        state[steps.playing_key] = False
+    state[steps.keys.moved_at] = now
+    if state[steps.keys.position] >= steps.count - 1:
+        stop(steps.keys)
         st.rerun(scope="app")  # the end: the page again, with a fragment without a timer
     else:
-        state[steps.position_key] += 1
+        state[steps.keys.position] += 1
 
 
 def _controls(steps: Steps) -> None:
     """The slider on its own row (it needs the width), the buttons under it."""
-    at = st.session_state[steps.position_key]
+    at = st.session_state[steps.keys.position]
     _slider(steps)
     buttons = st.container(horizontal=True, gap="small")
     back_and_next(
         buttons,
-        prefix=steps.prefix,
+        keys=(steps.keys.back, steps.keys.next),
         labels=("Back", "Next"),
         icons=(":material/skip_previous:", ":material/skip_next:"),
         on_move=lambda delta: move(steps, delta),
@@ -104,11 +110,11 @@ def _slider(steps: Steps) -> None:
     first = steps.first_number
     if first == 0:
         st.slider(
-            steps.slider_label, 0, steps.count - 1, key=steps.position_key, help=steps.help_text
+            steps.slider_label, 0, steps.count - 1, key=steps.keys.position, help=steps.help_text
         )
         return
-    shown = f"{steps.position_key}_shown"
-    st.session_state[shown] = st.session_state[steps.position_key] + first  # before the widget
+    shown = steps.keys.shown
+    st.session_state[shown] = st.session_state[steps.keys.position] + first  # before the widget
     st.slider(
         steps.slider_label,
         first,
@@ -122,13 +128,13 @@ def _slider(steps: Steps) -> None:
 
 def _slid(steps: Steps) -> None:
     state = st.session_state
-    state[steps.position_key] = state[f"{steps.position_key}_shown"] - steps.first_number
+    state[steps.keys.position] = state[steps.keys.shown] - steps.first_number
 
 
 def back_and_next(
     container,
     *,
-    prefix: str,
+    keys: tuple[str, str],
     labels: tuple[str, str],
     on_move: Callable[[int], None],
     at_first: bool,
@@ -137,14 +143,15 @@ def back_and_next(
     icons: tuple[str, str] = (":material/arrow_back:", ":material/arrow_forward:"),
 ) -> None:
     """Back and Next buttons in `container`, driven by the ← and → keys too;
-    on_move(-1) or on_move(1) when pressed. Keys: {prefix}_back, {prefix}_next."""
+    on_move(-1) or on_move(1) when pressed. keys: the two buttons' (Back, Next), from
+    the page's state declaration."""
     for delta, label, icon, disabled, key, arrow, where in (
-        (-1, labels[0], icons[0], at_first, "back", "left", "before"),
-        (1, labels[1], icons[1], at_last, "next", "right", "after"),
+        (-1, labels[0], icons[0], at_first, keys[0], "left", "before"),
+        (1, labels[1], icons[1], at_last, keys[1], "right", "after"),
     ):
         container.button(
             label,
-            key=f"{prefix}_{key}",
+            key=key,
             icon=icon,
             on_click=on_move,
             args=(delta,),
@@ -156,10 +163,10 @@ def back_and_next(
 
 def play_button(container, steps: Steps, *, help_text: str, disabled: bool = False) -> None:
     """Play, or Pause while playing, in `container`."""
-    playing = st.session_state[steps.playing_key]
+    playing = is_playing(steps.keys)
     container.button(
         "Pause" if playing else "Play",
-        key=f"{steps.prefix}_play",
+        key=steps.keys.play,
         on_click=toggle,
         args=(steps,),
         icon=":material/pause:" if playing else ":material/play_arrow:",
@@ -179,19 +186,19 @@ def player(
     """Controls for `steps` (a slider, Back, Next and Play unless `controls` draws
     others), then `draw(position)`; `publish` writes the share link after each move,
     so the link always names the step on screen.
-    State: steps.playing_key (bool), set up by the page."""
+    State: steps.keys.playing (bool), set up by the page (at_rest)."""
     state = st.session_state
 
-    @st.fragment(run_every=steps.seconds if state[steps.playing_key] else None)
+    @st.fragment(run_every=steps.seconds if is_playing(steps.keys) else None)
     def stepper():
-        if state.pop(f"{steps.prefix}_play_toggled", False):
+        if state.pop(steps.keys.toggled, False):
             st.rerun(scope="app")  # a new timer needs a new fragment
         _advance_if_playing(steps)
         if steps.count > 1:
             (controls or _controls)(steps)
         else:
             st.caption(steps.single_note)
-        draw(state[steps.position_key])
+        draw(state[steps.keys.position])
         publish()
 
     stepper()

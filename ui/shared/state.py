@@ -1,13 +1,105 @@
 """Page state: settings read from the link once per session, kept alive on every run,
-and the notices for link values that could not be used."""
+and the notices for link values that could not be used; and the key bundles of the
+shared widgets (a page's own keys, a grid editor's, a player's, the pooling controls'),
+each made here from the prefix a page's state declaration gives it. A key is built
+from an id only in a state module (ui/shared/state.py and each page's state.py)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import streamlit as st
 
 from ..pure.links import Field, Notice, restore
+
+
+@dataclass(frozen=True)
+class PageKeys:
+    """What every page keeps for itself: that the link was read, and its notices."""
+
+    ready: str  # set once the link has been read (the session's first run of the page)
+    notices: str  # [Notice]: link values that could not be used, shown once
+
+    @classmethod
+    def under(cls, prefix: str) -> PageKeys:
+        return cls(ready=f"{prefix}_ready", notices=f"{prefix}_notices")
+
+
+@dataclass(frozen=True)
+class GridKeys:
+    """The keys of one grid editor (ui/shared/grid_editor.py): the grid handed to the
+    editor, how often it was replaced, the last valid edit, the row and column inputs."""
+
+    base: str
+    version: str
+    current: str
+    rows: str
+    cols: str
+    editor_stem: str  # the editor's own key is this and the version
+
+    @classmethod
+    def under(cls, prefix: str) -> GridKeys:
+        names = ("base", "version", "current", "rows", "cols")
+        return cls(**{name: f"{prefix}_{name}" for name in names}, editor_stem=f"{prefix}_editor")
+
+    def editor(self, version: int) -> str:
+        """A new key for each replaced grid: the editor starts again from it."""
+        return f"{self.editor_stem}_{version}"
+
+
+@dataclass(frozen=True)
+class PlayerKeys:
+    """The keys of one step player (ui/shared/player.py): the position it walks (the
+    page's, usually in the link), whether it plays, its buttons and its slider."""
+
+    position: str
+    playing: str
+    moved_at: str  # when Play last moved on (time.monotonic()), or was switched on
+    toggled: str  # Play or Pause was pressed: the page reruns once, for a new timer
+    back: str
+    next: str
+    play: str
+    shown: str  # the slider's number when it counts from 1, not from 0
+
+    @classmethod
+    def under(cls, prefix: str, *, position: str) -> PlayerKeys:
+        return cls(
+            position=position,
+            playing=f"{prefix}_playing",
+            moved_at=f"{prefix}_moved_at",
+            toggled=f"{prefix}_play_toggled",
+            back=f"{prefix}_back",
+            next=f"{prefix}_next",
+            play=f"{prefix}_play",
+            shown=f"{position}_shown",
+        )
+
+
+@dataclass(frozen=True)
+class PoolKeys:
+    """The widget keys of the pooling controls (ui/shared/controls.py)."""
+
+    mode: str
+    kh: str
+    kw: str
+    sh: str
+    sw: str
+    pad: str
+    dil: str
+    ceil: str
+    cip: str
+    div: str
+    ties: str
+    sizing: str
+    oh: str
+    ow: str
+
+    @classmethod
+    def under(cls, prefix: str) -> PoolKeys:
+        names = ("mode", "kh", "kw", "sh", "sw", "pad", "dil", "ceil", "cip", "div", "ties")
+        names += ("sizing", "oh", "ow")
+        return cls(**{name: f"{prefix}_{name}" for name in names})
 
 
 def keep_state(keys) -> None:
@@ -18,16 +110,16 @@ def keep_state(keys) -> None:
             st.session_state[key] = st.session_state[key]
 
 
-def start_page_state(prefix: str, fields: list[Field], defaults: dict) -> bool:
+def start_page_state(page: PageKeys, fields: list[Field], defaults: dict) -> bool:
     """Once per session, read the page's settings from the link (defaults, with a
     notice, for what does not fit) and set `defaults` for the rest; on every run, keep
     all of it alive. Returns True on the session's first run of the page."""
     state = st.session_state
-    first = f"{prefix}_ready" not in state
+    first = page.ready not in state
     if first:
-        state[f"{prefix}_notices"] = restore(fields, st.query_params.to_dict(), state)
+        state[page.notices] = restore(fields, st.query_params.to_dict(), state)
         state.update(defaults)
-        state[f"{prefix}_ready"] = True
+        state[page.ready] = True
     keep_state([field.key for field in fields] + list(defaults))
     return first
 
@@ -57,7 +149,7 @@ def notice_text(notice: Notice) -> str:
     )
 
 
-def show_notices(prefix: str) -> None:
+def show_notices(page: PageKeys) -> None:
     """The link's values that could not be used, said once."""
-    for notice in st.session_state.pop(f"{prefix}_notices", []):
+    for notice in st.session_state.pop(page.notices, []):
         st.warning(notice_text(notice), icon=":material/link_off:")
