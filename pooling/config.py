@@ -24,7 +24,8 @@ TIES_MEANING = {
     ),
 }
 
-Pair = tuple[int, int]
+Pair = tuple[int, int]  # (height, width) of a setting: kernel_size, stride, ...
+Cell = tuple[int, int]  # (row, column) of one cell of a plane
 
 
 def _as_pair(name: str, value, minimum: int) -> Pair:
