@@ -87,7 +87,7 @@ def small_integers(rng):
 
 
 @pytest.mark.parametrize("ties", TIES)
-def test_fast_paths_match_the_loop(ties):
+def test_forward_and_backward_match_the_loop(ties):
     cases = valid_cases(
         np.random.default_rng(7),
         300,
@@ -99,7 +99,7 @@ def test_fast_paths_match_the_loop(ties):
         if config.mode == "max":
             np.testing.assert_array_equal(result.output, output)
             np.testing.assert_array_equal(result.argmax, argmax)
-        else:  # the fast path sums a window by rows, then columns: last-bit rounding
+        else:  # a kernel may sum a window by rows, then columns: last-bit rounding
             np.testing.assert_allclose(result.output, output, rtol=1e-13, atol=1e-13)
         np.testing.assert_allclose(backward(result, grad), grad_x, rtol=1e-12, atol=1e-12)
 

@@ -19,25 +19,35 @@ def forward(kernel: Kernel, planes: np.ndarray, geometry: PlaneGeometry, config:
     (P, OH, OW) int64 (None for average pooling)."""
     shape = planes.shape[:1] + geometry.output_shape
     output = np.empty(shape)
+    count, plane_bytes = planes.shape[0], planes[0].nbytes
+    whole = not splits(count, plane_bytes)  # one call, no slices: small inputs are common
     if config.mode == "avg":
         avg_forward = kernel.avg_forward
+        if whole:
+            avg_forward(planes, geometry, output)
+            return output, None
 
         def average(chunk: slice) -> None:
             avg_forward(planes[chunk], geometry, output[chunk])
 
-        for_each_chunk(average, planes.shape[0], planes[0].nbytes)
+        for_each_chunk(average, count, plane_bytes)
         return output, None
     argmax = np.empty(shape, dtype=np.int64)
     max_forward, ties = kernel.max_forward, config.ties
-    flagged = []  # chunks whose sum is NaN (a NaN, or inf - inf: rare); append is thread-safe
+    if whole:
+        max_forward(planes, geometry, ties, output, argmax)
+        maybe_nan = np.isnan(output.sum())  # a NaN, or inf - inf: rare
+    else:
+        flagged = []  # chunks whose sum is NaN; list.append is safe across threads
 
-    def maximum(chunk: slice) -> None:
-        max_forward(planes[chunk], geometry, ties, output[chunk], argmax[chunk])
-        if np.isnan(output[chunk].sum()):
-            flagged.append(chunk)
+        def maximum(chunk: slice) -> None:
+            max_forward(planes[chunk], geometry, ties, output[chunk], argmax[chunk])
+            if np.isnan(output[chunk].sum()):
+                flagged.append(chunk)
 
-    for_each_chunk(maximum, planes.shape[0], planes[0].nbytes)
-    if flagged:
+        for_each_chunk(maximum, count, plane_bytes)
+        maybe_nan = bool(flagged)
+    if maybe_nan:
         _fix_nan_argmax(planes, geometry, config, output, argmax)
     return output, argmax
 

@@ -130,5 +130,5 @@ def name_real_cells(chosen: np.ndarray, output: np.ndarray, plan: TapPlan, ties:
 
 def argmax_from_taps(chosen: np.ndarray, plan: TapPlan, argmax: np.ndarray) -> None:
     """argmax (P, OH, OW) int64 = h*W + w of tap chosen (P, OH, OW) of every window."""
-    np.take(plan.tap_offset, chosen, out=argmax)
+    plan.tap_offset.take(chosen, out=argmax)
     argmax += plan.corner
