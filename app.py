@@ -1,7 +1,10 @@
 """Home page of the Pooling Backprop Lab."""
 
+from pooling import keep_freed_memory
 from ui.home import demo, page_links
 from ui.shared.frame import page_frame
+
+keep_freed_memory()  # the process keeps freed blocks for the next call: pooling/fast/memory.py
 
 page_frame(
     "Pooling Backprop Lab",

@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pooling import PoolConfig, backward, forward  # noqa: E402
+from pooling import PoolConfig, backward, forward, keep_freed_memory  # noqa: E402
 
 CASES = [
     ((1, 1, 8, 8), PoolConfig("max", 2)),
@@ -78,6 +78,7 @@ def block(step) -> list[float]:
 def main() -> int:
     import torch
 
+    keep_freed_memory()  # as the app does at start-up: pooling/fast/memory.py
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; numpy {np.__version__}")
     print(f"{'shape':<18} {'config':<14} {'ours ms':>9} {'torch ms':>9} {'ratio':>6}")
     worst = 0.0

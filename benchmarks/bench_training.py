@@ -85,6 +85,9 @@ def redraw_seconds(query: dict[str, str], *, stride: int) -> float:
 
 
 def main() -> None:
+    from pooling import keep_freed_memory
+
+    keep_freed_memory()  # as the app does at start-up: pooling/fast/memory.py
     print(f"{STEPS} steps at batch {BATCH} (target under {TARGET_S} s)")
     print(f"{'network':32} {'steps':>8} {'by tens':>8} {'play':>8} {'replay':>8}")
     for name, query in NETWORKS.items():

@@ -1,26 +1,29 @@
 """The pooling engine: pure NumPy, PyTorch's semantics, plus what PyTorch hides.
 
 Shapes follow PyTorch: (N, C, H, W), with (H, W) and (C, H, W) accepted too.
+Importing it has no process-wide effect; the allocator tuning that speeds up big
+batches is switched on by whoever starts the process (`keep_freed_memory()`).
 """
 
 from .batch import REDUCTIONS, BatchGradients, batch_gradients
-from .config import MODES, TIES, PoolConfig
-from .gradcheck import jacobian, numerical_gradient
-from .memory import keep_freed_memory
+from .config import MODES, TIES, Cell, PoolConfig
+from .explain import jacobian
+from .fast.memory import keep_freed_memory
+from .gradcheck import numerical_gradient
 from .ops import PoolResult, backward, forward
-
-keep_freed_memory()  # the next call reuses this one's pages: see pooling/memory.py
 
 __all__ = [
     "MODES",
     "REDUCTIONS",
     "TIES",
     "BatchGradients",
+    "Cell",
     "PoolConfig",
     "PoolResult",
     "backward",
     "batch_gradients",
     "forward",
     "jacobian",
+    "keep_freed_memory",
     "numerical_gradient",
 ]

@@ -18,7 +18,8 @@ TieRule = Literal["first", "last", "split", "all"]
 MODES: tuple[Mode, ...] = get_args(Mode)
 TIES: tuple[TieRule, ...] = get_args(TieRule)
 
-Pair = tuple[int, int]
+Pair = tuple[int, int]  # (height, width) of a setting: kernel_size, stride, ...
+Cell = tuple[int, int]  # (row, column) of one cell of a plane
 
 
 def _as_pair(name: str, value, minimum: int) -> Pair:

@@ -1,7 +1,7 @@
 """What the lab explains, computed: windows, routing shares, coverage and ledgers.
 
-All of it is for one (H, W) plane and derives from the same routing the backward pass
-uses, so the explanation and the gradient cannot disagree.
+All of it derives from the general path's routing (`pooling.windows`), which every
+fast kernel is tested against, so the explanation and the gradient cannot disagree.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import PoolConfig
-from .geometry import PlaneGeometry, plane_geometry
-from .gradcheck import jacobian
+from .config import Cell, PoolConfig
+from .geometry import PlaneGeometry, as_planes, plane_geometry
+from .windows import route
 
 
 def _plane(x) -> np.ndarray:
@@ -53,6 +53,28 @@ def coverage(config: PoolConfig, height: int, width: int) -> np.ndarray:
     return np.bincount(taps, minlength=height * width).reshape(height, width)
 
 
+def jacobian(x, config: PoolConfig) -> np.ndarray:
+    """dy/dx as a dense (output.size, x.size) matrix, for the current x.
+
+    Max pooling: a 0/1 selection matrix, one 1 a row (several with ties "all",
+    fractions with "split"); average pooling: 1/divisor entries. output.ravel() ==
+    J @ x.ravel() and backward(grad) == (J.T @ grad.ravel()).reshape(x.shape).
+    """
+    planes = as_planes(x)
+    geometry = plane_geometry(config, *planes.shape[1:])
+    _, _, routing = route(planes, geometry, config)
+    count = planes.shape[0]
+    outputs = count * geometry.output_shape[0] * geometry.output_shape[1]
+    plane_size = planes.shape[1] * planes.shape[2]
+    column = routing.flat_index[None] + (np.arange(count) * plane_size)[:, None, None, None]
+    row = np.arange(outputs).reshape((count, *geometry.output_shape, 1))
+    cell = (row * planes.size + column).ravel()
+    entries = np.broadcast_to(routing.weights, column.shape).ravel()
+    return np.bincount(cell, weights=entries, minlength=outputs * planes.size).reshape(
+        outputs, planes.size
+    )
+
+
 def shares(x, config: PoolConfig) -> np.ndarray:
     """(OH, OW, H, W): d y[oh, ow] / d x[h, w], the share of each output's upstream
     gradient that lands on each input cell (the Jacobian, one map per output)."""
@@ -65,13 +87,13 @@ def shares(x, config: PoolConfig) -> np.ndarray:
 class LedgerLine:
     """One window's contribution to one input cell: share * upstream = amount."""
 
-    output_cell: tuple[int, int]
+    output_cell: Cell
     share: float
     upstream: float
     amount: float
 
 
-def ledger(x, grad_output, config: PoolConfig, cell: tuple[int, int]) -> list[LedgerLine]:
+def ledger(x, grad_output, config: PoolConfig, cell: Cell) -> list[LedgerLine]:
     """Every window that sends something to `cell`, in output reading order.
 
     x: (H, W); grad_output: (OH, OW). The amounts add up to dL/dx[cell].
@@ -79,7 +101,7 @@ def ledger(x, grad_output, config: PoolConfig, cell: tuple[int, int]) -> list[Le
     return ledger_from_shares(shares(x, config), grad_output, cell)
 
 
-def ledger_from_shares(share_maps, grad_output, cell: tuple[int, int]) -> list[LedgerLine]:
+def ledger_from_shares(share_maps, grad_output, cell: Cell) -> list[LedgerLine]:
     """`ledger` from the share maps (OH, OW, H, W) of `shares`, for a caller that has
     them already."""
     grad = np.asarray(grad_output, dtype=np.float64)

@@ -1,4 +1,6 @@
-"""Where every window lies: output sizes and per-axis window tables.
+"""Where every window lies: output sizes, per-axis window tables, each window's cells
+and average pooling's divisor. Semantics only: how the fast kernels read these tables
+is their own business (`pooling.fast`).
 
 Pooling windows are separable: the rows a window covers depend only on its output row,
 the columns only on its output column. So each axis gets one small table
@@ -12,7 +14,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .config import PoolConfig
+from .config import Cell, PoolConfig
 
 AXIS_NAMES = ("height", "width")
 
@@ -45,6 +47,9 @@ class AxisWindows:
 
     index: (O, K) int64, input position of tap k of window o (may lie outside [0, size)).
     real: (O, K) bool, the tap lands on a real input cell (not padding or overhang).
+    on_padded: (O, K) bool, the tap lands on the padded input: a real cell or a padding
+        cell, but not ceil mode's overhang past the padding nor the unused tail of a
+        smaller adaptive window.
     padded_count: (O,) int64, taps inside [-padding, size + padding): the divisor part
         that count_include_pad uses.
     stride, offset: index[o, k] == o * stride + offset[k] when the axis is regular
@@ -54,6 +59,7 @@ class AxisWindows:
     size: int
     index: np.ndarray
     real: np.ndarray
+    on_padded: np.ndarray
     padded_count: np.ndarray
     stride: int | None
     offset: np.ndarray
@@ -68,24 +74,8 @@ class AxisWindows:
 
     @cached_property
     def real_count(self) -> np.ndarray:
+        """(O,) int64: real input cells in each window."""
         return self.real.sum(axis=1)
-
-    @cached_property
-    def pad_before(self) -> int:
-        """Padding cells before the input (regular axes)."""
-        return max(0, -int(self.offset[0]))
-
-    @cached_property
-    def padded_size(self) -> int:
-        """Cells from the first padding cell to the last cell any window reaches
-        (ceil mode can overhang past the padding)."""
-        reach = (self.length - 1) * self.stride + int(self.offset[-1]) + 1
-        return max(self.size, reach) + self.pad_before
-
-    def tap_slice(self, offset: int) -> slice:
-        """Positions, in padded coordinates, that tap `offset` reads for o = 0..O-1."""
-        first = int(offset) + self.pad_before
-        return slice(first, first + (self.length - 1) * self.stride + 1, self.stride)
 
 
 def regular_axis(size, kernel, stride, padding, dilation, ceil_mode, axis) -> AxisWindows:
@@ -103,6 +93,7 @@ def regular_axis(size, kernel, stride, padding, dilation, ceil_mode, axis) -> Ax
     offset = np.arange(kernel) * dilation
     index = starts[:, None] + offset[None, :]
     real = (index >= 0) & (index < size)
+    on_padded = (index >= -padding) & (index < size + padding)
     empty = np.flatnonzero(~real.any(axis=1))
     if empty.size:
         raise ValueError(
@@ -111,7 +102,7 @@ def regular_axis(size, kernel, stride, padding, dilation, ceil_mode, axis) -> Ax
             f"lower the padding or the dilation"
         )
     window_end = np.minimum(starts + kernel, size + padding)
-    return AxisWindows(size, index, real, window_end - starts, stride, offset - padding)
+    return AxisWindows(size, index, real, on_padded, window_end - starts, stride, offset - padding)
 
 
 def adaptive_axis(size: int, length: int) -> AxisWindows:
@@ -123,14 +114,38 @@ def adaptive_axis(size: int, length: int) -> AxisWindows:
     index = starts[:, None] + np.arange(taps)[None, :]
     real = index < ends[:, None]
     return AxisWindows(
-        size, np.minimum(index, size - 1), real, ends - starts, None, np.arange(taps)
+        size, np.minimum(index, size - 1), real, real, ends - starts, None, np.arange(taps)
     )
+
+
+def as_planes(x, name: str = "x") -> np.ndarray:
+    """(H, W), (C, H, W) or (N, C, H, W) -> (P, H, W) float64 (a view when possible)."""
+    array = np.asarray(x, dtype=np.float64)
+    if array.ndim not in (2, 3, 4):
+        raise ValueError(
+            f"{name} must have 2, 3 or 4 axes ((H, W), (C, H, W) or "
+            f"(N, C, H, W)), got {array.ndim} with shape {array.shape}"
+        )
+    if 0 in array.shape:
+        raise ValueError(f"{name} must not be empty, got shape {array.shape}")
+    return array.reshape((-1,) + array.shape[-2:])
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
     """Mark a cached table read-only: it is shared by every call with this geometry."""
     array.flags.writeable = False
     return array
+
+
+@dataclass(frozen=True)
+class Divisor:
+    """What one average window divides by, and why: `value` is `override`'s number if
+    set, else padded_cells (count_include_pad, regular windows) or real_cells."""
+
+    value: float
+    real_cells: int  # input cells inside the window
+    padded_cells: int  # cells inside the padded input (what count_include_pad counts)
+    override: bool
 
 
 @dataclass(frozen=True, eq=False)
@@ -180,88 +195,34 @@ class PlaneGeometry:
             counts = self.rows.real_count[:, None] * self.cols.real_count[None, :]
         return _frozen(counts.astype(np.float64))
 
-    @cached_property
-    def corner(self) -> np.ndarray:
-        """(OH, OW) int64: o_h*stride_h*W + o_w*stride_w, to which tap offsets add
-        (regular windows only)."""
+    def divisor_of(self, out_cell: Cell) -> Divisor:
+        """What average window `out_cell` divides by, and the counts it comes from."""
+        row, col = out_cell
         rows, cols = self.rows, self.cols
-        corner = (np.arange(rows.length) * rows.stride)[:, None] * cols.size + (
-            np.arange(cols.length) * cols.stride
-        )[None, :]
-        return _frozen(corner)
-
-    @cached_property
-    def tap_offset(self) -> np.ndarray:
-        """(K,) int64: h*W + w of tap k relative to `corner` (regular windows only)."""
-        return _frozen(
-            (self.rows.offset[:, None] * self.cols.size + self.cols.offset[None, :]).ravel()
+        return Divisor(
+            value=float(self.divisor[row, col]),
+            real_cells=int(rows.real_count[row] * cols.real_count[col]),
+            padded_cells=int(rows.padded_count[row] * cols.padded_count[col]),
+            override=self.config.divisor_override is not None,
         )
 
-    @cached_property
-    def all_real(self) -> bool:
-        """Every tap of every window is an input cell (no padding, no overhang)."""
-        return bool(self.real.all())
-
-    @cached_property
-    def gather_index(self) -> np.ndarray:
-        """(OH*OW, K) int64: h*W + w of each tap, or H*W (one cell past the plane)
-        where the tap is not real: what pooling.small gathers windows with."""
-        past = self.rows.size * self.cols.size
-        index = np.where(self.real, self.flat_index, past)
-        return _frozen(index.reshape(-1, self.taps))
-
-    @cached_property
-    def flat_taps(self) -> np.ndarray:
-        """flat_index as one row: window o's taps at window_base[o] onwards."""
-        return _frozen(self.flat_index.reshape(-1))
-
-    @cached_property
-    def window_base(self) -> np.ndarray:
-        """(OH*OW,) int64: where window o's taps start in flat_index.ravel()."""
-        return _frozen(np.arange(self.output_shape[0] * self.output_shape[1]) * self.taps)
-
-    @cached_property
-    def tap_slices(self) -> tuple[tuple[slice, slice], ...]:
-        """(row slice, column slice) of tap t in padded coordinates, for every t."""
-        return tuple(
-            (self.rows.tap_slice(row), self.cols.tap_slice(col)) for row, col in self.tap_position
+    def window_cells(self, out_cell: Cell, *, real_only: bool = False) -> tuple[Cell, ...]:
+        """The (row, column) cells window `out_cell` reads, in reading order (a dilated
+        window skips cells). Padding cells, outside [0, H) x [0, W), are included unless
+        `real_only`; ceil mode's overhang past the padding never is."""
+        row, col = out_cell
+        rows, cols = self.rows, self.cols
+        keep_rows, keep_cols = (
+            (rows.real, cols.real)
+            if real_only
+            else (
+                rows.on_padded,
+                cols.on_padded,
+            )
         )
-
-    @cached_property
-    def tap_position(self) -> tuple[tuple[int, int], ...]:
-        """(row offset, column offset) of tap t = i * KW + j, for every t."""
-        return tuple((int(row), int(col)) for row in self.rows.offset for col in self.cols.offset)
-
-    def starts_on_a_real_tap(self, ties: str) -> bool:
-        """Whether every window's first tap in scan order (the last for "last") is a
-        real cell, so the scan can begin from that tap's values."""
-        return self._starts_real[ties == "last"]
-
-    @cached_property
-    def _starts_real(self) -> tuple[bool, bool]:
-        """starts_on_a_real_tap for "first" and for "last", computed once."""
-        return (
-            bool((self.first_real_tap == 0).all()),
-            bool((self.last_real_tap == self.taps - 1).all()),
-        )
-
-    @cached_property
-    def first_real_tap(self) -> np.ndarray:
-        """(OH, OW) int64: tap number of each window's first real cell in reading order."""
-        return self._edge_real_tap(last=False)
-
-    @cached_property
-    def last_real_tap(self) -> np.ndarray:
-        """(OH, OW) int64: tap number of each window's last real cell in reading order."""
-        return self._edge_real_tap(last=True)
-
-    def _edge_real_tap(self, last: bool) -> np.ndarray:
-        picks = []
-        for axis in (self.rows, self.cols):
-            real = axis.real[:, ::-1] if last else axis.real
-            pick = np.argmax(real, axis=1)
-            picks.append(axis.taps - 1 - pick if last else pick)
-        return _frozen(picks[0][:, None] * self.cols.taps + picks[1][None, :])
+        row_taps = rows.index[row][keep_rows[row]]
+        col_taps = cols.index[col][keep_cols[col]]
+        return tuple((int(r), int(c)) for r in row_taps for c in col_taps)
 
 
 @lru_cache(maxsize=256)

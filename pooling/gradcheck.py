@@ -1,13 +1,12 @@
-"""Checks of the backward pass: central differences and the full Jacobian."""
+"""A check of the backward pass: central differences of the forward pass. (The full
+Jacobian, the other check, is built from the routing itself: `pooling.explain.jacobian`.)"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import windows
 from .config import PoolConfig
-from .geometry import plane_geometry
-from .ops import as_planes, forward
+from .ops import forward
 
 # Perturbed copies of x pooled in one call; bounds the memory of numerical_gradient.
 CHUNK_VALUES = 1 << 20
@@ -46,26 +45,3 @@ def _loss_bumped(flat, cells, eps, grad, config, shape):
     planes = copies.reshape((-1,) + shape[-2:])
     pooled = forward(planes, config).output.reshape((cells.size,) + grad.shape)
     return (pooled * grad).reshape(cells.size, -1).sum(axis=1)
-
-
-def jacobian(x, config: PoolConfig) -> np.ndarray:
-    """dy/dx as a dense (output.size, x.size) matrix, for the current x.
-
-    Max pooling: a 0/1 selection matrix, one 1 a row (several with ties "all",
-    fractions with "split"); average pooling: 1/divisor entries. output.ravel() ==
-    J @ x.ravel() and backward(grad) == (J.T @ grad.ravel()).reshape(x.shape).
-    """
-    planes = as_planes(x)
-    geometry = plane_geometry(config, *planes.shape[1:])
-    _, _, routing = windows.route(planes, geometry, config)
-    outputs = routing.weights.shape[0] * geometry.output_shape[0] * geometry.output_shape[1]
-    plane_size = planes.shape[1] * planes.shape[2]
-    column = (
-        routing.flat_index[None] + (np.arange(planes.shape[0]) * plane_size)[:, None, None, None]
-    )
-    row = np.arange(outputs).reshape(routing.weights.shape[:3] + (1,))
-    cell = (row * planes.size + column).ravel()
-    entries = np.broadcast_to(routing.weights, column.shape).ravel()
-    return np.bincount(cell, weights=entries, minlength=outputs * planes.size).reshape(
-        outputs, planes.size
-    )

@@ -1,8 +1,9 @@
 """The loop: pooling written one window at a time, as a textbook would.
 
-This is the reference the fast paths are tested against, and what the lab shows as
-"the loop". It shares no code with them on purpose: it recomputes the output size and
-every window from the formulas, and scans windows the way PyTorch's CPU kernels do.
+This is the reference the fast kernels and the general path are tested against, and
+what the lab shows as "the loop". It shares no code with them on purpose (it imports
+only the config): it recomputes the output size and every window from the formulas,
+and scans windows the way PyTorch's CPU kernels do.
 """
 
 from __future__ import annotations

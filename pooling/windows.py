@@ -2,32 +2,43 @@
 
 It handles every configuration (adaptive windows, every tie rule) and is what the
 explanations are built from: for each output cell, which input cells it read and what
-share of its upstream gradient each one receives. The fast path in `pooling.shifted`
-gives the same numbers for the common cases without copying windows.
+share of its upstream gradient each one receives. The fast kernels in `pooling.fast`
+give the same numbers for the layers they take, without copying windows, and are
+tested against it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from .config import PoolConfig
 from .geometry import PlaneGeometry
-from .shifted import scatter_add
+
+
+@lru_cache(maxsize=256)
+def _gather_index(geometry: PlaneGeometry) -> tuple[np.ndarray, bool]:
+    """(OH, OW, K) int64: h*W + w of each tap, or H*W (one cell past the plane) where
+    the tap is not real; and whether every tap is real."""
+    past = geometry.rows.size * geometry.cols.size
+    index = np.where(geometry.real, geometry.flat_index, past)
+    index.flags.writeable = False
+    return index, bool(geometry.real.all())
 
 
 def gather(planes: np.ndarray, geometry: PlaneGeometry, fill: float) -> np.ndarray:
-    """Windows of each plane.
+    """Windows of each plane, with one gather.
 
     planes: (P, H, W) float64. Returns (P, OH, OW, K); taps that are not real cells
     (padding, or the unused tail of a smaller adaptive window) hold `fill`.
     """
-    rows = np.clip(geometry.rows.index, 0, geometry.rows.size - 1)
-    cols = np.clip(geometry.cols.index, 0, geometry.cols.size - 1)
-    windows = planes[:, rows[:, None, :, None], cols[None, :, None, :]]
-    windows = windows.reshape(planes.shape[:1] + geometry.output_shape + (-1,))
-    return np.where(geometry.real, windows, fill)
+    index, all_real = _gather_index(geometry)
+    flat = planes.reshape(planes.shape[0], -1)
+    if not all_real:  # taps off the grid read one extra cell holding the fill
+        flat = np.concatenate([flat, np.full((flat.shape[0], 1), fill)], axis=1)
+    return flat[:, index]
 
 
 @dataclass(frozen=True)
@@ -78,6 +89,13 @@ def max_choice(windows: np.ndarray, real: np.ndarray, ties: str):
     return output, tap, weights
 
 
+def avg_routing(geometry: PlaneGeometry, planes: int) -> Routing:
+    """Average pooling's routing of `planes` planes: 1/divisor to each real tap, the
+    same for every plane (one broadcast table, not a copy per plane)."""
+    weights = geometry.real / geometry.divisor[..., None]
+    return Routing(np.broadcast_to(weights, (planes,) + weights.shape), geometry.flat_index)
+
+
 def route(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfig):
     """Forward through the general path.
 
@@ -85,15 +103,12 @@ def route(planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfig):
     h*W + w (None for avg) and the Routing.
     """
     flat_index = geometry.flat_index
-    real = geometry.real
     if config.mode == "avg":
         windows = gather(planes, geometry, 0.0)
-        divisor = geometry.divisor
-        output = windows.sum(axis=-1) / divisor
-        weights = np.broadcast_to(real / divisor[..., None], windows.shape)
-        return output, None, Routing(weights, flat_index)
+        output = windows.sum(axis=-1) / geometry.divisor
+        return output, None, avg_routing(geometry, planes.shape[0])
     windows = gather(planes, geometry, -np.inf)
-    output, tap, weights = max_choice(windows, real, config.ties)
+    output, tap, weights = max_choice(windows, geometry.real, config.ties)
     argmax = np.take_along_axis(
         np.broadcast_to(flat_index, windows.shape), tap[..., None], axis=-1
     )[..., 0]
@@ -109,3 +124,20 @@ def scatter(routing: Routing, grad_output: np.ndarray, plane_size: int) -> np.nd
     sent = np.where(routing.weights != 0, routing.weights * grad_output[..., None], 0.0)
     target = np.broadcast_to(routing.flat_index, sent.shape)
     return scatter_add(target, sent, plane_size)
+
+
+def scatter_add(target: np.ndarray, values: np.ndarray, plane_size: int) -> np.ndarray:
+    """Add each value into its plane's cell; overlaps add up, in reading order.
+
+    target: (P, ...) int, h*W + w within plane p; values: broadcastable to target.
+    Returns (P, H*W).
+    """
+    planes = target.shape[0]
+    if values.shape != target.shape:
+        values = np.broadcast_to(values, target.shape)
+    flat = target
+    if planes > 1:  # each plane's cells after the planes before it
+        offsets = np.arange(0, planes * plane_size, plane_size, dtype=np.int64)
+        flat = target + offsets.reshape((planes,) + (1,) * (target.ndim - 1))
+    total = np.bincount(flat.ravel(), weights=values.ravel(), minlength=planes * plane_size)
+    return total.reshape(planes, plane_size)

@@ -87,7 +87,7 @@ def small_integers(rng):
 
 
 @pytest.mark.parametrize("ties", TIES)
-def test_fast_paths_match_the_loop(ties):
+def test_forward_and_backward_match_the_loop(ties):
     cases = valid_cases(
         np.random.default_rng(7),
         300,
@@ -99,7 +99,7 @@ def test_fast_paths_match_the_loop(ties):
         if config.mode == "max":
             np.testing.assert_array_equal(result.output, output)
             np.testing.assert_array_equal(result.argmax, argmax)
-        else:  # the fast path sums a window by rows, then columns: last-bit rounding
+        else:  # a kernel may sum a window by rows, then columns: last-bit rounding
             np.testing.assert_allclose(result.output, output, rtol=1e-13, atol=1e-13)
         np.testing.assert_allclose(backward(result, grad), grad_x, rtol=1e-12, atol=1e-12)
 
@@ -242,60 +242,3 @@ def test_mean_of_routing_maps_is_the_gradient_of_a_shared_bias():
         bump[index] = eps
         numeric[index] = (mean_loss(bump) - mean_loss(-bump)) / (2 * eps)
     np.testing.assert_allclose(batch.reduced, numeric, atol=1e-7)
-
-
-def forced_max_path(name: str):
-    """A max path to force on every layer it can take: "shifted" takes any; "flat"
-    takes stride 1 and "phases" the rest; "tiles" takes tiling windows, else shifted."""
-    import pooling.flat as flat
-    import pooling.phases as phases
-    import pooling.shifted as shifted
-    import pooling.tiles as tiles
-
-    def choose(geometry):
-        stride_1 = geometry.rows.stride == geometry.cols.stride == 1
-        if name == "flat":
-            return flat.max_forward if stride_1 else phases.max_forward
-        if name == "tiles" and tiles.tiles(geometry):
-            return tiles.max_forward
-        return shifted.max_forward
-
-    return choose
-
-
-@pytest.mark.parametrize("ties", ["first", "last"])
-@pytest.mark.parametrize(
-    "gather_below, max_path",
-    [(0, "shifted"), (0, "flat"), (0, "tiles"), (1 << 12, "shifted")],
-    ids=["tap by tap", "flat shifts", "tiles", "gathered"],
-)
-def test_chunked_and_threaded_fast_paths_equal_the_loop_plane_by_plane(
-    monkeypatch, ties, gather_below, max_path
-):
-    """Big inputs go a few planes at a time over threads, by whichever max path;
-    small ones in one gather. Force each on the same inputs, whatever the window."""
-    import pooling.chunks as chunks
-    import pooling.ops as ops
-    import pooling.small as small
-
-    monkeypatch.setattr(ops, "_max_path", forced_max_path(max_path))
-    monkeypatch.setattr(chunks, "CHUNK_BYTES", 1)  # a plane a chunk
-    monkeypatch.setattr(chunks, "PARALLEL_BYTES", 0)  # always threads, backward too
-    monkeypatch.setattr(chunks, "WORKERS", 2)
-    monkeypatch.setattr(small, "SMALL_CELLS", gather_below)
-    rng = np.random.default_rng(12)
-    for _ in range(80):
-        config = random_config(rng, ties=ties)
-        x = random_input(rng, (5, 3, int(rng.integers(4, 11)), int(rng.integers(4, 11))))
-        try:
-            result = forward(x, config)
-        except ValueError:
-            continue  # this layer does not fit this input
-        grad = rng.standard_normal(result.output.shape)
-        grad_x = backward(result, grad)
-        for n, c in np.ndindex(x.shape[:2]):
-            output, argmax, expected = loop_forward_backward(x[n, c], grad[n, c], config)
-            np.testing.assert_allclose(result.output[n, c], output, rtol=1e-13, atol=1e-13)
-            if argmax is not None:
-                np.testing.assert_array_equal(result.argmax[n, c], argmax)
-            np.testing.assert_allclose(grad_x[n, c], expected, rtol=1e-12, atol=1e-12)

@@ -50,3 +50,35 @@ def test_shares_are_one_map_per_output_cell():
     assert maps[0, 0].tolist() == [[0, 1], [0, 0]]
     with pytest.raises(ValueError, match="one \\(H, W\\) plane"):
         shares(x[None], PoolConfig())
+
+
+def test_window_cells_keep_padding_but_not_ceil_overhang():
+    # 5 x 4 cells, kernel 3, stride 2, padding 1, ceil mode: windows start at -1, 1, 3
+    # both ways. The last reads rows 3, 4 and 5 (padding) and columns 3, 4 (padding)
+    # and 5, which lies past the padding: ceil mode's overhang, not a cell.
+    geometry = plane_geometry(PoolConfig("max", 3, stride=2, padding=1, ceil_mode=True), 5, 4)
+    assert geometry.output_shape == (3, 3)
+    assert geometry.window_cells((0, 0)) == tuple((r, c) for r in (-1, 0, 1) for c in (-1, 0, 1))
+    assert geometry.window_cells((2, 2)) == tuple((r, c) for r in (3, 4, 5) for c in (3, 4))
+    assert geometry.window_cells((2, 2), real_only=True) == ((3, 3), (4, 3))
+    no_padding = plane_geometry(PoolConfig("max", 2, stride=2, ceil_mode=True), 3, 3)
+    assert no_padding.window_cells((1, 1)) == ((2, 2),)  # row and column 3: overhang
+
+
+@pytest.mark.parametrize("include_pad, override", [(True, None), (False, None), (True, 5)])
+def test_divisor_breakdown_agrees_with_the_divisor_and_the_loop(include_pad, override):
+    config = PoolConfig(
+        "avg", 3, stride=2, padding=1, ceil_mode=True,
+        count_include_pad=include_pad, divisor_override=override,
+    )  # fmt: skip
+    x = np.ones((6, 5))
+    geometry = plane_geometry(config, *x.shape)
+    output = forward(x, config).output  # a mean of ones: real cells / divisor
+    for out_cell in np.ndindex(*geometry.output_shape):
+        parts = geometry.divisor_of(out_cell)
+        assert parts.value == geometry.divisor[out_cell]
+        assert parts.real_cells == len(geometry.window_cells(out_cell, real_only=True))
+        assert parts.padded_cells == len(geometry.window_cells(out_cell))
+        expected = override or (parts.padded_cells if include_pad else parts.real_cells)
+        assert parts.value == expected and parts.override == (override is not None)
+        assert output[out_cell] == pytest.approx(parts.real_cells / expected)

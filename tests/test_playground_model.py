@@ -39,6 +39,17 @@ def test_a_dilated_window_reads_only_its_taps():
     assert story.window_cells((0, 0), real_only=True) == ((1, 1), (1, 3), (3, 1), (3, 3))
 
 
+def test_an_adaptive_window_reads_only_its_own_cells():
+    # 5 rows into 3 windows: rows 0-1, 1-3, 3-4; window (0, 0) reads 2 x 2 cells, not
+    # the 3 x 3 of the largest window.
+    story = story_for(np.arange(25.0).reshape(5, 5), PoolConfig("avg", output_size=3))
+    for out_cell in np.ndindex(*story.output_shape):
+        receiving = tuple(map(tuple, np.argwhere(story.shares[out_cell] != 0).tolist()))
+        assert story.window_cells(out_cell) == receiving
+        assert story.window_cells(out_cell, real_only=True) == receiving
+    assert story.window_cells((0, 0)) == ((0, 0), (0, 1), (1, 0), (1, 1))
+
+
 # x[0, 0] is read by the windows of y[0,0], y[0,1], y[1,0] and y[1,1], holding 4, 6, 6
 # and 9 real cells; with count_include_pad each divides by 9.
 @pytest.mark.parametrize(

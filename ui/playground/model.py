@@ -12,8 +12,8 @@ from typing import Literal, get_args
 import numpy as np
 
 from pooling import PoolConfig, backward, forward
-from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares, window
-from pooling.geometry import plane_geometry
+from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares
+from pooling.geometry import Divisor, PlaneGeometry
 
 from ..pure.tolerances import SUMMATION_ORDER
 from ..pure.words import pad_label
@@ -57,22 +57,12 @@ class LayerSettings:
     custom: np.ndarray | None = None
 
 
-@dataclass(frozen=True)
-class Divisor:
-    """What one average window divides by, and why."""
-
-    value: float
-    real_cells: int  # input cells inside the window
-    padded_cells: int  # cells inside the padded input (what count_include_pad counts)
-    override: bool
-
-
 @dataclass(frozen=True, eq=False)
 class LayerStory:
     """What `settings` gives. output, grad_output: (OH, OW); grad_x, coverage: (H, W);
     shares: (OH, OW, H, W), the part of each output's gradient each cell gets;
     argmax: (OH, OW), h * W + w of each window's winner as PyTorch gives it (None for
-    average pooling)."""
+    average pooling); geometry: the engine's windows of this layer on this grid."""
 
     settings: LayerSettings
     output: np.ndarray
@@ -81,6 +71,7 @@ class LayerStory:
     grad_x: np.ndarray
     shares: np.ndarray
     coverage: np.ndarray
+    geometry: PlaneGeometry
 
     @property
     def x(self) -> np.ndarray:
@@ -125,14 +116,7 @@ class LayerStory:
         """The cells window `out_cell` reads (a dilated window skips cells): padding
         included unless `real_only`; ceil mode's overhang past the padding is left out,
         as it is not drawn."""
-        taps = window(plane_geometry(self.config, *self.x.shape), *out_cell)
-        pad_r, pad_c = (0, 0) if real_only else self.config.padding
-        height, width = self.x.shape
-        return tuple(
-            (int(r), int(c))
-            for r, c in zip(taps.rows, taps.cols, strict=True)
-            if -pad_r <= r < height + pad_r and -pad_c <= c < width + pad_c
-        )
+        return self.geometry.window_cells(out_cell, real_only=real_only)
 
     def winner_cells(self) -> tuple[Cell, ...]:
         """Cells some max window sends gradient to (none for average pooling)."""
@@ -147,14 +131,8 @@ class LayerStory:
         return tuple(int(i) for i in np.unravel_index(senders.argmax(), senders.shape))
 
     def divisor(self, out_cell: Cell) -> Divisor:
-        geometry = plane_geometry(self.config, *self.x.shape)
-        rows, cols = geometry.rows, geometry.cols
-        return Divisor(
-            value=float(geometry.divisor[out_cell]),
-            real_cells=int(rows.real_count[out_cell[0]] * cols.real_count[out_cell[1]]),
-            padded_cells=int(rows.padded_count[out_cell[0]] * cols.padded_count[out_cell[1]]),
-            override=self.config.divisor_override is not None,
-        )
+        """What average window `out_cell` divides by, and why (the engine's breakdown)."""
+        return self.geometry.divisor_of(out_cell)
 
     @cached_property
     def tie_shares(self) -> np.ndarray:
@@ -242,6 +220,7 @@ def build_layer_story(settings: LayerSettings) -> LayerStory:
         grad_x=backward(result, grad),
         shares=shares(x, config),
         coverage=coverage(config, *x.shape),
+        geometry=result.geometry,
     )
 
 

@@ -7,24 +7,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .geometry import PlaneGeometry
+from ..geometry import PlaneGeometry
+from .kernel import Kernel
 from .scan import scan_taps
+from .taps import argmax_from_taps, tap_plan
 
 
-def tiles(geometry: PlaneGeometry) -> bool:
+def applies(geometry: PlaneGeometry, planes: int) -> bool:
     """Whether the windows tile the plane (a last partial row or column may be left
     out, as floor mode does)."""
-    if geometry.config.adaptive:
-        return False
-    rows, cols = geometry.rows, geometry.cols
-    return (
-        all(
-            axis.stride == axis.taps
-            and axis.pad_before == 0
-            and int(axis.offset[-1]) == axis.taps - 1
-            for axis in (rows, cols)
-        )
-        and geometry.all_real
+    plan = tap_plan(geometry)
+    return plan.all_real and all(
+        axis.stride == axis.taps and axis.pad_before == 0 and axis.offset[-1] == axis.taps - 1
+        for axis in (plan.rows, plan.cols)
     )
 
 
@@ -46,22 +41,25 @@ def avg_backward(grad_output: np.ndarray, geometry: PlaneGeometry, grad_x: np.nd
 
 
 def max_forward(planes, geometry: PlaneGeometry, ties: str, output, argmax) -> None:
-    """As shifted.max_forward (first or last ties), into output and argmax (P, OH, OW).
+    """Max pooling ("first" or "last" ties) into output and argmax (P, OH, OW).
     One transposing copy puts tap (i, j) of every tile in a block of its own, so the
     running maximum reads contiguous memory instead of every s-th cell."""
     rows, cols = geometry.rows, geometry.cols
+    plan = tap_plan(geometry)
     count = planes.shape[0]
     tiled = planes[:, : rows.length * rows.taps, : cols.length * cols.taps].reshape(
         count, rows.length, rows.taps, cols.length, cols.taps
     )
     by_tap = np.ascontiguousarray(tiled.transpose(2, 4, 0, 1, 3)).reshape(
-        geometry.taps, count, rows.length, cols.length
+        plan.taps, count, rows.length, cols.length
     )
     last = ties == "last"
-    first = geometry.taps - 1 if last else 0
+    first = plan.taps - 1 if last else 0
     np.copyto(output, by_tap[first])  # every tap is a real cell: start from one
-    chosen = np.full(output.shape, first, dtype=np.int8 if geometry.taps < 2**7 else np.int32)
-    order = range(geometry.taps - 2, -1, -1) if last else range(1, geometry.taps)
-    scan_taps(by_tap.__getitem__, order, taps=geometry.taps, last=last, best=output, chosen=chosen)
-    np.take(geometry.tap_offset, chosen, out=argmax)
-    argmax += geometry.corner
+    chosen = np.full(output.shape, first, dtype=plan.tap_type)
+    order = range(plan.taps - 2, -1, -1) if last else range(1, plan.taps)
+    scan_taps(by_tap.__getitem__, order, taps=plan.taps, last=last, best=output, chosen=chosen)
+    argmax_from_taps(chosen, plan, argmax)
+
+
+KERNEL = Kernel("tiles", applies, max_forward=max_forward, avg_backward=avg_backward)

@@ -1,6 +1,6 @@
 """Big inputs are pooled a chunk of planes at a time, on every core.
 
-Each fast-path step (one comparison, one maximum, one sum) reads and writes whole
+Each step of a fast kernel (one comparison, one maximum, one sum) reads and writes whole
 arrays. On a batch of many megabytes every step goes out to main memory; on a chunk
 that fits the core's L2 cache it stays there, about three times faster
 (benchmarks/bench_pooling.py). Planes are independent, so chunks can run in parallel:
