@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pooling.config import Cell
+
 from ..pure.links import SEED_MAX
 from .problems import KINDS, LEVELS, SET_SIZE, Kind, make_problem
 
 ProblemId = tuple[Kind, int, int, int]  # kind, level, seed, number
-Cell = tuple[int, int]
 MAX_PROBLEMS = 200  # the most recent problems kept; a class set has SET_SIZE
 MAX_TEXT = 200  # characters of one typed or checked answer
 

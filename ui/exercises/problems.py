@@ -16,11 +16,10 @@ from typing import Literal
 import numpy as np
 
 from pooling import PoolConfig, backward, batch_gradients, forward
-from pooling.config import Mode
+from pooling.config import Cell, Mode
 from pooling.explain import coverage
 from pooling.geometry import output_length, plane_geometry
 
-Cell = tuple[int, int]
 Kind = Literal["cells", "value", "size", "batch"]  # what a problem asks for
 KINDS: dict[Kind, str] = {
     "cells": "Which cells get gradient",

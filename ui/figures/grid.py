@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from pooling.config import Cell
+
 from ..pure.numbers import (
     DECIMALS,
     NEAR_ZERO,
@@ -27,8 +29,6 @@ from ..pure.numbers import (
 )
 from . import style
 from .labels import fit_labels, label_px
-
-Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)

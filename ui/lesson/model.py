@@ -9,10 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from pooling import PoolConfig, backward, forward
+from pooling.config import Cell
 
 from ..pure.numbers import fmt
-
-Cell = tuple[int, int]
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,6 +21,7 @@ from cnn.network import (
 )
 from pooling import PoolConfig
 from pooling.batch import reduce_batch
+from pooling.config import Cell
 from pooling.explain import coverage, shares
 
 from ..pure.tolerances import SUMMATION_ORDER
@@ -29,9 +30,6 @@ from .trajectory import Trajectory
 
 SEED_GRADIENTS = np.array([[1.5, -2.0, 1.1, 0.4, -0.9], [1.2, 2.3, -1.1, -0.8, -0.7]])
 TABLE_ENTRIES = 5  # kernel entries in the mean-against-sum table
-
-
-Cell = tuple[int, int]
 
 
 def window_masks(trace: Trace, pool: PoolConfig) -> np.ndarray | None:

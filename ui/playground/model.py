@@ -12,6 +12,7 @@ from typing import Literal, get_args
 import numpy as np
 
 from pooling import PoolConfig, backward, forward
+from pooling.config import Cell
 from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares
 from pooling.geometry import Divisor, PlaneGeometry
 
@@ -27,8 +28,6 @@ UPSTREAM_LABELS: dict[Upstream, str] = {
     "custom": "Edit it",
 }
 SEED_UPSTREAM = 2.5
-
-Cell = tuple[int, int]
 
 
 def upstream_gradient(

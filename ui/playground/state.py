@@ -13,6 +13,7 @@ import numpy as np
 import streamlit as st
 
 from ..pure.links import (
+    MAX_GRID,
     SEED_MAX,
     Field,
     int_in,
@@ -56,7 +57,9 @@ class PlaygroundState:
     share link's fields, its limits (the pooling layer's in controls.py, the grid's
     and the seed's in links.py, its own here), and typed reads of its state."""
 
-    STEP_MAX: ClassVar[int] = 255  # the last window a link can name (numbered from 0)
+    # The last window a link can name (numbered from 0). Padding is at most half the
+    # window, so it adds at most one output row or column: (MAX_GRID + 1)^2 windows.
+    STEP_MAX: ClassVar[int] = (MAX_GRID + 1) ** 2 - 1
 
     page: PageKeys = PageKeys.under(P)
     pool: PoolControls = PoolControls.under(P)
