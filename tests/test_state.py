@@ -223,3 +223,22 @@ def test_each_preset_names_fields_of_the_page_and_values_its_link_accepts(name):
     for setting, value in start.settings.items():
         field = fields[keys[setting]]
         assert field.parse(field.write(value)) == value
+
+
+def test_a_playground_link_can_name_every_window_the_widgets_allow():
+    # The widest output any allowed layer makes of the largest grid, by brute force over
+    # the widgets' limits: the link's step bound must reach its last window, no further.
+    from pooling.geometry import output_length
+    from ui.playground.state import STATE
+    from ui.pure.links import MAX_GRID
+    from ui.shared.controls import DILATION_MAX, KERNEL_MAX, OUTPUT_MAX, PADDING_MAX
+
+    widest = max(
+        output_length(MAX_GRID, kernel, 1, padding, dilation, ceil)
+        for kernel in range(1, KERNEL_MAX + 1)
+        for padding in range(min(PADDING_MAX, kernel // 2) + 1)
+        for dilation in range(1, DILATION_MAX + 1)
+        for ceil in (False, True)
+    )
+    widest = max(widest, OUTPUT_MAX)  # adaptive pooling sets the output itself
+    assert STATE.STEP_MAX == widest * widest - 1
