@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 60
 
-PLAYGROUND, BATCH = "pages/1_playground.py", "pages/2_batch.py"
+PLAYGROUND, BATCH = "screens/playground.py", "screens/batch.py"
 GRID_6 = ";".join(",".join(str((r * 5 + c * 3) % 7) for c in range(6)) for r in range(6))
 GRID_16 = ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(16)) for r in range(16))
 PLAYGROUND_TABS = ("forward", "step", "ledger", "matrix", "ties", "share")

@@ -12,7 +12,7 @@ from ui.batch.pair_view import latex
 from ui.minibatch.pair import build_pair
 from ui.minibatch.story import build_batch_story
 
-BATCH = "pages/2_batch.py"
+BATCH = "screens/batch.py"
 
 
 @pytest.fixture(scope="module")

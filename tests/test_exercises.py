@@ -10,7 +10,7 @@ from pooling.geometry import plane_geometry
 from ui.exercises.answers import parse_number
 from ui.exercises.problems import LEVELS, SET_SIZE, make_problem
 
-EXERCISES = "pages/4_exercises.py"
+EXERCISES = "screens/exercises.py"
 
 
 def test_a_set_is_the_same_for_everyone_and_another_seed_differs():

@@ -15,7 +15,7 @@ from ui.lesson import memory as lesson_memory
 from ui.lesson.steps import STEP_COUNT, lesson_steps
 from ui.shared import browser
 
-EXERCISES, LESSON, BATCH = "pages/4_exercises.py", "pages/3_lesson.py", "pages/2_batch.py"
+EXERCISES, LESSON, BATCH = "screens/exercises.py", "screens/lesson.py", "screens/batch.py"
 
 
 @pytest.mark.parametrize(

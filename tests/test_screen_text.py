@@ -11,7 +11,7 @@ from ui.batch.views import ANNOTATE_UP_TO
 from ui.figures.style import LECTURE_CELL_FONT_PX, MIN_CELL_FONT_PX, fits_in_cell
 from ui.playground.state import TABS as PLAYGROUND_TABS
 
-PLAYGROUND, BATCH = "pages/1_playground.py", "pages/2_batch.py"
+PLAYGROUND, BATCH = "screens/playground.py", "screens/batch.py"
 WINNER_WORDS = ("won", "winner", "Stars", "star")
 
 

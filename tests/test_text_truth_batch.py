@@ -113,7 +113,7 @@ def test_the_batch_of_two_follows_the_sum():
     from ui.minibatch.pair import build_pair
     from ui.minibatch.story import build_batch_story
 
-    app = open_app("pages/2_batch.py", {"red": "sum"})
+    app = open_app("screens/batch.py", {"red": "sum"})
     assert no_exceptions(app)
     said = "\n".join(md.value for md in app.markdown)
     assert "mean dL/dK" not in said and "K ← K − η · sum dL/dK" in said
@@ -133,7 +133,7 @@ def test_five_weights_follow_the_sum():
 
     from ui.minibatch.story import SEED_GRADIENTS
 
-    app = open_app("pages/2_batch.py", {"red": "sum", "tab": "weights"})
+    app = open_app("screens/batch.py", {"red": "sum", "tab": "weights"})
     said = "\n".join(md.value for md in app.markdown)
     assert "is their sum" in said and "their mean" not in said
     frame = next(f.value for f in app.dataframe if "batch (sum)" in f.value.index)
@@ -166,7 +166,7 @@ def screen_text(app) -> str:
 def test_the_batch_page_under_the_sum_never_calls_the_batch_gradient_a_mean(tab):
     from apptest import no_exceptions, open_app
 
-    app = open_app("pages/2_batch.py", {"red": "sum", "tab": tab})
+    app = open_app("screens/batch.py", {"red": "sum", "tab": tab})
     assert no_exceptions(app)
     shown = screen_text(app)
     for phrase in ("η · mean", "is their mean", "is the mean of the two", "Right: the mean"):
@@ -179,7 +179,7 @@ def test_the_batch_built_up_step_by_step_follows_the_loss(reduction):
 
     from ui.minibatch.story import build_batch_story
 
-    app = open_app("pages/2_batch.py", {"red": reduction, "tab": "step", "ex": "2"})
+    app = open_app("screens/batch.py", {"red": reduction, "tab": "step", "ex": "2"})
     assert no_exceptions(app)
     story = build_batch_story(batch_settings(reduction=reduction))
     routing = story.routing(0)[:3].sum(axis=0)
