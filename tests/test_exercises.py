@@ -8,7 +8,7 @@ from apptest import errors, no_exceptions, open_app
 from pooling import backward, forward
 from pooling.geometry import plane_geometry
 from ui.exercises.answers import parse_number
-from ui.exercises.problems import LEVELS, SET_SIZE, make_problem
+from ui.exercises.model import LEVELS, SET_SIZE, make_problem
 
 EXERCISES = "screens/exercises.py"
 

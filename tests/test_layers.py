@@ -4,6 +4,7 @@ library only, and no package of ui/ is left out of the layers."""
 
 from __future__ import annotations
 
+import ast
 import configparser
 import re
 import sys
@@ -50,3 +51,25 @@ def test_every_package_of_ui_is_in_a_layer():
     }
     assert packages <= named
     assert set(ROOTS) - {"ui"} <= named
+
+
+PAGE_PACKAGES = ("playground", "batch", "lesson", "exercises")
+
+
+@pytest.mark.parametrize("package", PAGE_PACKAGES)
+def test_a_page_package_names_its_views_as_views(package):
+    """Each page package has its state and its views; a `*_view` function is defined in
+    a views module (views.py or views_*.py) and nowhere else, and no module is named
+    `*_view` (a views module's name starts with views)."""
+    folder = ROOT / "ui" / package
+    names = {path.stem for path in folder.glob("*.py")}
+    assert {"state", "views"} <= names
+    assert not [name for name in names if name.endswith("_view")]
+    views_elsewhere = [
+        (path.name, node.name)
+        for path in folder.glob("*.py")
+        if not path.stem.startswith("views")
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.FunctionDef) and node.name.endswith("_view")
+    ]
+    assert views_elsewhere == []

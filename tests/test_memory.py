@@ -10,7 +10,7 @@ from apptest import errors, no_exceptions, open_app
 
 from ui.batch import memory as batch_memory
 from ui.exercises import memory as exercise_memory
-from ui.exercises.problems import make_problem
+from ui.exercises.model import make_problem
 from ui.lesson import memory as lesson_memory
 from ui.lesson.steps import STEP_COUNT, lesson_steps
 from ui.shared import browser

@@ -32,7 +32,7 @@ def independent_orphans(story, feature: int) -> int:
 
 @pytest.mark.parametrize("size", [2, 8, 64])
 def test_the_batch_result_counts_the_averaged_images_own_winners(size):
-    from ui.batch.checks import wrong_sentence
+    from ui.batch.views_checks import wrong_sentence
     from ui.minibatch.story import build_batch_story
 
     story = build_batch_story(batch_settings(size=size))
@@ -47,7 +47,7 @@ def test_the_batch_result_counts_the_averaged_images_own_winners(size):
 
 
 def test_the_wrong_way_is_compared_on_the_sum_s_scale_and_agrees_for_one_example():
-    from ui.batch.checks import wrong_sentence
+    from ui.batch.views_checks import wrong_sentence
     from ui.minibatch.story import build_batch_story
 
     mean = build_batch_story(batch_settings())
@@ -61,7 +61,7 @@ def test_the_wrong_way_is_compared_on_the_sum_s_scale_and_agrees_for_one_example
 
 @pytest.mark.parametrize("ties", ["first", "split"])
 def test_the_pair_counts_windows_where_the_average_borrows_a_winner(ties):
-    from ui.batch.pair_view import wrong_sentence
+    from ui.batch.views_pair import wrong_sentence
     from ui.minibatch.pair import build_pair
     from ui.minibatch.story import build_batch_story, winner_masks
 

@@ -169,7 +169,7 @@ def test_no_screen_text_names_a_place_on_the_screen():
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_exercise_explanations_state_the_engines_numbers(level):
     from ui.exercises.answers import Verdict, check_cells
-    from ui.exercises.problems import make_problem
+    from ui.exercises.model import make_problem
     from ui.exercises.text import explanation, question
 
     for number in range(1, 11):

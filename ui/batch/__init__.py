@@ -1,7 +1,8 @@
 """The Batch page: a tiny CNN on a mini-batch, routed example by example, averaged
-where the parameters are shared. data: the images; model: what the page computes
-(pure); state: keys, link fields, callbacks; inputs: the sidebar and the image editor;
-views, checks, training: one function per tab."""
+where the parameters are shared. Its pure model is ui.minibatch (the story, the
+images, the training run); here cache: the process-wide caches; code: the snippets;
+state: keys, link fields, callbacks; memory: the edits a browser keeps; inputs: the
+sidebar and the image editor; views and views_*: one function per tab or panel."""
 
 from __future__ import annotations
 
@@ -17,10 +18,7 @@ from ..shared.lecture import folded_in_lecture
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
 from .cache import cached_snippets, cached_story
-from .checks import checks_view
-from .inputs import edit_view, sidebar_controls
-from .pair_view import pair_view
-from .parameters import parameters_view
+from .inputs import image_editor, sidebar_controls
 from .state import (
     EXAMPLE,
     KERNELS,
@@ -43,8 +41,11 @@ from .state import (
     publish,
     remember_edits,
 )
-from .training import training_view, worked_example_view
 from .views import batch_view, per_example_view, result_view, step_view
+from .views_checks import checks_view
+from .views_pair import pair_view
+from .views_parameters import parameters_view
+from .views_training import training_view, worked_example_view
 
 
 def settings_from_state() -> BatchSettings:
@@ -114,7 +115,7 @@ def render() -> None:
         with folded_in_lecture(f"The batch: {story.size} example{'s' * (story.size > 1)}"):
             batch_view(story)
             if st.session_state[SOURCE] == "edit":
-                edit_view(story.images[st.session_state[EXAMPLE]])
+                image_editor(story.images[st.session_state[EXAMPLE]])
         open_tab_only(key=TAB, labels=TABS, views=TAB_VIEWS, story=story, players=PLAYERS)
     remember_edits()
     browser.mount()

@@ -1,5 +1,5 @@
 """The exercises: seeded problems, checked on the spot, explained with the engine's own
-ledger. problems: the generator; answers: reading and checking; text: questions and
+ledger. model: the problems, seeded; answers: reading and checking; text: questions and
 explanations; state: the set in the link and the score; memory: the work the
 browser keeps across a reload; views."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..shared import browser
 from ..shared.state import show_notices
-from .problems import make_problem
+from .model import make_problem
 from .state import P, init_state, problem_id, publish, remember_work
 from .views import problem_view, score_view, set_chooser
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .problems import Problem
+from .model import Problem
 
 LARGEST = 1e6  # no answer here comes near this
 TOLERANCE = 0.005  # an answer rounded to two decimals is right

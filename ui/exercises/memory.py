@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .problems import KINDS, LEVELS, SET_SIZE, make_problem
+from .model import KINDS, LEVELS, SET_SIZE, make_problem
 
 ProblemId = tuple[str, int, int, int]  # kind, level, seed, number
 Cell = tuple[int, int]

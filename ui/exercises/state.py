@@ -11,7 +11,7 @@ from ..shared import browser
 from ..shared.lecture import with_lecture
 from ..shared.state import start_page_state
 from .memory import ProblemId, Work, from_stored, merged, problem_name, to_stored
-from .problems import KINDS, LEVELS, SET_SIZE
+from .model import KINDS, LEVELS, SET_SIZE
 
 P = "ex"
 KIND, LEVEL, SEED, NUMBER = f"{P}_kind", f"{P}_level", f"{P}_seed", f"{P}_n"

@@ -12,7 +12,7 @@ from pooling.explain import ledger
 from ..pure.formulas import ledger_formula, size_formula
 from ..pure.numbers import fmt
 from .answers import Verdict
-from .problems import RULE_WORDS, Problem
+from .model import RULE_WORDS, Problem
 
 
 def layer_words(config: PoolConfig) -> str:
