@@ -1,15 +1,24 @@
-"""Home page of the Pooling Backprop Lab."""
+"""Pooling Backprop Lab: `streamlit run app.py`. The entry point registers every page
+(ui/pure/pages.py: script, label, icon, URL path) and runs the one the URL names; each
+page's own script is in screens/.
+"""
+
+import streamlit as st
 
 from pooling import keep_freed_memory
-from ui.home import demo, page_links
-from ui.shared.frame import page_frame
+from ui.pure.pages import PAGES
 
 keep_freed_memory()  # the process keeps freed blocks for the next call: pooling/fast/memory.py
 
-page_frame(
-    "Pooling Backprop Lab",
-    "How does the gradient get back through a pooling layer? Start with a window of "
-    "just two cells, a and b, and an upstream gradient dL/dy from the layers above.",
-)
-demo()
-page_links()
+st.navigation(
+    [
+        st.Page(
+            page.script,
+            title=page.label,
+            icon=page.icon,
+            url_path=page.url_path,
+            default=page.url_path == "",
+        )
+        for page in PAGES
+    ]
+).run()

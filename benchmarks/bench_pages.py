@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 60
 
-PLAYGROUND, BATCH = "pages/1_playground.py", "pages/2_batch.py"
+PLAYGROUND, BATCH = "screens/playground.py", "screens/batch.py"
 GRID_6 = ";".join(",".join(str((r * 5 + c * 3) % 7) for c in range(6)) for r in range(6))
 GRID_16 = ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(16)) for r in range(16))
 PLAYGROUND_TABS = ("forward", "step", "ledger", "matrix", "ties", "share")
@@ -51,6 +51,15 @@ def cpu_ms(run) -> float:
     return (time.process_time() - start) * 1000
 
 
+def page_script(root: Path, page: str) -> str:
+    """`page` in `root`, or where a checkout from before screens/ keeps it
+    (pages/1_playground.py for screens/playground.py)."""
+    if (root / page).is_file():
+        return page
+    old = sorted((root / "pages").glob(f"[0-9]*_{Path(page).name}"))
+    return str(old[0].relative_to(root)) if old else page
+
+
 def measure(root: Path, page: str, query: dict[str, str], reruns: int) -> tuple[float, float]:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
@@ -61,7 +70,7 @@ def measure(root: Path, page: str, query: dict[str, str], reruns: int) -> tuple[
     app.run()
     if page:
         app.query_params.update(query)
-        app.switch_page(page).run()
+        app.switch_page(page_script(root, page)).run()
     if app.exception:
         raise SystemExit(f"{page} {query} raised: {app.exception[0].value}")
     app.run()  # the session's own first-run work is not a rerun

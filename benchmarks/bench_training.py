@@ -73,7 +73,7 @@ def steps_seconds(query: dict[str, str]) -> tuple[float, float]:
 def redraw_seconds(query: dict[str, str], *, stride: int) -> float:
     """Steps taken `stride` per run, each run redrawing the loss curve and the kernels
     (built and serialised as the page sends them): 1 is Play, 10 is "10 steps"."""
-    from ui.batch.training import training_charts
+    from ui.batch.views_training import training_charts
     from ui.minibatch.story import start_trajectory
 
     trajectory = start_trajectory(settings_of(query))

@@ -13,17 +13,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ui.pure.pages import PAGES
+
 from .local_server import ROOT, start_app, stop, wait_healthy
 from .stream_client import visit
 
 TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
 
 
-def page_paths(root: Path = ROOT) -> tuple[str, ...]:
-    """The URL path of every page: "" for the home page, then each script of pages/
-    named as Streamlit names it (its leading number and underscore dropped)."""
-    scripts = sorted((root / "pages").glob("[0-9]*_*.py"))
-    return ("", *(script.stem.split("_", 1)[1] for script in scripts))
+def page_paths() -> tuple[str, ...]:
+    """The URL path of every page, in the menu's order: "" for the home page."""
+    return tuple(page.url_path for page in PAGES)
 
 
 WARM_PAGES = tuple((path, "") for path in page_paths())  # every page, once

@@ -13,7 +13,7 @@ TIMEOUT_S = 60
 
 
 def open_app(page: str | None = None, query: dict | None = None) -> AppTest:
-    """Run the home page (the entry point), then switch to `page` if given."""
+    """Run the app (app.py opens the home page), then switch to `page` if given."""
     app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S)
     if query:  # as a browser opening the link: the first run already sees it
         app.query_params.update(query)

@@ -5,7 +5,7 @@ from apptest import errors, figures, no_exceptions, open_app
 
 from ui.batch.cache import cached_trajectory
 
-BATCH = "pages/2_batch.py"
+BATCH = "screens/batch.py"
 
 
 def markdown_text(app) -> str:

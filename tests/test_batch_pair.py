@@ -8,11 +8,11 @@ from test_batch_model import settings
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
-from ui.batch.pair_view import latex
+from ui.batch.views_pair import latex
 from ui.minibatch.pair import build_pair
 from ui.minibatch.story import build_batch_story
 
-BATCH = "pages/2_batch.py"
+BATCH = "screens/batch.py"
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from browser import (
 from playwright.sync_api import expect
 
 from deploy.page_state import CHART_TITLE
-from ui.shared.frame import PAGES
+from ui.pure.pages import PAGES
 
 pytestmark = pytest.mark.browser
 
@@ -149,7 +149,7 @@ def test_cold_deep_link_opens_the_right_page(page, served_app, path, title):
     """The very first request to a fresh server is the page's own URL."""
     open_page(page, f"{served_app()}/{path}")
     assert page.locator("h1").first.inner_text() == title
-    menu = page.locator("[data-testid='stSidebar'] [data-testid='stPageLink-NavLink']")
+    menu = page.locator("[data-testid='stSidebarNav'] [data-testid='stSidebarNavLink']")
     expect(menu).to_have_count(len(PAGES))
     labels = [text.split("\n")[-1].strip() for text in menu.all_inner_texts()]
     assert labels == [page.label for page in PAGES]

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from deploy.page_state import MAP_LABELS
 from ui.batch.state import TABS as BATCH_TABS
-from ui.exercises.problems import KINDS
+from ui.exercises.model import KINDS
 from ui.figures.style import MIN_CELL_FONT_PX
 
 pytestmark = pytest.mark.browser

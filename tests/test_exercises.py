@@ -8,9 +8,9 @@ from apptest import errors, no_exceptions, open_app
 from pooling import backward, forward
 from pooling.geometry import plane_geometry
 from ui.exercises.answers import parse_number
-from ui.exercises.problems import LEVELS, SET_SIZE, make_problem
+from ui.exercises.model import LEVELS, SET_SIZE, make_problem
 
-EXERCISES = "pages/4_exercises.py"
+EXERCISES = "screens/exercises.py"
 
 
 def test_a_set_is_the_same_for_everyone_and_another_seed_differs():

@@ -224,7 +224,7 @@ def test_a_gradient_map_spans_its_group_and_maps_of_one_group_read_alike():
 def test_the_playground_s_gradient_maps_share_the_scale_of_dl_dx_and_dl_dy():
     grid = "1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8"
     query = {"tab": "forward", "x": grid, "kh": "3", "kw": "3", "sh": "1", "sw": "1"}
-    app = open_app("pages/1_playground.py", query)
+    app = open_app("screens/playground.py", query)
     spans = {
         (trace["zmin"], trace["zmax"])
         for figure in figures(app)

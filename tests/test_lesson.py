@@ -7,7 +7,7 @@ from apptest import errors, no_exceptions, open_app
 
 from ui.lesson.steps import STEP_COUNT, lesson_steps
 
-LESSON = "pages/3_lesson.py"
+LESSON = "screens/lesson.py"
 
 
 def test_ten_steps_each_with_exactly_one_right_choice():

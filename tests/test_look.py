@@ -82,7 +82,7 @@ def test_text_and_lines_stand_out_in_both_themes(dark):
 
 def test_a_lecture_link_opens_in_lecture_mode_and_keeps_it():
     grid = "1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8"
-    app = open_app("pages/1_playground.py", {"lecture": "1", "tab": "step", "x": grid})
+    app = open_app("screens/playground.py", {"lecture": "1", "tab": "step", "x": grid})
     assert no_exceptions(app) and app.session_state["lecture"] is True
     assert not any("Edit the grid" in md.value for md in app.markdown)  # no intro
     sizes = [

@@ -10,12 +10,12 @@ from apptest import errors, no_exceptions, open_app
 
 from ui.batch import memory as batch_memory
 from ui.exercises import memory as exercise_memory
-from ui.exercises.problems import make_problem
+from ui.exercises.model import make_problem
 from ui.lesson import memory as lesson_memory
 from ui.lesson.steps import STEP_COUNT, lesson_steps
 from ui.shared import browser
 
-EXERCISES, LESSON, BATCH = "pages/4_exercises.py", "pages/3_lesson.py", "pages/2_batch.py"
+EXERCISES, LESSON, BATCH = "screens/exercises.py", "screens/lesson.py", "screens/batch.py"
 
 
 @pytest.mark.parametrize(

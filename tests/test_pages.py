@@ -6,7 +6,7 @@ from apptest import errors, figure_titled, figures, heatmap_values, no_exception
 
 from ui.playground.presets import PRESETS
 
-PLAYGROUND = "pages/1_playground.py"
+PLAYGROUND = "screens/playground.py"
 
 
 # -- home -------------------------------------------------------------------------------
@@ -291,7 +291,7 @@ def test_an_adaptive_link_restores_and_the_batch_page_takes_it_too():
     app = open_app(PLAYGROUND, {"sizing": "output", "oh": "3", "ow": "1"})
     assert app.session_state["pg_sizing"] == "output" and app.session_state["pg_oh"] == 3
     batch = open_app(
-        "pages/2_batch.py", {"sizing": "output", "oh": "2", "ow": "2", "tab": "result"}
+        "screens/batch.py", {"sizing": "output", "oh": "2", "ow": "2", "tab": "result"}
     )
     assert no_exceptions(batch) and errors(batch) == []
 

@@ -12,7 +12,7 @@ from ui.figures.labels import fits_in_cell
 from ui.figures.style import LECTURE_CELL_FONT_PX, MIN_CELL_FONT_PX
 from ui.playground.state import TABS as PLAYGROUND_TABS
 
-PLAYGROUND, BATCH = "pages/1_playground.py", "pages/2_batch.py"
+PLAYGROUND, BATCH = "screens/playground.py", "screens/batch.py"
 WINNER_WORDS = ("won", "winner", "Stars", "star")
 
 

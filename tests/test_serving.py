@@ -128,8 +128,13 @@ def test_serve_starts_warm_replicas_and_sigterm_stops_them_all():
 
 
 def test_replicas_are_warmed_on_every_page_of_the_menu():
-    from deploy.cluster import WARM_PAGES
-    from ui.shared.frame import PAGES
+    """Every URL path st.navigation registers (app.py), each once, the home page too."""
+    from streamlit.testing.v1 import AppTest
 
-    menu = {Path(page.path).stem.split("_", 1)[1] for page in PAGES if "/" in page.path}
-    assert {path for path, _query in WARM_PAGES} == {""} | menu
+    from deploy.cluster import WARM_PAGES
+
+    app = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    registered = sorted(page["url_pathname"] for page in app._registered_pages.values())
+    warmed = [path for path, _query in WARM_PAGES]
+    assert sorted(warmed) == registered
+    assert len(set(warmed)) == len(warmed) and "" in warmed

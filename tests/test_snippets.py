@@ -172,19 +172,19 @@ def test_batch_torch_snippet_runs_and_agrees_with_the_page(torch, changes):
 
 
 def test_the_pages_show_the_snippets_and_the_tie_note():
-    app = open_app("pages/1_playground.py", {"tab": "share"})
+    app = open_app("screens/playground.py", {"tab": "share"})
     assert no_exceptions(app)
     shown = [block.value for block in app.code]
     assert any("F.max_pool2d(" in block for block in shown)
     assert any("loop_forward_backward(x, grad_y, config)" in block for block in shown)
-    tied = open_app("pages/1_playground.py", {"tab": "share", "ties": "split"})
+    tied = open_app("screens/playground.py", {"tab": "share", "ties": "split"})
     assert any("one tie rule" in info.value for info in tied.info)
-    batch = open_app("pages/2_batch.py", {"tab": "result"})
+    batch = open_app("screens/batch.py", {"tab": "result"})
     assert any("F.cross_entropy(" in block.value for block in batch.code)
 
 
 def test_every_weight_the_batch_snippet_embeds_is_listed_on_the_page():
-    app = open_app("pages/2_batch.py", {"tab": "result"})
+    app = open_app("screens/batch.py", {"tab": "result"})
     assert no_exceptions(app)
     frames = [frame.value for frame in app.dataframe]
     shown = [frame.to_numpy() for frame in frames if all(t.kind == "f" for t in frame.dtypes)]

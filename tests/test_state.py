@@ -17,7 +17,7 @@ import pytest
 from pooling.batch import REDUCTIONS
 from pooling.config import MODES, TIES, Mode, TieRule
 from ui.batch.state import STATE as BATCH
-from ui.exercises.problems import KINDS, Kind
+from ui.exercises.model import KINDS, Kind
 from ui.exercises.state import STATE as EXERCISES
 from ui.lesson.state import STATE as LESSON
 from ui.minibatch.data import SOURCES, Source

@@ -23,10 +23,10 @@ from ui.shared.lecture import LECTURE
 PAGES = {
     page: [field.url for field in fields] + [LECTURE]
     for page, fields in (
-        ("pages/1_playground.py", PLAYGROUND_FIELDS),
-        ("pages/2_batch.py", BATCH_FIELDS),
-        ("pages/3_lesson.py", LESSON_FIELDS),
-        ("pages/4_exercises.py", EXERCISE_FIELDS),
+        ("screens/playground.py", PLAYGROUND_FIELDS),
+        ("screens/batch.py", BATCH_FIELDS),
+        ("screens/lesson.py", LESSON_FIELDS),
+        ("screens/exercises.py", EXERCISE_FIELDS),
     )
 }
 # Text a visitor might put in a link to make the lab's own page show something else.
@@ -140,7 +140,7 @@ def act(app, kind: str, key: str, value) -> None:
 
 @pytest.mark.parametrize(
     "page, actions",
-    [("pages/1_playground.py", PLAYGROUND_ACTIONS), ("pages/2_batch.py", BATCH_ACTIONS)],
+    [("screens/playground.py", PLAYGROUND_ACTIONS), ("screens/batch.py", BATCH_ACTIONS)],
 )
 def test_random_widget_sequences_never_break_a_page(page, actions):
     rng = np.random.default_rng(7)
@@ -176,7 +176,7 @@ ADAPTIVE_TABS = ["forward", "step", "ledger", "matrix", "ties", "share"]
 )
 def test_adaptive_pooling_opens_every_playground_tab(tab, layer):
     query = {"sizing": "output", "x": "1,3,3;2,0,3;3,1,2;0,3,1", **layer, "tab": tab}
-    app = open_app("pages/1_playground.py", query)
+    app = open_app("screens/playground.py", query)
     assert_page_is_sound(app, query)
     assert not app.warning or all("Link value" not in w.value for w in app.warning), query
 
@@ -197,7 +197,7 @@ EXERCISE_ANSWERS = [
 
 @pytest.mark.parametrize("kind", ["value", "batch", "size"])
 def test_exercise_answers_beyond_float_range_get_a_message(kind):
-    app = open_app("pages/4_exercises.py", {"kind": kind, "level": "3", "seed": "5"})
+    app = open_app("screens/exercises.py", {"kind": kind, "level": "3", "seed": "5"})
     boxes = [box for box in app.text_input if box.key.startswith("ex_")]
     for answer in EXERCISE_ANSWERS:
         for box in boxes:

@@ -198,7 +198,7 @@ def test_the_step_slider_and_title_give_one_count_and_old_links_still_work():
     from apptest import figure_titled, no_exceptions, open_app
 
     overlap = {"x": "1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8", "kh": "2", "kw": "2", "sh": "1", "sw": "1"}
-    app = open_app("pages/1_playground.py", {**overlap, "tab": "step", "step": "3"})
+    app = open_app("screens/playground.py", {**overlap, "tab": "step", "step": "3"})
     assert no_exceptions(app)
     assert app.slider(key="pg_step_shown").value == 4 and app.session_state["pg_step"] == 3
     assert figure_titled(app, "dL/dx after 4 of 9 windows")
@@ -252,7 +252,7 @@ def test_the_playground_says_true_things_about_all_with_a_negative_dl_dy():
         ("matrix", text.matrix_sentence(story)),
         ("ties", text.tie_lab_sentence(story)),
     ):
-        app = open_app("pages/1_playground.py", {**query, "tab": tab})
+        app = open_app("screens/playground.py", {**query, "tab": tab})
         assert no_exceptions(app), tab
         shown = screen_text(app)
         assert said in shown, tab

@@ -32,7 +32,7 @@ def independent_orphans(story, feature: int) -> int:
 
 @pytest.mark.parametrize("size", [2, 8, 64])
 def test_the_batch_result_counts_the_averaged_images_own_winners(size):
-    from ui.batch.checks import wrong_sentence
+    from ui.batch.views_checks import wrong_sentence
     from ui.minibatch.story import build_batch_story
 
     story = build_batch_story(batch_settings(size=size))
@@ -47,7 +47,7 @@ def test_the_batch_result_counts_the_averaged_images_own_winners(size):
 
 
 def test_the_wrong_way_is_compared_on_the_sum_s_scale_and_agrees_for_one_example():
-    from ui.batch.checks import wrong_sentence
+    from ui.batch.views_checks import wrong_sentence
     from ui.minibatch.story import build_batch_story
 
     mean = build_batch_story(batch_settings())
@@ -61,7 +61,7 @@ def test_the_wrong_way_is_compared_on_the_sum_s_scale_and_agrees_for_one_example
 
 @pytest.mark.parametrize("ties", ["first", "split"])
 def test_the_pair_counts_windows_where_the_average_borrows_a_winner(ties):
-    from ui.batch.pair_view import wrong_sentence
+    from ui.batch.views_pair import wrong_sentence
     from ui.minibatch.pair import build_pair
     from ui.minibatch.story import build_batch_story, winner_masks
 
@@ -113,7 +113,7 @@ def test_the_batch_of_two_follows_the_sum():
     from ui.minibatch.pair import build_pair
     from ui.minibatch.story import build_batch_story
 
-    app = open_app("pages/2_batch.py", {"red": "sum"})
+    app = open_app("screens/batch.py", {"red": "sum"})
     assert no_exceptions(app)
     said = "\n".join(md.value for md in app.markdown)
     assert "mean dL/dK" not in said and "K ← K − η · sum dL/dK" in said
@@ -133,7 +133,7 @@ def test_five_weights_follow_the_sum():
 
     from ui.minibatch.story import SEED_GRADIENTS
 
-    app = open_app("pages/2_batch.py", {"red": "sum", "tab": "weights"})
+    app = open_app("screens/batch.py", {"red": "sum", "tab": "weights"})
     said = "\n".join(md.value for md in app.markdown)
     assert "is their sum" in said and "their mean" not in said
     frame = next(f.value for f in app.dataframe if "batch (sum)" in f.value.index)
@@ -166,7 +166,7 @@ def screen_text(app) -> str:
 def test_the_batch_page_under_the_sum_never_calls_the_batch_gradient_a_mean(tab):
     from apptest import no_exceptions, open_app
 
-    app = open_app("pages/2_batch.py", {"red": "sum", "tab": tab})
+    app = open_app("screens/batch.py", {"red": "sum", "tab": tab})
     assert no_exceptions(app)
     shown = screen_text(app)
     for phrase in ("η · mean", "is their mean", "is the mean of the two", "Right: the mean"):
@@ -179,7 +179,7 @@ def test_the_batch_built_up_step_by_step_follows_the_loss(reduction):
 
     from ui.minibatch.story import build_batch_story
 
-    app = open_app("pages/2_batch.py", {"red": reduction, "tab": "step", "ex": "2"})
+    app = open_app("screens/batch.py", {"red": reduction, "tab": "step", "ex": "2"})
     assert no_exceptions(app)
     story = build_batch_story(batch_settings(reduction=reduction))
     routing = story.routing(0)[:3].sum(axis=0)

@@ -152,7 +152,7 @@ def screen_strings(path: Path):
 
 
 def test_no_screen_text_names_a_place_on_the_screen():
-    files = [ROOT / "app.py", *(ROOT / "pages").glob("*.py")]
+    files = [ROOT / "app.py", *(ROOT / "screens").glob("*.py")]
     files += [p for p in (ROOT / "ui").rglob("*.py") if "figures" not in p.parts]
     found = [
         (path.name, string)
@@ -169,7 +169,7 @@ def test_no_screen_text_names_a_place_on_the_screen():
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_exercise_explanations_state_the_engines_numbers(level):
     from ui.exercises.answers import Verdict, check_cells
-    from ui.exercises.problems import make_problem
+    from ui.exercises.model import make_problem
     from ui.exercises.text import explanation, question
 
     for number in range(1, 11):

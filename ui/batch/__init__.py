@@ -16,10 +16,7 @@ from ..shared.lecture import folded_in_lecture
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
 from .cache import cached_snippets, cached_story
-from .checks import checks_view
-from .inputs import edit_view, sidebar_controls
-from .pair_view import pair_view
-from .parameters import parameters_view
+from .inputs import image_editor, sidebar_controls
 from .state import (
     PLAYERS,
     STATE,
@@ -31,8 +28,11 @@ from .state import (
     publish,
     remember_edits,
 )
-from .training import training_view, worked_example_view
 from .views import batch_view, per_example_view, result_view, step_view
+from .views_checks import checks_view
+from .views_pair import pair_view
+from .views_parameters import parameters_view
+from .views_training import training_view, worked_example_view
 
 
 def settings_from_state() -> BatchSettings:
@@ -104,7 +104,7 @@ def render() -> None:
         with folded_in_lecture(f"The batch: {story.size} example{'s' * (story.size > 1)}"):
             batch_view(story)
             if STATE.chosen_source() == "edit":
-                edit_view(story.images[STATE.example_shown()])
+                image_editor(story.images[STATE.example_shown()])
         open_tab_only(key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story, players=PLAYERS)
     remember_edits()
     browser.mount()

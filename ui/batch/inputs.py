@@ -75,7 +75,7 @@ def forget_editors() -> None:
     drop_editors()
 
 
-def edit_view(image: np.ndarray) -> None:
+def image_editor(image: np.ndarray) -> None:
     """The editor for the current example; `image`: (8, 8), as the network sees it."""
     state = st.session_state
     example = STATE.example_shown()

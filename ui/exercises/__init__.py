@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..shared import browser
 from ..shared.state import show_notices
-from .problems import make_problem
+from .model import make_problem
 from .state import STATE, init_state, problem_id, publish, remember_work
 from .views import problem_view, score_view, set_chooser
 

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from ..pure.tolerances import ANSWER_ROUNDING
-from .problems import Problem
+from .model import Problem
 
 LARGEST = 1e6  # no answer here comes near this
 NOT_A_NUMBER = "is not a number (write it like 2.5, -1 or 7/3)"

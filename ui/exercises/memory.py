@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pooling.config import Cell
 
 from ..pure.links import SEED_MAX
-from .problems import KINDS, LEVELS, SET_SIZE, Kind, make_problem
+from .model import KINDS, LEVELS, SET_SIZE, Kind, make_problem
 
 ProblemId = tuple[Kind, int, int, int]  # kind, level, seed, number
 MAX_PROBLEMS = 200  # the most recent problems kept; a class set has SET_SIZE

@@ -16,7 +16,7 @@ from ..shared import browser
 from ..shared.lecture import with_lecture
 from ..shared.state import PageKeys, start_page_state
 from .memory import ProblemId, Work, from_stored, merged, problem_name, to_stored
-from .problems import KINDS, LEVELS, SET_SIZE, Kind
+from .model import KINDS, LEVELS, SET_SIZE, Kind
 
 P = "ex"  # the page's key prefix: every key below starts with it
 

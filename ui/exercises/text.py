@@ -13,7 +13,7 @@ from ..pure.formulas import ledger_formula, size_formula
 from ..pure.numbers import fmt
 from ..pure.words import TIE_WORDS
 from .answers import Verdict
-from .problems import Problem
+from .model import Problem
 
 
 def layer_words(config: PoolConfig) -> str:

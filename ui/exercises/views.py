@@ -15,7 +15,7 @@ from ..shared.chart import cached, chart
 from ..shared.player import back_and_next
 from ..shared.state import literal
 from .answers import Verdict, check_cells, check_number, check_size, parse_number, parse_whole
-from .problems import KINDS, LEVELS, SET_SIZE, Problem
+from .model import KINDS, LEVELS, SET_SIZE, Problem
 from .state import (
     STATE,
     ProblemId,

@@ -1,6 +1,6 @@
 """The Playground: one editable grid, one pooling layer, every number of the forward
 and backward pass. model: what the page computes (pure); state: keys, link fields,
-callbacks; inputs: the controls and editors; views: one function per tab."""
+callbacks; inputs: the controls and editors; views, views_share: one function per tab."""
 
 from __future__ import annotations
 

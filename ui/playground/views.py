@@ -16,9 +16,9 @@ from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
 from ..shared.player import Steps, player
 from . import cache, text
-from .export import share_view
 from .model import LayerStory
 from .state import STATE, load_preset, on_pick_input, on_pick_output, publish
+from .views_share import share_view
 
 MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
 SMALL_PRODUCT = (6, 16)  # largest J (outputs, inputs) written out as Jᵀ g

@@ -1,35 +1,15 @@
-"""The frame every page shares: page config, the site menu, title and intro.
+"""The frame every page shares: page config, the sidebar's top, title and intro.
 
-Streamlit's own page menu would call the home page "app", so it is hidden
-(.streamlit/config.toml) and drawn here once, with real labels.
+The site menu is Streamlit's own, drawn from the one page list app.py registers
+(ui/pure/pages.py); links between pages take their label and icon from that list too.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import NamedTuple
-
 import streamlit as st
 
+from ..pure.pages import PAGE_BY_LABEL
 from .lecture import lecture_switch, show_bad_link, start_lecture
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-class Page(NamedTuple):
-    path: str  # relative to the app's root
-    label: str
-    icon: str
-
-
-PAGES = (
-    Page("app.py", "Home", ":material/home:"),
-    Page("pages/1_playground.py", "Playground", ":material/grid_on:"),
-    Page("pages/2_batch.py", "Batch", ":material/stacks:"),
-    Page("pages/3_lesson.py", "Lesson", ":material/school:"),
-    Page("pages/4_exercises.py", "Exercises", ":material/quiz:"),
-)
-PAGE_BY_LABEL = {page.label: page for page in PAGES}
 
 # Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
 # a second row instead of being cut off on a narrow screen or a zoomed projector.
@@ -63,10 +43,9 @@ RECONNECT_SCRIPT = """<script>
 </script>"""
 
 
-def site_menu() -> None:
+def sidebar_top() -> None:
+    """Under Streamlit's page menu, above the page's own controls."""
     with st.sidebar:
-        for page in PAGES:
-            st.page_link(page.path, label=page.label, icon=page.icon)
         lecture_switch()
         st.divider()
 
@@ -74,7 +53,7 @@ def site_menu() -> None:
 def page_link(label: str, description: str) -> None:
     """A link to another page of the lab, with a sentence on what it holds."""
     page = PAGE_BY_LABEL[label]
-    st.page_link(page.path, label=page.label, icon=page.icon)
+    st.page_link(page.script, label=page.label, icon=page.icon)
     st.markdown(description)
 
 
@@ -89,7 +68,7 @@ def page_frame(title: str, intro: str) -> None:
         initial_sidebar_state="collapsed" if lecture else "auto",  # auto: closed on a phone
     )
     st.html(f"<style>{PAGE_CSS}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
-    site_menu()
+    sidebar_top()
     st.title(title)
     show_bad_link()
     if not lecture:

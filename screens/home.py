@@ -1,0 +1,12 @@
+"""Home page of the Pooling Backprop Lab."""
+
+from ui.home import demo, page_links
+from ui.shared.frame import page_frame
+
+page_frame(
+    "Pooling Backprop Lab",
+    "How does the gradient get back through a pooling layer? Start with a window of "
+    "just two cells, a and b, and an upstream gradient dL/dy from the layers above.",
+)
+demo()
+page_links()
