@@ -13,7 +13,9 @@ import streamlit as st
 
 from ..pure.links import SEED_MAX, Field, int_in, label_in, snapshot
 from ..shared import browser
+from ..shared.chart import clicked_cell
 from ..shared.lecture import with_lecture
+from ..shared.player import nudge
 from ..shared.state import PageKeys, start_page_state
 from .memory import ProblemId, Work, from_stored, merged, problem_name, to_stored
 from .model import KINDS, LEVELS, SET_SIZE, Kind
@@ -136,8 +138,7 @@ def problem_id() -> ProblemId:
 
 
 def go(delta: int) -> None:
-    state = st.session_state
-    state[STATE.number] = min(max(state[STATE.number] + delta, 1), SET_SIZE)
+    nudge(STATE.number, delta, first=1, last=SET_SIZE)
 
 
 def new_set() -> None:
@@ -153,10 +154,8 @@ def toggle_cell(pid: ProblemId, chart_key: str) -> None:
     """A click on x: the cell goes in or out of the answer; the chart gets a new key,
     so a second click on the same cell is a click again, not a deselection."""
     state = st.session_state
-    selection = state.get(chart_key)
-    points = selection.selection.points if selection is not None else []
-    if points:
-        cell = int(round(points[0]["y"])), int(round(points[0]["x"]))
+    cell = clicked_cell(chart_key)
+    if cell is not None:
         state[STATE.chosen][pid] = chosen_cells(pid) ^ {cell}
     state[STATE.clicks] += 1
 

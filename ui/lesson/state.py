@@ -13,6 +13,7 @@ import streamlit as st
 from ..pure.links import Field, int_in, snapshot
 from ..shared import browser
 from ..shared.lecture import with_lecture
+from ..shared.player import nudge
 from ..shared.state import PageKeys, start_page_state
 from .memory import from_stored, to_stored
 from .steps import STEP_COUNT, lesson_steps
@@ -94,8 +95,7 @@ def publish() -> None:
 
 
 def go(delta: int) -> None:
-    state = st.session_state
-    state[STATE.step] = min(max(state[STATE.step] + delta, 1), STEP_COUNT)
+    nudge(STATE.step, delta, first=1, last=STEP_COUNT)
 
 
 def answered(step: int) -> None:

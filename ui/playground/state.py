@@ -25,6 +25,7 @@ from ..pure.links import (
     write_cell,
     write_grid,
 )
+from ..shared.chart import clicked_cell
 from ..shared.controls import PoolControls
 from ..shared.grid_editor import current_grid, set_grid
 from ..shared.lecture import with_lecture
@@ -180,17 +181,9 @@ def clamp_picks(*, windows: int, shape: tuple[int, int], out_width: int, first_c
     state[STATE.out_width] = out_width
 
 
-def _picked_point(chart_key: str) -> tuple[int, int] | None:
-    selection = st.session_state.get(chart_key)
-    points = selection.selection.points if selection is not None else []
-    if not points:
-        return None
-    return int(round(points[0]["y"])), int(round(points[0]["x"]))
-
-
 def on_pick_output() -> None:
     """Chart click on y: that output's window becomes the current step."""
-    picked = _picked_point(STATE.pick_y)
+    picked = clicked_cell(STATE.pick_y)
     if picked is not None:
         st.session_state[STATE.step] = picked[0] * st.session_state[STATE.out_width] + picked[1]
         stop(STATE.player)
@@ -198,6 +191,6 @@ def on_pick_output() -> None:
 
 def on_pick_input() -> None:
     """Chart click on dL/dx: that cell's ledger."""
-    picked = _picked_point(STATE.pick_gx)
+    picked = clicked_cell(STATE.pick_gx)
     if picked is not None:
         st.session_state[STATE.cell] = picked

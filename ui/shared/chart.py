@@ -9,6 +9,8 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 import streamlit as st
 
+from pooling.config import Cell
+
 from ..figures.look import Look, styled
 from .lecture import current_look
 
@@ -81,3 +83,13 @@ def cached(builder: Callable[..., go.Figure], **arguments) -> go.Figure:
     """
     name = f"{builder.__module__}.{builder.__qualname__}"
     return _built(name, builder, arguments, current_look())
+
+
+def clicked_cell(key: str) -> Cell | None:
+    """The (row, column) of the cell last clicked on the chart under `key` (its click
+    points sit at cell centres: ui/figures/grid.click_trace), or None."""
+    selection = st.session_state.get(key)
+    points = selection.selection.points if selection is not None else []
+    if not points:
+        return None
+    return int(round(points[0]["y"])), int(round(points[0]["x"]))

@@ -52,11 +52,17 @@ def stop(keys: PlayerKeys) -> None:
     st.session_state[keys.playing] = False
 
 
+def nudge(key: str, delta: int, *, first: int, last: int) -> None:
+    """Move the number kept under `key` by `delta` (back if negative), within first..last:
+    a step, a problem or a window, whichever Back and Next walk through."""
+    state = st.session_state
+    state[key] = min(max(state[key] + delta, first), last)
+
+
 def move(steps: Steps, delta: int) -> None:
     """Stop playing and go `delta` positions on (back if negative), within 0..count-1."""
-    state = st.session_state
     stop(steps.keys)
-    state[steps.keys.position] = min(max(state[steps.keys.position] + delta, 0), steps.count - 1)
+    nudge(steps.keys.position, delta, first=0, last=steps.count - 1)
 
 
 def toggle(steps: Steps) -> None:
