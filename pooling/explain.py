@@ -46,6 +46,12 @@ def window(geometry: PlaneGeometry, out_row: int, out_col: int) -> Window:
     )
 
 
+def argmax_cells(argmax: np.ndarray, width: int) -> np.ndarray:
+    """argmax: any shape of h * W + w indices into planes `width` wide (as `forward`
+    gives them). The same shape plus a last axis of 2: each winner's (row, column)."""
+    return np.stack(np.divmod(np.asarray(argmax), width), axis=-1)
+
+
 def coverage(config: PoolConfig, height: int, width: int) -> np.ndarray:
     """(H, W) int64: how many windows read each input cell."""
     geometry = plane_geometry(config, height, width)

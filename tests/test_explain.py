@@ -82,3 +82,15 @@ def test_divisor_breakdown_agrees_with_the_divisor_and_the_loop(include_pad, ove
         expected = override or (parts.padded_cells if include_pad else parts.real_cells)
         assert parts.value == expected and parts.override == (override is not None)
         assert output[out_cell] == pytest.approx(parts.real_cells / expected)
+
+
+def test_argmax_cells_decode_the_engines_indices_into_rows_and_columns():
+    from pooling.explain import argmax_cells
+
+    x = np.random.default_rng(3).normal(size=(2, 3, 5, 7))
+    result = forward(x, PoolConfig("max", 2, stride=1))
+    cells = argmax_cells(result.argmax, 7)
+    assert cells.shape == (*result.argmax.shape, 2)
+    n, c, i, j = 1, 2, 3, 4
+    row, col = cells[n, c, i, j]
+    assert x[n, c, row, col] == result.output[n, c, i, j] and i <= row <= i + 1 <= 4

@@ -10,6 +10,7 @@ import numpy as np
 
 from pooling import PoolConfig, backward, forward
 from pooling.config import Cell
+from pooling.explain import argmax_cells
 
 from ..pure.numbers import fmt
 
@@ -68,7 +69,8 @@ def routed(x, config: PoolConfig, upstream) -> tuple[np.ndarray, np.ndarray, np.
 def winners(x: np.ndarray, argmax: np.ndarray | None) -> tuple[Cell, ...]:
     if argmax is None:
         return ()
-    return tuple(divmod(int(index), x.shape[1]) for index in np.unique(argmax))
+    rows = np.unique(argmax_cells(argmax, x.shape[1]).reshape(-1, 2), axis=0)
+    return tuple((int(row), int(col)) for row, col in rows)
 
 
 def cell_name(cell) -> str:

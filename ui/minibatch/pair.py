@@ -18,8 +18,10 @@ from cnn.network import (
     run_forward,
     wrong_way_backward,
 )
+from pooling.config import Cell
+from pooling.explain import argmax_cells
 
-from .story import BatchStory, Cell, cells_of, window_masks
+from .story import BatchStory, cells_of, window_masks
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,7 +142,7 @@ class PairStory:
         if self.trace.pool.argmax is None:
             return None
         width = self.trace.activation.shape[3]
-        return np.stack(np.divmod(self.trace.pool.argmax[example, self.feature], width), -1)
+        return argmax_cells(self.trace.pool.argmax[example, self.feature], width)
 
     def borrowed_windows(self) -> tuple[int, int]:
         """(windows where a winner of the averaged image is not a winner of both examples'
