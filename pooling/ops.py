@@ -20,7 +20,7 @@ from .fast.kernel import Kernel
 from .fast.table import KERNELS, choose
 from .geometry import PlaneGeometry, as_planes, plane_geometry
 
-__all__ = ["KERNELS", "PoolResult", "as_planes", "backward", "forward"]
+__all__ = ["PoolResult", "backward", "forward"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ def forward(x, config: PoolConfig, *, kernels: tuple[Kernel, ...] = KERNELS) -> 
     planes = as_planes(x)
     geometry = plane_geometry(config, *planes.shape[1:])
     step = "max_forward" if config.mode == "max" else "avg_forward"
-    kernel = choose(step, config, geometry, planes.shape[0], kernels)
+    kernel = choose(step, config, geometry, planes.shape[0], kernels=kernels)
     routing = None
     if kernel is None:
         output, argmax, routing = windows.route(planes, geometry, config)
@@ -91,7 +91,7 @@ def backward(
         grad_x = run.scatter_winners(argmax, grad_planes, plane_size)
     else:
         count = grad_planes.shape[0]
-        kernel = choose("avg_backward", result.config, geometry, count, kernels)
+        kernel = choose("avg_backward", result.config, geometry, count, kernels=kernels)
         if kernel is None:
             routing = windows.avg_routing(geometry, count)
             grad_x = windows.scatter(routing, grad_planes, plane_size)

@@ -8,7 +8,7 @@ from apptest import figures, no_exceptions, open_app
 from ui.figures import labels, style
 from ui.figures.curves import line_figure
 from ui.figures.grid import Overlay, grid_figure
-from ui.figures.look import DESK, LECTURE_CELL_FONT_PX, Look, styled
+from ui.figures.look import DESK, Look, styled
 from ui.figures.mosaic import small_multiples
 
 X = np.array([[1.0, 3.0, 0.5], [2.0, 0.25, 4.0], [0.0, 1.5, 2.0]])
@@ -41,11 +41,11 @@ def test_the_desk_look_leaves_a_figure_as_built():
 def test_lecture_numbers_are_18_px_and_the_figure_grows_with_them():
     for figure in sample_figures():
         big = styled(figure, Look(lecture=True))
-        scale = LECTURE_CELL_FONT_PX / style.CELL_FONT_PX
+        scale = style.LECTURE_CELL_FONT_PX / style.CELL_FONT_PX
         assert big.layout.height == pytest.approx(figure.layout.height * scale)
         for small, large in zip(figure.data, big.data, strict=True):
             if small.type == "heatmap" and small.texttemplate:
-                assert large.textfont.size >= LECTURE_CELL_FONT_PX
+                assert large.textfont.size >= style.LECTURE_CELL_FONT_PX
         assert big.layout.title.font.size == pytest.approx(style.TITLE_FONT_PX * scale)
 
 
@@ -54,7 +54,7 @@ def test_a_map_laid_out_for_lecture_keeps_18_px_numbers_inside_its_cells():
     desk = grid_figure(values, title="y")
     big = styled(grid_figure(values, title="y", lecture=True), Look(lecture=True))
     cells = next(t for t in big.data if t.name == "value")
-    assert cells.textfont.size >= LECTURE_CELL_FONT_PX - 1e-9
+    assert cells.textfont.size >= style.LECTURE_CELL_FONT_PX - 1e-9
     assert all(label != "" for label in cells.text.ravel())
     margin = big.layout.margin
     cell = (big.layout.height - margin.t - margin.b) / 3
@@ -91,7 +91,7 @@ def test_a_lecture_link_opens_in_lecture_mode_and_keeps_it():
         for trace in figure["data"]
         if trace.get("type") == "heatmap" and trace.get("texttemplate")
     ]
-    assert sizes and min(sizes) >= LECTURE_CELL_FONT_PX
+    assert sizes and min(sizes) >= style.LECTURE_CELL_FONT_PX
     app.button(key="pg_next").click().run()
     assert app.query_params["lecture"] == "1" and app.query_params["step"] == "1"
     app.toggle(key="lecture_switch").set_value(False).run()

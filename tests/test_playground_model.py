@@ -1,6 +1,8 @@
 """The Playground's model and sentences, without Streamlit: what it computes, and that
 every sentence is true for the settings it describes."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -151,3 +153,17 @@ def test_a_long_ledger_is_written_three_terms_a_line_with_the_total_last():
     formula = ledger_formula((1, 1), story.ledger((1, 1)), story.grad_x[1, 1])
     assert formula.count(r"\underbrace") == 9 and formula.count(r"\\") == 3
     assert formula.endswith(r"&= 1\end{aligned}")  # 9 windows, each sending 1/9
+
+
+def test_sums_agree_for_large_gradients_that_cancel():
+    # Rounding is relative to what is added (up to 1e6 a cell), not to a sum near 0.
+    rng = np.random.default_rng(5)
+    x = rng.permutation(256).reshape(16, 16).astype(float)  # no ties
+    grad = rng.choice([-1e6, 1e6], size=(15, 15)) + rng.normal(size=(15, 15))
+    config = PoolConfig("max", 2, stride=1)
+    story = build_layer_story(LayerSettings(x, config, "custom", 0, grad))
+    assert story.sums_agree and not story.inflates
+    inflated = build_layer_story(
+        LayerSettings(np.ones((4, 4)), replace(config, ties="all"), "custom", 0, np.ones((3, 3)))
+    )
+    assert not inflated.sums_agree

@@ -34,6 +34,7 @@ def choose(
     config: PoolConfig,
     geometry: PlaneGeometry,
     planes: int,
+    *,
     kernels: tuple[Kernel, ...] = KERNELS,
 ) -> Kernel | None:
     """The first of `kernels` that computes `step` ("max_forward", "avg_forward" or

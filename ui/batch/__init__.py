@@ -1,7 +1,8 @@
 """The Batch page: a tiny CNN on a mini-batch, routed example by example, averaged
-where the parameters are shared. data: the images; model: what the page computes
-(pure); state: keys, link fields, callbacks; inputs: the sidebar and the image editor;
-views, checks, training: one function per tab."""
+where the parameters are shared. What it computes is the shared pure model
+ui.minibatch (the Lesson tells it too); cache: that model built once per input;
+state: the page's one declaration and its callbacks; inputs: the sidebar and the image
+editor; code: the snippets; views and views_*: one function per tab."""
 
 from __future__ import annotations
 

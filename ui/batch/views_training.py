@@ -17,8 +17,6 @@ from ..shared.player import Steps, is_playing, move, play_button, player, stop
 from .cache import trajectory_of
 from .state import LEARNING_RATES, STATE, publish
 
-STEPS_MAX = STATE.STEPS_MAX
-
 
 def training_view(story: BatchStory) -> None:
     st.select_slider(
@@ -30,7 +28,7 @@ def training_view(story: BatchStory) -> None:
     trajectory = trajectory_of(story.settings)
     steps = Steps(
         keys=STATE.trainer,
-        count=STEPS_MAX + 1,
+        count=STATE.STEPS_MAX + 1,
         noun="step",
         slider_label="Steps taken",
         help_text="",
@@ -54,7 +52,7 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
         if is_playing(steps.keys):
             stop(steps.keys)
             st.rerun(scope="app")  # the page again, with a fragment without a timer
-    stuck = STATE.steps_taken() >= STEPS_MAX or reached.diverged_at is not None
+    stuck = STATE.steps_taken() >= STATE.STEPS_MAX or reached.diverged_at is not None
     buttons = st.container(horizontal=True, gap="small")
     for label, delta, icon, key, help_text in (
         ("1 step", 1, ":material/south:", "right", "θ ← θ − η · (batch gradient), every weight"),
@@ -76,7 +74,7 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
         key=STATE.train_reset,
         icon=":material/restart_alt:",
         on_click=move,
-        args=(steps, -STEPS_MAX),
+        args=(steps, -STATE.STEPS_MAX),
         disabled=STATE.steps_taken() == 0,
         help="Back to the weights before the first step (the steps stay computed).",
     )
@@ -85,8 +83,8 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
 def training_figures(story: BatchStory, reached: Reached) -> None:
     if reached.diverged_at is not None:
         st.error(divergence_text(story, reached), icon=":material/trending_up:")
-    elif reached.taken >= STEPS_MAX:
-        st.info(f"{STEPS_MAX} steps is as far as this page trains; Reset to start again.")
+    elif reached.taken >= STATE.STEPS_MAX:
+        st.info(f"{STATE.STEPS_MAX} steps is as far as this page trains; Reset to start again.")
     loss_metrics(story.reduction, reached.losses)
     left, right = st.columns([3, 2])
     (loss_builder, loss_args), (kernel_builder, kernel_args) = training_charts(reached)

@@ -1,5 +1,5 @@
 """The exercises: seeded problems, checked on the spot, explained with the engine's own
-ledger. problems: the generator; answers: reading and checking; text: questions and
+ledger. model: the problems' generator; answers: reading and checking; text: questions and
 explanations; state: the set in the link and the score; memory: the work the
 browser keeps across a reload; views."""
 

@@ -27,7 +27,7 @@ P = "ex"  # the page's key prefix: every key below starts with it
 class ExercisesState:
     """The Exercises page's one state declaration: every key it keeps in session state
     or gives a widget, its share link's fields, and typed reads of its state. Its
-    limits: the levels and SET_SIZE (problems.py), the seed's SEED_MAX (links.py)."""
+    limits: the levels and SET_SIZE (model.py), the seed's SEED_MAX (links.py)."""
 
     page: PageKeys = PageKeys.under(P)
     kind: str = f"{P}_kind"  # the kind's label (KINDS); kind_name() gives the Kind

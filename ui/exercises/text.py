@@ -11,7 +11,7 @@ from pooling.explain import ledger
 
 from ..pure.formulas import ledger_formula, size_formula
 from ..pure.numbers import fmt
-from ..pure.words import TIE_WORDS
+from ..pure.words import MODE_LABELS, TIE_WORDS
 from .answers import Verdict
 from .model import Problem
 
@@ -19,7 +19,7 @@ from .model import Problem
 def layer_words(config: PoolConfig) -> str:
     """'max pooling, window 3×3, stride 2, padding 1, ceil mode; ties: …'."""
     k, s, p = config.kernel_size[0], config.stride[0], config.padding[0]
-    words = [f"{'max' if config.mode == 'max' else 'average'} pooling, window {k}×{k}"]
+    words = [f"{MODE_LABELS[config.mode].lower()} pooling, window {k}×{k}"]
     words.append(f"stride {s}")
     if p:
         words.append(f"padding {p}")

@@ -13,7 +13,6 @@ import plotly.graph_objects as go
 
 from . import style
 
-LECTURE_CELL_FONT_PX = style.LECTURE_CELL_FONT_PX  # numbers on maps in lecture mode
 SIZED = ("font", "textfont", "tickfont", "marker", "pad", "margin")
 
 

@@ -122,12 +122,12 @@ class PairStory:
 
     @cached_property
     def window_masks(self) -> np.ndarray | None:
-        """model.window_masks of the pair (N = 2); None for average pooling."""
+        """story.window_masks of the pair (N = 2); None for average pooling."""
         return window_masks(self.trace, self.batch.config.pool)
 
     @cached_property
     def wrong_window_masks(self) -> np.ndarray | None:
-        """model.window_masks of the averaged image (N = 1)."""
+        """story.window_masks of the averaged image (N = 1)."""
         return window_masks(self.wrong_trace, self.batch.config.pool)
 
     def winners(self, example: int) -> tuple[Cell, ...]:

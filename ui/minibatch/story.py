@@ -36,7 +36,7 @@ def window_masks(trace: Trace, pool: PoolConfig) -> np.ndarray | None:
     """(N, F, PH, PW, CH, CW) bool: the pooling-input cells each window of each example
     and kernel sends its gradient to under the tie rule (the stored index under first
     and last, every tied cell under split and all); None for average pooling. Computed
-    once per cached story or story: the engine's share maps are not cheap per rerun."""
+    once per cached batch story or pair story: the engine's share maps are not cheap per rerun."""
     if trace.pool.argmax is None:
         return None
     features = range(trace.activation.shape[1])

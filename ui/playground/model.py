@@ -170,15 +170,12 @@ class LayerStory:
 
     @property
     def sums_agree(self) -> bool:
-        """dL/dx adds up to what the windows send (to rounding)."""
-        return bool(
-            np.isclose(
-                self.grad_x.sum(),
-                self.grad_output.sum(),
-                rtol=SUMMATION_ORDER,
-                atol=SUMMATION_ORDER,
-            )
-        )
+        """dL/dx adds up to what the windows send (to rounding). The two sums add the
+        same amounts in other orders, so they may differ by rounding relative to the size
+        of what is added (up to 1e6 a cell), not to their result, which may cancel."""
+        added = np.abs(self.grad_x).sum() + np.abs(self.grad_output).sum()
+        gap = abs(self.grad_x.sum() - self.grad_output.sum())
+        return bool(gap <= SUMMATION_ORDER * max(added, 1.0))
 
     @property
     def linear_everywhere(self) -> bool:

@@ -12,6 +12,8 @@ from typing import ClassVar
 import numpy as np
 import streamlit as st
 
+from pooling.config import Cell
+
 from ..pure.links import (
     MAX_GRID,
     SEED_MAX,
@@ -31,7 +33,7 @@ from ..shared.grid_editor import current_grid, set_grid
 from ..shared.lecture import with_lecture
 from ..shared.player import at_rest, stop
 from ..shared.state import GridKeys, PageKeys, PlayerKeys, start_page_state
-from .model import UPSTREAMS, Cell, Upstream
+from .model import UPSTREAMS, Upstream
 from .presets import PRESETS, seed_window
 
 P = "pg"  # the page's key prefix: every key below starts with it

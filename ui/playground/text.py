@@ -7,10 +7,12 @@ average, the tie rule, padding, count_include_pad and divisor_override.
 from __future__ import annotations
 
 from pooling import PoolConfig
+from pooling.config import Cell
+from pooling.geometry import Divisor
 
 from ..figures.style import MARK_LEGEND
 from ..pure.numbers import fmt
-from .model import Cell, Divisor, LayerStory
+from .model import LayerStory
 
 
 def cell_name(prefix: str, cell: Cell) -> str:

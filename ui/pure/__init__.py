@@ -1,2 +1,3 @@
-"""Pure helpers of the pages: number formatting, formulas, code snippets, the digit
-images and the share-link codecs. NumPy and the engine only: no Streamlit, no Plotly."""
+"""Pure helpers of the pages: the page list, the vocabulary (words), the tolerances,
+number formatting, formulas, code snippets, the digit images and the share-link codecs.
+NumPy and the engine only: no Streamlit, no Plotly."""

@@ -48,6 +48,6 @@ def tie_help() -> str:
     return f"Where a max window sends its gradient when several cells hold the maximum. {rules}"
 
 
-def pad_label(mode: str) -> str:
+def pad_label(mode: Mode) -> str:
     """What pooling reads in a padding cell: −∞ for max (it never wins), 0 for average."""
     return "−∞" if mode == "max" else "0"

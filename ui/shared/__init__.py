@@ -1,2 +1,3 @@
-"""What every page uses: frame and menu, page state and notices, share links, the grid
-editor, pooling controls, the player, the chart wrapper and number formatting."""
+"""The Streamlit glue every page uses: the page frame, lecture mode, page state and
+notices, the grid editor, the pooling controls, the player, lazy tabs, the chart
+wrapper, the code view and the one browser-side component."""

@@ -12,7 +12,7 @@ from pooling import TIES, PoolConfig
 from pooling.config import MODES, Mode
 
 from ..pure.links import MAX_GRID, Field, flag, int_in, one_of, write_flag
-from ..pure.words import MODE_HELP, MODE_LABELS, TIE_LABELS, tie_help
+from ..pure.words import MODE_HELP, MODE_LABELS, TIE_LABELS, pad_label, tie_help
 from .state import PoolKeys
 
 # The pooling layer's limits, their one home: the widgets and the links' bounds read them.
@@ -119,7 +119,8 @@ class PoolControls:
             0,
             PADDING_MAX,
             key=keys.pad,
-            help="Cells added on every side: −∞ for max, 0 for average. At most half the window.",
+            help=f"Cells added on every side: {pad_label('max')} for max, {pad_label('avg')} for "
+            "average. At most half the window.",
         )
         right.number_input(
             "Dilation",
