@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import Cell, PoolConfig
-from .geometry import PlaneGeometry, as_planes, plane_geometry
+from .geometry import as_planes, plane_geometry
 from .windows import route
 
 
@@ -20,30 +20,6 @@ def _plane(x) -> np.ndarray:
     if plane.ndim != 2:
         raise ValueError(f"x must be one (H, W) plane here, got shape {plane.shape}")
     return plane
-
-
-@dataclass(frozen=True)
-class Window:
-    """The cells one output reads, in reading order.
-
-    rows, cols: (K,) int64 input coordinates (outside the grid for padding taps).
-    real: (K,) bool, the tap is a real cell; padding and ceil-mode overhang are not.
-    """
-
-    rows: np.ndarray
-    cols: np.ndarray
-    real: np.ndarray
-
-
-def window(geometry: PlaneGeometry, out_row: int, out_col: int) -> Window:
-    """The window of output cell (out_row, out_col)."""
-    rows, cols = geometry.rows, geometry.cols
-    taps_r, taps_c = np.meshgrid(np.arange(rows.taps), np.arange(cols.taps), indexing="ij")
-    return Window(
-        rows.index[out_row, taps_r.ravel()],
-        cols.index[out_col, taps_c.ravel()],
-        rows.real[out_row, taps_r.ravel()] & cols.real[out_col, taps_c.ravel()],
-    )
 
 
 def argmax_cells(argmax: np.ndarray, width: int) -> np.ndarray:

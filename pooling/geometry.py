@@ -131,7 +131,7 @@ def as_planes(x, name: str = "x") -> np.ndarray:
     return array.reshape((-1,) + array.shape[-2:])
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
+def frozen(array: np.ndarray) -> np.ndarray:
     """Mark a cached table read-only: it is shared by every call with this geometry."""
     array.flags.writeable = False
     return array
@@ -173,7 +173,7 @@ class PlaneGeometry:
     def real(self) -> np.ndarray:
         """(OH, OW, K) bool: the tap is a real input cell (not padding or overhang)."""
         both = self.rows.real[:, None, :, None] & self.cols.real[None, :, None, :]
-        return _frozen(both.reshape(self.output_shape + (-1,)))
+        return frozen(both.reshape(self.output_shape + (-1,)))
 
     @cached_property
     def flat_index(self) -> np.ndarray:
@@ -181,19 +181,19 @@ class PlaneGeometry:
         flat = (
             self.rows.index[:, None, :, None] * self.cols.size + self.cols.index[None, :, None, :]
         )
-        return _frozen(np.where(self.real, flat.reshape(self.output_shape + (-1,)), 0))
+        return frozen(np.where(self.real, flat.reshape(self.output_shape + (-1,)), 0))
 
     @cached_property
     def divisor(self) -> np.ndarray:
         """(OH, OW) float64: what average pooling divides each window's sum by."""
         config = self.config
         if config.divisor_override is not None:
-            return _frozen(np.full(self.output_shape, float(config.divisor_override)))
+            return frozen(np.full(self.output_shape, float(config.divisor_override)))
         if config.count_include_pad and not config.adaptive:
             counts = self.rows.padded_count[:, None] * self.cols.padded_count[None, :]
         else:
             counts = self.rows.real_count[:, None] * self.cols.real_count[None, :]
-        return _frozen(counts.astype(np.float64))
+        return frozen(counts.astype(np.float64))
 
     def divisor_of(self, out_cell: Cell) -> Divisor:
         """What average window `out_cell` divides by, and the counts it comes from."""
@@ -213,12 +213,7 @@ class PlaneGeometry:
         row, col = out_cell
         rows, cols = self.rows, self.cols
         keep_rows, keep_cols = (
-            (rows.real, cols.real)
-            if real_only
-            else (
-                rows.on_padded,
-                cols.on_padded,
-            )
+            (rows.real, cols.real) if real_only else (rows.on_padded, cols.on_padded)
         )
         row_taps = rows.index[row][keep_rows[row]]
         col_taps = cols.index[col][keep_cols[col]]

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 
 from .config import PoolConfig
-from .geometry import PlaneGeometry
+from .geometry import PlaneGeometry, frozen
 
 
 @lru_cache(maxsize=256)
@@ -23,9 +23,7 @@ def _gather_index(geometry: PlaneGeometry) -> tuple[np.ndarray, bool]:
     """(OH, OW, K) int64: h*W + w of each tap, or H*W (one cell past the plane) where
     the tap is not real; and whether every tap is real."""
     past = geometry.rows.size * geometry.cols.size
-    index = np.where(geometry.real, geometry.flat_index, past)
-    index.flags.writeable = False
-    return index, bool(geometry.real.all())
+    return frozen(np.where(geometry.real, geometry.flat_index, past)), bool(geometry.real.all())
 
 
 def gather(planes: np.ndarray, geometry: PlaneGeometry, fill: float) -> np.ndarray:

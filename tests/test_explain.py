@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pooling import TIES, PoolConfig, backward, forward
-from pooling.explain import coverage, ledger, shares, window
+from pooling.explain import coverage, ledger, shares
 from pooling.geometry import plane_geometry
 
 
@@ -15,17 +15,18 @@ def test_coverage_counts_windows_per_cell():
     assert coverage(PoolConfig("avg", 2), 3, 3).tolist() == [[1, 1, 0], [1, 1, 0], [0, 0, 0]]
 
 
-def test_window_marks_padding_taps():
-    win = window(plane_geometry(PoolConfig("max", 3, stride=2, padding=1), 5, 5), 0, 0)
-    assert win.rows.tolist() == [-1, -1, -1, 0, 0, 0, 1, 1, 1]
-    assert win.cols.tolist() == [-1, 0, 1] * 3
-    assert win.real.tolist() == [False] * 4 + [True, True, False, True, True]
+def test_window_cells_include_padding_unless_asked_for_real_ones():
+    geometry = plane_geometry(PoolConfig("max", 3, stride=2, padding=1), 5, 5)
+    everything = [(row, col) for row in (-1, 0, 1) for col in (-1, 0, 1)]
+    assert list(geometry.window_cells((0, 0))) == everything
+    assert list(geometry.window_cells((0, 0), real_only=True)) == [(0, 0), (0, 1), (1, 0), (1, 1)]
 
 
 def test_adaptive_window_can_be_smaller_than_the_largest():
-    geometry = plane_geometry(PoolConfig("avg", output_size=2), 3, 3)
-    win = window(geometry, 0, 0)  # rows [0, 2), cols [0, 2): 4 real taps
-    assert win.real.sum() == 4 and geometry.taps == 4
+    geometry = plane_geometry(PoolConfig("avg", output_size=3), 5, 5)
+    # rows and cols [0, 2), [1, 4), [3, 5): the corner window reads 4 cells, the middle 9
+    assert geometry.window_cells((0, 0)) == ((0, 0), (0, 1), (1, 0), (1, 1))
+    assert len(geometry.window_cells((1, 1))) == geometry.taps == 9
 
 
 @pytest.mark.parametrize("ties", TIES)

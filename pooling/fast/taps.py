@@ -15,12 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..geometry import AxisWindows, PlaneGeometry
-
-
-def _frozen(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
+from ..geometry import AxisWindows, PlaneGeometry, frozen
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,7 +85,7 @@ def _edge_real_tap(geometry: PlaneGeometry, last: bool) -> np.ndarray:
         real = axis.real[:, ::-1] if last else axis.real
         pick = np.argmax(real, axis=1)
         picks.append(axis.taps - 1 - pick if last else pick)
-    return _frozen(picks[0][:, None] * geometry.cols.taps + picks[1][None, :])
+    return frozen(picks[0][:, None] * geometry.cols.taps + picks[1][None, :])
 
 
 @lru_cache(maxsize=256)
@@ -108,8 +103,8 @@ def tap_plan(geometry: PlaneGeometry) -> TapPlan:
         cols,
         geometry.output_shape,
         taps,
-        _frozen(corner),
-        _frozen(tap_offset),
+        frozen(corner),
+        frozen(tap_offset),
         (first, last),
         bool(geometry.real.all()),
         (bool((first == 0).all()), bool((last == taps - 1).all())),
