@@ -176,7 +176,7 @@ def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "wi
     cols = [col for _, col in cells]
     smallest, largest = style.STAR_PX
     star_px = max(smallest, min(largest, int(cell_px * style.STAR_SHARE)))
-    if cell_px >= label_px + 2 * star_px + 4:
+    if cell_px >= label_px + 2 * star_px + style.MARK_INSET_PX:
         return dict(
             type="scatter",
             x=[col + 0.3 for col in cols],
@@ -200,7 +200,7 @@ def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "wi
         name=name,
         marker=dict(
             symbol="square-open",
-            size=max(6, cell_px - 4),
+            size=max(style.FRAME_MIN_PX, cell_px - style.MARK_INSET_PX),
             color=style.MARK_COLOUR,
             line=dict(width=style.FRAME_WIDTH_PX),
         ),
@@ -212,6 +212,7 @@ def click_trace(shape: tuple[int, int], labels: np.ndarray, cell_px: float) -> d
     st.plotly_chart, points can. They keep their hover (with hoverinfo "skip" a click
     selects nothing) and say the cell's value, as the heatmap would."""
     rows, cols = np.meshgrid(np.arange(shape[0]), np.arange(shape[1]), indexing="ij")
+    size = max(style.CLICK_MIN_PX, cell_px - style.MARK_INSET_PX)
     return dict(
         type="scatter",
         x=cols.ravel(),
@@ -220,7 +221,7 @@ def click_trace(shape: tuple[int, int], labels: np.ndarray, cell_px: float) -> d
         mode="markers",
         name="pick",
         hovertemplate="row %{y}, col %{x}: %{customdata}<br>click to pick<extra></extra>",
-        marker=dict(size=max(8, cell_px - 4), opacity=0.0, symbol="square"),
+        marker=dict(size=size, opacity=0.0, symbol="square"),
     )
 
 
