@@ -103,3 +103,50 @@ def expect_link(page, **params: str) -> None:
 
 def exceptions_on(page) -> list[str]:
     return page.locator("[data-testid='stException']").all_inner_texts()
+
+
+# How much of a screen the page takes: the main column's scroll height in viewports,
+# and every scroller inside it whose content is taller or wider than its box (an inner
+# scrollbar hides content as surely as the page's own).
+SCREEN_FIT = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const hidden = [];
+  for (const box of main.querySelectorAll('*')) {
+    const style = getComputedStyle(box);
+    const scrolls = (axis) => ['auto', 'scroll'].includes(style['overflow' + axis]);
+    const name = box.getAttribute('data-testid') || box.className.toString().slice(0, 40);
+    if (scrolls('Y') && box.scrollHeight > box.clientHeight + 2)
+      hidden.push(name + ' ' + box.scrollHeight + '/' + box.clientHeight + ' tall');
+  }
+  return { screens: main.scrollHeight / window.innerHeight, hidden };
+}"""
+
+# Text in the main column drawn smaller than `floor` px, outside figures and code:
+# [[px, text], ...] (a figure's numbers are checked by CELL_FONT_PX-style probes).
+SMALL_TEXT = """(floor) => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const small = [];
+  const skip = 'svg, .js-plotly-plot, pre, code, .katex, [data-testid=stDataFrame], '
+    + '[data-testid=stExpanderIconCheck], '
+    + '[data-testid=stSidebar], [data-testid=stToolbar], [data-testid=stTooltipContent]';
+  for (const node of main.querySelectorAll('*')) {
+    if (node.closest(skip) || !node.getClientRects().length) continue;
+    const own = Array.from(node.childNodes)
+      .filter((child) => child.nodeType === 3 && child.textContent.trim())
+      .map((child) => child.textContent.trim()).join(' ');
+    if (!own) continue;
+    const px = parseFloat(getComputedStyle(node).fontSize);
+    if (px < floor) small.push([px, own.slice(0, 60)]);
+  }
+  return small;
+}"""
+
+
+def screen_fit(page) -> dict:
+    """{"screens": the page's height in viewports, "hidden": inner scrollers}."""
+    return page.evaluate(SCREEN_FIT)
+
+
+def small_text(page, floor_px: float) -> list:
+    """[[px, text], ...]: the main column's text drawn under `floor_px`."""
+    return page.evaluate(SMALL_TEXT, floor_px)

@@ -114,3 +114,22 @@ def page(browser):
     page = context.new_page()
     yield page
     context.close()
+
+
+# The two screens of a lecture, in CSS px: the projector (lecture mode) and a phone.
+PROJECTOR = dict(viewport={"width": 1280, "height": 720})
+PHONE = dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+
+
+@pytest.fixture(scope="module")
+def projector_page(context_pages):
+    """A 1280x720 page, kept for the module: open lecture links (lecture=1) in it."""
+    return context_pages("projector", PROJECTOR)
+
+
+@pytest.fixture
+def phone_page(browser):
+    """A fresh 390x844 touch phone (fresh: Streamlit remembers a menu closed by hand)."""
+    context = browser.new_context(**PHONE)
+    yield context.new_page()
+    context.close()

@@ -129,6 +129,10 @@ EDITOR_COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit sid
 WEIGHT_COLUMN_PX = 56  # five editable weights and their index fit a phone's 358-px column
 SEED_INPUT_PX = 160  # the Exercises' set number, beside its buttons
 CODE_HEIGHT_PX = 360  # a code snippet's box, which scrolls
+# Lecture mode's page text (ui/shared/lecture.LECTURE_CSS): read from the back of a hall.
+LECTURE_TEXT_PX = 20  # body text, questions, options, captions, buttons
+LECTURE_TITLE_PX = 32  # the page title, smaller than Streamlit's: the room is for the idea
+LECTURE_TOP_PX = 16  # above the title: a projector's 720 px are all needed
 
 
 def lecture_scale(lecture: bool) -> float:

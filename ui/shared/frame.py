@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..pure.pages import PAGE_BY_LABEL
-from .lecture import lecture_switch, show_bad_link, start_lecture
+from .lecture import LECTURE_CSS, lecture_switch, show_bad_link, start_lecture
 
 # Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
 # a second row instead of being cut off on a narrow screen or a zoomed projector.
@@ -67,7 +67,8 @@ def page_frame(title: str, intro: str) -> None:
         layout="wide",
         initial_sidebar_state="collapsed" if lecture else "auto",  # auto: closed on a phone
     )
-    st.html(f"<style>{PAGE_CSS}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
+    css = PAGE_CSS + (LECTURE_CSS if lecture else "")
+    st.html(f"<style>{css}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
     sidebar_top()
     st.title(title)
     show_bad_link()

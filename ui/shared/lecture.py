@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures.look import Look
+from ..figures.style import LECTURE_TEXT_PX, LECTURE_TITLE_PX, LECTURE_TOP_PX
 from ..pure.links import flag
 from .state import literal
 
@@ -14,6 +15,38 @@ LECTURE = "lecture"  # session key and link parameter, shared by every page
 # The switch has a key of its own: a widget's state does not outlive its page, LECTURE does.
 SWITCH = "lecture_switch"
 BAD_LINK = "lecture_bad_link"
+
+# Lecture mode's text: every sentence a student reads from the back of the hall at
+# LECTURE_TEXT_PX (Streamlit's 14-16 px is for a screen at arm's length), and less room
+# above the title, which a 720-px projector cannot spare.
+_MAIN = '[data-testid="stMain"]'
+_TEXT = ", ".join(
+    f"{_MAIN} {selector}"
+    for selector in (
+        '[data-testid="stMarkdownContainer"] p',
+        '[data-testid="stMarkdownContainer"] li',
+        '[data-testid="stCaptionContainer"]',
+        '[data-testid="stCaptionContainer"] p',
+        '[data-testid="stWidgetLabel"] p',
+        '[data-testid="stRadio"] label p',
+        '[data-testid="stButton"] p',
+        '[data-testid="stButton"] kbd',  # a button's shortcut key
+        '[data-testid="stPageLink"] p',
+        '[data-testid="stAlertContainer"] p',
+        '[data-testid="stExpander"] summary p',
+        '[data-testid="stTab"] p',
+        '[data-testid="stIconMaterial"]',
+        '[data-testid="stExpanderIcon"]',
+        '[data-testid="stProgress"] p',
+        '[data-testid="stTextInput"] input',
+        '[data-testid="stNumberInput"] input',
+    )
+)
+LECTURE_CSS = f"""
+{_TEXT} {{ font-size: {LECTURE_TEXT_PX}px; line-height: 1.4; }}
+{_MAIN} [data-testid="stMainBlockContainer"] {{ padding-top: {LECTURE_TOP_PX}px; }}
+{_MAIN} h1 {{ font-size: {LECTURE_TITLE_PX}px; padding: 0; }}
+"""
 
 
 def start_lecture() -> bool:
