@@ -13,6 +13,7 @@ from apptest import figure_titled, figures, heatmap_values, open_app
 
 from ui.figures import grid as grids
 from ui.figures import style
+from ui.figures.look import Look, styled
 from ui.figures.routing import routing_figure
 
 # Machado, Oliveira and Fernandes (2009), severity 1, on linear RGB.
@@ -84,6 +85,52 @@ def test_marks_stand_out_on_every_cell_colour(eyes):
         core = abs(cell_l - seen(style.MARK_COLOUR, eyes)[0])
         edge = abs(cell_l - seen(style.MARK_EDGE, eyes)[0])
         assert max(core, edge) > 45, cell
+
+
+def outlined_figures(dark: bool):
+    """A map with the current window's outline and winners framed (cells too small for
+    a star), and a routing figure, drawn for the light or the dark theme."""
+    values = np.arange(144.0).reshape(12, 12)
+    overlay = grids.Overlay(window=((0, 0), (0, 1), (1, 0), (1, 1)), marks=((0, 1), (5, 5)))
+    grid = grids.grid_figure(values, title="x", overlay=overlay, width_px=style.NARROW_PX)
+    routes = routing_figure(
+        np.ones((2, 2)), np.ones((3, 3)), out_cell=(0, 0), window=((0, 0), (0, 1)), title="r"
+    )
+    return [styled(figure, Look(dark=dark)) for figure in (grid, routes)]
+
+
+def line_colour(trace) -> tuple[str, float]:
+    """A line's or an open frame's colour and width."""
+    if trace.mode == "lines":
+        return trace.line.color, trace.line.width
+    return trace.marker.color, trace.marker.line.width
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("eyes", SIMULATIONS)
+def test_outlines_and_frames_stand_out_on_every_cell_colour_and_either_page(dark, eyes):
+    """Each outline and frame is a dark core drawn over a wider light halo: one of the
+    two contrasts with every cell colour and with the page around the cells."""
+    backgrounds = [colour for scale in style.SCALES.values() for _, colour in scale]
+    backgrounds += [style.DARK_BACKGROUND if dark else style.BACKGROUND, style.PADDING_COLOUR]
+    checked = 0
+    for figure in outlined_figures(dark):
+        names = [trace.name for trace in figure.data]
+        for index, trace in enumerate(figure.data):
+            if f"{trace.name} halo" not in names:
+                continue
+            halo = figure.data[names.index(f"{trace.name} halo")]
+            assert names.index(f"{trace.name} halo") < index, "the halo is drawn first"
+            (core, core_px), (light, halo_px) = line_colour(trace), line_colour(halo)
+            assert halo_px > core_px
+            for background in backgrounds:
+                lightness = seen(background, eyes)[0]
+                contrast = max(
+                    abs(lightness - seen(core, eyes)[0]), abs(lightness - seen(light, eyes)[0])
+                )
+                assert contrast > 45, (trace.name, background)
+            checked += 1
+    assert checked >= 4  # the window, the framed winners, the routing's two outlines
 
 
 # -- the one visual config: no colour or pixel size written anywhere else in ui/ ----------

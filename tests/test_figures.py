@@ -7,7 +7,7 @@ import pytest
 from pooling import PoolConfig
 from pooling.explain import shares
 from ui.figures import grid as grids
-from ui.figures import labels, style
+from ui.figures import labels, marks, style
 from ui.figures.curves import line_figure, max_curve_figure
 from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import small_multiples
@@ -60,7 +60,7 @@ def test_padding_window_and_winners_are_drawn():
 
 def test_a_dilated_window_outlines_only_the_cells_it_reads():
     cells = ((0, 0), (0, 2), (2, 0), (2, 2))  # 2x2 window, dilation 2
-    xs, ys = grids.outline_path(cells)
+    xs, ys = marks.outline_path(cells)
     segments = [
         ((xs[i], ys[i]), (xs[i + 1], ys[i + 1])) for i in range(0, len(xs), 3)
     ]  # (start, end, None) triples

@@ -29,6 +29,7 @@ from ..pure.numbers import (
 )
 from . import style
 from .labels import fit_labels, label_px
+from .marks import marks_traces, outline_traces
 
 
 @dataclass(frozen=True)
@@ -132,81 +133,6 @@ def cells_trace(
     )
 
 
-def outline_path(cells) -> tuple[list, list]:
-    """x, y of the outer edges of a set of cells, as segments separated by None: an
-    edge is drawn where a cell of the set meets a cell outside it."""
-    chosen = set(map(tuple, cells))
-    xs, ys = [], []
-    for row, col in chosen:
-        for d_row, d_col, (x0, y0, x1, y1) in (
-            (-1, 0, (-0.5, -0.5, 0.5, -0.5)),
-            (1, 0, (-0.5, 0.5, 0.5, 0.5)),
-            (0, -1, (-0.5, -0.5, -0.5, 0.5)),
-            (0, 1, (0.5, -0.5, 0.5, 0.5)),
-        ):
-            if (row + d_row, col + d_col) not in chosen:
-                xs += [col + x0, col + x1, None]
-                ys += [row + y0, row + y1, None]
-    return xs, ys
-
-
-def line_trace(xs, ys, *, colour: str, width: float, name: str) -> dict:
-    """Line segments (split by None points) that take no hover."""
-    return dict(
-        type="scatter",
-        x=xs,
-        y=ys,
-        mode="lines",
-        line=dict(color=colour, width=width),
-        hoverinfo="skip",
-        name=name,
-    )
-
-
-def outline_trace(cells, name: str = "window") -> dict:
-    xs, ys = outline_path(cells)
-    return line_trace(xs, ys, colour=style.OUTLINE_COLOUR, width=style.OUTLINE_WIDTH_PX, name=name)
-
-
-def marks_trace(cells, cell_px: float, *, label_px: float = 0.0, name: str = "winner") -> dict:
-    """Winner marks that never cover a number: a star in the top-right corner of each
-    cell while the cell has room for it beside its widest label (`label_px`), else an
-    open square along the cell's edge, around the number."""
-    rows = [row for row, _ in cells]
-    cols = [col for _, col in cells]
-    smallest, largest = style.STAR_PX
-    star_px = max(smallest, min(largest, int(cell_px * style.STAR_SHARE)))
-    if cell_px >= label_px + 2 * star_px + style.MARK_INSET_PX:
-        return dict(
-            type="scatter",
-            x=[col + 0.3 for col in cols],
-            y=[row - 0.3 for row in rows],
-            mode="markers",
-            hoverinfo="skip",
-            name=name,
-            marker=dict(
-                symbol="star",
-                size=star_px,
-                color=style.MARK_COLOUR,
-                line=dict(color=style.MARK_EDGE, width=style.MARK_EDGE_PX),
-            ),
-        )
-    return dict(
-        type="scatter",
-        x=cols,
-        y=rows,
-        mode="markers",
-        hoverinfo="skip",
-        name=name,
-        marker=dict(
-            symbol="square-open",
-            size=max(style.FRAME_MIN_PX, cell_px - style.MARK_INSET_PX),
-            color=style.MARK_COLOUR,
-            line=dict(width=style.FRAME_WIDTH_PX),
-        ),
-    )
-
-
 def click_trace(shape: tuple[int, int], labels: np.ndarray, cell_px: float) -> dict:
     """Invisible points at cell centres: heatmap cells cannot be selected in
     st.plotly_chart, points can. They keep their hover (with hoverinfo "skip" a click
@@ -280,10 +206,10 @@ def grid_figure(
     )
     traces.append(cells)
     if overlay.window:
-        traces.append(outline_trace(overlay.window))
+        traces += outline_traces(overlay.window)
     if overlay.marks:
         widest = max(label_px(t, fit.font_px) for t in labels.ravel()) if annotate else 0
-        traces.append(marks_trace(overlay.marks, size, label_px=widest))
+        traces += marks_traces(overlay.marks, size, label_px=widest)
     layout = dict(
         **style.matrix_axes(values.shape, overlay.padding, cell=size),
         **style.base_layout(

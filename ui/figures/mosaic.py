@@ -14,8 +14,9 @@ import plotly.graph_objects as go
 
 from ..pure.numbers import common_exponent, power_of_ten
 from . import style
-from .grid import colour_range, marks_trace
+from .grid import colour_range
 from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px
+from .marks import marks_traces
 
 SMALL_DECIMALS = 2
 
@@ -184,7 +185,7 @@ def small_multiples(
         for row, col in cells
     ]
     if starred:
-        traces.append(marks_trace(starred, cell_px, label_px=widest))
+        traces += marks_traces(starred, cell_px, label_px=widest)
     if exponent:  # the numbers are written in units of 10^e: the title says so
         unit = power_of_ten(exponent)
         title = f"In units of {unit}" if title is None else f"{title} (×{unit})"

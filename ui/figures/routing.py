@@ -13,8 +13,9 @@ import plotly.graph_objects as go
 
 from ..pure.numbers import DECIMALS, fmt_grid
 from . import style
-from .grid import SharedRange, cells_trace, line_trace, outline_trace
+from .grid import SharedRange, cells_trace
 from .labels import fit_labels
+from .marks import line_trace, outline_traces
 
 GAP = 2.0  # cells between the two grids
 
@@ -113,8 +114,8 @@ def routing_figure(
         hoverinfo="skip",
         name="arrow heads",
     )
-    picked = outline_trace([(out_cell[0] + lift, out_cell[1])], name="dL/dy cell")
-    frame = outline_trace([(row, col + x_left) for row, col in window])
+    picked = outline_traces([(out_cell[0] + lift, out_cell[1])], name="dL/dy cell")
+    frame = outline_traces([(row, col + x_left) for row, col in window])
     top = -1.1
     margin = style.ROUTING_MARGIN
     layout = dict(
@@ -142,5 +143,5 @@ def routing_figure(
             margin=margin,
         ),
     )
-    traces = [backdrop, gradient, received, routes, heads, picked, frame]
+    traces = [backdrop, gradient, received, routes, heads, *picked, *frame]
     return go.Figure(data=traces, layout=layout)

@@ -108,6 +108,10 @@ MAX_CURVE_MARGIN = dict(l=54, r=16, t=48, b=44)
 
 # -- lines and marks -------------------------------------------------------------------
 OUTLINE_WIDTH_PX = 3  # the current window's outline
+# A light halo this wide on each side of every dark line and frame: the dark core shows
+# on light cells, the halo on dark cells and on a dark page, where the outline's outer
+# half runs over the page between the cells.
+HALO_PX = 1.5
 FRAME_WIDTH_PX = 2  # a winner's frame, on cells too small for a star
 MARK_EDGE_PX = 1.2
 STAR_PX = (7, 12)  # a winner's star, smallest and largest
