@@ -18,7 +18,9 @@ BAD_LINK = "lecture_bad_link"
 
 # Lecture mode's text: every sentence a student reads from the back of the hall at
 # LECTURE_TEXT_PX (Streamlit's 14-16 px is for a screen at arm's length), and less room
-# above the title, which a 720-px projector cannot spare.
+# above the title, which a 720-px projector cannot spare: the title moves up into the
+# header's row, whose opaque band would hide it, so the header is see-through there and
+# only its buttons (the menu's, the toolbar's) take clicks.
 _MAIN = '[data-testid="stMain"]'
 _TEXT = ", ".join(
     f"{_MAIN} {selector}"
@@ -46,6 +48,8 @@ LECTURE_CSS = f"""
 {_TEXT} {{ font-size: {LECTURE_TEXT_PX}px; line-height: 1.4; }}
 {_MAIN} [data-testid="stMainBlockContainer"] {{ padding-top: {LECTURE_TOP_PX}px; }}
 {_MAIN} h1 {{ font-size: {LECTURE_TITLE_PX}px; padding: 0; }}
+[data-testid="stHeader"] {{ background: transparent; pointer-events: none; }}
+[data-testid="stHeader"] button, [data-testid="stHeader"] a {{ pointer-events: auto; }}
 """
 
 
