@@ -241,6 +241,16 @@ def test_max_curve_is_flat_then_slope_one():
     assert tuple(figure.data[1].x) == (1.0,) and tuple(figure.data[1].y) == (3.0,)
 
 
+@pytest.mark.parametrize("a, b", [(1.0, 3.0), (-4.0, 2.5), (7.0, 0.0)])
+def test_the_slope_labels_sit_on_the_side_the_line_leaves_empty(a, b):
+    """Each label's lower corner is a point of the line; the flat one's box lies above
+    it, the rising one's above and to the left: at any font size the line misses them."""
+    flat, rising = max_curve_figure(a, b).layout.annotations
+    assert flat.y == b and (flat.xanchor, flat.yanchor) == ("left", "bottom") and flat.x < b
+    assert rising.x > b and rising.y == rising.x  # on the slope-1 part, y = a
+    assert (rising.xanchor, rising.yanchor) == ("right", "bottom") and (rising.xshift or 0) <= 0
+
+
 def test_line_figure_counts_steps_in_whole_numbers():
     figure = line_figure([3.0, 2.0, 1.5], title="loss", x_title="step", y_title="loss")
     assert figure.layout.xaxis.tickformat == "d" and figure.layout.xaxis.dtick >= 1

@@ -125,8 +125,13 @@ CURVE_WIDTH_PX = 2.5
 MAX_CURVE_WIDTH_PX = 3
 POINT_PX = 6  # the points of a line chart
 NOW_PX = 13  # the point the chart is at now
-# Home's curve: its two labels moved off the line.
-SLOPE_LABEL_SHIFT = {"flat": dict(yshift=14), "rising": dict(xshift=-50, yshift=10)}
+# Home's curve: each label's lower corner sits just off a point of the line, on the side
+# the line leaves empty (above the flat part; above and left of the rising one), so no
+# font size makes the line run through it.
+SLOPE_LABEL_SHIFT = {
+    "flat": dict(xanchor="left", yanchor="bottom", yshift=NOW_PX // 2 + 4),  # over the dot
+    "rising": dict(xanchor="right", yanchor="bottom", xshift=-6),
+}
 
 # -- page elements other than figures --------------------------------------------------
 EDITOR_COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit side by side at 1024
