@@ -1,9 +1,11 @@
-"""Lecture mode on the projector (a 1280x720 CSS viewport, lecture=1): every sentence
-on every page is drawn at LECTURE_TEXT_PX or more, to be read from the back of a hall.
-How each screen fits the projector is tested beside its page's other browser tests."""
+"""The two screens of a lecture. The projector (a 1280x720 CSS viewport, lecture=1):
+every sentence on every page is drawn at LECTURE_TEXT_PX or more, to be read from the
+back of a hall; how each screen fits the projector is tested beside its page's other
+browser tests. A phone: no chart tool bar sits on a figure's labels."""
 
 import pytest
-from browser import exceptions_on, open_page, small_text
+from browser import TIMEOUT_MS, exceptions_on, open_page, small_text
+from playwright.sync_api import expect
 
 from ui.batch.state import TABS as BATCH_TABS
 from ui.figures.style import LECTURE_TEXT_PX
@@ -26,3 +28,16 @@ def test_every_sentence_in_lecture_mode_is_drawn_at_20_px_or_more(projector_page
     open_page(page, f"{app_url}/{path}{separator}lecture=1")
     assert small_text(page, LECTURE_TEXT_PX) == []
     assert exceptions_on(page) == []
+
+
+def test_on_a_phone_no_chart_tool_bar_sits_on_a_figure(phone_page, app_url):
+    """With no hover to call them, Plotly's and Streamlit's chart tool bars would stay
+    over the mosaic's top labels and its colour bar: a touch screen shows neither."""
+    page = phone_page
+    open_page(page, f"{app_url}/batch?tab=examples")
+    plot = page.locator(".js-plotly-plot").first
+    expect(plot).to_be_visible(timeout=TIMEOUT_MS)
+    plot.tap()
+    assert page.locator(".modebar-container").count() > 0  # drawn, and kept out of sight
+    expect(page.locator(".modebar-container").first).to_be_hidden()
+    expect(page.locator("[data-testid=stElementToolbar]").first).to_be_hidden()

@@ -12,8 +12,13 @@ from ..pure.pages import PAGE_BY_LABEL
 from .lecture import LECTURE_CSS, lecture_switch, show_bad_link, start_lecture
 
 # Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
-# a second row instead of being cut off on a narrow screen or a zoomed projector.
+# a second row instead of being cut off on a narrow screen or a zoomed projector. On a
+# screen with no hover (a phone) a chart's tool bars cannot wait for the pointer: they
+# would sit on the figure's top labels for good, so they go (pinching still zooms).
 PAGE_CSS = """
+@media (hover: none) {
+  .js-plotly-plot .modebar-container, [data-testid="stElementToolbar"] { display: none; }
+}
 [data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
 [data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] { padding-top: 1rem; }
 [data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.25rem; }
