@@ -12,8 +12,8 @@ import re
 
 from playwright.sync_api import expect
 
-from deploy.page_state import CELL_PIXEL, CHART_TITLE, CHART_Z, SETTLED
-from ui.figures.style import EDITOR_COLUMN_PX  # the grid editor's columns
+from deploy.page_state import CELL_PIXEL, CHART_TITLE, CHART_Z, MAP_LABELS, SETTLED
+from ui.figures.style import EDITOR_COLUMN_PX, MIN_CELL_FONT_PX
 
 TIMEOUT_MS = 30_000
 EDITOR_ROW_PX = 35  # st.data_editor's rows and header
@@ -150,3 +150,15 @@ def screen_fit(page) -> dict:
 def small_text(page, floor_px: float) -> list:
     """[[px, text], ...]: the main column's text drawn under `floor_px`."""
     return page.evaluate(SMALL_TEXT, floor_px)
+
+
+def misplaced_numbers(page, floor_px: float = MIN_CELL_FONT_PX) -> list:
+    """Maps whose numbers are missing, stick out of their cells or are drawn under
+    `floor_px` (MAP_LABELS)."""
+    return [
+        entry
+        for entry in page.evaluate(MAP_LABELS)
+        if entry["drawn"] != entry["expected"]
+        or entry["outside"]
+        or (entry["drawn"] and entry["smallest"] < floor_px)
+    ]

@@ -4,17 +4,18 @@ back of a hall; how each screen fits the projector is tested beside its page's o
 browser tests. A phone: no chart tool bar sits on a figure's labels."""
 
 import pytest
-from browser import TIMEOUT_MS, exceptions_on, open_page, small_text
+from browser import TIMEOUT_MS, exceptions_on, misplaced_numbers, open_page, small_text
 from playwright.sync_api import expect
 
 from ui.batch.state import TABS as BATCH_TABS
-from ui.figures.style import LECTURE_TEXT_PX
+from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 
 pytestmark = pytest.mark.browser
 
 PAGES = [
     "",
-    "lesson?step=1",
+    *(f"lesson?step={step}" for step in (1, 6, 10)),
+    "playground?mode=avg&kh=3&kw=3&sh=2&sw=2&pad=1&x=16,13,22,9,30;7,25,11,19,3;28,14,6,21,12;5,18,27,10,24;20,8,15,29,17",
     "exercises?kind=cells&level=2",
     *(f"playground?tab={tab}" for tab in ("forward", "step", "ledger", "matrix", "ties", "share")),
     *(f"batch?tab={tab}" for tab in BATCH_TABS),
@@ -22,11 +23,14 @@ PAGES = [
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda path: path or "home")
-def test_every_sentence_in_lecture_mode_is_drawn_at_20_px_or_more(projector_page, app_url, path):
+def test_in_lecture_mode_text_is_20_px_and_every_map_number_18_px_or_more(
+    projector_page, app_url, path
+):
     page = projector_page
     separator = "&" if "?" in path else "?"
     open_page(page, f"{app_url}/{path}{separator}lecture=1")
     assert small_text(page, LECTURE_TEXT_PX) == []
+    assert misplaced_numbers(page, LECTURE_CELL_FONT_PX) == []
     assert exceptions_on(page) == []
 
 

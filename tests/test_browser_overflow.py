@@ -6,13 +6,11 @@ Every wait is for a condition on the page, never a fixed time.
 """
 
 import pytest
-from browser import exceptions_on, open_page, settle
+from browser import exceptions_on, misplaced_numbers, open_page, settle
 from playwright.sync_api import expect
 
-from deploy.page_state import MAP_LABELS
 from ui.batch.state import TABS as BATCH_TABS
 from ui.exercises.model import KINDS
-from ui.figures.style import MIN_CELL_FONT_PX
 
 pytestmark = pytest.mark.browser
 
@@ -119,17 +117,6 @@ def open_every_part(page, url: str) -> None:
         page.get_by_role("button", name="Show the answer").click()
         expect(page.get_by_text("Answer:").first).to_be_visible()
         settle(page)
-
-
-def misplaced_numbers(page) -> list:
-    """Maps whose numbers are missing or stick out of their cells (MAP_LABELS)."""
-    return [
-        entry
-        for entry in page.evaluate(MAP_LABELS)
-        if entry["drawn"] != entry["expected"]
-        or entry["outside"]
-        or (entry["drawn"] and entry["smallest"] < MIN_CELL_FONT_PX)
-    ]
 
 
 @pytest.mark.parametrize("screen, path", CASES)
