@@ -5,6 +5,7 @@ browser tests. A phone: no chart tool bar sits on a figure's labels."""
 
 import pytest
 from browser import TIMEOUT_MS, exceptions_on, misplaced_numbers, open_page, small_text
+from conftest import PROJECTOR
 from playwright.sync_api import expect
 
 from ui.batch.state import TABS as BATCH_TABS
@@ -45,3 +46,33 @@ def test_on_a_phone_no_chart_tool_bar_sits_on_a_figure(phone_page, app_url):
     assert page.locator(".modebar-container").count() > 0  # drawn, and kept out of sight
     expect(page.locator(".modebar-container").first).to_be_hidden()
     expect(page.locator("[data-testid=stElementToolbar]").first).to_be_hidden()
+
+
+# The strokes of a chart's line paths: [[colour, width px], ...].
+LINE_STROKES = """(prefix) => {
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const title = plot.querySelector('.gtitle');
+    if (!title || !title.textContent.startsWith(prefix)) continue;
+    return Array.from(plot.querySelectorAll('.scatterlayer path.js-line'), (path) => [
+      getComputedStyle(path).stroke, parseFloat(getComputedStyle(path).strokeWidth),
+    ]);
+  }
+  return null;
+}"""
+
+
+def test_in_the_dark_theme_the_window_outline_has_its_light_halo(browser, app_url):
+    """On a dark page the outline's outer half runs over the page: the drawn window
+    outline is a dark line over a wider light one."""
+    context = browser.new_context(color_scheme="dark", **PROJECTOR)
+    try:
+        page = context.new_page()
+        open_page(page, f"{app_url}/playground?tab=step&x=1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8")
+        strokes = page.evaluate(LINE_STROKES, "x: the window")
+        assert strokes  # a path per edge segment, each drawn twice
+        (halo, halo_px), (core, core_px) = sorted(
+            {tuple(stroke) for stroke in strokes}, key=lambda s: -s[1]
+        )
+        assert halo == "rgb(255, 255, 255)" and core == "rgb(17, 17, 17)" and halo_px > core_px
+    finally:
+        context.close()
