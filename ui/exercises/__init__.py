@@ -9,7 +9,8 @@ from ..shared import browser
 from ..shared.state import show_notices
 from .model import make_problem
 from .state import STATE, init_state, problem_id, publish, remember_work
-from .views import problem_view, score_view, set_chooser
+from .views import problem_view, set_chooser
+from .views_reply import score_view
 
 
 def render() -> None:
