@@ -10,7 +10,6 @@ from ..shared.state import show_notices
 from .model import make_problem
 from .state import STATE, init_state, problem_id, publish, remember_work
 from .views import problem_view, set_chooser
-from .views_reply import score_view
 
 
 def render() -> None:
@@ -19,7 +18,6 @@ def render() -> None:
     set_chooser()
     pid = problem_id()
     problem_view(make_problem(*pid), pid)
-    score_view()
     publish()
     remember_work()
     browser.mount()

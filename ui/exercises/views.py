@@ -12,7 +12,7 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.answer_marks import AnswerMarks, answer_map
 from ..figures.mosaic import small_multiples
-from ..figures.style import ANSWER_MAP_PX, SEED_INPUT_PX
+from ..figures.style import ANSWER_MAP_PX, LECTURE_BOTTOM_PX, LECTURE_MAPS_PX, SEED_INPUT_PX
 from ..pure.links import SEED_MAX
 from ..pure.words import pad_label
 from ..shared import browser
@@ -37,13 +37,18 @@ from .state import (
     toggle_cell,
 )
 from .text import question
-from .views_reply import explanation_view, legend_view, reply_view
+from .views_reply import explanation_view, legend_view, reply_view, score_view
 
 
 def set_chooser() -> None:
     """Which set: kind, level and seed, with Previous, Next and New set; in lecture
     mode the three fold into a bar beside the buttons and the problem's number."""
     if lecture_on():
+        # Streamlit's room under the page, a fifth of a projector's height, is spent.
+        st.html(
+            '<style>[data-testid="stMainBlockContainer"] '
+            f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }}</style>"
+        )
         row = st.container(horizontal=True, gap="small", vertical_alignment="center")
         row.markdown(f"**Problem {STATE.problem_number()} of {SET_SIZE}**", width="content")
         moves(row)
@@ -97,22 +102,24 @@ def moves(row) -> None:
 @dataclass(frozen=True)
 class Places:
     """Where each part of a problem goes: the question, its maps, the answer form
-    with the reply, and the explanation of a wrong answer."""
+    with the reply, the explanation of a wrong answer, and the score."""
 
     question: object
     maps: object
     answer: object
     explanation: object
+    score: object
 
 
 def places(problem: Problem) -> Places:
-    """One column, top to bottom; in lecture mode (a problem with maps) the maps and
-    the explanation on the left, the question, answer and reply on the right."""
+    """One column, top to bottom; in lecture mode (a problem with maps) the maps, the
+    ledger and the score on the left, the question, answer and reply on the right."""
     if lecture_on() and problem.kind != "size":
         left, right = st.columns([3, 2], gap="medium")
-        return Places(question=right, maps=left, answer=right, explanation=left)
-    question_box, maps, answer, explanation = (st.container() for _ in range(4))
-    return Places(question_box, maps, answer, explanation)
+        said = right if problem.kind == "batch" else left  # a batch is explained in words
+        score = left if problem.kind == "cells" else right  # under the shorter column
+        return Places(question=right, maps=left, answer=right, explanation=said, score=score)
+    return Places(*(st.container() for _ in range(5)))
 
 
 def problem_view(problem: Problem, pid: ProblemId) -> None:
@@ -126,15 +133,17 @@ def problem_view(problem: Problem, pid: ProblemId) -> None:
             plane_maps(problem, pid)
         elif problem.kind == "batch":
             batch_maps(problem, pid)
-        legend_view(problem, pid)
     with where.answer:
         if problem.kind == "cells":
             cells_form(problem, pid)
         else:
             typed_form(problem, pid)
         reply_view(problem, pid)
+        legend_view(problem, pid)
     with where.explanation:
         explanation_view(problem, pid)
+    with where.score:
+        score_view()
 
 
 def answer_marks(problem: Problem, pid: ProblemId) -> AnswerMarks:
@@ -189,11 +198,14 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
 
 
 def batch_maps(problem: Problem, pid: ProblemId) -> None:
+    """x_n above dL_n/dy; in lecture mode side by side, each in half the maps' column."""
     count = len(problem.x)
     names = [f"example #{n}" for n in range(count)]
-    for maps, title, kind in (
-        (problem.x, "x_n", "value"),
-        (problem.grad_output, "dL_n/dy", "gradient"),
+    lecture = lecture_on()
+    where = st.columns(2) if lecture else (st.container(), st.container())
+    for place, maps, title, kind in (
+        (where[0], problem.x, "x_n", "value"),
+        (where[1], problem.grad_output, "dL_n/dy", "gradient"),
     ):
         figure = cached(
             small_multiples,
@@ -202,8 +214,10 @@ def batch_maps(problem: Problem, pid: ProblemId) -> None:
             kind=kind,
             title=title,
             most_columns=count,
+            width_px=LECTURE_MAPS_PX // 2 if lecture else None,
         )
-        chart(figure, key=STATE.batch_figure(kind))
+        with place:
+            chart(figure, key=STATE.batch_figure(kind))
 
 
 def cells_form(problem: Problem, pid: ProblemId) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ..shared.lecture import lecture_on
 from .answers import Verdict, check_cells, checked_value
 from .model import Problem
 from .replies import Reply, cells_reply, marks_legend, typed_reply
@@ -62,9 +63,11 @@ def legend_view(problem: Problem, pid: ProblemId) -> None:
 
 
 def score_view() -> None:
+    """The first tries' score (where it is kept is said outside lecture mode)."""
     first = STATE.first_tries()
     if first:
+        kept = "" if lecture_on() else " (kept in this browser, not in the link)"
         st.caption(
             f"Score: {sum(first.values())} right at the first try, of {len(first)} "
-            f"problem{'s' * (len(first) != 1)} checked (kept in this browser, not in the link)."
+            f"problem{'s' * (len(first) != 1)} checked{kept}."
         )

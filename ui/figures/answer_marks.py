@@ -111,7 +111,7 @@ def corner_box(cell: Cell, cell_px: float) -> tuple[float, float, float]:
     """The top-left corner square a tick or a cross is drawn in: left, top, side (in
     cells), inset far enough that its edge stays inside the cell."""
     row, col = cell
-    inset = (style.MARK_INSET_PX + style.ANSWER_EDGE_PX + style.ANSWER_LINE_PX / 2) / cell_px
+    inset = (style.ANSWER_INSET_PX + style.ANSWER_EDGE_PX + style.ANSWER_LINE_PX / 2) / cell_px
     return col - 0.5 + inset, row - 0.5 + inset, style.ANSWER_MARK_SHARE
 
 

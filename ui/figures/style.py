@@ -89,6 +89,9 @@ NARROW_PX = 200
 # side by side: laid out wider than HALF_PX for bigger cells and targets on a phone,
 # where the columns stack, at the cost of some room below them on a projector.
 ANSWER_MAP_PX = 300
+# In lecture mode an exercise's maps take 3/5 of a projector's main column (1120 px at
+# 1280x720), the question and the answer the rest: a batch's mosaics are laid out so.
+LECTURE_MAPS_PX = 640
 # Maps drawn as colour only have no numbers to fit: a projector's main column, which a
 # phone only shrinks.
 COLOUR_MAIN_PX = 520
@@ -126,12 +129,13 @@ STAR_SHARE = 0.26  # of its cell's width
 MARK_INSET_PX = 4  # a frame or a click target this much inside its cell; a star's margin
 FRAME_MIN_PX = 6  # the smallest winner's frame
 CLICK_MIN_PX = 8  # the smallest click target
-PICK_PX = (9, 16)  # your pick's dot, smallest and largest
-PICK_SHARE = 0.3  # of its cell's width
+PICK_PX = (7, 12)  # your pick's dot, smallest and largest
+PICK_SHARE = 0.26  # of its cell's width
 PICK_EDGE_PX = 2
-ANSWER_LINE_PX = 3  # the core of a tick, a cross or a missed cell's dashed frame
-ANSWER_EDGE_PX = 2  # the black edge on each side of that core
-ANSWER_MARK_SHARE = 0.3  # a tick or a cross: this share of its cell, in the corner
+ANSWER_LINE_PX = 2.5  # the core of a tick, a cross or a missed cell's dashed frame
+ANSWER_EDGE_PX = 1.5  # the black edge on each side of that core
+ANSWER_INSET_PX = 2  # a tick or a cross this far inside its cell's corner, edge included
+ANSWER_MARK_SHARE = 0.22  # a tick or a cross: this share of its cell, clear of its number
 MISSED_DASH = "dash"  # Plotly's dash style for the missed cell's frame
 ROUTE_WIDTH_PX = 2.5
 ARROW_PX = 9  # a route's arrow head
@@ -151,6 +155,7 @@ CODE_HEIGHT_PX = 360  # a code snippet's box, which scrolls
 LECTURE_TEXT_PX = 20  # body text, questions, options, captions, buttons
 LECTURE_TITLE_PX = 32  # the page title, smaller than Streamlit's: the room is for the idea
 LECTURE_TOP_PX = 16  # above the title: a projector's 720 px are all needed
+LECTURE_BOTTOM_PX = 16  # below an exercise in lecture mode (Streamlit leaves 160)
 
 
 def lecture_scale(lecture: bool) -> float:
