@@ -12,7 +12,13 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.answer_marks import AnswerMarks, answer_map
 from ..figures.mosaic import small_multiples
-from ..figures.style import ANSWER_MAP_PX, LECTURE_BOTTOM_PX, LECTURE_MAPS_PX, SEED_INPUT_PX
+from ..figures.style import (
+    ANSWER_MAP_PX,
+    LECTURE_BOTTOM_PX,
+    LECTURE_MAPS_PX,
+    LECTURE_PICK_MAP_PX,
+    SEED_INPUT_PX,
+)
 from ..pure.links import SEED_MAX
 from ..pure.words import pad_label
 from ..shared import browser
@@ -112,13 +118,12 @@ class Places:
 
 
 def places(problem: Problem) -> Places:
-    """One column, top to bottom; in lecture mode (a problem with maps) the maps, the
-    ledger and the score on the left, the question, answer and reply on the right."""
+    """One column, top to bottom; in lecture mode (a problem with maps) the maps and
+    the ledger on the left, the question, answer, reply and score on the right."""
     if lecture_on() and problem.kind != "size":
         left, right = st.columns([3, 2], gap="medium")
         said = right if problem.kind == "batch" else left  # a batch is explained in words
-        score = left if problem.kind == "cells" else right  # under the shorter column
-        return Places(question=right, maps=left, answer=right, explanation=said, score=score)
+        return Places(question=right, maps=left, answer=right, explanation=said, score=right)
     return Places(*(st.container() for _ in range(5)))
 
 
@@ -160,9 +165,13 @@ def answer_marks(problem: Problem, pid: ProblemId) -> AnswerMarks:
 
 
 def plane_maps(problem: Problem, pid: ProblemId) -> None:
+    """x (to click, for cells), and dL/dy beside it (for a value). In lecture mode x
+    alone takes the maps' column, at a width whose cells hold the marks clear of the
+    numbers."""
     config = problem.config
     overlay = grids.Overlay(padding=config.padding, pad_label=pad_label(config.mode))
-    left, right = st.columns(2)
+    alone = lecture_on() and problem.kind == "cells"
+    left, right = (st.container(), None) if alone else st.columns(2)
     with left:
         if problem.kind == "cells":
             figure = cached(
@@ -171,7 +180,7 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
                 title="x",
                 overlay=overlay,
                 marks=answer_marks(problem, pid),
-                width_px=ANSWER_MAP_PX,
+                width_px=LECTURE_PICK_MAP_PX if alone else ANSWER_MAP_PX,
                 clickable=True,
             )
             key = STATE.pick_chart(pid, STATE.clicks_so_far())

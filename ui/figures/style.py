@@ -92,6 +92,9 @@ ANSWER_MAP_PX = 300
 # In lecture mode an exercise's maps take 3/5 of a projector's main column (1120 px at
 # 1280x720), the question and the answer the rest: a batch's mosaics are laid out so.
 LECTURE_MAPS_PX = 640
+# x to click, alone in that column: wider than ANSWER_MAP_PX, so that a 7x7 grid's
+# cells hold an answer's marks clear of their numbers, with the ledger still under it.
+LECTURE_PICK_MAP_PX = 380
 # Maps drawn as colour only have no numbers to fit: a projector's main column, which a
 # phone only shrinks.
 COLOUR_MAIN_PX = 520
@@ -132,10 +135,10 @@ CLICK_MIN_PX = 8  # the smallest click target
 PICK_PX = (7, 12)  # your pick's dot, smallest and largest
 PICK_SHARE = 0.26  # of its cell's width
 PICK_EDGE_PX = 2
-ANSWER_LINE_PX = 2.5  # the core of a tick, a cross or a missed cell's dashed frame
-ANSWER_EDGE_PX = 1.5  # the black edge on each side of that core
-ANSWER_INSET_PX = 2  # a tick or a cross this far inside its cell's corner, edge included
-ANSWER_MARK_SHARE = 0.22  # a tick or a cross: this share of its cell, clear of its number
+ANSWER_LINE_PX = 2  # the core of a tick, a cross or a missed cell's dashed frame
+ANSWER_EDGE_PX = 1  # the black edge on each side of that core
+ANSWER_INSET_PX = 1  # a tick or a cross this far inside its cell's corner, edge included
+ANSWER_MARK_SHARE = 0.25  # a tick or a cross: this share of its cell, clear of its number
 MISSED_DASH = "dash"  # Plotly's dash style for the missed cell's frame
 ROUTE_WIDTH_PX = 2.5
 ARROW_PX = 9  # a route's arrow head
