@@ -85,8 +85,11 @@ def cells_reply(problem: Problem, chosen: frozenset) -> Reply:
     """The reply to the cells picked."""
     verdict = check_cells(problem, chosen)
     if verdict.right:
+        if len(problem.answer) == 1:
+            ((r, c),) = problem.answer
+            return Reply(True, f"Right: ({r}, {c}) is the only cell that receives gradient.")
         count = len(problem.answer)
-        return Reply(True, f"Right: all {plural(count, 'cell')} that receive gradient, no other.")
+        return Reply(True, f"Right: all {count} cells that receive gradient, no other.")
     said = f"Not quite: {cells_counts(verdict)}."
     mistake = diagnose(problem, frozenset(chosen))
     if mistake is None:
