@@ -118,13 +118,17 @@ class Places:
 
 
 def places(problem: Problem) -> Places:
-    """One column, top to bottom; in lecture mode (a problem with maps) the maps and
-    the ledger on the left, the question, answer, reply and score on the right."""
-    if lecture_on() and problem.kind != "size":
-        left, right = st.columns([3, 2], gap="medium")
-        said = right if problem.kind == "batch" else left  # a batch is explained in words
-        return Places(question=right, maps=left, answer=right, explanation=said, score=right)
-    return Places(*(st.container() for _ in range(5)))
+    """One column, top to bottom. In lecture mode two: a problem with maps has them and
+    the ledger on the left, the question, answer, reply and score on the right; an
+    output size has its question, answer and reply on the left, the formula right."""
+    if not lecture_on():
+        return Places(*(st.container() for _ in range(5)))
+    if problem.kind == "size":
+        left, right = st.columns([2, 3], gap="medium")
+        return Places(question=left, maps=left, answer=left, explanation=right, score=left)
+    left, right = st.columns([3, 2], gap="medium")
+    said = right if problem.kind == "batch" else left  # a batch is explained in words
+    return Places(question=right, maps=left, answer=right, explanation=said, score=right)
 
 
 def problem_view(problem: Problem, pid: ProblemId) -> None:
@@ -207,7 +211,8 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
 
 
 def batch_maps(problem: Problem, pid: ProblemId) -> None:
-    """x_n above dL_n/dy; in lecture mode side by side, each in half the maps' column."""
+    """x_n above dL_n/dy; in lecture mode side by side, each in half the maps' column
+    (two examples' maps fit a projector so; three are still taller than it)."""
     count = len(problem.x)
     names = [f"example #{n}" for n in range(count)]
     lecture = lecture_on()
