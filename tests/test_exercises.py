@@ -9,6 +9,7 @@ from pooling import backward, forward
 from pooling.geometry import plane_geometry
 from ui.exercises.answers import parse_number
 from ui.exercises.model import LEVELS, SET_SIZE, make_problem
+from ui.pure.numbers import fmt
 
 EXERCISES = "screens/exercises.py"
 
@@ -98,7 +99,7 @@ def test_typed_answers_right_wrong_and_malformed(kind):
     assert app.text_input(key=key).value == "twelve"  # the typed text is kept
     wrong = float(problem.answer) + 1
     submit(app, **{key: f"{wrong:g}"})
-    assert any("Not quite" in e for e in errors(app))
+    assert any(e.startswith(f"You typed {fmt(wrong, 4)}, but ") for e in errors(app))
     said = "\n".join(m.value for m in app.markdown) + str([x.value for x in app.get("latex")])
     assert ("partial L" in said) if kind == "value" else ("example" in said)
     submit(app, **{key: f"{float(problem.answer):.2f}"})
@@ -114,7 +115,8 @@ def test_output_size_right_wrong_and_malformed():
     submit(app, **{rows: "2.5", cols: "3"})
     assert any("whole number" in w.value for w in app.warning)
     submit(app, **{rows: str(problem.answer[0] + 1), cols: str(problem.answer[1])})
-    assert any("Not quite" in e for e in errors(app))
+    said = f"You typed {problem.answer[0] + 1} × {problem.answer[1]}, but the output size is "
+    assert any(e.startswith(said) for e in errors(app))
     assert any("rceil" in x.value for x in app.get("latex"))  # ceil mode's formula
     submit(app, **{rows: str(problem.answer[0]), cols: str(problem.answer[1])})
     assert any("Right" in s.value for s in app.success)
@@ -129,7 +131,7 @@ def test_clicked_cells_are_checked_and_explained():
     app.run()
     app.button(key="ex_check_cells").click().run()
     assert any("Not quite" in e for e in errors(app))
-    assert any("You missed" in m.value for m in app.markdown)
+    assert any("a cell you missed" in m.value for m in app.markdown)
     app.session_state["ex_chosen"] = {pid: problem.answer}
     app.run()
     app.button(key="ex_check_cells").click().run()

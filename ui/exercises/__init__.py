@@ -1,7 +1,9 @@
 """The exercises: seeded problems, checked on the spot, explained with the engine's own
-ledger. model: the problems' generator; answers: reading and checking; text: questions and
-explanations; state: the set in the link and the score; memory: the work the
-browser keeps across a reload; views."""
+ledger. model: the problems' generator; answers: reading and checking; mistakes (with
+mistakes_gradient, mistakes_batch, mistakes_counting): the known mistake a wrong answer
+comes from; replies: what the page says to an answer; text: questions and
+explanations; state: the set in the link and the score; memory: the work the browser
+keeps across a reload; views and views_reply."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from ..shared import browser
 from ..shared.state import show_notices
 from .model import make_problem
 from .state import STATE, init_state, problem_id, publish, remember_work
-from .views import problem_view, score_view, set_chooser
+from .views import problem_view, set_chooser
 
 
 def render() -> None:
@@ -18,7 +20,6 @@ def render() -> None:
     set_chooser()
     pid = problem_id()
     problem_view(make_problem(*pid), pid)
-    score_view()
     publish()
     remember_work()
     browser.mount()

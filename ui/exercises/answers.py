@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..pure.tolerances import ANSWER_ROUNDING
+from ..pure.tolerances import close_enough
 from .model import Problem
 
 LARGEST = 1e6  # no answer here comes near this
@@ -59,16 +59,37 @@ class Verdict:
     right: bool
     missing: frozenset = frozenset()  # cells kind: cells that receive gradient, not chosen
     extra: frozenset = frozenset()  # cells kind: cells chosen that receive nothing
+    hits: frozenset = frozenset()  # cells kind: cells chosen that receive gradient
 
 
 def check_cells(problem: Problem, chosen: frozenset) -> Verdict:
     answer = problem.answer
-    return Verdict(chosen == answer, frozenset(answer - chosen), frozenset(chosen - answer))
+    return Verdict(
+        chosen == answer,
+        missing=frozenset(answer - chosen),
+        extra=frozenset(chosen - answer),
+        hits=frozenset(chosen & answer),
+    )
 
 
 def check_number(problem: Problem, given: float) -> Verdict:
-    return Verdict(abs(given - float(problem.answer)) <= ANSWER_ROUNDING)
+    return Verdict(close_enough(given, float(problem.answer)))
 
 
 def check_size(problem: Problem, given: tuple[int, int]) -> Verdict:
     return Verdict(tuple(given) == tuple(problem.answer))
+
+
+def checked_value(problem: Problem, text: str):
+    """A typed answer read back from the text it was checked as (`size`: "H × W"): a
+    number, a whole number or (H, W); None when the text does not read (it may come
+    from a browser's storage)."""
+    try:
+        if problem.kind == "size":
+            rows, cols = text.split(" × ")
+            return parse_whole(rows), parse_whole(cols)
+        if problem.kind == "batch" and problem.asks_count:
+            return parse_whole(text)
+        return parse_number(text)
+    except ValueError:
+        return None

@@ -17,8 +17,9 @@ from ..shared.chart import clicked_cell
 from ..shared.lecture import with_lecture
 from ..shared.player import nudge
 from ..shared.state import PageKeys, start_page_state
+from .answers import check_cells
 from .memory import ProblemId, Work, from_stored, merged, problem_name, to_stored
-from .model import KINDS, LEVELS, SET_SIZE, Kind
+from .model import KINDS, LEVELS, SET_SIZE, Kind, make_problem
 
 P = "ex"  # the page's key prefix: every key below starts with it
 
@@ -151,17 +152,32 @@ def chosen_cells(pid: ProblemId) -> frozenset:
 
 
 def toggle_cell(pid: ProblemId, chart_key: str) -> None:
-    """A click on x: the cell goes in or out of the answer; the chart gets a new key,
-    so a second click on the same cell is a click again, not a deselection."""
+    """A click on x: the cell goes in or out of the answer (and a check of the old
+    picks is no longer shown on x); the chart gets a new key, so a second click on the
+    same cell is a click again, not a deselection."""
     state = st.session_state
     cell = clicked_cell(chart_key)
     if cell is not None:
         state[STATE.chosen][pid] = chosen_cells(pid) ^ {cell}
+        state[STATE.checked].pop(pid, None)
     state[STATE.clicks] += 1
 
 
 def clear_cells(pid: ProblemId) -> None:
     st.session_state[STATE.chosen].pop(pid, None)
+    st.session_state[STATE.checked].pop(pid, None)
+
+
+def picked_text(pid: ProblemId) -> str:
+    """The cells picked, as the page lists them: '(0, 1), (2, 2)' or 'none yet'."""
+    chosen = sorted(chosen_cells(pid))
+    return ", ".join(f"({r}, {c})" for r, c in chosen) if chosen else "none yet"
+
+
+def check_picks(pid: ProblemId) -> None:
+    """Check: before the run, so that x is drawn with the check's marks."""
+    right = check_cells(make_problem(*pid), chosen_cells(pid)).right
+    record(pid, picked_text(pid), right)
 
 
 def record(pid: ProblemId, given: str, right: bool) -> None:

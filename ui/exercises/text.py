@@ -62,16 +62,9 @@ def question(problem: Problem) -> str:
     )
 
 
-def answer_text(problem: Problem) -> str:
-    if problem.kind == "cells":
-        return ", ".join(f"({r}, {c})" for r, c in sorted(problem.answer))
-    if problem.kind == "size":
-        return f"{problem.answer[0]} × {problem.answer[1]}"
-    return fmt(problem.answer, 4)
-
-
 def explanation(problem: Problem, verdict: Verdict) -> tuple[str, list[str]]:
-    """(markdown, LaTeX lines) saying why the right answer is right."""
+    """(markdown, LaTeX lines) saying why the right answer is right: for cells, the
+    ledger of the first cell missed (else of the first extra one)."""
     if problem.kind == "size":
         height, width = problem.x.shape
         return "PyTorch's formula, axis by axis:", size_formula(problem.config, height, width)
@@ -82,23 +75,13 @@ def explanation(problem: Problem, verdict: Verdict) -> tuple[str, list[str]]:
         return "", []
     lines = ledger(problem.x, problem.grad_output, problem.config, cell)
     total = sum(line.amount for line in lines)
-    lead = f"The ledger of ({cell[0]}, {cell[1]}): every window that sends it something."
-    if problem.kind == "cells":
-        lead = cells_lead(verdict) + " " + lead
+    where = f"({cell[0]}, {cell[1]})"
+    lead = f"The ledger of {where}: every window that sends it something."
+    if problem.kind == "cells" and cell in verdict.missing:
+        lead = f"The ledger of {where}, a cell you missed: every window that sends it something."
+    elif problem.kind == "cells":
+        lead = f"You picked {where}, which no window sends anything to: its ledger is empty."
     return lead, [ledger_formula(cell, lines, total)]
-
-
-def cells_lead(verdict: Verdict) -> str:
-    said = []
-    if verdict.missing:
-        said.append("missed " + ", ".join(f"({r}, {c})" for r, c in sorted(verdict.missing)))
-    if verdict.extra:
-        said.append(
-            "chose "
-            + ", ".join(f"({r}, {c})" for r, c in sorted(verdict.extra))
-            + ", which no window sends anything to"
-        )
-    return "You " + "; you ".join(said) + "." if said else ""
 
 
 def batch_explanation(problem: Problem) -> str:

@@ -1,37 +1,74 @@
 """The exercises page's views (formatting and placing only): the set chooser, the
-problem with its maps, the answer form, the verdict with its explanation, the score."""
+problem with its maps, the answer form; the reply and the score: views_reply. In
+lecture mode the set folds into a bar and the problem sits beside its maps, so that
+one problem, its answer and the reply fit a projector's screen."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import streamlit as st
 
 from ..figures import grid as grids
+from ..figures.answer_marks import AnswerMarks, answer_map
 from ..figures.mosaic import small_multiples
-from ..figures.style import ANSWER_MAP_PX, SEED_INPUT_PX
+from ..figures.style import (
+    ANSWER_MAP_PX,
+    LECTURE_BOTTOM_PX,
+    LECTURE_MAPS_PX,
+    LECTURE_PICK_MAP_PX,
+    SEED_INPUT_PX,
+)
 from ..pure.links import SEED_MAX
 from ..pure.words import pad_label
 from ..shared import browser
 from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
 from ..shared.player import back_and_next
 from ..shared.state import literal
-from .answers import Verdict, check_cells, check_number, check_size, parse_number, parse_whole
+from .answers import check_cells, check_number, check_size, parse_number, parse_whole
 from .model import KINDS, LEVELS, SET_SIZE, Problem
 from .state import (
     STATE,
     ProblemId,
+    check_picks,
     chosen_cells,
     clear_cells,
     go,
     keep_typed,
     new_set,
+    picked_text,
     recall_typed,
     record,
     toggle_cell,
 )
-from .text import answer_text, explanation, question
+from .text import question
+from .views_reply import explanation_view, legend_view, reply_view, score_view
 
 
 def set_chooser() -> None:
+    """Which set: kind, level and seed, with Previous, Next and New set; in lecture
+    mode the three fold into a bar beside the buttons and the problem's number."""
+    if lecture_on():
+        # Streamlit's room under the page, a fifth of a projector's height, is spent.
+        st.html(
+            '<style>[data-testid="stMainBlockContainer"] '
+            f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }}</style>"
+        )
+        row = st.container(horizontal=True, gap="small", vertical_alignment="center")
+        row.markdown(f"**Problem {STATE.problem_number()} of {SET_SIZE}**", width="content")
+        moves(row)
+        with row.expander("Exercise and level", icon=":material/tune:"):
+            kind_and_level()
+            seed_input(st)
+        return
+    kind_and_level()
+    row = st.container(horizontal=True, gap="small", vertical_alignment="bottom")
+    seed_input(row)
+    moves(row)
+
+
+def kind_and_level() -> None:
     left, right = st.columns([3, 2])
     left.radio("Exercise", list(KINDS.values()), key=STATE.kind, horizontal=True)
     right.select_slider(
@@ -41,8 +78,10 @@ def set_chooser() -> None:
         format_func=lambda level: f"{level} · {LEVELS[level]}",
         help="Each level adds one idea: overlap, padding, ties, ceil mode.",
     )
-    row = st.container(horizontal=True, gap="small", vertical_alignment="bottom")
-    row.number_input(
+
+
+def seed_input(place) -> None:
+    place.number_input(
         "Set (seed)",
         0,
         SEED_MAX,
@@ -50,6 +89,9 @@ def set_chooser() -> None:
         width=SEED_INPUT_PX,
         help="The same set number gives everyone the same problems: share the link.",
     )
+
+
+def moves(row) -> None:
     number = STATE.problem_number()
     back_and_next(
         row,
@@ -63,41 +105,98 @@ def set_chooser() -> None:
     row.button("New set", key=STATE.new_button, icon=":material/casino:", on_click=new_set)
 
 
+@dataclass(frozen=True)
+class Places:
+    """Where each part of a problem goes: the question, its maps, the answer form
+    with the reply, the explanation of a wrong answer, and the score."""
+
+    question: object
+    maps: object
+    answer: object
+    explanation: object
+    score: object
+
+
+def places(problem: Problem) -> Places:
+    """One column, top to bottom. In lecture mode two: a problem with maps has them and
+    the ledger on the left, the question, answer, reply and score on the right; an
+    output size has its question, answer and reply on the left, the formula right."""
+    if not lecture_on():
+        return Places(*(st.container() for _ in range(5)))
+    if problem.kind == "size":
+        left, right = st.columns([2, 3], gap="medium")
+        return Places(question=left, maps=left, answer=left, explanation=right, score=left)
+    left, right = st.columns([3, 2], gap="medium")
+    said = right if problem.kind == "batch" else left  # a batch is explained in words
+    return Places(question=right, maps=left, answer=right, explanation=said, score=right)
+
+
 def problem_view(problem: Problem, pid: ProblemId) -> None:
-    st.subheader(f"Problem {pid[3]} of {SET_SIZE}")
-    st.markdown(question(problem))
-    if problem.kind in ("cells", "value"):
-        plane_maps(problem, pid)
-    elif problem.kind == "batch":
-        batch_maps(problem, pid)
-    if problem.kind == "cells":
-        cells_form(problem, pid)
-    else:
-        typed_form(problem, pid)
-    verdict_view(problem, pid)
+    if not lecture_on():
+        st.subheader(f"Problem {pid[3]} of {SET_SIZE}")
+    where = places(problem)
+    with where.question:
+        st.markdown(question(problem))
+    with where.maps:
+        if problem.kind in ("cells", "value"):
+            plane_maps(problem, pid)
+        elif problem.kind == "batch":
+            batch_maps(problem, pid)
+    with where.answer:
+        if problem.kind == "cells":
+            cells_form(problem, pid)
+        else:
+            typed_form(problem, pid)
+        reply_view(problem, pid)
+        legend_view(problem, pid)
+    with where.explanation:
+        explanation_view(problem, pid)
+    with where.score:
+        score_view()
+
+
+def answer_marks(problem: Problem, pid: ProblemId) -> AnswerMarks:
+    """The picks on x; once they are checked, which are right, missed and extra."""
+    chosen = chosen_cells(pid)
+    if STATE.checked_answer(pid) is None:
+        return AnswerMarks(picks=tuple(sorted(chosen)))
+    verdict = check_cells(problem, chosen)
+    return AnswerMarks(
+        right=tuple(sorted(verdict.hits)),
+        missed=tuple(sorted(verdict.missing)),
+        extra=tuple(sorted(verdict.extra)),
+    )
 
 
 def plane_maps(problem: Problem, pid: ProblemId) -> None:
+    """x (to click, for cells), and dL/dy beside it (for a value). In lecture mode x
+    alone takes the maps' column, at a width whose cells hold the marks clear of the
+    numbers."""
     config = problem.config
-    chosen = tuple(sorted(chosen_cells(pid))) if problem.kind == "cells" else ()
-    left, right = st.columns(2)
+    overlay = grids.Overlay(padding=config.padding, pad_label=pad_label(config.mode))
+    alone = lecture_on() and problem.kind == "cells"
+    left, right = (st.container(), None) if alone else st.columns(2)
     with left:
-        overlay = grids.Overlay(
-            marks=chosen, padding=config.padding, pad_label=pad_label(config.mode)
-        )
-        clickable = problem.kind == "cells"
-        figure = cached(
-            grids.grid_figure,
-            values=problem.x,
-            title="x",
-            overlay=overlay,
-            width_px=ANSWER_MAP_PX,
-            clickable=clickable,
-        )
-        if clickable:
+        if problem.kind == "cells":
+            figure = cached(
+                answer_map,
+                values=problem.x,
+                title="x",
+                overlay=overlay,
+                marks=answer_marks(problem, pid),
+                width_px=LECTURE_PICK_MAP_PX if alone else ANSWER_MAP_PX,
+                clickable=True,
+            )
             key = STATE.pick_chart(pid, STATE.clicks_so_far())
             chart(figure, key=key, on_select=lambda: toggle_cell(pid, key))
         else:
+            figure = cached(
+                grids.grid_figure,
+                values=problem.x,
+                title="x",
+                overlay=overlay,
+                width_px=ANSWER_MAP_PX,
+            )
             chart(figure, key=STATE.fig_x)
     if problem.kind == "value":
         with right:
@@ -112,11 +211,15 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
 
 
 def batch_maps(problem: Problem, pid: ProblemId) -> None:
+    """x_n above dL_n/dy; in lecture mode side by side, each in half the maps' column
+    (two examples' maps fit a projector so; three are still taller than it)."""
     count = len(problem.x)
     names = [f"example #{n}" for n in range(count)]
-    for maps, title, kind in (
-        (problem.x, "x_n", "value"),
-        (problem.grad_output, "dL_n/dy", "gradient"),
+    lecture = lecture_on()
+    where = st.columns(2) if lecture else (st.container(), st.container())
+    for place, maps, title, kind in (
+        (where[0], problem.x, "x_n", "value"),
+        (where[1], problem.grad_output, "dL_n/dy", "gradient"),
     ):
         figure = cached(
             small_multiples,
@@ -125,18 +228,23 @@ def batch_maps(problem: Problem, pid: ProblemId) -> None:
             kind=kind,
             title=title,
             most_columns=count,
+            width_px=LECTURE_MAPS_PX // 2 if lecture else None,
         )
-        chart(figure, key=STATE.batch_figure(kind))
+        with place:
+            chart(figure, key=STATE.batch_figure(kind))
 
 
 def cells_form(problem: Problem, pid: ProblemId) -> None:
-    chosen = sorted(chosen_cells(pid))
-    picked = ", ".join(f"({r}, {c})" for r, c in chosen) if chosen else "none yet"
-    st.caption(f"Your cells (marked on x; click again to take one back): {picked}.")
+    st.caption(f"Your cells (marked on x; click again to take one back): {picked_text(pid)}.")
     row = st.container(horizontal=True, gap="small")
-    if row.button("Check", key=STATE.check_cells_button, type="primary", icon=":material/check:"):
-        verdict = check_cells(problem, frozenset(chosen))
-        record(pid, picked, verdict.right)
+    row.button(
+        "Check",
+        key=STATE.check_cells_button,
+        type="primary",
+        icon=":material/check:",
+        on_click=check_picks,
+        args=(pid,),
+    )
     row.button("Clear", key=STATE.clear_button, on_click=clear_cells, args=(pid,))
 
 
@@ -148,10 +256,10 @@ def typed_form(problem: Problem, pid: ProblemId) -> None:
     boxes = {}
     if problem.kind == "size":
         left, right = st.columns(2)
-        places = {"rows": (left, "Output height"), "cols": (right, "Output width")}
+        boxes_at = {"rows": (left, "Output height"), "cols": (right, "Output width")}
     else:
-        places = {"typed": (st, "Your answer")}
-    for name, (place, label) in places.items():
+        boxes_at = {"typed": (st, "Your answer")}
+    for name, (place, label) in boxes_at.items():
         key = STATE.typed_box(pid, name)
         boxes[name] = place.text_input(label, key=key, on_change=keep_typed, args=(pid, name))
     browser.enter_presses([STATE.typed_box(pid, name) for name in boxes], STATE.check_typed_button)
@@ -160,7 +268,10 @@ def typed_form(problem: Problem, pid: ProblemId) -> None:
     ):
         return
     if problem.kind == "size":
-        given = read(boxes["rows"], parse_whole), read(boxes["cols"], parse_whole)
+        given = (
+            read(boxes["rows"], parse_whole, label="Output height"),
+            read(boxes["cols"], parse_whole, label="Output width"),
+        )
         if None not in given:
             record(pid, f"{given[0]} × {given[1]}", check_size(problem, given).right)
         return
@@ -171,36 +282,13 @@ def typed_form(problem: Problem, pid: ProblemId) -> None:
         record(pid, typed, check_number(problem, value).right)
 
 
-def read(text: str, parse):
+def read(text: str, parse, *, label: str = "Your answer"):
     """parse(text), or None after a short message that keeps the typed text."""
+    if not text.strip():
+        st.warning(f"{label} is empty: type a number there, then check.", icon=":material/edit:")
+        return None
     try:
         return parse(text)
     except ValueError as error:
-        st.warning(f"Your answer {literal(text)} {error}.", icon=":material/edit:")
+        st.warning(f"{label} {literal(text)} {error}.", icon=":material/edit:")
         return None
-
-
-def verdict_view(problem: Problem, pid: ProblemId) -> None:
-    checked = STATE.checked_answer(pid)
-    if checked is None:
-        return
-    given, right = checked
-    if right:
-        st.success(f"Right: {answer_text(problem)}.", icon=":material/check_circle:")
-        return
-    st.error(f"Not quite: the answer is {answer_text(problem)}.", icon=":material/cancel:")
-    verdict = check_cells(problem, chosen_cells(pid)) if problem.kind == "cells" else Verdict(False)
-    lead, formulas = explanation(problem, verdict)
-    if lead:
-        st.markdown(lead)
-    for formula in formulas:
-        st.latex(formula)
-
-
-def score_view() -> None:
-    first = STATE.first_tries()
-    if first:
-        st.caption(
-            f"Score: {sum(first.values())} right at the first try, of {len(first)} "
-            f"problem{'s' * (len(first) != 1)} checked (kept in this browser, not in the link)."
-        )

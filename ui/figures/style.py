@@ -35,6 +35,17 @@ OUTLINE_COLOUR = "#111111"  # the current window
 MARK_COLOUR = "#111111"  # winners: a star in the cell's corner, or a frame (see grid)
 MARK_LEGEND = "a star (a frame on cells too small for one)"  # what captions call it
 MARK_EDGE = "#ffffff"
+# An exercise's answer on x (ui/figures/answer_marks.py), each its own shape: a light
+# core on a black edge, one of which stands out on every cell colour of either theme.
+PICK_COLOUR = "#fde047"  # your pick: a yellow dot in the cell's top-left corner
+RIGHT_COLOUR = "#86efac"  # after checking, a right pick: a tick there
+EXTRA_COLOUR = "#fecaca"  # a pick that receives nothing: a cross there
+MISSED_COLOUR = "#ffffff"  # a cell that receives gradient, not picked: a dashed frame
+ANSWER_EDGE = "#000000"
+PICK_LEGEND = "a yellow dot"  # what captions call each answer mark
+RIGHT_LEGEND = "a tick"
+MISSED_LEGEND = "a dashed frame"
+EXTRA_LEGEND = "a cross"
 ROUTE_COLOUR = "#c2410c"  # routes, and the current point of a curve
 LINE_COLOUR = "#3f3f46"  # curves (loss, positions reached)
 GRID_LINE = "#eeeeee"
@@ -78,6 +89,12 @@ NARROW_PX = 200
 # side by side: laid out wider than HALF_PX for bigger cells and targets on a phone,
 # where the columns stack, at the cost of some room below them on a projector.
 ANSWER_MAP_PX = 300
+# In lecture mode an exercise's maps take 3/5 of a projector's main column (656 of 1120 px,
+# measured at 1280x720), the question and the answer the rest: a batch's mosaics fit it.
+LECTURE_MAPS_PX = 656
+# x to click, alone in that column: wider than ANSWER_MAP_PX, so that a 7x7 grid's
+# cells hold an answer's marks clear of their numbers, with the ledger still under it.
+LECTURE_PICK_MAP_PX = 380
 # Maps drawn as colour only have no numbers to fit: a projector's main column, which a
 # phone only shrinks.
 COLOUR_MAIN_PX = 520
@@ -119,6 +136,14 @@ STAR_SHARE = 0.26  # of its cell's width
 MARK_INSET_PX = 4  # a frame or a click target this much inside its cell; a star's margin
 FRAME_MIN_PX = 6  # the smallest winner's frame
 CLICK_MIN_PX = 8  # the smallest click target
+PICK_PX = (7, 12)  # your pick's dot, smallest and largest
+PICK_SHARE = 0.26  # of its cell's width
+PICK_EDGE_PX = 2
+ANSWER_LINE_PX = 2  # the core of a tick, a cross or a missed cell's dashed frame
+ANSWER_EDGE_PX = 1  # the black edge on each side of that core
+ANSWER_INSET_PX = 1  # a tick or a cross this far inside its cell's corner, edge included
+ANSWER_MARK_SHARE = 0.25  # a tick or a cross: this share of its cell, clear of its number
+MISSED_DASH = "dash"  # Plotly's dash style for the missed cell's frame
 ROUTE_WIDTH_PX = 2.5
 ARROW_PX = 9  # a route's arrow head
 CURVE_WIDTH_PX = 2.5
@@ -142,6 +167,7 @@ CODE_HEIGHT_PX = 360  # a code snippet's box, which scrolls
 LECTURE_TEXT_PX = 20  # body text, questions, options, captions, buttons
 LECTURE_TITLE_PX = 32  # the page title, smaller than Streamlit's: the room is for the idea
 LECTURE_TOP_PX = 16  # above the title: a projector's 720 px are all needed
+LECTURE_BOTTOM_PX = 16  # below an exercise in lecture mode (Streamlit leaves 160)
 
 
 def lecture_scale(lecture: bool) -> float:

@@ -1,0 +1,73 @@
+"""The exercises page's reply views (formatting and placing only): the reply to an
+answer checked, with the known mistake it comes from, the explanation of the right
+answer, the legend of the marks on x, and the score."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..shared.lecture import lecture_on
+from .answers import Verdict, check_cells, checked_value
+from .model import Problem
+from .replies import Reply, cells_reply, marks_legend, typed_reply
+from .state import STATE, ProblemId, chosen_cells
+from .text import explanation
+
+
+def checked_reply(problem: Problem, pid: ProblemId) -> Reply | None:
+    """The reply to the answer checked for `pid`, or None before a check."""
+    checked = STATE.checked_answer(pid)
+    if checked is None:
+        return None
+    text, right = checked
+    if problem.kind == "cells":
+        return cells_reply(problem, chosen_cells(pid))
+    given = checked_value(problem, text)
+    if given is None:  # kept by a browser in a form that no longer reads: the result alone
+        return Reply(right, "Right." if right else "Not quite.")
+    return typed_reply(problem, given)
+
+
+def reply_view(problem: Problem, pid: ProblemId) -> None:
+    """What was given against the answer, and the mistake it comes from."""
+    reply = checked_reply(problem, pid)
+    if reply is None:
+        return
+    if reply.right:
+        st.success(reply.said, icon=":material/check_circle:")
+        return
+    st.error(f"{reply.said} {reply.mistake}".strip(), icon=":material/cancel:")
+
+
+def explanation_view(problem: Problem, pid: ProblemId) -> None:
+    """After a wrong answer: why the right one is right (a ledger, the size formula or
+    the batch's sums)."""
+    reply = checked_reply(problem, pid)
+    if reply is None or reply.right:
+        return
+    verdict = check_cells(problem, chosen_cells(pid)) if problem.kind == "cells" else Verdict(False)
+    lead, formulas = explanation(problem, verdict)
+    if lead:
+        st.markdown(lead)
+    for formula in formulas:
+        st.latex(formula)
+
+
+def legend_view(problem: Problem, pid: ProblemId) -> None:
+    """Under x, once picks are checked: what each mark means, with its count."""
+    if problem.kind != "cells" or STATE.checked_answer(pid) is None:
+        return
+    legend = marks_legend(check_cells(problem, chosen_cells(pid)))
+    if legend:
+        st.caption(legend)
+
+
+def score_view() -> None:
+    """The first tries' score (where it is kept is said outside lecture mode)."""
+    first = STATE.first_tries()
+    if first:
+        kept = "" if lecture_on() else " (kept in this browser, not in the link)"
+        st.caption(
+            f"Score: {sum(first.values())} right at the first try, of {len(first)} "
+            f"problem{'s' * (len(first) != 1)} checked{kept}."
+        )
