@@ -32,6 +32,7 @@ class LessonState:
     answers: str = f"{P}_answers"  # {step: the first choice}
     shown: str = f"{P}_shown"  # {step}: answers revealed without a choice
     part: str = f"{P}_part"  # lecture mode: the part of the answer on screen, from 0
+    answer: str = f"{P}_answer"  # the box the answer is shown in
     back: str = f"{P}_back"
     next: str = f"{P}_next"
 

@@ -135,14 +135,14 @@ def mistake_text(mistake: str) -> str:
 
 def answer_box(step: Step, text: str) -> None:
     right = step.choices[step.right_choice].text
-    with st.container(border=True):
+    with st.container(border=True, key=STATE.answer):
         st.markdown(f"**Answer: {right}.**\n\n{text}")
 
 
 def reveal_view(step: Step) -> None:
     """The whole answer at once (a desk or a phone scrolls)."""
     right = step.choices[step.right_choice].text
-    with st.container(border=True):
+    with st.container(border=True, key=STATE.answer):
         st.markdown(f"**Answer: {right}.**\n\n{step.reveal}")
         if step.mistake:
             st.markdown(mistake_text(step.mistake))
