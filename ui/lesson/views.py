@@ -68,8 +68,9 @@ def example_view(step: Step, number: int, *, lecture: bool) -> None:
         )
         for grid in step.example
     ]
-    if lecture:  # side by side in half the page, each as wide as it is drawn
-        columns = st.columns([drawn_width(figure) for figure in figures])
+    if lecture:  # side by side where half the page has room for them, else stacked
+        row = st.container(horizontal=True)
+        columns = [row.container(width=int(max(HALF_PX, drawn_width(f)))) for f in figures]
     else:
         columns = st.columns(max(2, len(figures)))  # room for lecture-size titles
     for index, (column, figure) in enumerate(zip(columns, figures, strict=False)):
@@ -78,8 +79,9 @@ def example_view(step: Step, number: int, *, lecture: bool) -> None:
 
 
 def drawn_width(figure: go.Figure) -> float:
-    """How wide a map's square cells and its side margins are drawn: its cells are as
-    tall as its height leaves them (matrix orientation: ranges span whole cells)."""
+    """How wide a map's square cells and its side margins are drawn (px): its cells
+    are as tall as its height leaves them (matrix orientation: ranges span whole
+    cells). At least HALF_PX is kept for it all the same: its title is laid out there."""
     layout = figure.layout
     rows = abs(layout.yaxis.range[0] - layout.yaxis.range[1])
     columns = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
