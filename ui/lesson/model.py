@@ -56,6 +56,12 @@ class Step:
     def right_choice(self) -> int:
         return next(index for index, choice in enumerate(self.choices) if choice.right)
 
+    @property
+    def reveal_paragraphs(self) -> tuple[str, ...]:
+        """The reveal's paragraphs (markdown, split at blank lines): what lecture mode
+        shows one at a time, where the whole answer would not fit a projector."""
+        return tuple(part.strip() for part in self.reveal.split("\n\n") if part.strip())
+
 
 def routed(x, config: PoolConfig, upstream) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """Forward and backward of one plane. x: (H, W); upstream: a number or (OH, OW).

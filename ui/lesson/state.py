@@ -31,6 +31,8 @@ class LessonState:
     step: str = f"{P}_step"  # the step on screen, 1..STEP_COUNT
     answers: str = f"{P}_answers"  # {step: the first choice}
     shown: str = f"{P}_shown"  # {step}: answers revealed without a choice
+    part: str = f"{P}_part"  # lecture mode: the part of the answer on screen, from 0
+    answer: str = f"{P}_answer"  # the box the answer is shown in
     back: str = f"{P}_back"
     next: str = f"{P}_next"
 
@@ -57,6 +59,10 @@ class LessonState:
     def revealed(self) -> set[int]:
         return st.session_state[self.shown]
 
+    def part_shown(self, parts: int) -> int:
+        """The part of an answer of `parts` parts on screen (0 when it has one)."""
+        return min(st.session_state[self.part], parts - 1)
+
 
 STATE = LessonState()
 FIELDS = STATE.fields
@@ -65,7 +71,7 @@ FIELDS = STATE.fields
 def init_state() -> None:
     """The link's step (read once), then, once per session, the answers the browser
     kept: they come back, the link still says which step is shown."""
-    start_page_state(STATE.page, FIELDS, {STATE.answers: {}, STATE.shown: set()})
+    start_page_state(STATE.page, FIELDS, {STATE.answers: {}, STATE.shown: set(), STATE.part: 0})
     stored = browser.recalled(P)
     if stored is not None:
         restore(*from_stored(stored, lesson_steps()))
@@ -98,6 +104,19 @@ def go(delta: int) -> None:
     nudge(STATE.step, delta, first=1, last=STEP_COUNT)
 
 
+def walk(delta: int, *, parts: int) -> None:
+    """← or → (delta -1 or 1): through the parts of the answer on screen first (lecture
+    mode shows an answer of `parts` parts one at a time), then to the step before or
+    after, at its first part."""
+    state = st.session_state
+    part = STATE.part_shown(parts) + delta
+    if 0 <= part < parts:
+        state[STATE.part] = part
+    else:
+        state[STATE.part] = 0
+        go(delta)
+
+
 def answered(step: int) -> None:
     """The learner chose: the first choice counts for the score."""
     choice = st.session_state[STATE.pick(step)]
@@ -107,3 +126,4 @@ def answered(step: int) -> None:
 
 def show_answer(step: int) -> None:
     STATE.revealed().add(step)
+    st.session_state[STATE.part] = 0

@@ -1,47 +1,97 @@
-"""The lesson page's views: one step on screen (formatting and placing only)."""
+"""The lesson page's views: one step on screen (formatting and placing only).
+
+On a desk or a phone a step reads top to bottom: idea, example, question, answer. In
+lecture mode it must fit one projector screen, so it sits in two columns (the idea and
+its maps beside the question and its answer) and an answer of several paragraphs, or
+with a common mistake, is shown one part at a time: the → key walks through the parts
+before it goes on to the next step."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+from functools import partial
+
+import plotly.graph_objects as go
 import streamlit as st
 
 from ..figures import grid as grids
-from ..figures.style import HALF_PX
+from ..figures.style import HALF_PX, LECTURE_TOP_PX
 from ..shared.chart import cached, chart
-from ..shared.player import back_and_next
+from ..shared.lecture import lecture_on
 from .model import Step
-from .state import STATE, answered, go, show_answer
+from .state import STATE, answered, show_answer, walk
 from .steps import STEP_COUNT, lesson_steps
+
+# Lecture mode: as little room under the last row as above the title (Streamlit keeps
+# 10 rem there, a sixth of a projector's 720 px); and Streamlit's top bar, which lies
+# over the title there, see-through (its only buttons sit left and right of the title).
+LECTURE_PAGE_CSS = (
+    '[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
+    f"{{ padding-bottom: {LECTURE_TOP_PX}px; }} "
+    '[data-testid="stHeader"] { background: transparent; }'
+)
 
 
 def step_view() -> None:
     number = STATE.step_shown()
     step = lesson_steps()[number - 1]
-    st.progress(number / STEP_COUNT, text=f"Step {number} of {STEP_COUNT}: {step.title}")
-    st.markdown(step.idea)
-    example_view(step, number)
-    question_view(step, number)
-    navigation(number)
-    score_view()
+    lecture = lecture_on()
+    # Lecture mode: Previous and Next share the progress bar's row, above the columns.
+    header = st.container(horizontal=True, vertical_alignment="bottom") if lecture else st
+    header.progress(number / STEP_COUNT, text=f"Step {number} of {STEP_COUNT}: {step.title}")
+    if lecture:
+        st.html(f"<style>{LECTURE_PAGE_CSS}</style>")  # style only: it takes no room
+        example_side, question_side = st.columns(2)
+    else:
+        example_side = question_side = nullcontext()
+    with example_side:
+        st.markdown(step.idea)
+        example_view(step, number, lecture=lecture)
+    with question_side:
+        parts = question_view(step, number, lecture=lecture)
+    navigation(header if lecture else st, number, parts=parts)
+    if not lecture:  # the learner's own score, not the class's screen
+        score_view()
 
 
-def example_view(step: Step, number: int) -> None:
+def example_view(step: Step, number: int, *, lecture: bool) -> None:
     if not step.example:
         return
-    columns = st.columns(max(2, len(step.example)))  # room for lecture-size titles
-    for index, (column, grid) in enumerate(zip(columns, step.example, strict=False)):
+    figures = [
+        cached(
+            grids.grid_figure,
+            values=grid.values,
+            title=grid.title,
+            kind=grid.kind,
+            overlay=grids.Overlay(marks=grid.marks),
+            width_px=HALF_PX,
+        )
+        for grid in step.example
+    ]
+    if lecture:  # side by side where half the page has room for them, else stacked
+        row = st.container(horizontal=True)
+        columns = [row.container(width=int(max(HALF_PX, drawn_width(f)))) for f in figures]
+    else:
+        columns = st.columns(max(2, len(figures)))  # room for lecture-size titles
+    for index, (column, figure) in enumerate(zip(columns, figures, strict=False)):
         with column:
-            figure = cached(
-                grids.grid_figure,
-                values=grid.values,
-                title=grid.title,
-                kind=grid.kind,
-                overlay=grids.Overlay(marks=grid.marks),
-                width_px=HALF_PX,
-            )
             chart(figure, key=STATE.figure(number, index))
 
 
-def question_view(step: Step, number: int) -> None:
+def drawn_width(figure: go.Figure) -> float:
+    """How wide a map's square cells and its side margins are drawn (px): its cells
+    are as tall as its height leaves them (matrix orientation: ranges span whole
+    cells). At least HALF_PX is kept for it all the same: its title is laid out there."""
+    layout = figure.layout
+    rows = abs(layout.yaxis.range[0] - layout.yaxis.range[1])
+    columns = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
+    cell = (layout.height - layout.margin.t - layout.margin.b) / rows
+    return cell * columns + layout.margin.l + layout.margin.r
+
+
+def question_view(step: Step, number: int, *, lecture: bool) -> int:
+    """The question, its choices, the verdict and the answer. Returns how many parts
+    the answer on screen is walked through (1 outside lecture mode, or unanswered)."""
     state = st.session_state
     key = STATE.pick(number)
     answers = STATE.answers_given()
@@ -56,37 +106,72 @@ def question_view(step: Step, number: int) -> None:
         key=key,
         on_change=answered,
         args=(number,),
+        label_visibility="collapsed" if lecture else "visible",  # the question says it
     )
     picked = state[key]
     if picked is not None:
         choice = step.choices[picked]
         (st.success if choice.right else st.error)(step.verdict(picked))
-    if picked is not None or number in STATE.revealed():
-        reveal_view(step)
-    else:
+    if picked is None and number not in STATE.revealed():
         st.button(
             "Show the answer", key=STATE.show_button(number), on_click=show_answer, args=(number,)
         )
+        return 1
+    if not lecture:
+        reveal_view(step)
+        return 1
+    parts = answer_parts(step)
+    answer_box(step, parts[STATE.part_shown(len(parts))])
+    return len(parts)
+
+
+def answer_parts(step: Step) -> tuple[str, ...]:
+    """Lecture mode's answer, a part at a time: each paragraph, then the mistake."""
+    mistake = (mistake_text(step.mistake),) if step.mistake else ()
+    return step.reveal_paragraphs + mistake
+
+
+def mistake_text(mistake: str) -> str:
+    return f"*A common mistake:* {mistake}"
+
+
+def answer_box(step: Step, text: str) -> None:
+    right = step.choices[step.right_choice].text
+    with st.container(border=True, key=STATE.answer):
+        st.markdown(f"**Answer: {right}.**\n\n{text}")
 
 
 def reveal_view(step: Step) -> None:
+    """The whole answer at once (a desk or a phone scrolls)."""
     right = step.choices[step.right_choice].text
-    with st.container(border=True):
+    with st.container(border=True, key=STATE.answer):
         st.markdown(f"**Answer: {right}.**\n\n{step.reveal}")
         if step.mistake:
-            st.markdown(f"*A common mistake:* {step.mistake}")
+            st.markdown(mistake_text(step.mistake))
 
 
-def navigation(number: int) -> None:
-    back_and_next(
-        st.container(horizontal=True, gap="small"),
-        keys=(STATE.back, STATE.next),
-        labels=("Previous step", "Next step"),
-        on_move=go,
-        at_first=number == 1,
-        at_last=number == STEP_COUNT,
-        noun="step",
-    )
+def navigation(where, number: int, *, parts: int) -> None:
+    """Previous and Next in a row of `where`, also on the ← and → keys. While the
+    answer on screen has parts before or after the one shown (lecture mode), they walk
+    through those."""
+    part = STATE.part_shown(parts)
+    row = where.container(horizontal=True, gap="small", width="content")
+    for delta, more, edge, key, arrow in (
+        (-1, part > 0, number == 1, STATE.back, "left"),
+        (1, part < parts - 1, number == STEP_COUNT, STATE.next, "right"),
+    ):
+        back = delta < 0
+        what = "The answer's part" if more else "The step"
+        row.button(
+            f"{'Previous' if back else 'Next'} {'part' if more else 'step'}",
+            key=key,
+            icon=":material/arrow_back:" if back else ":material/arrow_forward:",
+            on_click=partial(walk, parts=parts),
+            args=(delta,),
+            disabled=edge and not more,
+            shortcut=arrow,
+            help=f"{what} {'before' if back else 'after'} ({'←' if back else '→'} key).",
+        )
 
 
 def score_view() -> None:
