@@ -8,9 +8,10 @@ from test_batch_model import settings
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
-from ui.batch.views_pair import latex
 from ui.minibatch.pair import build_pair
 from ui.minibatch.story import build_batch_story
+from ui.pure.formulas import batch_rule, step_rule
+from ui.pure.numbers import fmt
 
 BATCH = "screens/batch.py"
 
@@ -84,21 +85,23 @@ def test_the_tab_tells_the_story_with_the_models_numbers():
     assert no_exceptions(app) and errors(app) == []
     story = build_batch_story(settings())
     pair = build_pair(story, 0)
-    shown_mean = heatmap_values(figure_titled(app, "their mean: dL/dK"), "gradient")
+    shown_mean = heatmap_values(figure_titled(app, "mean dL/dK"), "gradient")
     np.testing.assert_allclose(shown_mean, pair.mean, atol=1e-12)
+    for example in (0, 1):
+        shown = heatmap_values(figure_titled(app, f"dL_{example}/dK"), "gradient")
+        np.testing.assert_allclose(shown, pair.kernel_grads[example], atol=1e-12)
     shown_after = heatmap_values(figure_titled(app, "K after"), "value")
     np.testing.assert_allclose(shown_after, pair.kernel_after("mean"), atol=1e-12)
     argmax = app.dataframe[0].value
     row, col = pair.argmax_table(0)[0, 0]
     assert argmax.iloc[0, 0] == f"({row}, {col})"
-    before, mean, after = (
-        m[0, 0] for m in (pair.kernel_before, pair.mean, pair.kernel_after("mean"))
-    )
-    written = rf"K_{{0,0}}:\; {latex(before)} - 0.1 \times ({latex(mean)}) = {latex(after)}"
+    written = rf"{batch_rule('mean', 2)}\qquad {step_rule('mean', '0.1')}"
     assert app.get("latex")[0].value.strip("$\n") == written
     text = "\n".join(md.value for md in app.markdown)
     assert "a winner of the averaged image is not a winner of both examples" in text
-    assert "K ← K − η · mean dL/dK" in text
+    losses = zip(pair.losses_before, pair.losses_after, strict=True)
+    for before, after in losses:  # each example's own loss, before and after the step
+        assert f"{fmt(before, 3)} → {fmt(after, 3)}" in text
 
 
 def test_the_tab_follows_average_pooling_and_a_batch_of_one():
