@@ -1,3 +1,4 @@
+"""The batch of two told to its end: the model against hand sums and PyTorch, the tab
 through AppTest."""
 
 import numpy as np
