@@ -192,9 +192,9 @@ def one_step_from_a_batch() -> Step:
     return Step(
         title="One step from a batch: do the losses cancel?",
         idea=(
-            f"Two digits, #0 “{pair.batch.labels[0]}” and #1 “{pair.batch.labels[1]}”, "
-            f"through a {kernel} convolution, ReLU, {pool} max pooling and a linear layer; "
-            f"one SGD step on the kernel K, learning rate {rate}. Losses before → after: "
+            f"One SGD step on the kernel K of a tiny CNN ({kernel} convolution, ReLU, {pool} "
+            f"max pooling, linear layer) from two digits, #0 “{pair.batch.labels[0]}” and "
+            f"#1 “{pair.batch.labels[1]}”. Losses before → after: "
             f"#0 {loss(before[0])} → {loss(after[0])}, #1 {loss(before[1])} → "
             f"{loss(after[1])}, mean {loss(pair.losses['before'])} → "
             f"{loss(pair.losses['mean'])}.\n\n"
