@@ -41,8 +41,11 @@ def update_stage(pair: PairStory) -> None:
     """One screen: the losses before and after, the rule and the step, the maps of the
     step, and what the numbers say to the question."""
     word = pair.reduction
-    st.markdown(f"**4 · One step from the batch.** {losses_line(pair)}")
-    st.latex(rf"{batch_rule(word, 2)}\qquad {step_rule(word, fmt(pair.rate))}")
+    # One element, the sentence and the formulas: a projector cannot spare the gap.
+    st.markdown(
+        f"**4 · One step from the batch.** {losses_line(pair)}\n\n"
+        f"$$ {batch_rule(word, 2)}\\qquad {step_rule(word, fmt(pair.rate))} $$"
+    )
     grid_row(
         [*pair.kernel_grads, pair.batch_grad, pair.kernel_before, pair.kernel_after(word)],
         ["dL_0/dK", "dL_1/dK", f"{word} dL/dK", "K before", "K after"],
