@@ -41,10 +41,11 @@ def update_stage(pair: PairStory) -> None:
     """One screen: the losses before and after, the rule and the step, the maps of the
     step, and what the numbers say to the question."""
     word = pair.reduction
-    # One element, the sentence and the formulas: a projector cannot spare the gap.
+    # One element, the sentence and the formulas: a projector cannot spare the gap. Two
+    # formulas in braces, an em space between: a phone wraps between them, not inside.
     st.markdown(
         f"**4 · One step from the batch.** {losses_line(pair)}\n\n"
-        f"$$ {batch_rule(word, 2)}\\qquad {step_rule(word, fmt(pair.rate))} $$"
+        f"${{{batch_rule(word, 2)}}}$\u2003${{{step_rule(word, fmt(pair.rate))}}}$"
     )
     grid_row(
         [*pair.kernel_grads, pair.batch_grad, pair.kernel_before, pair.kernel_after(word)],
