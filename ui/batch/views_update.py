@@ -15,16 +15,23 @@ from ..minibatch.pair import PairStory
 from ..pure.formulas import batch_rule, step_rule
 from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
 from .state import STATE
 
 LOSS_DECIMALS = 3
 TREND_WORDS = {1: "up", -1: "down", 0: "same"}
 
 
-def grid_row(maps: list, titles: list[str], *, key: str, kinds: list[str] | None = None) -> None:
-    """Kernel-sized grids side by side, one column each (gradients unless `kinds`)."""
+def grid_row(
+    maps: list, titles: list[str], *, key: str, kinds: list[str] | None = None, first: int = 0
+) -> None:
+    """Kernel-sized grids side by side, one column each (gradients unless `kinds`; a
+    column left empty for None); first: the index of the first map in the figures' keys
+    (a row after another)."""
     kinds = kinds or ["gradient"] * len(maps)
     for index, column in enumerate(st.columns(len(maps))):
+        if maps[index] is None:
+            continue
         with column:
             figure = cached(
                 grids.grid_figure,
@@ -34,7 +41,7 @@ def grid_row(maps: list, titles: list[str], *, key: str, kinds: list[str] | None
                 width_px=NARROW_PX,
                 decimals=2,
             )
-            chart(figure, key=STATE.pair_figure(key, index))
+            chart(figure, key=STATE.pair_figure(key, first + index))
 
 
 def update_stage(pair: PairStory) -> None:
@@ -47,12 +54,15 @@ def update_stage(pair: PairStory) -> None:
         f"**4 · One step from the batch.** {losses_line(pair)}\n\n"
         f"${{{batch_rule(word, 2)}}}$\u2003${{{step_rule(word, fmt(pair.rate))}}}$"
     )
-    grid_row(
-        [*pair.kernel_grads, pair.batch_grad, pair.kernel_before, pair.kernel_after(word)],
-        ["dL_0/dK", "dL_1/dK", f"{word} dL/dK", "K before", "K after"],
-        key="update",
-        kinds=["gradient"] * 3 + ["value"] * 2,
-    )
+    gradients = [*pair.kernel_grads, pair.batch_grad]
+    kernels = [pair.kernel_before, pair.kernel_after(word)]
+    titles = ["dL_0/dK", "dL_1/dK", f"{word} dL/dK", "K before", "K after"]
+    if lecture_on():  # the projector's width holds all five in a row; its height no more
+        kinds = ["gradient"] * 3 + ["value"] * 2
+        grid_row([*gradients, *kernels], titles, key="update", kinds=kinds)
+    else:  # three a row, wide enough for their numbers on a 1024-px screen
+        grid_row(gradients, titles[:3], key="update")
+        grid_row([*kernels, None], titles[3:], key="update", kinds=["value"] * 2, first=3)
     st.markdown(answer_line(pair))
 
 

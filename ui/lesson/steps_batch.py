@@ -202,9 +202,10 @@ def one_step_from_a_batch() -> Step:
             f"${{{batch_rule('mean', 2)}}}$\u2003${{{step_rule('mean', rate)}}}$"
         ),
         example=(
-            Grid("dL_0/dK", pair.kernel_grads[0], "gradient"),
-            Grid("dL_1/dK", pair.kernel_grads[1], "gradient"),
-            Grid("mean dL/dK", pair.mean, "gradient"),
+            # Two decimals: three maps side by side keep their numbers inside their cells.
+            Grid("dL_0/dK", np.round(pair.kernel_grads[0], 2), "gradient"),
+            Grid("dL_1/dK", np.round(pair.kernel_grads[1], 2), "gradient"),
+            Grid("mean dL/dK", np.round(pair.mean, 2), "gradient"),
         ),
         question=(
             "Had the two losses been 2 and −2, their mean would be 0. Would the step on K "
