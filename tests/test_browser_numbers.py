@@ -28,7 +28,7 @@ AVERAGE_PADDED = (
 # (link, {chart title: labels it must draw, or None for "every cell it holds"}).
 CASES = {
     "average-padded": (AVERAGE_PADDED, {"Output y": 9, "Input x": 25 + 24, "dL/dx": 25}),
-    "lesson-step-10": ("lesson?step=10", {"K before": 9, "ΔK in thousandths": 9}),
+    "lesson-step-10": ("lesson?step=10", {"dL_0/dK": 9, "dL_1/dK": 9, "mean dL/dK": 9}),
     "batch-mosaics": ("batch?tab=examples&n=4", {"": None}),
     "routing-mean": ("batch?tab=result", {"mean of the routing maps": None}),
 }

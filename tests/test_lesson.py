@@ -27,8 +27,10 @@ def test_the_seed_numbers_come_out_exactly():
     assert "0.5 each" in steps[2].choices[steps[2].right_choice].text
     assert "(1.35, 0.15, 0, −0.2, −0.8)" in steps[6].choices[steps[6].right_choice].text
     mistakes = " ".join(step.mistake or "" for step in steps)
-    for belief in ("gets the whole dL/dy", "average the error first", "cancel", "weights"):
+    beliefs = ("gets the whole dL/dy", "average the error first", "cancel", "losses are averaged")
+    for belief in beliefs:
         assert belief.lower() in mistakes.lower(), belief
+    assert "The pool has no weights" in steps[9].reveal
 
 
 @pytest.mark.parametrize("number", range(1, STEP_COUNT + 1))

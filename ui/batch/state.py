@@ -46,6 +46,7 @@ class BatchState:
     STEPS_MAX: ClassVar[int] = 200  # training steps the page takes
     KERNELS_MAX: ClassVar[int] = 4  # convolution kernels (feature maps)
     KERNEL_SIZE_MAX: ClassVar[int] = 5  # a kernel's height and width
+    SCREENS_MAX: ClassVar[int] = 12  # screens of one tab in lecture mode
 
     page: PageKeys = PageKeys.under(P)
     pool: PoolControls = PoolControls.under(P)
@@ -61,6 +62,12 @@ class BatchState:
     example: str = f"{P}_example"  # the example stepped to (and edited)
     feature: str = f"{P}_feature"  # the kernel whose maps are shown
     tab: str = f"{P}_tab"
+    # Lecture mode walks a tab's story a screen at a time: the screen shown (in the link),
+    # the tab it belongs to (another tab starts at its first), the walk's two buttons.
+    screen: str = f"{P}_screen"
+    screen_of: str = f"{P}_screen_of"
+    screen_back: str = f"{P}_screen_back"
+    screen_next: str = f"{P}_screen_next"
     player: PlayerKeys = PlayerKeys.under(P, position=example)  # Step through
     trainer: PlayerKeys = PlayerKeys.under(f"{P}_train", position=steps)  # Training
     train_reset: str = f"{P}_train_reset"
@@ -124,6 +131,7 @@ class BatchState:
             Field(self.example, "ex", 0, int_in(0, self.BATCH_MAX - 1)),
             Field(self.feature, "map", 0, int_in(0, self.KERNELS_MAX - 1)),
             Field(self.tab, "tab", TABS["pair"], *label_in(TABS)),
+            Field(self.screen, "screen", 1, int_in(1, self.SCREENS_MAX)),
         ]
 
     def chosen_source(self) -> Source:
@@ -137,6 +145,10 @@ class BatchState:
 
     def feature_shown(self) -> int:
         return st.session_state[self.feature]
+
+    def screen_shown(self) -> int:
+        """The lecture screen shown, counted from 1 as the link counts it."""
+        return st.session_state[self.screen]
 
 
 def parse_rate(text: str) -> float:

@@ -42,11 +42,14 @@ def batch_view(story: BatchStory) -> None:
     )
 
 
-def feature_picker(story: BatchStory) -> int:
+def feature_picker(story: BatchStory, *, compact: bool = False) -> int:
+    """The kernel whose maps are shown; `compact`: without its label, in a row of
+    buttons (its options say “kernel 0”, “kernel 1”, …)."""
     if story.config.kernels > 1:
         st.radio(
             "Feature map",
             list(range(story.config.kernels)),
+            label_visibility="collapsed" if compact else "visible",
             key=STATE.feature,
             horizontal=True,
             format_func=lambda f: f"kernel {f}",

@@ -7,58 +7,81 @@ import pandas as pd
 import streamlit as st
 
 from ..figures import grid as grids
-from ..figures.style import HALF_PX, MARK_LEGEND, NARROW_PX
+from ..figures.style import HALF_PX, MARK_LEGEND
 from ..minibatch.pair import PairStory
 from ..minibatch.story import BatchStory
-from ..pure.numbers import fmt, metric_delta
+from ..pure.numbers import fmt
 from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
 from .cache import cached_pair
 from .state import STATE
 from .views import feature_picker
+from .views_update import grid_row, update_stage
+from .walk import Screen, tell
 
 
 def pair_view(story: BatchStory) -> None:
     if story.size < 2:
         st.info("This pair needs two examples: set the batch size to 2 or more.")
         return
-    feature = feature_picker(story)
-    pair = cached_pair(story.settings, feature)
+    pair = cached_pair(story.settings, STATE.feature_shown())
+    screens = [
+        Screen("Forward", lambda: forward_stage(pair)),
+        Screen("What the forward pass keeps", lambda: stored_stage(pair)),
+        Screen("Backward", lambda: backward_stage(pair)),
+        Screen("One step from the batch", lambda: update_stage(pair)),
+        Screen("The wrong way: average first", lambda: wrong_maps_stage(pair)),
+        Screen("Wrong against right", lambda: wrong_kernels_stage(pair)),
+        Screen("Mean against sum", lambda: sum_stage(pair)),
+    ]
+    tell("pair", screens, beside=lambda: feature_picker(story, compact=True))
+
+
+def intro(pair: PairStory) -> str:
     taken = STATE.steps_taken()
     weights = "the weights before any step" if taken == 0 else f"the weights after {taken} steps"
     combined = "averaged" if pair.reduction == "mean" else "added up"
-    st.markdown(
+    return (
         f"Examples #0 and #1 of the batch as a batch of two, with {weights}, kernel "
-        f"{feature}. Each goes forward and back on its own; only their gradients are "
+        f"{pair.feature}. Each goes forward and back on its own; only their gradients are "
         f"{combined}, where the kernel is shared."
     )
-    forward_stage(pair)
-    stored_stage(pair)
-    backward_stage(pair)
-    update_stage(pair)
-    wrong_stage(pair)
-    sum_stage(pair)
 
 
 def example_title(pair: PairStory, example: int, what: str) -> str:
     return f"#{example} “{pair.batch.labels[example]}”: {what}"
 
 
-def two_maps(pair: PairStory, *, maps, what: str, kind: str, key: str) -> None:
-    """The two examples' maps side by side, gradients on one colour scale."""
-    for example, column in enumerate(st.columns(2)):
+def lead_and_maps(lead: str, figures: list, *, key: str) -> None:
+    """A stage's sentences (markdown), then its two maps side by side; in lecture mode
+    the sentences in a column beside the maps, so that the screen fits the projector."""
+    if lecture_on():
+        first, *places = st.columns(3)
+        first.markdown(lead)
+    else:
+        st.markdown(lead)
+        places = st.columns(2)
+    for index, (figure, column) in enumerate(zip(figures, places, strict=True)):
         with column:
-            figure = cached(
-                grids.grid_figure,
-                values=maps[example],
-                title=example_title(pair, example, what),
-                kind=kind,
-                overlay=grids.Overlay(marks=pair.winners(example)),
-                shared_range=(maps,),
-                width_px=HALF_PX,
-                decimals=2,
-            )
-            chart(figure, key=STATE.pair_figure(key, example))
+            chart(figure, key=STATE.pair_figure(key, index))
+
+
+def two_maps(pair: PairStory, *, maps, what: str, kind: str) -> list:
+    """The two examples' maps, gradients on one colour scale."""
+    return [
+        cached(
+            grids.grid_figure,
+            values=maps[example],
+            title=example_title(pair, example, what),
+            kind=kind,
+            overlay=grids.Overlay(marks=pair.winners(example)),
+            shared_range=(maps,),
+            width_px=HALF_PX,
+            decimals=2,
+        )
+        for example in (0, 1)
+    ]
 
 
 def forward_stage(pair: PairStory) -> None:
@@ -66,9 +89,12 @@ def forward_stage(pair: PairStory) -> None:
         lead = f"Each example picks its own winners, marked with {MARK_LEGEND}."
     else:
         lead = "Average pooling reads every cell of each window; no cell wins."
-    st.markdown(f"**1 · Forward.** {lead}")
     activation = pair.trace.activation[:, pair.feature]
-    two_maps(pair, maps=activation, what="pooling input", kind="value", key="input")
+    lead_and_maps(
+        f"{intro(pair)}\n\n**1 · Forward.** {lead}",
+        two_maps(pair, maps=activation, what="pooling input", kind="value"),
+        key="input",
+    )
 
 
 def stored_stage(pair: PairStory) -> None:
@@ -110,12 +136,9 @@ def stored_caption(pair: PairStory) -> str:
 
 
 def backward_stage(pair: PairStory) -> None:
-    st.markdown(f"**3 · Backward.** dL_n/dy from the layer above {routing_words(pair)}.")
-    two_maps(
-        pair,
-        maps=pair.routed,
-        what="dL/d(pool input)",
-        kind="gradient",
+    lead_and_maps(
+        f"**3 · Backward.** dL_n/dy from the layer above {routing_words(pair)}.",
+        two_maps(pair, maps=pair.routed, what="dL/d(pool input)", kind="gradient"),
         key="routed",
     )
 
@@ -130,86 +153,32 @@ def routing_words(pair: PairStory) -> str:
     return f"goes to each window's winning cells (under “{ties}”, to every tied one)"
 
 
-def grid_row(maps: list, titles: list[str], *, key: str, kind: str = "gradient") -> None:
-    """Kernel-sized grids side by side, one column each."""
-    for index, column in enumerate(st.columns(len(maps))):
-        with column:
-            figure = cached(
-                grids.grid_figure,
-                values=maps[index],
-                title=titles[index],
-                kind=kind,
-                width_px=NARROW_PX,
-                decimals=2,
-            )
-            chart(figure, key=STATE.pair_figure(key, index))
-
-
-def update_stage(pair: PairStory) -> None:
-    word = pair.reduction
-    st.markdown(
-        f"**4 · The batch gradient** is the {word} of the two examples' own kernel gradients."
-    )
-    grads = pair.kernel_grads
-    grid_row(
-        [grads[0], grads[1], pair.batch_grad],
-        ["dL_0/dK", "dL_1/dK", f"their {word}: dL/dK"],
-        key="grads",
-    )
-    if not grads.any():
-        st.caption(
-            f"Neither example sends kernel {pair.feature} any gradient: wherever a gradient "
-            "reaches the convolution, the ReLU is off or the image under the kernel is blank."
-        )
-    rate = fmt(pair.rate)
-    st.markdown(f"**5 · One step**, learning rate η = {rate}: K ← K − η · {word} dL/dK.")
-    after = pair.kernel_after(word)
-    grid_row([pair.kernel_before, after], ["K before", "K after"], key="update", kind="value")
-    before, gradient = pair.kernel_before[0, 0], pair.batch_grad[0, 0]
-    st.latex(
-        rf"K_{{0,0}}:\; {latex(before)} - {rate} \times ({latex(gradient)}) = {latex(after[0, 0])}"
-    )
-    losses = pair.losses
-    cells = st.columns(2)
-    cells[0].metric(f"Loss of the two ({word}), before", fmt(losses["before"], 4))
-    cells[1].metric(
-        "After the step",
-        fmt(losses[word], 4),
-        delta=metric_delta(losses[word] - losses["before"], 4),
-        delta_color="inverse",
-    )
-    st.caption(
-        "Here every kernel takes its own step and the biases and the linear layer stay, so "
-        "the change in loss is the kernels' alone (training moves them all). Pooling has "
-        "no weights of its own to update."
-    )
-
-
-def latex(value: float) -> str:
-    return fmt(value, 4).replace("−", "-")
-
-
-def wrong_stage(pair: PairStory) -> None:
+def wrong_maps_stage(pair: PairStory) -> None:
     doubled = "" if pair.reduction == "mean" else " (times 2, to compare with the sum)"
-    st.markdown(
-        "**The wrong way: average first.** Average the two images and their errors, then "
-        f"go back once through the averaged image{doubled}."
-    )
-    marks = pair.averaged_winners
     maps = [pair.wrong_trace.activation[0, pair.feature], pair.wrong_routed]
     titles = ["averaged: pooling input", "averaged: dL/d(pool input)"]
-    for index, column in enumerate(st.columns(2)):
-        with column:
-            figure = cached(
-                grids.grid_figure,
-                values=maps[index],
-                title=titles[index],
-                kind="value" if index == 0 else "gradient",
-                overlay=grids.Overlay(marks=marks),
-                width_px=HALF_PX,
-                decimals=2,
-            )
-            chart(figure, key=STATE.pair_figure("averaged", index))
+    figures = [
+        cached(
+            grids.grid_figure,
+            values=maps[index],
+            title=titles[index],
+            kind="value" if index == 0 else "gradient",
+            overlay=grids.Overlay(marks=pair.averaged_winners),
+            width_px=HALF_PX,
+            decimals=2,
+        )
+        for index in (0, 1)
+    ]
+    lead_and_maps(
+        "**The wrong way: average first.** Average the two images and their errors, then "
+        f"go back once through the averaged image{doubled}.",
+        figures,
+        key="averaged",
+    )
+
+
+def wrong_kernels_stage(pair: PairStory) -> None:
+    st.markdown("**The wrong way's dL/dK against the right one.**")
     scale = "" if pair.reduction == "mean" else "2 × "
     grid_row(
         [pair.batch_grad, pair.wrong_batch_kernel, pair.wrong_batch_kernel - pair.batch_grad],

@@ -1,16 +1,16 @@
-"""Lesson steps 7-10: a batch, the wrong way, mean against sum, and the update (every
-number from the engine)."""
+"""Lesson steps 7-10: a batch, the wrong way, mean against sum, and one update from a
+batch (every number from the engine)."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import numpy as np
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
 
+from ..minibatch.pair import build_pair
 from ..minibatch.story import SEED_GRADIENTS, BatchSettings, batch_mean, build_batch_story
+from ..pure.formulas import batch_rule, step_rule
 from ..pure.numbers import fmt
 from .model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
 from .steps_layer import ONE
@@ -173,58 +173,83 @@ def mean_or_sum() -> Step:
     )
 
 
-def pooling_has_no_weights() -> Step:
-    before = build_batch_story(PAIR_SETTINGS)
-    after = build_batch_story(replace(PAIR_SETTINGS, steps=1))
-    kernel_before = before.params.kernels[0, 0]
-    change = after.params.kernels[0, 0] - kernel_before  # (k, k): −η · dL/dK
-    thousandths = np.round(change * 1000)  # short enough to read in a small map
-    moved = {
-        name: float(np.abs(after.params.fields()[name] - value).max())
-        for name, value in before.params.fields().items()
-    }
+TREND_WORDS = {1: "went up", -1: "went down", 0: "stayed"}
+LOSS_DECIMALS = 3
+
+
+def one_step_from_a_batch() -> Step:
+    """The question “two losses of 2 and −2: do they cancel, and how is each weight
+    updated?” on one screen: each loss before and after, the gradients and their mean,
+    the rule and the step, every number from a batch of two through the tiny CNN."""
+    pair = build_pair(build_batch_story(PAIR_SETTINGS), 0)
     network = PAIR_SETTINGS.network
     kernel = f"{network.kernel_size}×{network.kernel_size}"
     pool = "×".join(map(str, network.pool.kernel_size))
     rate = fmt(PAIR_SETTINGS.learning_rate)
+    before, after = pair.losses_before, pair.losses_after
+    own_0, own_1, both = (TREND_WORDS[trend] for trend in pair.loss_trends(LOSS_DECIMALS))
+    entry = (pair.kernel_before[0, 0], pair.mean[0, 0], pair.kernel_after("mean")[0, 0])
     return Step(
-        title="Pooling has no weights",
+        title="One step from a batch: do the losses cancel?",
         idea=(
-            f"Two digits through a {kernel} convolution, ReLU, {pool} max pooling and a linear "
-            f"layer; one SGD step, learning rate {rate}. Drawn: the kernel K before the step "
-            "(to 2 decimals) and how much the step changed each entry, ΔK = K after − K "
-            f"before, in thousandths ({fmt(thousandths[0, 0])} means "
-            f"{fmt(thousandths[0, 0] / 1000)})."
+            f"One SGD step on the kernel K of a tiny CNN ({kernel} convolution, ReLU, {pool} "
+            f"max pooling, linear layer) from two digits, #0 “{pair.batch.labels[0]}” and "
+            f"#1 “{pair.batch.labels[1]}”. Losses before → after: "
+            f"#0 {loss(before[0])} → {loss(after[0])}, #1 {loss(before[1])} → "
+            f"{loss(after[1])}, mean {loss(pair.losses['before'])} → "
+            f"{loss(pair.losses['mean'])}.\n\n"
+            # Two formulas, an em space between: a phone wraps between them, not inside.
+            f"${{{batch_rule('mean', 2)}}}$\u2003${{{step_rule('mean', rate)}}}$"
         ),
         example=(
-            Grid("K before", np.round(kernel_before, 2)),
-            Grid("ΔK in thousandths", thousandths, "gradient"),
+            # Two decimals: three maps side by side keep their numbers inside their cells.
+            Grid("dL_0/dK", np.round(pair.kernel_grads[0], 2), "gradient"),
+            Grid("dL_1/dK", np.round(pair.kernel_grads[1], 2), "gradient"),
+            Grid("mean dL/dK", np.round(pair.mean, 2), "gradient"),
         ),
-        question="Which parameters does that step change?",
+        question=(
+            "Had the two losses been 2 and −2, their mean would be 0. Would the step on K "
+            "then be zero?"
+        ),
         choices=(
             Choice(
-                "The kernel (and biases) before the pool, and the linear layer after it",
+                "No: the step is −η times the mean of the gradients dL_n/dK; the losses' "
+                "values do not enter it",
                 True,
-                "the pool only routes the gradient back to the kernel.",
+                "the derivative of the mean loss is the mean of the examples' own "
+                "gradients; it is zero only where those cancel, whatever the losses add up to.",
             ),
             Choice(
-                "The pool's window weights",
+                "Yes: a batch loss of 0 leaves nothing to learn",
                 False,
-                "a pooling window has no weights: max and mean have nothing to learn.",
+                "the step never reads the loss's value, only its gradient, and that is the "
+                "mean of the examples' own. (A cross-entropy loss is never negative anyway.)",
+            ),
+            Choice(
+                "Yes: the gradients cancel as the losses do",
+                False,
+                f"a loss and its gradient are different numbers: here the two gradients "
+                f"have opposite signs in {pair.opposed_entries} of K's {pair.mean.size} "
+                "entries and the same sign in the others.",
             ),
         ),
         reveal=(
-            f"The step moved every parameter the network has: kernel entries by up to "
-            f"{fmt(moved['kernels'], 4)} (K[0,0] from {fmt(kernel_before[0, 0], 4)} to "
-            f"{fmt(kernel_before[0, 0] + change[0, 0], 4)}), the kernel's bias by "
-            f"{fmt(moved['bias'], 4)}, the linear layer's weights by up to "
-            f"{fmt(moved['weights'], 4)} and its biases by up to {fmt(moved['out_bias'], 4)}. "
-            f"The loss of the two went from {fmt(after.losses[0], 4)} to "
-            f"{fmt(after.losses[1], 4)}. The pool has nothing to move: it routed the "
-            "gradient to the kernel."
+            f"Each example's gradient comes from its own forward and backward pass; only "
+            f"the gradients are averaged, never the losses. K[0,0]: {fmt(entry[0], 4)} − "
+            f"{rate} × ({fmt(entry[1], 4)}) = {fmt(entry[2], 4)}. The mean loss {both}; "
+            f"#0's own loss {own_0}, #1's {own_1}"
+            + (": one step serves the batch, not each example. " if own_0 != own_1 else ". ")
+            + "The pool has "
+            "no weights: the step moves the kernel, to which the pool routed the gradient."
         ),
-        mistake="“Pooling has weights to update”.",
+        mistake=(
+            "“The losses are averaged first, so losses of 2 and −2 cancel and nothing is learned”."
+        ),
     )
 
 
-BATCH_STEPS = (each_example_routes_its_own, the_wrong_way, mean_or_sum, pooling_has_no_weights)
+def loss(value: float) -> str:
+    return fmt(value, LOSS_DECIMALS)
+
+
+BATCH_STEPS = (each_example_routes_its_own, the_wrong_way, mean_or_sum, one_step_from_a_batch)

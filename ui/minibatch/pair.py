@@ -96,18 +96,56 @@ class PairStory:
         step = self.mean if reduction == "mean" else self.total
         return self.kernel_before - self.rate * step
 
+    def stepped_trace(self, reduction: str) -> Trace:
+        """The pair's second forward pass, after the step K ← K − η · (mean or sum) of
+        dL_n/dK: every kernel moves by its own gradient; biases and the linear layer
+        stay."""
+        return self._stepped[reduction]
+
+    @cached_property
+    def _stepped(self) -> dict[str, Trace]:
+        grads = self.grads.per_example.kernels
+        traces = {}
+        for reduction, gradient in (("mean", grads.mean(axis=0)), ("sum", grads.sum(axis=0))):
+            moved = replace(self.params, kernels=self.params.kernels - self.rate * gradient)
+            traces[reduction] = run_forward(
+                moved, self.trace.x, self.trace.labels, self.batch.config
+            )
+        return traces
+
     @cached_property
     def losses(self) -> dict[str, float]:
         """The pair's loss under the page's reduction (mean or sum of the two) before
-        the step, and after the mean's step and the sum's (every kernel moves by its
-        own gradient; biases and the linear layer stay)."""
-        grads = self.grads.per_example.kernels
+        the step, and after the mean's step and the sum's (stepped_trace)."""
         result = {"before": batch_loss(self.trace, self.reduction)}
-        for reduction, gradient in (("mean", grads.mean(axis=0)), ("sum", grads.sum(axis=0))):
-            moved = replace(self.params, kernels=self.params.kernels - self.rate * gradient)
-            after = run_forward(moved, self.trace.x, self.trace.labels, self.batch.config)
-            result[reduction] = batch_loss(after, self.reduction)
+        for reduction in ("mean", "sum"):
+            result[reduction] = batch_loss(self.stepped_trace(reduction), self.reduction)
         return result
+
+    @property
+    def losses_before(self) -> np.ndarray:
+        """(2,): each example's own loss L_n before the step."""
+        return self.trace.losses
+
+    @property
+    def losses_after(self) -> np.ndarray:
+        """(2,): each example's own loss after the step the page's loss takes, from a
+        second forward pass."""
+        return self.stepped_trace(self.reduction).losses
+
+    def loss_trends(self, decimals: int) -> tuple[int, int, int]:
+        """How the step moved example #0's own loss, #1's and the pair's (the page's
+        reduction): +1 up, −1 down, 0 where the change rounds away at `decimals`."""
+        before = [*self.losses_before, self.losses["before"]]
+        after = [*self.losses_after, self.losses[self.reduction]]
+        changes = np.round(np.subtract(after, before), decimals)
+        return tuple(int(sign) for sign in np.sign(changes))
+
+    @property
+    def opposed_entries(self) -> int:
+        """Entries of K whose two gradients dL_0/dK and dL_1/dK have opposite signs: there
+        the examples pull K opposite ways and partly cancel in the mean (or sum)."""
+        return int((self.kernel_grads[0] * self.kernel_grads[1] < 0).sum())
 
     @property
     def wrong_batch_kernel(self) -> np.ndarray:

@@ -93,3 +93,20 @@ def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
             line += f" = {result}"
         lines.append(line + r"\end{aligned}")
     return lines
+
+
+def batch_rule(reduction: str, count: int) -> str:
+    """LaTeX: the derivative of the batch loss is the mean (or the sum) of the examples'
+    own derivatives: differentiation goes inside the sum. count: N, the examples."""
+    scale = r"\frac{1}{N}" if reduction == "mean" else ""
+    return (
+        rf"\frac{{\partial}}{{\partial K}}\Big({scale}\sum_{{n}} L_n\Big) = "
+        rf"{scale}\sum_{{n}} \frac{{\partial L_n}}{{\partial K}},\quad N = {count}"
+    )
+
+
+def step_rule(reduction: str, rate: str) -> str:
+    """LaTeX: one SGD step on K under the batch loss `reduction` (mean or sum)."""
+    scale = r"\frac{1}{N}" if reduction == "mean" else ""
+    gradient = rf"{scale}\sum_{{n}} \frac{{\partial L_n}}{{\partial K}}"
+    return rf"K \leftarrow K - \eta\,{gradient},\quad \eta = {rate}"

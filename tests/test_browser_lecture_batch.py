@@ -1,0 +1,148 @@
+"""The Batch page on the projector (1280x720, lecture=1): each tab's story walked a
+screen at a time, every screen within one viewport and no inner scroller; the screen on
+the question “two losses of 2 and −2: do they cancel, and how is each weight updated?”
+holding all of its answer in view; the arrow keys walking the screens; and that screen
+following the loss's mean/sum switch, with the model's numbers."""
+
+import re
+
+import numpy as np
+import pytest
+from browser import (
+    TIMEOUT_MS,
+    chart_values,
+    exceptions_on,
+    expect_link,
+    open_page,
+    screen_fit,
+    settle,
+)
+from playwright.sync_api import expect
+
+from deploy.page_state import FIND_CHART
+from ui.minibatch.pair import build_pair
+from ui.minibatch.story import build_batch_story
+from ui.pure.formulas import batch_rule, step_rule
+
+pytestmark = pytest.mark.browser
+
+FIT = 1.05  # viewports: a screen may overhang by a sliver, never by a line of text
+# Screens of each walked tab, with the default link's settings.
+WALKED = {"pair": 7}
+SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab
+SEED_TITLES = ("dL_0/dK", "dL_1/dK", "mean dL/dK", "K before", "K after")
+
+# Whether an element lies wholly inside the viewport: seen without scrolling.
+IN_VIEW = """(element) => {
+  const box = element.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
+}"""
+CHART_IN_VIEW = f"""(prefix) => {{
+  const plot = ({FIND_CHART})(prefix);
+  if (!plot) return null;
+  const box = plot.getBoundingClientRect();
+  return box.top >= 0 && box.bottom <= window.innerHeight;
+}}"""
+
+
+def lecture_link(app_url: str, tab: str, screen: int, extra: str = "") -> str:
+    return f"{app_url}/batch?tab={tab}&screen={screen}{extra}&lecture=1"
+
+
+def position(page):
+    """The walk's "k of n" as shown beside its buttons."""
+    return page.get_by_text(re.compile(r"^\d+ of \d+ · ")).first
+
+
+@pytest.mark.parametrize(
+    "tab, screen",
+    [(tab, screen) for tab, count in WALKED.items() for screen in range(1, count + 1)],
+)
+def test_every_screen_of_a_walked_tab_fits_the_projector(projector_page, app_url, tab, screen):
+    page = projector_page
+    open_page(page, lecture_link(app_url, tab, screen))
+    expect(position(page)).to_have_text(
+        re.compile(rf"^{screen} of {WALKED[tab]} · "), timeout=TIMEOUT_MS
+    )
+    fit = screen_fit(page)
+    assert fit["screens"] <= FIT and fit["hidden"] == [], (tab, screen, fit)
+    assert exceptions_on(page) == []
+
+
+def test_the_one_step_screen_shows_the_whole_answer_without_scrolling(projector_page, app_url):
+    page = projector_page
+    open_page(page, lecture_link(app_url, "pair", SEED_SCREEN))
+    pair = build_pair(build_batch_story(default_settings()), 0)
+    for title in SEED_TITLES:
+        chart_values(page, title)
+        assert page.evaluate(CHART_IN_VIEW, title) is True, title
+    losses = page.get_by_text("Losses before → after:", exact=False).first
+    assert losses.evaluate(IN_VIEW)
+    text = losses.inner_text()
+    for before, after in zip(pair.losses_before, pair.losses_after, strict=True):
+        assert f"{fmt(before)} → {fmt(after)}" in text
+    for formula in page.locator(".katex").all():  # d/dK (1/N Σ L_n) = 1/N Σ dL_n/dK; the step
+        assert formula.evaluate(IN_VIEW)
+    assert tex(page) == [f"{{{batch_rule('mean', 2)}}}", f"{{{step_rule('mean', '0.1')}}}"]
+    np.testing.assert_allclose(chart_values(page, "mean dL/dK"), pair.mean, atol=1e-12)
+
+
+def test_the_arrow_keys_walk_the_screens_and_the_link_follows(projector_page, app_url):
+    page = projector_page
+    open_page(page, lecture_link(app_url, "pair", 1))
+    position(page).click()  # focus on the page, not in an input
+    page.keyboard.press("ArrowRight")
+    expect_link(page, screen="2")
+    expect(position(page)).to_have_text(re.compile(r"^2 of 7 · "), timeout=TIMEOUT_MS)
+    page.keyboard.press("ArrowRight")
+    expect_link(page, screen="3")
+    page.keyboard.press("ArrowLeft")
+    expect_link(page, screen="2")
+    expect(position(page)).to_have_text(re.compile(r"^2 of 7 · "), timeout=TIMEOUT_MS)
+    settle(page)
+    assert exceptions_on(page) == []
+
+
+def test_the_one_step_screen_follows_the_mean_sum_switch(projector_page, app_url):
+    page = projector_page
+    open_page(page, lecture_link(app_url, "pair", SEED_SCREEN))
+    assert r"\frac{1}{N}" in tex(page)[0]  # the mean's 1/N
+    page.locator("[data-testid='stExpandSidebarButton']").click()
+    page.locator("[data-testid='stSidebar']").get_by_text("sum (Σ)").click()
+    expect_link(page, red="sum", screen=str(SEED_SCREEN))
+    settle(page)
+    pair = build_pair(build_batch_story(default_settings(reduction="sum")), 0)
+    np.testing.assert_allclose(chart_values(page, "sum dL/dK"), pair.total, atol=1e-12)
+    np.testing.assert_allclose(
+        chart_values(page, "K after"), pair.kernel_before - 0.1 * pair.total, atol=1e-12
+    )
+    assert tex(page) == [f"{{{batch_rule('sum', 2)}}}", f"{{{step_rule('sum', '0.1')}}}"]
+    assert r"\frac{1}{N}" not in "".join(tex(page))
+    losses = page.get_by_text("Losses before → after:", exact=False).first.inner_text()
+    assert f"sum {fmt(pair.losses['before'])} → {fmt(pair.losses['sum'])}" in losses
+    page.locator("[data-testid='stSidebar']").get_by_text("mean (1/N Σ)").click()
+    expect_link(page, red="mean")
+    settle(page)
+    np.testing.assert_allclose(chart_values(page, "mean dL/dK"), pair.mean, atol=1e-12)
+    assert exceptions_on(page) == []
+    page.locator("[data-testid='stSidebarCollapseButton'] button").click()  # as it was
+    expect(page.locator("[data-testid='stSidebar']")).to_have_attribute("data-collapsed", "true")
+
+
+def tex(page) -> list[str]:
+    """The TeX source of each formula on the page, as KaTeX keeps it."""
+    annotations = page.locator(".katex annotation")
+    return [text.strip() for text in annotations.all_text_contents()]
+
+
+def default_settings(**changes):
+    """The Batch page's settings with its link's defaults."""
+    from test_batch_model import settings
+
+    return settings(**changes)
+
+
+def fmt(value: float) -> str:
+    from ui.pure.numbers import fmt as write
+
+    return write(value, 3)

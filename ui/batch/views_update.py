@@ -1,0 +1,103 @@
+"""The Batch page's one screen on one update from a batch of two (the question “two
+losses of 2 and −2: do they cancel, and how is each weight updated?”): the two losses
+before and after the step, each example's kernel gradient, their mean (or sum), the
+step with its learning rate, and the rule that the gradient of the batch loss is the
+mean (or sum) of the examples' own. Formatting and placing only: every number comes
+from ui.minibatch.pair."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..figures import grid as grids
+from ..figures.style import NARROW_PX
+from ..minibatch.pair import PairStory
+from ..pure.formulas import batch_rule, step_rule
+from ..pure.numbers import fmt
+from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
+from .state import STATE
+
+LOSS_DECIMALS = 3
+TREND_WORDS = {1: "up", -1: "down", 0: "same"}
+
+
+def grid_row(
+    maps: list, titles: list[str], *, key: str, kinds: list[str] | None = None, first: int = 0
+) -> None:
+    """Kernel-sized grids side by side, one column each (gradients unless `kinds`; a
+    column left empty for None); first: the index of the first map in the figures' keys
+    (a row after another)."""
+    kinds = kinds or ["gradient"] * len(maps)
+    for index, column in enumerate(st.columns(len(maps))):
+        if maps[index] is None:
+            continue
+        with column:
+            figure = cached(
+                grids.grid_figure,
+                values=maps[index],
+                title=titles[index],
+                kind=kinds[index],
+                width_px=NARROW_PX,
+                decimals=2,
+            )
+            chart(figure, key=STATE.pair_figure(key, first + index))
+
+
+def update_stage(pair: PairStory) -> None:
+    """One screen: the losses before and after, the rule and the step, the maps of the
+    step, and what the numbers say to the question."""
+    word = pair.reduction
+    # One element, the sentence and the formulas: a projector cannot spare the gap. Two
+    # formulas in braces, an em space between: a phone wraps between them, not inside.
+    st.markdown(
+        f"**4 · One step from the batch.** {losses_line(pair)}\n\n"
+        f"${{{batch_rule(word, 2)}}}$\u2003${{{step_rule(word, fmt(pair.rate))}}}$"
+    )
+    gradients = [*pair.kernel_grads, pair.batch_grad]
+    kernels = [pair.kernel_before, pair.kernel_after(word)]
+    titles = ["dL_0/dK", "dL_1/dK", f"{word} dL/dK", "K before", "K after"]
+    if lecture_on():  # the projector's width holds all five in a row; its height no more
+        kinds = ["gradient"] * 3 + ["value"] * 2
+        grid_row([*gradients, *kernels], titles, key="update", kinds=kinds)
+    else:  # three a row, wide enough for their numbers on a 1024-px screen
+        grid_row(gradients, titles[:3], key="update")
+        grid_row([*kernels, None], titles[3:], key="update", kinds=["value"] * 2, first=3)
+    st.markdown(answer_line(pair))
+
+
+def losses_line(pair: PairStory) -> str:
+    """Each example's loss and the pair's, before → after the step, and which way each
+    went."""
+    word = pair.reduction
+    befores = [*pair.losses_before, pair.losses["before"]]
+    afters = [*pair.losses_after, pair.losses[word]]
+    names = [f"#{n} “{pair.batch.labels[n]}”" for n in (0, 1)] + [word]
+    parts = [
+        f"{name} {fmt(before, LOSS_DECIMALS)} → {fmt(after, LOSS_DECIMALS)} ({TREND_WORDS[trend]})"
+        for name, before, after, trend in zip(
+            names, befores, afters, pair.loss_trends(LOSS_DECIMALS), strict=True
+        )
+    ]
+    return "Losses before → after: " + " · ".join(parts) + "."
+
+
+def answer_line(pair: PairStory) -> str:
+    """What the numbers on screen say to “do the losses cancel?”."""
+    word = pair.reduction
+    opposed = pair.opposed_entries
+    size = pair.kernel_grads[0].size
+    if not pair.kernel_grads.any():
+        pull = f"neither example sends kernel {pair.feature} any gradient, so it does not move."
+    elif opposed:
+        pull = (
+            f"in {opposed} of K's {size} entries the two pull opposite ways and partly "
+            f"cancel in the {word}."
+        )
+    else:
+        pull = f"the two pull every entry of K the same way: nothing cancels in the {word}."
+    kernels = "" if pair.batch.config.kernels == 1 else " (every kernel takes its own step)"
+    return (
+        "Losses never cancel in the step: it reads only their gradients (and a cross-entropy "
+        f"loss is never negative); {pull} Only the kernels move{kernels}."
+    )

@@ -1,0 +1,73 @@
+"""Lecture mode's walk through a tab: the tab's story told one screen at a time, each
+one idea that fits the projector, moved through with Previous and Next (the ← and →
+keys). The screen shown is in the page's state and its link, so a lecturer's link
+opens on it. Outside lecture mode a tab tells its whole story, one stage under the
+other (a desk scrolls)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from ..figures.style import LECTURE_TOP_PX
+from ..shared.lecture import lecture_on
+from ..shared.player import back_and_next, nudge
+from .state import STATE, publish
+
+# A walked screen ends where its content does: Streamlit's room under the page (160 px)
+# is a fifth of a projector's 720.
+SCREEN_CSS = (
+    f'<style>[data-testid="stMainBlockContainer"] {{ padding-bottom: {LECTURE_TOP_PX}px; }}</style>'
+)
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One stage of a tab's story: its name (said beside the buttons in lecture mode)
+    and what draws it."""
+
+    title: str
+    draw: Callable[[], None]
+
+
+def tell(tab: str, screens: Sequence[Screen], *, beside: Callable[[], None] | None = None) -> None:
+    """Every stage of the tab `tab`, or in lecture mode the one screen shown under the
+    walk's buttons. beside: a control drawn in the buttons' row in lecture mode (the
+    kernel picker), else above the story; it must take little room."""
+    if not lecture_on():
+        if beside is not None:
+            beside()
+        for screen in screens:
+            screen.draw()
+        return
+    number = screen_of_tab(tab, len(screens))
+    st.html(SCREEN_CSS)  # style only: Streamlit puts it in the page's head
+    row = st.container(horizontal=True, gap="small", vertical_alignment="center")
+    back_and_next(
+        row,
+        keys=(STATE.screen_back, STATE.screen_next),
+        labels=("Previous", "Next"),
+        on_move=lambda delta: nudge(STATE.screen, delta, first=1, last=len(screens)),
+        at_first=number == 1,
+        at_last=number == len(screens),
+        noun="screen",
+    )
+    row.markdown(f"**{number} of {len(screens)}** · {screens[number - 1].title}")
+    if beside is not None:
+        with row:
+            beside()
+    screens[number - 1].draw()
+    publish()  # the link names the screen drawn (a new tab's first, a number cut down)
+
+
+def screen_of_tab(tab: str, count: int) -> int:
+    """The screen of `tab` to show, 1..count: the state's, or 1 when another tab's walk
+    left it there (a link's screen belongs to the link's tab)."""
+    state = st.session_state
+    if state.get(STATE.screen_of, tab) != tab:
+        state[STATE.screen] = 1
+    state[STATE.screen_of] = tab
+    state[STATE.screen] = min(STATE.screen_shown(), count)
+    return STATE.screen_shown()
