@@ -11,16 +11,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ..figures.style import LECTURE_TOP_PX
 from ..shared.lecture import lecture_on
 from ..shared.player import back_and_next, nudge
 from .state import STATE, publish
-
-# A walked screen ends where its content does: Streamlit's room under the page (160 px)
-# is a fifth of a projector's 720.
-SCREEN_CSS = (
-    f'<style>[data-testid="stMainBlockContainer"] {{ padding-bottom: {LECTURE_TOP_PX}px; }}</style>'
-)
 
 
 @dataclass(frozen=True)
@@ -43,7 +36,6 @@ def tell(tab: str, screens: Sequence[Screen], *, beside: Callable[[], None] | No
             screen.draw()
         return
     number = screen_of_tab(tab, len(screens))
-    st.html(SCREEN_CSS)  # style only: Streamlit puts it in the page's head
     row = st.container(horizontal=True, gap="small", vertical_alignment="center")
     back_and_next(
         row,

@@ -14,7 +14,6 @@ from ..figures.answer_marks import AnswerMarks, answer_map
 from ..figures.mosaic import small_multiples
 from ..figures.style import (
     ANSWER_MAP_PX,
-    LECTURE_BOTTOM_PX,
     LECTURE_MAPS_PX,
     LECTURE_PICK_MAP_PX,
     SEED_INPUT_PX,
@@ -50,11 +49,6 @@ def set_chooser() -> None:
     """Which set: kind, level and seed, with Previous, Next and New set; in lecture
     mode the three fold into a bar beside the buttons and the problem's number."""
     if lecture_on():
-        # Streamlit's room under the page, a fifth of a projector's height, is spent.
-        st.html(
-            '<style>[data-testid="stMainBlockContainer"] '
-            f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }}</style>"
-        )
         row = st.container(horizontal=True, gap="small", vertical_alignment="center")
         row.markdown(f"**Problem {STATE.problem_number()} of {SET_SIZE}**", width="content")
         moves(row)

@@ -167,7 +167,7 @@ CODE_HEIGHT_PX = 360  # a code snippet's box, which scrolls
 LECTURE_TEXT_PX = 20  # body text, questions, options, captions, buttons
 LECTURE_TITLE_PX = 32  # the page title, smaller than Streamlit's: the room is for the idea
 LECTURE_TOP_PX = 16  # above the title: a projector's 720 px are all needed
-LECTURE_BOTTOM_PX = 16  # below an exercise in lecture mode (Streamlit leaves 160)
+LECTURE_BOTTOM_PX = 16  # below the page in lecture mode (Streamlit leaves 160)
 
 
 def lecture_scale(lecture: bool) -> float:

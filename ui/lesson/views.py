@@ -15,21 +15,12 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ..figures import grid as grids
-from ..figures.style import HALF_PX, LECTURE_TOP_PX
+from ..figures.style import HALF_PX
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from .model import Step
 from .state import STATE, answered, show_answer, walk
 from .steps import STEP_COUNT, lesson_steps
-
-# Lecture mode: as little room under the last row as above the title (Streamlit keeps
-# 10 rem there, a sixth of a projector's 720 px); and Streamlit's top bar, which lies
-# over the title there, see-through (its only buttons sit left and right of the title).
-LECTURE_PAGE_CSS = (
-    '[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
-    f"{{ padding-bottom: {LECTURE_TOP_PX}px; }} "
-    '[data-testid="stHeader"] { background: transparent; }'
-)
 
 
 def step_view() -> None:
@@ -40,7 +31,6 @@ def step_view() -> None:
     header = st.container(horizontal=True, vertical_alignment="bottom") if lecture else st
     header.progress(number / STEP_COUNT, text=f"Step {number} of {STEP_COUNT}: {step.title}")
     if lecture:
-        st.html(f"<style>{LECTURE_PAGE_CSS}</style>")  # style only: it takes no room
         example_side, question_side = st.columns(2)
     else:
         example_side = question_side = nullcontext()

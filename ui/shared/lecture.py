@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures.look import Look
-from ..figures.style import LECTURE_TEXT_PX, LECTURE_TITLE_PX, LECTURE_TOP_PX
+from ..figures.style import LECTURE_BOTTOM_PX, LECTURE_TEXT_PX, LECTURE_TITLE_PX, LECTURE_TOP_PX
 from ..pure.links import flag
 from .state import literal
 
@@ -20,7 +20,8 @@ BAD_LINK = "lecture_bad_link"
 # LECTURE_TEXT_PX (Streamlit's 14-16 px is for a screen at arm's length), and less room
 # above the title, which a 720-px projector cannot spare: the title moves up into the
 # header's row, whose opaque band would hide it, so the header is see-through there and
-# only its buttons (the menu's, the toolbar's) take clicks.
+# only its buttons (the menu's, the toolbar's) take clicks. Below the page, Streamlit's
+# 160 px of empty room (a fifth of the projector) goes too: a screen ends at its content.
 _MAIN = '[data-testid="stMain"]'
 _TEXT = ", ".join(
     f"{_MAIN} {selector}"
@@ -46,7 +47,9 @@ _TEXT = ", ".join(
 )
 LECTURE_CSS = f"""
 {_TEXT} {{ font-size: {LECTURE_TEXT_PX}px; line-height: 1.4; }}
-{_MAIN} [data-testid="stMainBlockContainer"] {{ padding-top: {LECTURE_TOP_PX}px; }}
+{_MAIN} [data-testid="stMainBlockContainer"] {{
+  padding-top: {LECTURE_TOP_PX}px; padding-bottom: {LECTURE_BOTTOM_PX}px;
+}}
 {_MAIN} h1 {{ font-size: {LECTURE_TITLE_PX}px; padding: 0; }}
 [data-testid="stHeader"] {{ background: transparent; pointer-events: none; }}
 [data-testid="stHeader"] button, [data-testid="stHeader"] a {{ pointer-events: auto; }}
