@@ -102,6 +102,8 @@ def small_multiples(
     marks: list[list[tuple[int, int]]] | None = None,
     most_columns: int = 8,
     width_px: int | None = None,
+    units: int | None = None,
+    colour_bar: bool = True,
     lecture: bool = False,
 ) -> go.Figure:
     """maps: list of (H, W); titles: one per map; marks: per map, the cells to star;
@@ -110,17 +112,23 @@ def small_multiples(
     lecture size. Titles need a row of their own at least TITLE_ROW_PX tall; below that
     the hover numbers the maps instead. With `annotate`, every number is written in its
     cell (fit_mosaic); maps whose numbers are all tiny are written, coloured and
-    hovered in units of a power of ten, said in `title`. The maps share one colour
+    hovered in units of a power of ten, said in `title`; `units` names that power
+    instead (-2: hundredths, so 0.53 reads 53, for maps that must stay narrow);
+    without `colour_bar` (numbers written, the bar adds little) its room goes to the
+    cells. The maps share one colour
     scale, decided from all of them (colour_range)."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
     if width_px is None:
         width_px = style.MAIN_PX if annotate else style.COLOUR_MAIN_PX
     room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
+    if not colour_bar:
+        room += style.COLOUR_BAR_PX  # every layout below leaves the bar this much room
     exponent = 0
     if annotate:
         every = np.stack(maps)
         exponent = common_exponent(every, SMALL_DECIMALS) if kind == "gradient" else 0
+        exponent = exponent if units is None else units
         maps = [m / 10.0**exponent for m in maps]
         columns, fit = fit_mosaic(
             np.stack(maps),
@@ -150,6 +158,7 @@ def small_multiples(
         xgap=style.THIN_GAP_PX,
         ygap=style.THIN_GAP_PX,
         name=kind,
+        showscale=colour_bar,
         hovertemplate="%{z:.4g}<extra></extra>",
         hoverongaps=False,
         colorbar=dict(

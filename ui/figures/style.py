@@ -89,9 +89,11 @@ NARROW_PX = 200
 # side by side: laid out wider than HALF_PX for bigger cells and targets on a phone,
 # where the columns stack, at the cost of some room below them on a projector.
 ANSWER_MAP_PX = 300
-# In lecture mode an exercise's maps take 3/5 of a projector's main column (656 of 1120 px,
-# measured at 1280x720), the question and the answer the rest: a batch's mosaics fit it.
+# In lecture mode an exercise's maps take 3/5 of a
+# projector's main column (656 of 1120 px, measured at 1280x720), the question and the
+# answer the rest: a batch's mosaics fit it.
 LECTURE_MAPS_PX = 656
+LECTURE_HALF_PX = 552  # half of it (st.columns(2), 1 rem apart): a Lesson step's maps
 # x to click, alone in that column: wider than ANSWER_MAP_PX, so that a 7x7 grid's
 # cells hold an answer's marks clear of their numbers, with the ledger still under it.
 LECTURE_PICK_MAP_PX = 380

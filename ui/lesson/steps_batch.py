@@ -236,7 +236,7 @@ def one_step_from_a_batch() -> Step:
         reveal=(
             f"Each example's gradient comes from its own forward and backward pass; only "
             f"the gradients are averaged, never the losses. K[0,0]: {fmt(entry[0], 4)} − "
-            f"{rate} × ({fmt(entry[1], 4)}) = {fmt(entry[2], 4)}. The mean loss {both}; "
+            f"{rate} × ({fmt(entry[1], 4)}) = {fmt(entry[2], 4)}.\n\nThe mean loss {both}; "
             f"#0's own loss {own_0}, #1's {own_1}"
             + (": one step serves the batch, not each example. " if own_0 != own_1 else ". ")
             + "The pool has "

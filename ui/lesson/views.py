@@ -11,14 +11,17 @@ from __future__ import annotations
 from contextlib import nullcontext
 from functools import partial
 
+import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
 from ..figures import grid as grids
-from ..figures.style import HALF_PX
+from ..figures.mosaic import small_multiples
+from ..figures.style import HALF_PX, LECTURE_HALF_PX
+from ..pure.numbers import DECIMALS, whole_units
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
-from .model import Step
+from .model import Grid, Step
 from .state import STATE, answered, show_answer, walk
 from .steps import STEP_COUNT, lesson_steps
 
@@ -31,6 +34,7 @@ def step_view() -> None:
     header = st.container(horizontal=True, vertical_alignment="bottom") if lecture else st
     header.progress(number / STEP_COUNT, text=f"Step {number} of {STEP_COUNT}: {step.title}")
     if lecture:
+        # Three maps or more need 3/5 of the width in one row; else half and half.
         example_side, question_side = st.columns(2)
     else:
         example_side = question_side = nullcontext()
@@ -46,6 +50,9 @@ def step_view() -> None:
 
 def example_view(step: Step, number: int, *, lecture: bool) -> None:
     if not step.example:
+        return
+    if lecture and one_mosaic(step.example):
+        chart(mosaic_of(step.example), key=STATE.figure(number, 0))
         return
     figures = [
         cached(
@@ -66,6 +73,30 @@ def example_view(step: Step, number: int, *, lecture: bool) -> None:
     for index, (column, figure) in enumerate(zip(columns, figures, strict=False)):
         with column:
             chart(figure, key=STATE.figure(number, index))
+
+
+def one_mosaic(maps: tuple[Grid, ...]) -> bool:
+    """Whether a step's maps are drawn as one mosaic in lecture mode: three or more of
+    one shape and kind (three separate maps would not fit beside each other in half the
+    projector; one mosaic, its maps a thin gap apart on one colour scale, does)."""
+    return len(maps) > 2 and len({(m.values.shape, m.kind) for m in maps}) == 1
+
+
+def mosaic_of(maps: tuple[Grid, ...]) -> go.Figure:
+    """The maps side by side in whole numbers (hundredths, for maps of two decimals,
+    said in the figure's title) and no colour bar, so that three fit a row at lecture
+    size."""
+    return cached(
+        small_multiples,
+        maps=[m.values for m in maps],
+        titles=[m.title for m in maps],
+        kind=maps[0].kind,
+        marks=[list(m.marks) for m in maps],
+        most_columns=len(maps),
+        width_px=LECTURE_HALF_PX,
+        colour_bar=False,  # every number is written; its room goes to a third map
+        units=whole_units(np.stack([m.values for m in maps]), most_decimals=DECIMALS),
+    )
 
 
 def drawn_width(figure: go.Figure) -> float:

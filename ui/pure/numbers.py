@@ -60,6 +60,17 @@ def common_exponent(values: np.ndarray, decimals: int) -> int:
     return int(math.floor(math.log10(finite.max())))
 
 
+def whole_units(values: np.ndarray, most_decimals: int) -> int:
+    """The power of ten (0 or below) in whose units every number of `values` is whole,
+    for numbers of at most `most_decimals` decimals: 0.53 and 0.05 -> -2 (53 and 5)."""
+    values = np.asarray(values, float)
+    for decimals in range(most_decimals + 1):
+        scaled = values * 10.0**decimals
+        if np.allclose(scaled, np.round(scaled), rtol=0, atol=1e-6):
+            return -decimals
+    return -most_decimals
+
+
 def power_of_ten(exponent: int) -> str:
     """-3 -> "10⁻³"."""
     return "10" + str(exponent).translate(SUPERSCRIPTS)
