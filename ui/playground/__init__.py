@@ -9,6 +9,7 @@ import streamlit as st
 
 from pooling import PoolConfig
 
+from ..shared import browser
 from ..shared.lecture import folded_in_lecture
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
@@ -61,6 +62,11 @@ def story_from_inputs() -> LayerStory | None:
 
 
 def render() -> None:
+    page()
+    browser.mount()  # last: touch picks a chart's cell with one tap (ui/shared/browser.py)
+
+
+def page() -> None:
     init_state()
     sidebar_controls()
     show_notices(STATE.page)
