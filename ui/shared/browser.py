@@ -14,6 +14,9 @@ Focus: `leave_after_choice` names a radio group (a lesson's question) whose focu
 away once an option is chosen, so the ← and → keys reach the page's Previous and Next
 shortcuts instead of changing the answer. `enter_presses` makes Enter in text inputs
 press a button (an answer box's Check).
+
+Touch: one tap on a chart's cell picks it, as a click does (the hover Plotly picks from
+is made under the finger first); a page with clickable charts mounts the component.
 """
 
 from __future__ import annotations
