@@ -57,3 +57,26 @@ def test_one_tap_on_an_exercise_cell_chooses_it_and_the_next_tap_another(phone_p
     both = f"{first[0]}, {first[1]}), ({second[0]}, {second[1]})"
     expect(captions.filter(has_text=both)).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []
+
+
+# -- a phone opens on the page -----------------------------------------------------------
+
+LECTURER_LINKS = [
+    f"playground?{OVERLAP}&tab=step&step=3",
+    f"playground?{OVERLAP}&tab=step&step=3&lecture=1",
+    "exercises?kind=cells&level=2&seed=4&n=2",
+    "lesson?step=5",
+]
+
+
+@pytest.mark.parametrize("link", LECTURER_LINKS)
+def test_a_shared_link_opens_on_a_phone_with_the_menu_closed(phone_page, app_url, link):
+    page = phone_page
+    open_page(page, f"{app_url}/{link}")
+    sidebar = page.locator("[data-testid='stSidebar']")
+    expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=TIMEOUT_MS)
+    # What a finger lands on, across the screen's middle row, is the page, not the menu.
+    on_top = "([x, y]) => !!document.elementFromPoint(x, y)?.closest('[data-testid=stMain]')"
+    for x in (20, 195, 370):
+        assert page.evaluate(on_top, [x, 422]), f"the menu covers x={x}"
+    assert exceptions_on(page) == []
