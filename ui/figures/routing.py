@@ -62,6 +62,7 @@ def routing_figure(
         keep=np.concatenate([np.ones(grad_output.size, bool), sent.ravel() != 0]),
     )
     size = fit.cell_px
+    grown = size > style.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room)
     labels = np.split(fit.labels, [grad_output.size])
     gradient = cells_trace(
         grad_output,
@@ -140,6 +141,8 @@ def routing_figure(
             title=title,
             height=(total_rows + 1.6) * size + margin["t"] + margin["b"],
             margin=margin,
+            # Cells grown for their numbers keep their width (x's range is 0.2 wider).
+            own_width=style.map_width(total_cols + 0.2, size, margin) if grown else None,
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, picked, frame]

@@ -13,6 +13,7 @@ border, never on its number. How a number fits its cell: ui/figures/labels.py.
 
 from __future__ import annotations
 
+import math
 import textwrap
 
 # -- colours ---------------------------------------------------------------------------
@@ -78,6 +79,14 @@ NARROW_PX = 200
 # side by side: laid out wider than HALF_PX for bigger cells and targets on a phone,
 # where the columns stack, at the cost of some room below them on a projector.
 ANSWER_MAP_PX = 300
+# Lecture mode's step-through (1280x720): the main column is 1120 px, holding x, dL/dx
+# and the words side by side, 16 px apart (st.columns' small gap). Each map is laid out
+# for a third of it: its title on one line, its cells as small as 18-px numbers allow
+# once 8 rows or more share the height.
+LECTURE_MAIN_PX = 1120
+LECTURE_STEP_MAP_PX = 400
+COLUMN_GAP_PX = 16
+LECTURE_WORDS_MIN_PX = 220  # the words' column, at the least (8x8 maps of 0.11: 235)
 # Maps drawn as colour only have no numbers to fit: a projector's main column, which a
 # phone only shrinks.
 COLOUR_MAIN_PX = 520
@@ -164,11 +173,18 @@ def wrapped_title(text: str, width_px: float) -> tuple[str, int]:
 
 
 def base_layout(
-    *, title: str | None, height: int, margin: dict = MARGIN, width_px: float | None = None
+    *,
+    title: str | None,
+    height: int,
+    margin: dict = MARGIN,
+    width_px: float | None = None,
+    own_width: int | None = None,
 ) -> dict:
     """What every figure's layout starts from: font, margins, no legend, no dragging.
     Given the width of the column it sits in, a long title is wrapped there and the
-    figure grows by its extra lines."""
+    figure grows by its extra lines. `own_width`: a figure wider than that column (its
+    cells grew for their numbers) keeps that width, which a narrower column scrolls
+    sideways (ui/shared/chart.py); its title is wrapped at that width."""
     layout = dict(
         font=FONT,
         margin=margin,
@@ -177,6 +193,9 @@ def base_layout(
         height=int(height),
         dragmode=False,
     )
+    if own_width:
+        layout["width"] = own_width
+        width_px = max(width_px or 0, own_width)
     if title is not None:
         lines = 1
         if width_px is not None:
@@ -228,6 +247,26 @@ def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
     enough to fit a screen."""
     across = int(width_px - MARGIN["l"] - MARGIN["r"]) // max(cols, 1)
     return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
+
+
+def map_width(cols: float, cell: float, margin: dict = MARGIN) -> int:
+    """The width of a map `cols` square cells `cell` px wide across, with its margins."""
+    return math.ceil(cols * cell + margin["l"] + margin["r"])
+
+
+def drawn_width(figure) -> float:
+    """How wide a map laid out by matrix_axes and base_layout (a go.Figure, as styled
+    for its look) is drawn with nothing to spare: its own width if it has one, else its
+    square cells (the height left after the margins, over the rows) across its
+    columns, and the margins."""
+    layout = figure.layout
+    if layout.width:
+        return float(layout.width)
+    rows = abs(layout.yaxis.range[0] - layout.yaxis.range[1])
+    cols = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
+    margin = layout.margin
+    cell = (layout.height - margin.t - margin.b) / rows
+    return cols * cell + margin.l + margin.r
 
 
 def tick_step(cell: float) -> int:

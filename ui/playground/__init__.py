@@ -24,7 +24,18 @@ from .inputs import (
 )
 from .model import LayerSettings, LayerStory
 from .state import STATE, TABS, clamp_picks, init_state, publish
-from .views import TAB_VIEWS
+from .views import forward_backward_view, ledger_view, matrix_view, tie_view
+from .views_share import share_view
+from .views_step import step_view
+
+TAB_VIEWS = {
+    "forward": forward_backward_view,
+    "step": step_view,
+    "ledger": ledger_view,
+    "matrix": matrix_view,
+    "ties": tie_view,
+    "share": share_view,
+}
 
 
 def checked_story(

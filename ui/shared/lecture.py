@@ -18,7 +18,8 @@ BAD_LINK = "lecture_bad_link"
 
 # Lecture mode's text: every sentence a student reads from the back of the hall at
 # LECTURE_TEXT_PX (Streamlit's 14-16 px is for a screen at arm's length), and less room
-# above the title, which a 720-px projector cannot spare.
+# above the title and below the page (Streamlit keeps 10rem there), which a 720-px
+# projector cannot spare.
 _MAIN = '[data-testid="stMain"]'
 _TEXT = ", ".join(
     f"{_MAIN} {selector}"
@@ -44,7 +45,8 @@ _TEXT = ", ".join(
 )
 LECTURE_CSS = f"""
 {_TEXT} {{ font-size: {LECTURE_TEXT_PX}px; line-height: 1.4; }}
-{_MAIN} [data-testid="stMainBlockContainer"] {{ padding-top: {LECTURE_TOP_PX}px; }}
+{_MAIN} [data-testid="stMainBlockContainer"] {{
+  padding-top: {LECTURE_TOP_PX}px; padding-bottom: {LECTURE_TOP_PX}px; }}
 {_MAIN} h1 {{ font-size: {LECTURE_TITLE_PX}px; padding: 0; }}
 """
 
