@@ -291,7 +291,7 @@ def grid_figure(
             title=title,
             height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
             width_px=room,
-            own_width=style.map_width(cols, size) if grown else None,
+            own_width=style.snug_width(cols, size) if grown else None,
         ),
     )
     if clickable:

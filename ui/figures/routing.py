@@ -141,8 +141,8 @@ def routing_figure(
             title=title,
             height=(total_rows + 1.6) * size + margin["t"] + margin["b"],
             margin=margin,
-            # Cells grown for their numbers keep their width (x's range is 0.2 wider).
-            own_width=style.map_width(total_cols + 0.2, size, margin) if grown else None,
+            # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
+            own_width=style.snug_width(total_cols + 0.2, size, margin) if grown else None,
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, picked, frame]

@@ -97,6 +97,7 @@ MIN_CELL_PX = 6
 MAP_MOST_PX = 560  # a map's cells together are no taller: it fits a screen
 CELL_GAP_PX = 2  # between a map's cells
 LABEL_SLACK_PX = 8  # room a number needs in its cell beyond its own width: 3 + 3 + the gap
+SNUG_SLACK_PX = 3  # ... at the least, in a column too narrow for that: the gap and 1
 THIN_GAP_PX = 1  # between the cells of dense figures: mosaics, J
 MARGIN = dict(l=36, r=16, t=72, b=16)
 ROUTING_MARGIN = dict(MARGIN, t=40)  # the title only: the grids' own labels sit inside
@@ -249,19 +250,20 @@ def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
     return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
 
 
-def map_width(cols: float, cell: float, margin: dict = MARGIN) -> int:
-    """The width of a map `cols` square cells `cell` px wide across, with its margins."""
+def snug_width(cols: float, grown_cell: float, margin: dict = MARGIN) -> int:
+    """The least width of a map `cols` cells across whose cells grew to hold their
+    numbers with LABEL_SLACK_PX to spare: each number keeps SNUG_SLACK_PX there, and a
+    narrower column scrolls the map rather than squeeze it (its own width)."""
+    cell = grown_cell - LABEL_SLACK_PX + SNUG_SLACK_PX
     return math.ceil(cols * cell + margin["l"] + margin["r"])
 
 
 def drawn_width(figure) -> float:
     """How wide a map laid out by matrix_axes and base_layout (a go.Figure, as styled
-    for its look) is drawn with nothing to spare: its own width if it has one, else its
-    square cells (the height left after the margins, over the rows) across its
+    for its look) is drawn with nothing to spare: its square cells, as tall as its
+    height gives them (the height after the margins, over the rows), across its
     columns, and the margins."""
     layout = figure.layout
-    if layout.width:
-        return float(layout.width)
     rows = abs(layout.yaxis.range[0] - layout.yaxis.range[1])
     cols = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
     margin = layout.margin
