@@ -189,6 +189,12 @@ PLOT_BOTTOM = f"""(prefix) => {{
   const axis = plot._fullLayout.yaxis;
   return plot.getBoundingClientRect().top + axis._offset + axis._length;
 }}"""
+# How far a chart's title runs past the chart's right edge, in px.
+TITLE_OVERHANG = f"""(prefix) => {{
+  const plot = ({FIND_CHART})(prefix);
+  const title = plot.querySelector('.gtitle').getBoundingClientRect();
+  return title.right - plot.getBoundingClientRect().right;
+}}"""
 STEP_LINKS = {
     "8x8-2x2-stride-2": G8,
     "8x8-3x3-stride-1": f"{G8}&kh=3&kw=3&sh=1&sw=1",
@@ -213,6 +219,7 @@ def assert_the_step_fits_the_projector(page) -> None:
     assert fit["screens"] <= 1.05 and fit["hidden"] == [], fit
     for title in ("x: the window of", "dL/dx after"):
         assert page.evaluate(PLOT_BOTTOM, title) <= height, title
+        assert page.evaluate(TITLE_OVERHANG, title) <= 1, title  # the whole title shows
     sentence = page.locator("[data-testid=stMarkdownContainer] p").filter(has_text=SENTENCE)
     words = [sentence.first, *page.locator("[data-testid=stMain] [data-testid=stCaption]").all()]
     for part in words:
@@ -229,6 +236,13 @@ def test_the_step_through_of_an_8x8_link_fits_the_projector(projector_page, app_
     padding 1). A step past the last is the last."""
     page = projector_page
     open_page(page, f"{app_url}/playground?{link}&tab=step&step={step}&lecture=1")
+    assert_the_step_fits_the_projector(page)
+
+
+def test_the_default_step_through_fits_the_projector_with_its_titles(projector_page, app_url):
+    """The smallest maps: each column is as wide as its map's title, not only its cells."""
+    page = projector_page
+    open_page(page, f"{app_url}/playground?tab=step&lecture=1")
     assert_the_step_fits_the_projector(page)
 
 

@@ -262,13 +262,16 @@ def drawn_width(figure) -> float:
     """How wide a map laid out by matrix_axes and base_layout (a go.Figure, as styled
     for its look) is drawn with nothing to spare: its square cells, as tall as its
     height gives them (the height after the margins, over the rows), across its
-    columns, and the margins."""
+    columns with the margins, or its title's longest line if that is wider."""
     layout = figure.layout
     rows = abs(layout.yaxis.range[0] - layout.yaxis.range[1])
     cols = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
     margin = layout.margin
     cell = (layout.height - margin.t - margin.b) / rows
-    return cols * cell + margin.l + margin.r
+    title = layout.title
+    longest = max((len(line) for line in (title.text or "").split("<br>")), default=0)
+    title_px = title.pad.l + longest * title.font.size * TITLE_CHAR_EM if title.text else 0
+    return max(cols * cell + margin.l + margin.r, title_px)
 
 
 def tick_step(cell: float) -> int:
