@@ -210,12 +210,14 @@ def grid_figure(
     if overlay.marks:
         widest = max(label_px(t, fit.font_px) for t in labels.ravel()) if annotate else 0
         traces += marks_traces(overlay.marks, size, label_px=widest)
+    grown = size > style.cell_px(rows, cols, room)  # for its numbers: keeps its own width
     layout = dict(
         **style.matrix_axes(values.shape, overlay.padding, cell=size),
         **style.base_layout(
             title=title,
             height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
             width_px=room,
+            own_width=style.snug_width(cols, size) if grown else None,
         ),
     )
     if clickable:

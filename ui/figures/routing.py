@@ -63,6 +63,7 @@ def routing_figure(
         keep=np.concatenate([np.ones(grad_output.size, bool), sent.ravel() != 0]),
     )
     size = fit.cell_px
+    grown = size > style.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room)
     labels = np.split(fit.labels, [grad_output.size])
     gradient = cells_trace(
         grad_output,
@@ -141,6 +142,8 @@ def routing_figure(
             title=title,
             height=(total_rows + 1.6) * size + margin["t"] + margin["b"],
             margin=margin,
+            # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
+            own_width=style.snug_width(total_cols + 0.2, size, margin) if grown else None,
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, *picked, *frame]

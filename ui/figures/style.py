@@ -13,6 +13,7 @@ border, never on its number. How a number fits its cell: ui/figures/labels.py.
 
 from __future__ import annotations
 
+import math
 import textwrap
 
 # -- colours ---------------------------------------------------------------------------
@@ -97,6 +98,14 @@ LECTURE_HALF_PX = 552  # half of it (st.columns(2), 1 rem apart): a Lesson step'
 # x to click, alone in that column: wider than ANSWER_MAP_PX, so that a 7x7 grid's
 # cells hold an answer's marks clear of their numbers, with the ledger still under it.
 LECTURE_PICK_MAP_PX = 380
+# Lecture mode's step-through (1280x720): the main column is 1120 px, holding x, dL/dx
+# and the words side by side, 16 px apart (st.columns' small gap). Each map is laid out
+# for a third of it: its title on one line, its cells as small as 18-px numbers allow
+# once 8 rows or more share the height.
+LECTURE_MAIN_PX = 1120
+LECTURE_STEP_MAP_PX = 400
+COLUMN_GAP_PX = 16
+LECTURE_WORDS_MIN_PX = 220  # the words' column, at the least (8x8 maps of 0.11: 235)
 # Maps drawn as colour only have no numbers to fit: a projector's main column, which a
 # phone only shrinks.
 COLOUR_MAIN_PX = 520
@@ -107,6 +116,7 @@ MIN_CELL_PX = 6
 MAP_MOST_PX = 560  # a map's cells together are no taller: it fits a screen
 CELL_GAP_PX = 2  # between a map's cells
 LABEL_SLACK_PX = 8  # room a number needs in its cell beyond its own width: 3 + 3 + the gap
+SNUG_SLACK_PX = 3  # ... at the least, in a column too narrow for that: the gap and 1
 THIN_GAP_PX = 1  # between the cells of dense figures: mosaics, J
 MARGIN = dict(l=36, r=16, t=72, b=16)
 ROUTING_MARGIN = dict(MARGIN, t=40)  # the title only: the grids' own labels sit inside
@@ -201,11 +211,18 @@ def wrapped_title(text: str, width_px: float) -> tuple[str, int]:
 
 
 def base_layout(
-    *, title: str | None, height: int, margin: dict = MARGIN, width_px: float | None = None
+    *,
+    title: str | None,
+    height: int,
+    margin: dict = MARGIN,
+    width_px: float | None = None,
+    own_width: int | None = None,
 ) -> dict:
     """What every figure's layout starts from: font, margins, no legend, no dragging.
     Given the width of the column it sits in, a long title is wrapped there and the
-    figure grows by its extra lines."""
+    figure grows by its extra lines. `own_width`: a figure wider than that column (its
+    cells grew for their numbers) keeps that width, which a narrower column scrolls
+    sideways (ui/shared/chart.py); its title is wrapped at that width."""
     layout = dict(
         font=FONT,
         margin=margin,
@@ -214,6 +231,9 @@ def base_layout(
         height=int(height),
         dragmode=False,
     )
+    if own_width:
+        layout["width"] = own_width
+        width_px = max(width_px or 0, own_width)
     if title is not None:
         lines = 1
         if width_px is not None:
@@ -265,6 +285,30 @@ def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
     enough to fit a screen."""
     across = int(width_px - MARGIN["l"] - MARGIN["r"]) // max(cols, 1)
     return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
+
+
+def snug_width(cols: float, grown_cell: float, margin: dict = MARGIN) -> int:
+    """The least width of a map `cols` cells across whose cells grew to hold their
+    numbers with LABEL_SLACK_PX to spare: each number keeps SNUG_SLACK_PX there, and a
+    narrower column scrolls the map rather than squeeze it (its own width)."""
+    cell = grown_cell - LABEL_SLACK_PX + SNUG_SLACK_PX
+    return math.ceil(cols * cell + margin["l"] + margin["r"])
+
+
+def drawn_width(figure) -> float:
+    """How wide a map laid out by matrix_axes and base_layout (a go.Figure, as styled
+    for its look) is drawn with nothing to spare: its square cells, as tall as its
+    height gives them (the height after the margins, over the rows), across its
+    columns with the margins, or its title's longest line if that is wider."""
+    layout = figure.layout
+    rows = abs(layout.yaxis.range[0] - layout.yaxis.range[1])
+    cols = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
+    margin = layout.margin
+    cell = (layout.height - margin.t - margin.b) / rows
+    title = layout.title
+    longest = max((len(line) for line in (title.text or "").split("<br>")), default=0)
+    title_px = title.pad.l + longest * title.font.size * TITLE_CHAR_EM if title.text else 0
+    return max(cols * cell + margin.l + margin.r, title_px)
 
 
 def tick_step(cell: float) -> int:

@@ -9,6 +9,7 @@ import streamlit as st
 
 from pooling import PoolConfig
 
+from ..shared import browser
 from ..shared.lecture import folded_in_lecture
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
@@ -23,7 +24,18 @@ from .inputs import (
 )
 from .model import LayerSettings, LayerStory
 from .state import STATE, TABS, clamp_picks, init_state, publish
-from .views import TAB_VIEWS
+from .views import forward_backward_view, ledger_view, matrix_view, tie_view
+from .views_share import share_view
+from .views_step import step_view
+
+TAB_VIEWS = {
+    "forward": forward_backward_view,
+    "step": step_view,
+    "ledger": ledger_view,
+    "matrix": matrix_view,
+    "ties": tie_view,
+    "share": share_view,
+}
 
 
 def checked_story(
@@ -61,6 +73,11 @@ def story_from_inputs() -> LayerStory | None:
 
 
 def render() -> None:
+    page()
+    browser.mount()  # last: touch picks a chart's cell with one tap (ui/shared/browser.py)
+
+
+def page() -> None:
     init_state()
     sidebar_controls()
     show_notices(STATE.page)

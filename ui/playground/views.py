@@ -1,5 +1,6 @@
-"""The Playground's tabs, one function each: they format and place what the story
-computed (no maths here), with every figure built through the figure cache."""
+"""The Playground's tabs, one function each (the step-through's in views_step, the
+Share tab's in views_share): they format and place what the story computed (no maths
+here), with every figure built through the figure cache."""
 
 from __future__ import annotations
 
@@ -14,11 +15,9 @@ from ..figures.routing import routing_figure
 from ..pure.formulas import ledger_formula, size_formula
 from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
-from ..shared.player import Steps, player
 from . import cache, text
 from .model import LayerStory
-from .state import STATE, load_preset, on_pick_input, on_pick_output, publish
-from .views_share import share_view
+from .state import STATE, load_preset, on_pick_input, on_pick_output
 
 MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
 SMALL_PRODUCT = (6, 16)  # largest J (outputs, inputs) written out as Jᵀ g
@@ -109,48 +108,6 @@ def forward_backward_view(story: LayerStory) -> None:
     st.markdown("**Output size**")
     for line in size_formula(story.config, *story.x.shape):
         st.latex(line)
-
-
-def step_view(story: LayerStory) -> None:
-    steps = Steps(
-        keys=STATE.player,
-        count=story.windows,
-        noun="window",
-        slider_label="Window (reading order)",
-        help_text="Each step, one output cell sends its dL/dy back through its window.",
-        single_note="One output cell: there is a single window to follow.",
-        first_number=1,
-    )
-    player(steps, draw=lambda step: step_figures(story, step), publish=publish)
-
-
-def step_figures(story: LayerStory, step: int) -> None:
-    out_cell = story.out_cell(step)
-    receivers = story.receivers(out_cell)
-    marks = receivers if story.config.mode == "max" else ()
-    left, right = st.columns(2)
-    with left:
-        title = f"x: the window of y[{out_cell[0]},{out_cell[1]}]"
-        overlay = input_overlay(story, out_cell, marks)
-        chart(
-            cached(grids.grid_figure, values=story.x, title=title, overlay=overlay),
-            key=STATE.fig_step_x,
-        )
-    with right:
-        title = f"dL/dx after {step + 1} of {story.windows} windows"
-        figure = gradient_map(
-            story.filled_after(step),
-            title=title,
-            story=story,
-            overlay=grids.Overlay(marks=tuple(marks)),
-        )
-        chart(figure, key=STATE.fig_step_gx)
-    st.markdown(text.step_sentence(story, out_cell))
-    if story.coverage.max() > 1:
-        st.caption(
-            "Where windows overlap, a cell keeps what earlier windows sent it and adds "
-            "the new share: the dL/dx map shows the running totals."
-        )
 
 
 def ledger_view(story: LayerStory) -> None:
@@ -262,13 +219,3 @@ def tie_view(story: LayerStory) -> None:
         "with two tied cells that is exactly “split”; with three or more, no rule "
         "matches it unless that window's dL/dy is 0, because max has no derivative there."
     )
-
-
-TAB_VIEWS = {
-    "forward": forward_backward_view,
-    "step": step_view,
-    "ledger": ledger_view,
-    "matrix": matrix_view,
-    "ties": tie_view,
-    "share": share_view,
-}

@@ -14,6 +14,9 @@ Focus: `leave_after_choice` names a radio group (a lesson's question) whose focu
 away once an option is chosen, so the ← and → keys reach the page's Previous and Next
 shortcuts instead of changing the answer. `enter_presses` makes Enter in text inputs
 press a button (an answer box's Check).
+
+Touch: one tap on a chart's cell picks it, as a click does (the hover Plotly picks from
+is made under the finger first); a page with clickable charts mounts the component.
 """
 
 from __future__ import annotations
@@ -73,8 +76,24 @@ function leave(box) {
   if (active && box.contains(active) && chosen(box)) active.blur();
 }
 
+// -- Touch: one tap picks a chart's cell ----------------------------------------------
+// Plotly picks the point its last hover found (kept on the plot, computed on
+// mousemove). A finger sends no mousemove before it taps: the browser makes one up only
+// after the tap, so a first tap picked nothing (it only showed the tooltip) and a second
+// picked the cell of the first. So when a finger lands on a plot's drag layer (the
+// rectangle over its cells, class nsewdrag), the hover runs there first, at the finger,
+// and the tap's click picks the cell under it. Passive: scrolling stays the browser's.
+function hoverUnderFinger(event) {
+  const touch = event.touches.length === 1 ? event.touches[0] : null;
+  const layer = touch && event.target instanceof Element && event.target.closest('.nsewdrag');
+  if (!layer) return;
+  const at = { clientX: touch.clientX, clientY: touch.clientY };
+  layer.dispatchEvent(new MouseEvent('mousemove', { ...at, bubbles: true, view: window }));
+}
+
 function install() {
   const lab = { groups: [], enter: [], sent: null };
+  document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   // A choice made (mouse or touch): focus leaves the group, after Streamlit has seen it.
   document.addEventListener('click', (event) => {
     const found = groupOf(lab, event.target);

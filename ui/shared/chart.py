@@ -37,11 +37,13 @@ def chart(
 ) -> None:
     """Show a figure with the PNG download kept and the zoom tools (no use on a grid)
     removed. The key is required: two charts with equal figures would otherwise share
-    an element id. `on_select` turns clicks on its points into a callback. `scroll`:
-    the figure keeps its own width where the column is narrower (a phone) and scrolls
-    sideways in a box of its own, so numbers laid out for that width stay readable
-    (its keys: the box's and the wide box's inside it)."""
-    if scroll and figure.layout.width:
+    an element id. `on_select` turns clicks on its points into a callback. A figure
+    with a width of its own (its numbers need it) keeps it where the column is narrower
+    (a phone) and scrolls sideways in a box of its own, so its numbers stay readable;
+    `scroll` names the box's key and the wide box's inside it (by default
+    "scroll_<key>" and "wide_<key>")."""
+    if figure.layout.width:
+        scroll = scroll or scroll_boxes(key)
         # A box that scrolls, holding one at least as wide as the figure: the chart
         # is drawn as wide as the box it sits in.
         box, wide = scroll
@@ -54,6 +56,11 @@ def chart(
             _draw(figure, key=key, on_select=on_select)
         return
     _draw(figure, key=key, on_select=on_select)
+
+
+def scroll_boxes(key: str) -> tuple[str, str]:
+    """The keys of the boxes a chart with its own width scrolls in, named after it."""
+    return f"scroll_{key}", f"wide_{key}"
 
 
 def _draw(figure: go.Figure, *, key: str, on_select: Callable[[], None] | None) -> None:

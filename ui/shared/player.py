@@ -95,11 +95,25 @@ def _advance_if_playing(steps: Steps) -> None:
 
 def _controls(steps: Steps) -> None:
     """The slider on its own row (it needs the width), the buttons under it."""
-    at = st.session_state[steps.keys.position]
     _slider(steps)
-    buttons = st.container(horizontal=True, gap="small")
+    _buttons(steps, st.container(horizontal=True, gap="small"))
+
+
+def folded_controls(steps: Steps) -> None:
+    """Back, Next and Play in one row (wrapping where narrow), the slider folded into a
+    popover beside them: for a screen with no row to spare (a projector in lecture
+    mode, where the arrow keys and P do the stepping)."""
+    row = st.container(horizontal=True, gap="xsmall")  # two buttons to a narrow column's row
+    _buttons(steps, row)
+    with row.popover("Go to", icon=":material/linear_scale:", help=steps.help_text):
+        _slider(steps)
+
+
+def _buttons(steps: Steps, row) -> None:
+    """Back, Next and Play in `row`."""
+    at = st.session_state[steps.keys.position]
     back_and_next(
-        buttons,
+        row,
         keys=(steps.keys.back, steps.keys.next),
         labels=("Back", "Next"),
         icons=(":material/skip_previous:", ":material/skip_next:"),
@@ -108,7 +122,7 @@ def _controls(steps: Steps) -> None:
         at_last=at >= steps.count - 1,
         noun=steps.noun,
     )
-    play_button(buttons, steps, help_text=f"Go through every {steps.noun}, one after another.")
+    play_button(row, steps, help_text=f"Go through every {steps.noun}, one after another.")
 
 
 def _slider(steps: Steps) -> None:
