@@ -275,3 +275,19 @@ def test_tiny_tiles_number_their_maps_on_hover_instead_of_titles():
     assert cells.customdata[1, 0] == 0 and cells.customdata[1, 9] == 1  # map numbers
     assert cells.hovertemplate.startswith("#%{customdata}")
     assert not titles_fit(64, 8, most_columns=8) and titles_fit(8, 8, most_columns=4)
+
+
+def test_maps_of_two_decimals_are_written_in_whole_hundredths_without_a_colour_bar():
+    """Lesson step 10's lecture mosaic: units=-2 writes 0.53 as 53 and says so in the
+    title; without the colour bar three 3x3 maps share a row of half the projector."""
+    from ui.pure.numbers import whole_units
+
+    maps = [np.array([[-0.53, 0.05, 1.45]] * 3), np.full((3, 3), 0.2), np.full((3, 3), -0.1)]
+    assert whole_units(np.stack(maps), most_decimals=3) == -2
+    assert whole_units(np.array([1.0, 2.0]), most_decimals=3) == 0
+    figure = small_multiples(
+        maps, ["a", "b", "c"], units=-2, colour_bar=False, width_px=style.LECTURE_MAPS_PX
+    )
+    cells = figure.data[0]
+    assert figure.layout.title.text.endswith("10⁻²") and cells.showscale is False
+    assert {"−53", "5", "145", "20", "−10"} <= set(np.asarray(cells.text).ravel())
