@@ -81,7 +81,7 @@ def test_an_exercise_answered_by_clicking_cells(page, app_url):
         chosen.append(f"({row}, {col})")
         expect(
             page.get_by_text(
-                f"Your cells (marked on x; click again to take one back): {', '.join(chosen)}."
+                f"Your cells (marked on x; pick one again to take it back): {', '.join(chosen)}."
             )
         ).to_be_visible(timeout=TIMEOUT_MS)
     # A cell too many, then taken back with a second click.
@@ -92,9 +92,9 @@ def test_an_exercise_answered_by_clicking_cells(page, app_url):
         timeout=TIMEOUT_MS
     )
     click_chart_cell(page, "x", *spare)
-    expect(page.get_by_text(f"click again to take one back): {', '.join(chosen)}.")).to_be_visible(
-        timeout=TIMEOUT_MS
-    )
+    expect(
+        page.get_by_text(f"pick one again to take it back): {', '.join(chosen)}.")
+    ).to_be_visible(timeout=TIMEOUT_MS)
     page.get_by_role("button", name="Check").click()
     expect(page.get_by_text("Right:", exact=False)).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []

@@ -38,7 +38,7 @@ def question(problem: Problem) -> str:
     layer = layer_words(problem.config)
     if problem.kind == "cells":
         return (
-            f"Layer: {layer}. Every cell of y sends back dL/dy = 1. **Click every cell of x "
+            f"Layer: {layer}. Every cell of y sends back dL/dy = 1. **Pick every cell of x "
             "that receives gradient**, then check."
         )
     if problem.kind == "value":

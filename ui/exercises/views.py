@@ -229,7 +229,7 @@ def batch_maps(problem: Problem, pid: ProblemId) -> None:
 
 
 def cells_form(problem: Problem, pid: ProblemId) -> None:
-    st.caption(f"Your cells (marked on x; click again to take one back): {picked_text(pid)}.")
+    st.caption(f"Your cells (marked on x; pick one again to take it back): {picked_text(pid)}.")
     row = st.container(horizontal=True, gap="small")
     row.button(
         "Check",

@@ -146,7 +146,7 @@ def click_trace(shape: tuple[int, int], labels: np.ndarray, cell_px: float) -> d
         customdata=np.asarray(labels).ravel(),
         mode="markers",
         name="pick",
-        hovertemplate="row %{y}, col %{x}: %{customdata}<br>click to pick<extra></extra>",
+        hovertemplate="row %{y}, col %{x}: %{customdata}<br>pick it: click or tap<extra></extra>",
         marker=dict(size=size, opacity=0.0, symbol="square"),
     )
 

@@ -43,7 +43,7 @@ def input_panel() -> np.ndarray | None:
             help=preset.help,
         )
     size_inputs(STATE.grid)
-    return grid_editor(STATE.grid, "Click a cell to type a new value.")
+    return grid_editor(STATE.grid, "Select a cell (click or tap) to type a new value.")
 
 
 def upstream_panel() -> None:

@@ -68,7 +68,7 @@ def forward_backward_view(story: LayerStory) -> None:
             clickable=True,
         )
         chart(figure, key=STATE.pick_y, on_select=on_pick_output)
-        st.caption("Click a cell of y to follow its window.")
+        st.caption("Pick a cell of y (click or tap) to follow its window.")
     left, right = st.columns(2)
     with left:
         chart(
@@ -81,7 +81,7 @@ def forward_backward_view(story: LayerStory) -> None:
         chart(figure, key=STATE.pick_gx, on_select=on_pick_input)
         if story.inflates:
             st.warning(text.inflation_warning(story), icon=":material/warning:")
-        st.caption("Click a cell of dL/dx to read its ledger (tab Ledger).")
+        st.caption("Pick a cell of dL/dx (click or tap) to read its ledger (tab Ledger).")
     upstream = fmt(story.grad_output[out_cell])
     title = f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes"
     figure = cached(
@@ -117,7 +117,7 @@ def ledger_view(story: LayerStory) -> None:
         cells,
         key=STATE.cell,
         format_func=lambda c: f"x[{c[0]},{c[1]}]",
-        help="Or click a cell of dL/dx in the first tab.",
+        help="Or pick a cell of dL/dx (click or tap) in the first tab.",
     )
     cell = STATE.picked_cell()
     lines = story.ledger(cell)
