@@ -99,5 +99,6 @@ def answer_line(pair: PairStory) -> str:
     kernels = "" if pair.batch.config.kernels == 1 else " (every kernel takes its own step)"
     return (
         "Losses never cancel in the step: it reads only their gradients (and a cross-entropy "
-        f"loss is never negative); {pull} Only the kernels move{kernels}."
+        f"loss is never negative); {pull} This step moves the kernels alone{kernels}; the "
+        "other weights are held still."
     )
