@@ -179,3 +179,23 @@ def test_the_screen_says_what_the_numbers_show():
         opposed = int((pulls[0] * pulls[1] == -1).sum())  # one up, the other down
         assert 0 < opposed and f"in {opposed} of K's 9 entries" in answer_line(pair)
         assert reduction in answer_line(pair) and "every kernel" in answer_line(pair)
+
+
+def test_the_screen_says_so_when_one_example_sends_a_kernel_nothing():
+    """A kernel whose ReLU is dead for one example: that example sends it no gradient,
+    and the screen must not say the two pull every entry the same way. The case is
+    searched for, then every sentence checked against its numbers."""
+    from ui.batch.views_update import answer_line
+
+    for seed in range(40):
+        story = build_batch_story(settings(seed=seed, network=NetConfig(4, 3, True)))
+        for feature in range(4):
+            pair = build_pair(story, feature)
+            grads = pair.kernel_grads
+            silent = [n for n in (0, 1) if not grads[n].any()]
+            if len(silent) == 1:
+                said = answer_line(pair)
+                assert f"#{silent[0]} sends kernel {feature} no gradient" in said
+                assert "every entry of K the same way" not in said
+                return
+    pytest.fail("no setting found where one example sends a kernel nothing")

@@ -104,7 +104,9 @@ def test_a_typed_number_gets_a_reply_about_it(page, app_url):
     page.keyboard.type(f"{-problem.answer:g}")
     page.keyboard.press("Enter")  # Enter checks
     r, c = problem.cell
-    said = f"You typed −{fmt(problem.answer)}, but dL/dx at ({r}, {c}) is {fmt(problem.answer)}."
+    said = (
+        f"Your answer is −{fmt(problem.answer)}, but dL/dx at ({r}, {c}) is {fmt(problem.answer)}."
+    )
     expect(page.get_by_text(said, exact=False)).to_be_visible(timeout=TIMEOUT_MS)
     expect(page.get_by_text("is what you get if you flip the sign", exact=False)).to_be_visible()
     assert exceptions_on(page) == []

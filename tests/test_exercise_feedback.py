@@ -38,7 +38,7 @@ def test_a_window_left_out_is_named_in_the_reply():
     r, c = problem.cell
     out_r, out_c = left_out.output_cell
     assert said == (
-        f"You typed {fmt(typed)}, but dL/dx at ({r}, {c}) is {fmt(problem.answer)}. "
+        f"Your answer is {fmt(typed)}, but dL/dx at ({r}, {c}) is {fmt(problem.answer)}. "
         f"{fmt(typed)} is what you get if you leave out the window of y[{out_r},{out_c}], "
         f"which sends {fmt(left_out.amount)}: every window that reads ({r}, {c}) sends it "
         "its share, and overlapping windows add up."
@@ -51,7 +51,7 @@ def test_a_number_no_mistake_gives_is_said_to_be_so():
     type_and_check(app, f"ex_typed_{name}", "1234.5")
     (said,) = errors(app)
     assert said.endswith("No known mistake gives 1234.5.")
-    assert said.startswith("You typed 1234.5, but dL/dx at ")
+    assert said.startswith("Your answer is 1234.5, but dL/dx at ")
 
 
 def test_two_decimals_rounded_or_cut_short_are_right():
@@ -66,7 +66,7 @@ def test_two_decimals_rounded_or_cut_short_are_right():
         "is 2.6667, and your 2.66 is within 0.01 of it: two decimals are enough."
     )
     type_and_check(app, f"ex_typed_{name}", "2.65")
-    assert errors(app)[0].startswith("You typed 2.65, but dL/dx at ")
+    assert errors(app)[0].startswith("Your answer is 2.65, but dL/dx at ")
 
 
 def test_an_empty_answer_is_said_plainly():
@@ -92,7 +92,9 @@ def test_a_size_mistake_is_named():
     app.text_input(key=f"ex_cols_{name}").input(str(rows))
     app.button(key="ex_check_typed").click().run()
     (said,) = errors(app)
-    assert said.startswith(f"You typed {cols} × {rows}, but the output size is {rows} × {cols}.")
+    assert said.startswith(
+        f"Your answer is {cols} × {rows}, but the output size is {rows} × {cols}."
+    )
     if rows != cols:
         assert "swap height and width" in said or "is what you get if you" in said
 

@@ -99,7 +99,7 @@ def test_typed_answers_right_wrong_and_malformed(kind):
     assert app.text_input(key=key).value == "twelve"  # the typed text is kept
     wrong = float(problem.answer) + 1
     submit(app, **{key: f"{wrong:g}"})
-    assert any(e.startswith(f"You typed {fmt(wrong, 4)}, but ") for e in errors(app))
+    assert any(e.startswith(f"Your answer is {fmt(wrong, 4)}, but ") for e in errors(app))
     said = "\n".join(m.value for m in app.markdown) + str([x.value for x in app.get("latex")])
     assert ("partial L" in said) if kind == "value" else ("example" in said)
     submit(app, **{key: f"{float(problem.answer):.2f}"})
@@ -115,7 +115,7 @@ def test_output_size_right_wrong_and_malformed():
     submit(app, **{rows: "2.5", cols: "3"})
     assert any("whole number" in w.value for w in app.warning)
     submit(app, **{rows: str(problem.answer[0] + 1), cols: str(problem.answer[1])})
-    said = f"You typed {problem.answer[0] + 1} × {problem.answer[1]}, but the output size is "
+    said = f"Your answer is {problem.answer[0] + 1} × {problem.answer[1]}, but the output size is "
     assert any(e.startswith(said) for e in errors(app))
     assert any("rceil" in x.value for x in app.get("latex"))  # ceil mode's formula
     submit(app, **{rows: str(problem.answer[0]), cols: str(problem.answer[1])})

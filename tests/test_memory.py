@@ -175,7 +175,7 @@ def test_exercise_work_comes_back_and_the_link_still_says_which_problem():
     )
     assert dict(app.query_params)["n"] == "2"  # the link's problem, not the last one stored
     assert app.text_input(key="ex_typed_value_1_4_2").value == markup  # a box's text only
-    assert any(e.startswith("You typed 7, but ") for e in errors(app))  # the answer checked
+    assert any(e.startswith("Your answer is 7, but ") for e in errors(app))  # the answer checked
     assert any("1 right at the first try, of 2" in c.value for c in app.caption)
     shown = [m.value for m in app.markdown] + [c.value for c in app.caption]
     assert not any("bold" in text for text in shown)  # never rendered as markdown

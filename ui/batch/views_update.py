@@ -87,15 +87,27 @@ def answer_line(pair: PairStory) -> str:
     word = pair.reduction
     opposed = pair.opposed_entries
     size = pair.kernel_grads[0].size
-    if not pair.kernel_grads.any():
+    grads = pair.kernel_grads  # (2, k, k)
+    silent = [n for n in (0, 1) if not grads[n].any()]
+    if len(silent) == 2:
         pull = f"neither example sends kernel {pair.feature} any gradient, so it does not move."
+    elif silent:
+        pull = (
+            f"#{silent[0]} sends kernel {pair.feature} no gradient, so the {word} follows "
+            f"#{1 - silent[0]}'s alone: nothing cancels."
+        )
     elif opposed:
         pull = (
             f"in {opposed} of K's {size} entries the two pull opposite ways and partly "
             f"cancel in the {word}."
         )
-    else:
+    elif (grads[0] * grads[1] > 0).all():
         pull = f"the two pull every entry of K the same way: nothing cancels in the {word}."
+    else:
+        pull = (
+            "where both pull an entry of K, they pull it the same way: nothing cancels in "
+            f"the {word}."
+        )
     kernels = "" if pair.batch.config.kernels == 1 else " (every kernel takes its own step)"
     return (
         "Losses never cancel in the step: it reads only their gradients (and a cross-entropy "

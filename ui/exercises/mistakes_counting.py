@@ -14,7 +14,7 @@ from pooling.explain import coverage
 from pooling.geometry import plane_geometry
 
 from ..pure.words import TIE_WORDS
-from .mistakes_gradient import Mistake
+from .mistakes_gradient import Mistake, winner_rule
 from .model import Problem
 
 # -- which cells receive gradient ---------------------------------------------------------
@@ -47,8 +47,7 @@ def cells_mistakes(problem: Problem) -> list[Mistake]:
             "every_cell",
             frozenset((int(r), int(c)) for r, c in np.argwhere(read)),
             "pick every cell a window reads",
-            "max pooling sends a window's dL/dy only to its winner, the cell holding its "
-            "largest value",
+            winner_rule(config),
         )
     )
     if config.ceil_mode:
@@ -67,8 +66,9 @@ def cells_mistakes(problem: Problem) -> list[Mistake]:
                 "no_padding",
                 receiving_cells(x, replace(config, padding=0)),
                 "leave out the padding",
-                f"padding {config.padding[0]} adds windows along the edges, and a padding "
-                "cell (−∞) never wins, so the edge cells they read win more often",
+                f"padding {config.padding[0]} makes the windows start at "
+                f"−{config.padding[0]}, so they read other cells, the edges among them, "
+                "and a padding cell (−∞) never wins",
             )
         )
     return found

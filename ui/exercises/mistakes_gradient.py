@@ -65,6 +65,15 @@ def gradient_at(problem: Problem, config: PoolConfig, grad_output=None) -> float
     return float(backward(forward(problem.x, config), grad)[problem.cell])
 
 
+def winner_rule(config: PoolConfig) -> str:
+    """Where max pooling sends a window's dL/dy under this layer's own tie rule (one
+    winner, or the tied cells as the rule says)."""
+    return (
+        "max pooling sends a window's dL/dy only to the cell holding its largest value; "
+        f"on a tie, {TIE_WORDS[config.ties].rule}"
+    )
+
+
 def cell_words(cell) -> str:
     return f"({cell[0]}, {cell[1]})"
 
@@ -76,9 +85,11 @@ def output_words(cell) -> str:
 def value_mistakes(problem: Problem) -> list[Mistake]:
     config = problem.config
     found = left_out_windows(problem)
-    found.append(transposed_cell(problem, lambda p: gradient_at(p, p.config)))
     found += max_mistakes(problem) if config.mode == "max" else average_mistakes(problem)
     found += ceil_mistake(problem) + one_window(problem) + upstream_mistakes(problem)
+    # Last: a swapped cell that happens to give the same number (often 0) is the less
+    # likely reading of it.
+    found.append(transposed_cell(problem, lambda p: gradient_at(p, p.config)))
     return [m for m in found if m is not None]
 
 
@@ -154,8 +165,7 @@ def max_mistakes(problem: Problem) -> list[Mistake]:
             "every_cell",
             gradient_at(problem, every),
             "give every cell of a window that window's whole dL/dy",
-            "max pooling sends a window's dL/dy only to its winner, the cell holding its "
-            "largest value",
+            winner_rule(config),
         )
     )
     found.append(
@@ -163,7 +173,7 @@ def max_mistakes(problem: Problem) -> list[Mistake]:
             "averaged_max",
             gradient_at(problem, replace_config(config, mode="avg")),
             "share each window's dL/dy evenly among its cells, as average pooling does",
-            "max pooling sends all of it to the window's winner",
+            winner_rule(config),
         )
     )
     return found

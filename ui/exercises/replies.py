@@ -52,18 +52,27 @@ def shown(problem: Problem, answer) -> str:
     return fmt(float(answer), DECIMALS_SHOWN)
 
 
+def about(problem: Problem, given) -> str:
+    """' is' where `shown` writes the answer exactly, ' is about' where it rounds it."""
+    if problem.kind == "size" or (problem.kind == "batch" and problem.asks_count):
+        return " is"
+    value = float(given)
+    return " is" if value == round(value, DECIMALS_SHOWN) else " is about"
+
+
 def typed_reply(problem: Problem, given) -> Reply:
     """The reply to a typed answer `given` (a number, a whole number or (H, W))."""
     typed, answer, asked = shown(problem, given), shown(problem, problem.answer), quantity(problem)
     if same_answer(problem, given, problem.answer):
         if typed == answer:
-            return Reply(True, f"Right: {asked} is {answer}, as you typed.")
+            return Reply(True, f"Right: {asked} is {answer}.")
         return Reply(
             True,
             f"Right: {asked} is {answer}, and your {typed} is within "
             f"{fmt(ANSWER_ROUNDING)} of it: two decimals are enough.",
         )
-    said = f"You typed {typed}, but {asked} is {answer}."
+    # The number the answer came to (a fraction such as 7/3 is accepted), not the text.
+    said = f"Your answer{about(problem, given)} {typed}, but {asked} is {answer}."
     mistake = diagnose(problem, given)
     if mistake is None:
         return Reply(False, said, f"No known mistake gives {typed}.")

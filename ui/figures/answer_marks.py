@@ -19,6 +19,7 @@ from pooling.config import Cell
 
 from . import style
 from .grid import Overlay, grid_figure
+from .sizes import drawn_cell_px
 
 
 @dataclass(frozen=True)
@@ -59,14 +60,6 @@ def answer_map(
     under = data[:-1] if clickable else data  # the click targets stay on top
     on_top = data[-1:] if clickable else []
     return go.Figure(data=[*under, *drawn, *on_top], layout=figure.layout)
-
-
-def drawn_cell_px(figure: go.Figure) -> float:
-    """A map's cell size in layout px: its plot height over its rows (padding in)."""
-    layout = figure.layout
-    bottom, top = layout.yaxis.range
-    rows = bottom - top
-    return (layout.height - layout.margin.t - layout.margin.b) / rows
 
 
 def mark_traces(marks: AnswerMarks, *, cell_px: float, line_scale: float = 1.0) -> list[dict]:

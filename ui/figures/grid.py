@@ -27,7 +27,7 @@ from ..pure.numbers import (
     power_of_ten,
     symmetric_range,
 )
-from . import style
+from . import sizes, style
 from .labels import fit_labels, label_px
 from .marks import marks_traces, outline_traces
 
@@ -179,14 +179,14 @@ def grid_figure(
     padded = any(overlay.padding)
     fit = fit_labels(
         values / 10.0**exponent,
-        cell_px=style.cell_px(rows, cols, room),
+        cell_px=sizes.cell_px(rows, cols, room),
         decimals=decimals,
         lecture=lecture,
         also=(overlay.pad_label,) if padded and annotate else (),
     )
     size, labels = fit.cell_px, fit.labels
     if not annotate:  # colour only, by the page's choice: the hover says the numbers
-        size, labels = style.cell_px(rows, cols, room), fmt_grid(values, decimals)
+        size, labels = sizes.cell_px(rows, cols, room), fmt_grid(values, decimals)
     if exponent:
         title = f"{title} (×{power_of_ten(exponent)})"
     traces = []
@@ -210,14 +210,14 @@ def grid_figure(
     if overlay.marks:
         widest = max(label_px(t, fit.font_px) for t in labels.ravel()) if annotate else 0
         traces += marks_traces(overlay.marks, size, label_px=widest)
-    grown = size > style.cell_px(rows, cols, room)  # for its numbers: keeps its own width
+    grown = size > sizes.cell_px(rows, cols, room)  # for its numbers: keeps its own width
     layout = dict(
         **style.matrix_axes(values.shape, overlay.padding, cell=size),
         **style.base_layout(
             title=title,
             height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
             width_px=room,
-            own_width=style.snug_width(cols, size) if grown else None,
+            own_width=sizes.snug_width(cols, size) if grown else None,
         ),
     )
     if clickable:

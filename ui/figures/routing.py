@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..pure.numbers import DECIMALS, fmt_grid
-from . import style
+from . import sizes, style
 from .grid import SharedRange, cells_trace
 from .labels import fit_labels
 from .marks import line_trace, outline_traces
@@ -57,13 +57,13 @@ def routing_figure(
         shared_range = (grad_output, sent)
     fit = fit_labels(
         np.concatenate([grad_output.ravel(), sent.ravel()]),
-        cell_px=style.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room),
+        cell_px=sizes.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room),
         decimals=DECIMALS,
         lecture=lecture,
         keep=np.concatenate([np.ones(grad_output.size, bool), sent.ravel() != 0]),
     )
     size = fit.cell_px
-    grown = size > style.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room)
+    grown = size > sizes.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room)
     labels = np.split(fit.labels, [grad_output.size])
     gradient = cells_trace(
         grad_output,
@@ -143,7 +143,7 @@ def routing_figure(
             height=(total_rows + 1.6) * size + margin["t"] + margin["b"],
             margin=margin,
             # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
-            own_width=style.snug_width(total_cols + 0.2, size, margin) if grown else None,
+            own_width=sizes.snug_width(total_cols + 0.2, size, margin) if grown else None,
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, *picked, *frame]

@@ -230,7 +230,7 @@ def one_step_from_a_batch() -> Step:
                 False,
                 f"a loss and its gradient are different numbers: here the two gradients "
                 f"have opposite signs in {pair.opposed_entries} of K's {pair.mean.size} "
-                "entries and the same sign in the others.",
+                "entries, and even there they only partly cancel in the mean.",
             ),
         ),
         reveal=(

@@ -17,6 +17,7 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
+from ..figures.sizes import drawn_width
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
 from ..pure.numbers import DECIMALS, whole_units
 from ..shared.chart import cached, chart
@@ -97,17 +98,6 @@ def mosaic_of(maps: tuple[Grid, ...]) -> go.Figure:
         colour_bar=False,  # every number is written; its room goes to a third map
         units=whole_units(np.stack([m.values for m in maps]), most_decimals=DECIMALS),
     )
-
-
-def drawn_width(figure: go.Figure) -> float:
-    """How wide a map's square cells and its side margins are drawn (px): its cells
-    are as tall as its height leaves them (matrix orientation: ranges span whole
-    cells). At least HALF_PX is kept for it all the same: its title is laid out there."""
-    layout = figure.layout
-    rows = abs(layout.yaxis.range[0] - layout.yaxis.range[1])
-    columns = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
-    cell = (layout.height - layout.margin.t - layout.margin.b) / rows
-    return cell * columns + layout.margin.l + layout.margin.r
 
 
 def question_view(step: Step, number: int, *, lecture: bool) -> int:

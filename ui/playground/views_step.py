@@ -13,12 +13,12 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures import grid as grids
+from ..figures.sizes import drawn_width
 from ..figures.style import (
     COLUMN_GAP_PX,
     LECTURE_MAIN_PX,
     LECTURE_STEP_MAP_PX,
     LECTURE_WORDS_MIN_PX,
-    drawn_width,
 )
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on

@@ -1,0 +1,57 @@
+"""How big a map is drawn: its cells in a column of a given width, the least width that
+holds its grown cells, and the width a built figure takes on screen. The sizes
+themselves are style's."""
+
+from __future__ import annotations
+
+import math
+
+from .style import (
+    CELL_PX,
+    HALF_PX,
+    LABEL_SLACK_PX,
+    MAP_MOST_PX,
+    MARGIN,
+    MIN_CELL_PX,
+    SNUG_SLACK_PX,
+    TITLE_CHAR_EM,
+)
+
+
+def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
+    """Pixels per square cell when a map of rows x cols is placed in a column about
+    `width_px` wide: what is left after the margins, no more than CELL_PX, and short
+    enough to fit a screen."""
+    across = int(width_px - MARGIN["l"] - MARGIN["r"]) // max(cols, 1)
+    return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
+
+
+def snug_width(cols: float, grown_cell: float, margin: dict = MARGIN) -> int:
+    """The least width of a map `cols` cells across whose cells grew to hold their
+    numbers with LABEL_SLACK_PX to spare: each number keeps SNUG_SLACK_PX there, and a
+    narrower column scrolls the map rather than squeeze it (its own width)."""
+    cell = grown_cell - LABEL_SLACK_PX + SNUG_SLACK_PX
+    return math.ceil(cols * cell + margin["l"] + margin["r"])
+
+
+def drawn_cell_px(figure) -> float:
+    """A map's cell size in layout px (matrix_axes: square cells, ranges span whole
+    cells): its plot height over its rows, padding in."""
+    layout = figure.layout
+    rows = abs(layout.yaxis.range[0] - layout.yaxis.range[1])
+    return (layout.height - layout.margin.t - layout.margin.b) / rows
+
+
+def drawn_width(figure) -> float:
+    """How wide a map laid out by matrix_axes and base_layout (a go.Figure, as styled
+    for its look) is drawn with nothing to spare: its square cells, as tall as its
+    height gives them (the height after the margins, over the rows), across its
+    columns with the margins, or its title's longest line if that is wider."""
+    layout = figure.layout
+    cols = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
+    margin = layout.margin
+    cell = drawn_cell_px(figure)
+    title = layout.title
+    longest = max((len(line) for line in (title.text or "").split("<br>")), default=0)
+    title_px = title.pad.l + longest * title.font.size * TITLE_CHAR_EM if title.text else 0
+    return max(cols * cell + margin.l + margin.r, title_px)
