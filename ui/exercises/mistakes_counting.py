@@ -13,8 +13,7 @@ from pooling import PoolConfig, backward, forward
 from pooling.explain import coverage
 from pooling.geometry import plane_geometry
 
-from ..pure.words import TIE_WORDS
-from .mistakes_gradient import Mistake, winner_rule
+from .mistakes_gradient import Mistake, tie_rule_mistakes, winner_rule
 from .model import Problem
 
 # -- which cells receive gradient ---------------------------------------------------------
@@ -31,16 +30,7 @@ def cells_mistakes(problem: Problem) -> list[Mistake]:
     """Another tie rule; every cell a window reads; ceil mode's or the padding's
     windows left out."""
     config, x = problem.config, problem.x
-    found = [
-        Mistake(
-            "tie_rule",
-            receiving_cells(x, replace(config, ties=rule)),
-            f"break ties so that {TIE_WORDS[rule].rule}",
-            f"here, on a tie, {TIE_WORDS[config.ties].rule}",
-        )
-        for rule in TIE_WORDS
-        if rule != config.ties
-    ]
+    found = tie_rule_mistakes(config, lambda other: receiving_cells(x, other))
     read = coverage(config, *x.shape) > 0
     found.append(
         Mistake(

@@ -65,6 +65,21 @@ def gradient_at(problem: Problem, config: PoolConfig, grad_output=None) -> float
     return float(backward(forward(problem.x, config), grad)[problem.cell])
 
 
+def tie_rule_mistakes(config: PoolConfig, answer_under: Callable) -> list[Mistake]:
+    """One mistake per other tie rule: the answer `answer_under(config)` gives with that
+    rule in place of the layer's."""
+    return [
+        Mistake(
+            "tie_rule",
+            answer_under(replace(config, ties=rule)),
+            f"break ties so that {TIE_WORDS[rule].rule}",
+            f"here, on a tie, {TIE_WORDS[config.ties].rule}",
+        )
+        for rule in TIE_WORDS
+        if rule != config.ties
+    ]
+
+
 def winner_rule(config: PoolConfig) -> str:
     """Where max pooling sends a window's dL/dy under this layer's own tie rule (one
     winner, or the tied cells as the rule says)."""
@@ -150,16 +165,7 @@ def transposed_cell(problem: Problem, value_at: Callable[[Problem], float]) -> M
 def max_mistakes(problem: Problem) -> list[Mistake]:
     config = problem.config
     every = replace_config(config, mode="avg", divisor_override=1)
-    found = [
-        Mistake(
-            "tie_rule",
-            gradient_at(problem, replace_config(config, ties=rule)),
-            f"break ties so that {TIE_WORDS[rule].rule}",
-            f"here, on a tie, {TIE_WORDS[config.ties].rule}",
-        )
-        for rule in TIE_WORDS
-        if rule != config.ties
-    ]
+    found = tie_rule_mistakes(config, lambda other: gradient_at(problem, other))
     found.append(
         Mistake(
             "every_cell",
