@@ -122,7 +122,6 @@ def answered(step: int) -> None:
     choice = st.session_state[STATE.pick(step)]
     if choice is not None:
         STATE.answers_given().setdefault(step, choice)
-    st.session_state[STATE.part] = 0  # a new verdict: its answer from its first part
 
 
 def show_answer(step: int) -> None:
