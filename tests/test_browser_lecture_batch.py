@@ -13,9 +13,11 @@ from browser import (
     chart_values,
     exceptions_on,
     expect_link,
+    misplaced_numbers,
     open_page,
     screen_fit,
     settle,
+    small_text,
 )
 from playwright.sync_api import expect
 
@@ -28,7 +30,9 @@ pytestmark = pytest.mark.browser
 
 FIT = 1.05  # viewports: a screen may overhang by a sliver, never by a line of text
 # Screens of each walked tab, with the default link's settings.
-WALKED = {"pair": 7}
+WALKED = {"pair": 7, "step": 2}
+TEXT_PX = 20  # lecture mode's text, at the least
+NUMBER_PX = 18  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab
 SEED_TITLES = ("dL_0/dK", "dL_1/dK", "mean dL/dK", "K before", "K after")
 
@@ -66,6 +70,33 @@ def test_every_screen_of_a_walked_tab_fits_the_projector(projector_page, app_url
     )
     fit = screen_fit(page)
     assert fit["screens"] <= FIT and fit["hidden"] == [], (tab, screen, fit)
+    if tab != "pair":  # the tabs walked since the numbers' floor (Two examples: its own test)
+        assert small_text(page, TEXT_PX) == [], (tab, screen)
+        assert misplaced_numbers(page, NUMBER_PX) == [], (tab, screen)
+    assert exceptions_on(page) == []
+
+
+def test_step_through_keeps_the_arrows_for_its_player_and_pages_for_its_screens(
+    projector_page, app_url
+):
+    """→ adds an example (the player's), Page Down goes to the next screen (the walk's)
+    and keeps the example: both screens follow the one player."""
+    page = projector_page
+    open_page(page, lecture_link(app_url, "step", 1))
+    position(page).click()  # focus on the page, not in an input
+    page.keyboard.press("ArrowRight")
+    expect_link(page, ex="1", screen="1")
+    chart_values(page, "#1 routes")
+    page.keyboard.press("PageDown")
+    expect_link(page, ex="1", screen="2")
+    expect(position(page)).to_have_text(re.compile(r"^2 of 2 · "), timeout=TIMEOUT_MS)
+    story = build_batch_story(default_settings())
+    np.testing.assert_allclose(
+        chart_values(page, "mean dL/dK, #0…#1"), story.kernel_running(0)[1], atol=1e-12
+    )
+    page.keyboard.press("PageUp")
+    expect_link(page, ex="1", screen="1")
+    settle(page)
     assert exceptions_on(page) == []
 
 

@@ -11,8 +11,10 @@ from ..figures.mosaic import small_multiples, titles_fit
 from ..figures.style import HALF_PX, MARK_LEGEND
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
 from ..shared.player import Steps, player
 from .state import STATE, publish
+from .views_step import lecture_step_view
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
 
@@ -115,6 +117,9 @@ def step_view(story: BatchStory) -> None:
         single_note="A batch of one: there is a single example to follow.",
         seconds=0.8,
     )
+    if lecture_on():  # two screens, the player folded beside the maps
+        lecture_step_view(story, steps, lambda example: step_sentence(story, feature, example))
+        return
     player(steps, draw=lambda example: step_figures(story, feature, example), publish=publish)
 
 
