@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 
 FIT = 1.05  # viewports: a screen may overhang by a sliver, never by a line of text
 # Screens of each walked tab, with the default link's settings.
-WALKED = {"pair": 7, "step": 2}
+WALKED = {"pair": 7, "step": 2, "examples": 5}
 TEXT_PX = 20  # lecture mode's text, at the least
 NUMBER_PX = 18  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab
@@ -73,6 +73,20 @@ def test_every_screen_of_a_walked_tab_fits_the_projector(projector_page, app_url
     if tab != "pair":  # the tabs walked since the numbers' floor (Two examples: its own test)
         assert small_text(page, TEXT_PX) == [], (tab, screen)
         assert misplaced_numbers(page, NUMBER_PX) == [], (tab, screen)
+    assert exceptions_on(page) == []
+
+
+@pytest.mark.parametrize("screen", [1, 4])  # 6x6 maps: the pooling input, the routed maps
+def test_a_small_batch_per_example_writes_its_numbers_in_one_row(projector_page, app_url, screen):
+    """Three examples: their maps numbered (in hundredths), side by side on one screen."""
+    page = projector_page
+    open_page(page, lecture_link(app_url, "examples", screen, "&n=3"))
+    expect(position(page)).to_have_text(re.compile(rf"^{screen} of 5 · "), timeout=TIMEOUT_MS)
+    chart_values(page, "In units of 10⁻²")
+    fit = screen_fit(page)
+    assert fit["screens"] <= FIT and fit["hidden"] == [], (screen, fit)
+    assert misplaced_numbers(page, NUMBER_PX) == []
+    assert small_text(page, TEXT_PX) == []
     assert exceptions_on(page) == []
 
 

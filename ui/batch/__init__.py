@@ -29,8 +29,9 @@ from .state import (
     publish,
     remember_edits,
 )
-from .views import batch_view, per_example_view, result_view, step_view
+from .views import batch_view, result_view, step_view
 from .views_checks import checks_view
+from .views_examples import per_example_view
 from .views_pair import pair_view
 from .views_parameters import parameters_view
 from .views_training import training_view, worked_example_view

@@ -1,5 +1,5 @@
-"""The Batch page's first three tabs, one function each (formatting and placing only):
-the examples one by one, the batch built up step by step, and the batch result."""
+"""The Batch page's batch, the batch built up step by step, and the batch result
+(formatting and placing only; Per example: views_examples)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples, titles_fit
-from ..figures.style import HALF_PX, MARK_LEGEND
+from ..figures.style import HALF_PX
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
@@ -58,52 +58,6 @@ def feature_picker(story: BatchStory, *, compact: bool = False) -> int:
             help="Each kernel makes its own map, pooled and routed on its own.",
         )
     return STATE.feature_shown()
-
-
-def per_example_view(story: BatchStory) -> None:
-    feature = feature_picker(story)
-    names = titles(story)
-    winners = [story.winner_cells(n, feature) for n in range(story.size)] if story.is_max else None
-    relu = "after ReLU" if story.config.relu else "no ReLU"
-
-    def mosaic(maps, key, kind="gradient", marks=None):
-        figure = cached(
-            small_multiples,
-            maps=list(maps),
-            titles=names,
-            kind=kind,
-            annotate=story.size <= ANNOTATE_UP_TO,
-            marks=marks,
-            most_columns=4 if story.size <= 8 else 8,
-        )
-        chart(figure, key=STATE.example_maps(key))
-
-    won = (
-        f" Each cell that won a window has {MARK_LEGEND}; each example has its own."
-        if story.is_max
-        else " Average pooling reads every cell of a window: no cell wins."
-    )
-    st.markdown(f"**Convolution output ({relu}): the pooling input.**{won}")
-    mosaic(story.trace.activation[:, feature], "activation", kind="value", marks=winners)
-    st.markdown("**Pooled output y.**")
-    mosaic(story.trace.pool.output[:, feature], "pooled", kind="value")
-    st.markdown("**dL_n/dy: what the loss sends back to each pooled cell.**")
-    mosaic(story.grads.at_pool_output[:, feature], "upstream")
-    routed = (
-        "each dL_n/dy routed back to the cells that won its window, in each example its own"
-        if story.is_max
-        else "each dL_n/dy shared out equally among its window's real cells: the same cells "
-        "for every example, other amounts"
-    )
-    st.markdown(f"**dL_n/d(pooling input): {routed}.**")
-    mosaic(story.routing(feature), "routed", marks=winners)
-    st.markdown(f"**dL_n/dK for kernel {feature}: each example's own kernel gradient.**")
-    mosaic(story.grads.per_example.kernels[:, feature, 0], "kernel")
-    if story.size > ANNOTATE_UP_TO:
-        st.caption(
-            f"With more than {ANNOTATE_UP_TO} examples the maps are colour only: "
-            "point at a cell (tap it on a phone) for its number."
-        )
 
 
 def step_view(story: BatchStory) -> None:
