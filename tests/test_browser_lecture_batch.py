@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 
 FIT = 1.05  # viewports: a screen may overhang by a sliver, never by a line of text
 # Screens of each walked tab, with the default link's settings.
-WALKED = {"pair": 7, "step": 2, "examples": 5}
+WALKED = {"pair": 7, "step": 2, "examples": 5, "result": 5}
 TEXT_PX = 20  # lecture mode's text, at the least
 NUMBER_PX = 18  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab

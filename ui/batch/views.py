@@ -8,7 +8,7 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples, titles_fit
-from ..figures.style import HALF_PX
+from ..figures.style import HALF_PX, LECTURE_HALF_PX
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
@@ -167,6 +167,12 @@ def step_figures(story: BatchStory, feature: int, example: int) -> None:
     chart(figure, key=STATE.fig_reached)
 
 
+BIAS_NOTE = (
+    "the gradient of a per-position bias added to every example's pooling input (shared by "
+    "the batch). Each example's own activation gradient stays its own: see Per example."
+)
+
+
 def result_view(story: BatchStory) -> None:
     feature = STATE.feature_shown()
     word = story.reduction
@@ -180,11 +186,8 @@ def result_view(story: BatchStory) -> None:
             decimals=2,
         )
         chart(figure, key=STATE.fig_result_routing)
-        st.caption(
-            "This is the gradient of a per-position bias added to every example's pooling "
-            "input (shared by the batch). Each example's own activation gradient stays its "
-            "own: see Per example."
-        )
+        if not lecture_on():
+            st.caption(f"This is {BIAS_NOTE}")
     with right:
         kernels = list(story.reduced.kernels[:, 0])
         names = [f"dL/dK, kernel {f}" for f in range(story.config.kernels)]
@@ -194,10 +197,13 @@ def result_view(story: BatchStory) -> None:
             titles=names,
             title=f"Batch dL/dK ({word})",
             most_columns=2,
-            width_px=HALF_PX,
+            # In lecture mode as wide as its column: two kernels side by side.
+            width_px=LECTURE_HALF_PX if lecture_on() else HALF_PX,
         )
         chart(figure, key=STATE.fig_result_kernels)
         st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
+        if lecture_on():  # under the kernels, where the projector has room to spare
+            st.caption(f"The {word} of the routing maps (left) is {BIAS_NOTE}")
         if story.dead_kernels:
             st.caption(
                 f"Kernel {', '.join(map(str, story.dead_kernels))}: its ReLU is off at every "
