@@ -18,6 +18,7 @@ from browser import (
     screen_fit,
     settle,
     small_text,
+    wait_for_title,
 )
 from playwright.sync_api import expect
 
@@ -87,6 +88,40 @@ def test_a_small_batch_per_example_writes_its_numbers_in_one_row(projector_page,
     assert fit["screens"] <= FIT and fit["hidden"] == [], (screen, fit)
     assert misplaced_numbers(page, NUMBER_PX) == []
     assert small_text(page, TEXT_PX) == []
+    assert exceptions_on(page) == []
+
+
+TRAINING_LINKS = {  # one screen, whatever the run: at rest, the last step, diverged
+    "at rest": "",
+    "the last step": "&steps=200",
+    "diverged": "&f=2&k=3&relu=0&pool=max&red=sum&lr=3&steps=40&n=64",
+}
+
+
+@pytest.mark.parametrize("extra", TRAINING_LINKS.values(), ids=TRAINING_LINKS.keys())
+def test_training_is_one_screen_with_its_player_beside_the_charts(projector_page, app_url, extra):
+    page = projector_page
+    open_page(page, f"{app_url}/batch?tab=training{extra}&lecture=1")
+    wait_for_title(page, "Loss after each step")
+    expect(page.get_by_role("button", name="Reset", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    fit = screen_fit(page)
+    assert fit["screens"] <= FIT and fit["hidden"] == [], fit
+    assert small_text(page, TEXT_PX) == []
+    assert misplaced_numbers(page, NUMBER_PX) == []
+    assert exceptions_on(page) == []
+
+
+def test_training_takes_a_step_on_the_arrow_key(projector_page, app_url):
+    page = projector_page
+    open_page(page, f"{app_url}/batch?tab=training&lecture=1")
+    page.get_by_text("Batch loss (mean) after 0 steps").click()  # focus on the page
+    page.keyboard.press("ArrowRight")
+    expect_link(page, steps="1")
+    story = build_batch_story(default_settings(steps=1))
+    expect(page.get_by_text("Batch loss (mean) after 1 step:")).to_contain_text(
+        fmt4(story.losses[-1]), timeout=TIMEOUT_MS
+    )
+    settle(page)
     assert exceptions_on(page) == []
 
 
@@ -185,6 +220,12 @@ def default_settings(**changes):
     from test_batch_model import settings
 
     return settings(**changes)
+
+
+def fmt4(value: float) -> str:
+    from ui.pure.numbers import fmt as write
+
+    return write(value, 4)
 
 
 def fmt(value: float) -> str:
