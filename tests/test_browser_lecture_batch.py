@@ -135,7 +135,7 @@ def test_step_through_keeps_the_arrows_for_its_player_and_pages_for_its_screens(
     position(page).click()  # focus on the page, not in an input
     page.keyboard.press("ArrowRight")
     expect_link(page, ex="1", screen="1")
-    chart_values(page, "#1 routes")
+    chart_values(page, "#1 “")  # what example #1 (“its label”) routes
     page.keyboard.press("PageDown")
     expect_link(page, ex="1", screen="2")
     expect(position(page)).to_have_text(re.compile(r"^2 of 2 · "), timeout=TIMEOUT_MS)

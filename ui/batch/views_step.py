@@ -8,6 +8,8 @@ Down (a presenter's clicker sends them)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from ..figures import grid as grids
@@ -19,8 +21,8 @@ from ..shared.player import Steps, folded_controls, player
 from .state import STATE, publish
 from .walk import Screen, tell
 
-ROUTING_MAP_PX = 340  # a 6x6 routing map with 18-px numbers, three of them and words
-IMAGE_PX = 160  # the example's image, colour only
+ROUTING_MAP_PX = 340  # a 6x6 routing map with 18-px numbers, two of them and words
+CORNER_PX = 150  # the example's image, colour only, under the player's buttons
 KERNEL_MAP_PX = 300
 REACH_CHART_PX = 460
 PAGE_KEYS = ("pageup", "pagedown")  # the walk's; the player keeps ← → and P
@@ -31,13 +33,15 @@ def lecture_step_view(story: BatchStory, steps: Steps, sentence) -> None:
     mean (or sum) of the routing maps holds; then the kernel's running gradient and
     how many positions the batch has reached. sentence(example): the step's words."""
     feature = STATE.feature_shown()
+    # A batch of one: the note goes in the words' column, not in a row above the maps.
+    quiet = replace(steps, single_note="")
 
     def screen(draw_maps):
         def draw():
             player(
-                steps,
+                quiet,
                 draw=lambda example: beside_words(
-                    draw_maps(story, feature, example), steps, sentence(example)
+                    *draw_maps(story, feature, example), steps=steps, words=sentence(example)
                 ),
                 publish=publish,
                 controls=lambda _steps: None,
@@ -55,9 +59,10 @@ def lecture_step_view(story: BatchStory, steps: Steps, sentence) -> None:
     )
 
 
-def beside_words(figures: list[tuple], steps: Steps, words: str) -> None:
+def beside_words(figures: list[tuple], corner: tuple | None, *, steps: Steps, words: str) -> None:
     """figures: (figure, key, width or None for its drawn width), side by side; the
-    player's buttons and `words` in the column left over."""
+    player's buttons, `corner` (a small figure and its key) and `words` in the column
+    left over."""
     widths = [width or drawn_width(figure) for figure, _, width in figures]
     spare = LECTURE_MAIN_PX - sum(widths) - len(figures) * COLUMN_GAP_PX
     *places, words_column = st.columns([*widths, max(LECTURE_WORDS_MIN_PX, spare)], gap="small")
@@ -69,26 +74,35 @@ def beside_words(figures: list[tuple], steps: Steps, words: str) -> None:
             folded_controls(steps)
         else:
             st.caption(steps.single_note)
+        if corner is not None:
+            chart(corner[0], key=corner[1])
         st.markdown(words)
 
 
-def routing_maps(story: BatchStory, feature: int, example: int) -> list[tuple]:
-    """The example's image (colour only), the map it routes and the running mean (or
-    sum) of the routing maps so far, those two on one colour scale."""
-    routing = story.routing(feature)
-    running = story.routing_running(feature)
+def example_image(story: BatchStory, example: int) -> tuple:
+    """The example's image (colour only) and its chart's key."""
     image = cached(
         grids.grid_figure,
         values=story.images[example],
         title=f"#{example}: “{story.labels[example]}”",
-        width_px=IMAGE_PX,
+        width_px=CORNER_PX,
         annotate=False,
     )
+    return image, STATE.fig_step_image
+
+
+def routing_maps(story: BatchStory, feature: int, example: int) -> tuple[list, None]:
+    """The map example `example` routes (titled with its label: its image is on the
+    next screen) and the running mean (or sum) of the routing maps so far, on one
+    colour scale."""
+    routing = story.routing(feature)
+    running = story.routing_running(feature)
+    named = f"#{example} “{story.labels[example]}” routes"
     maps = [
-        (routing[example], f"#{example} routes", story.winner_cells(example, feature), "routed"),
+        (routing[example], named, story.winner_cells(example, feature), "routed"),
         (running[example], f"{story.reduction} of #0…#{example}", (), "mean"),
     ]
-    figures = [(image, STATE.fig_step_image, IMAGE_PX)]
+    figures = []
     for values, title, marks, name in maps:
         figure = cached(
             grids.grid_figure,
@@ -101,11 +115,12 @@ def routing_maps(story: BatchStory, feature: int, example: int) -> list[tuple]:
             decimals=2,
         )
         figures.append((figure, STATE.step_figure(name), None))
-    return figures
+    return figures, None
 
 
-def reach_maps(story: BatchStory, feature: int, example: int) -> list[tuple]:
-    """The running mean (or sum) of dL/dK, and the positions reached as examples join."""
+def reach_maps(story: BatchStory, feature: int, example: int) -> tuple[list, tuple]:
+    """The running mean (or sum) of dL/dK, and the positions reached as examples join;
+    the example just added, for the words' column."""
     kernel = cached(
         grids.grid_figure,
         values=story.kernel_running(feature)[example],
@@ -126,4 +141,4 @@ def reach_maps(story: BatchStory, feature: int, example: int) -> list[tuple]:
     return [
         (kernel, STATE.step_figure("kernel"), None),
         (reach, STATE.fig_reached, REACH_CHART_PX),
-    ]
+    ], example_image(story, example)
