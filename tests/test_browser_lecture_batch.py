@@ -13,9 +13,12 @@ from browser import (
     chart_values,
     exceptions_on,
     expect_link,
+    misplaced_numbers,
     open_page,
     screen_fit,
     settle,
+    small_text,
+    wait_for_title,
 )
 from playwright.sync_api import expect
 
@@ -28,7 +31,9 @@ pytestmark = pytest.mark.browser
 
 FIT = 1.05  # viewports: a screen may overhang by a sliver, never by a line of text
 # Screens of each walked tab, with the default link's settings.
-WALKED = {"pair": 7}
+WALKED = {"pair": 7, "step": 2, "examples": 5, "result": 5}
+TEXT_PX = 20  # lecture mode's text, at the least
+NUMBER_PX = 18  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab
 SEED_TITLES = ("dL_0/dK", "dL_1/dK", "mean dL/dK", "K before", "K after")
 
@@ -66,6 +71,81 @@ def test_every_screen_of_a_walked_tab_fits_the_projector(projector_page, app_url
     )
     fit = screen_fit(page)
     assert fit["screens"] <= FIT and fit["hidden"] == [], (tab, screen, fit)
+    if tab != "pair":  # the tabs walked since the numbers' floor (Two examples: its own test)
+        assert small_text(page, TEXT_PX) == [], (tab, screen)
+        assert misplaced_numbers(page, NUMBER_PX) == [], (tab, screen)
+    assert exceptions_on(page) == []
+
+
+@pytest.mark.parametrize("screen", [1, 4])  # 6x6 maps: the pooling input, the routed maps
+def test_a_small_batch_per_example_writes_its_numbers_in_one_row(projector_page, app_url, screen):
+    """Three examples: their maps numbered (in hundredths), side by side on one screen."""
+    page = projector_page
+    open_page(page, lecture_link(app_url, "examples", screen, "&n=3"))
+    expect(position(page)).to_have_text(re.compile(rf"^{screen} of 5 · "), timeout=TIMEOUT_MS)
+    chart_values(page, "In units of 10⁻²")
+    fit = screen_fit(page)
+    assert fit["screens"] <= FIT and fit["hidden"] == [], (screen, fit)
+    assert misplaced_numbers(page, NUMBER_PX) == []
+    assert small_text(page, TEXT_PX) == []
+    assert exceptions_on(page) == []
+
+
+TRAINING_LINKS = {  # one screen, whatever the run: at rest, the last step, diverged
+    "at rest": "",
+    "the last step": "&steps=200",
+    "diverged": "&f=2&k=3&relu=0&pool=max&red=sum&lr=3&steps=40&n=64",
+}
+
+
+@pytest.mark.parametrize("extra", TRAINING_LINKS.values(), ids=TRAINING_LINKS.keys())
+def test_training_is_one_screen_with_its_player_beside_the_charts(projector_page, app_url, extra):
+    page = projector_page
+    open_page(page, f"{app_url}/batch?tab=training{extra}&lecture=1")
+    wait_for_title(page, "Loss after each step")
+    expect(page.get_by_role("button", name="Reset", exact=True)).to_be_visible(timeout=TIMEOUT_MS)
+    fit = screen_fit(page)
+    assert fit["screens"] <= FIT and fit["hidden"] == [], fit
+    assert small_text(page, TEXT_PX) == []
+    assert misplaced_numbers(page, NUMBER_PX) == []
+    assert exceptions_on(page) == []
+
+
+def test_training_takes_a_step_on_the_arrow_key(projector_page, app_url):
+    page = projector_page
+    open_page(page, f"{app_url}/batch?tab=training&lecture=1")
+    page.get_by_text("Batch loss (mean) after 0 steps").click()  # focus on the page
+    page.keyboard.press("ArrowRight")
+    expect_link(page, steps="1")
+    story = build_batch_story(default_settings(steps=1))
+    expect(page.get_by_text("Batch loss (mean) after 1 step:")).to_contain_text(
+        fmt4(story.losses[-1]), timeout=TIMEOUT_MS
+    )
+    settle(page)
+    assert exceptions_on(page) == []
+
+
+def test_step_through_keeps_the_arrows_for_its_player_and_pages_for_its_screens(
+    projector_page, app_url
+):
+    """→ adds an example (the player's), Page Down goes to the next screen (the walk's)
+    and keeps the example: both screens follow the one player."""
+    page = projector_page
+    open_page(page, lecture_link(app_url, "step", 1))
+    position(page).click()  # focus on the page, not in an input
+    page.keyboard.press("ArrowRight")
+    expect_link(page, ex="1", screen="1")
+    chart_values(page, "#1 “")  # what example #1 (“its label”) routes
+    page.keyboard.press("PageDown")
+    expect_link(page, ex="1", screen="2")
+    expect(position(page)).to_have_text(re.compile(r"^2 of 2 · "), timeout=TIMEOUT_MS)
+    story = build_batch_story(default_settings())
+    np.testing.assert_allclose(
+        chart_values(page, "mean dL/dK, #0…#1"), story.kernel_running(0)[1], atol=1e-12
+    )
+    page.keyboard.press("PageUp")
+    expect_link(page, ex="1", screen="1")
+    settle(page)
     assert exceptions_on(page) == []
 
 
@@ -140,6 +220,12 @@ def default_settings(**changes):
     from test_batch_model import settings
 
     return settings(**changes)
+
+
+def fmt4(value: float) -> str:
+    from ui.pure.numbers import fmt as write
+
+    return write(value, 4)
 
 
 def fmt(value: float) -> str:

@@ -13,7 +13,7 @@ from cnn.network import NetConfig
 from ..minibatch.story import BatchSettings, BatchStory
 from ..shared import browser
 from ..shared.code_view import reproduce_view
-from ..shared.lecture import folded_in_lecture
+from ..shared.lecture import folded_in_lecture, lecture_on
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
 from .cache import cached_snippets, cached_story
@@ -29,11 +29,13 @@ from .state import (
     publish,
     remember_edits,
 )
-from .views import batch_view, per_example_view, result_view, step_view
-from .views_checks import checks_view
+from .views import batch_view, result_view, step_view
+from .views_checks import checks_view, reduction_table, wrong_view
+from .views_examples import per_example_view
 from .views_pair import pair_view
 from .views_parameters import parameters_view
 from .views_training import training_view, worked_example_view
+from .walk import Screen, tell
 
 
 def settings_from_state() -> BatchSettings:
@@ -69,8 +71,20 @@ def checked_story() -> BatchStory | None:
 
 
 def result_and_checks(story: BatchStory) -> None:
-    result_view(story)
-    checks_view(story)
+    """The batch result and its checks; in lecture mode a screen each."""
+    screens = [
+        Screen("The batch's gradients", lambda: result_view(story)),
+        Screen("Checked on the spot", lambda: checks_view(story)),
+        Screen("The wrong way: average first", lambda: wrong_view(story)),
+        Screen("Mean against sum", lambda: reduction_table(story)),
+        Screen("Every weight, and the code", lambda: own_notebook(story)),
+    ]
+    tell("result", screens)
+
+
+def own_notebook(story: BatchStory) -> None:
+    """The network's weights and the code that reproduces the tab (in lecture mode its
+    downloads only: the code's box scrolls, a projector's screen must not)."""
     parameters_view(story)
     torch_code, numpy_code = cached_snippets(story.settings)
     reproduce_view(
@@ -79,6 +93,7 @@ def result_and_checks(story: BatchStory) -> None:
         config=story.config.pool,
         torch_code=torch_code,
         numpy_code=numpy_code,
+        code_shown=not lecture_on(),
     )
 
 

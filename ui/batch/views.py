@@ -1,5 +1,5 @@
-"""The Batch page's first three tabs, one function each (formatting and placing only):
-the examples one by one, the batch built up step by step, and the batch result."""
+"""The Batch page's batch, the batch built up step by step, and the batch result
+(formatting and placing only; Per example: views_examples)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples, titles_fit
-from ..figures.style import HALF_PX, MARK_LEGEND
+from ..figures.style import HALF_PX, LECTURE_HALF_PX
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
 from ..shared.player import Steps, player
 from .state import STATE, publish
+from .views_step import lecture_step_view
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
 
@@ -58,52 +60,6 @@ def feature_picker(story: BatchStory, *, compact: bool = False) -> int:
     return STATE.feature_shown()
 
 
-def per_example_view(story: BatchStory) -> None:
-    feature = feature_picker(story)
-    names = titles(story)
-    winners = [story.winner_cells(n, feature) for n in range(story.size)] if story.is_max else None
-    relu = "after ReLU" if story.config.relu else "no ReLU"
-
-    def mosaic(maps, key, kind="gradient", marks=None):
-        figure = cached(
-            small_multiples,
-            maps=list(maps),
-            titles=names,
-            kind=kind,
-            annotate=story.size <= ANNOTATE_UP_TO,
-            marks=marks,
-            most_columns=4 if story.size <= 8 else 8,
-        )
-        chart(figure, key=STATE.example_maps(key))
-
-    won = (
-        f" Each cell that won a window has {MARK_LEGEND}; each example has its own."
-        if story.is_max
-        else " Average pooling reads every cell of a window: no cell wins."
-    )
-    st.markdown(f"**Convolution output ({relu}): the pooling input.**{won}")
-    mosaic(story.trace.activation[:, feature], "activation", kind="value", marks=winners)
-    st.markdown("**Pooled output y.**")
-    mosaic(story.trace.pool.output[:, feature], "pooled", kind="value")
-    st.markdown("**dL_n/dy: what the loss sends back to each pooled cell.**")
-    mosaic(story.grads.at_pool_output[:, feature], "upstream")
-    routed = (
-        "each dL_n/dy routed back to the cells that won its window, in each example its own"
-        if story.is_max
-        else "each dL_n/dy shared out equally among its window's real cells: the same cells "
-        "for every example, other amounts"
-    )
-    st.markdown(f"**dL_n/d(pooling input): {routed}.**")
-    mosaic(story.routing(feature), "routed", marks=winners)
-    st.markdown(f"**dL_n/dK for kernel {feature}: each example's own kernel gradient.**")
-    mosaic(story.grads.per_example.kernels[:, feature, 0], "kernel")
-    if story.size > ANNOTATE_UP_TO:
-        st.caption(
-            f"With more than {ANNOTATE_UP_TO} examples the maps are colour only: "
-            "point at a cell (tap it on a phone) for its number."
-        )
-
-
 def step_view(story: BatchStory) -> None:
     feature = STATE.feature_shown()
     steps = Steps(
@@ -115,6 +71,9 @@ def step_view(story: BatchStory) -> None:
         single_note="A batch of one: there is a single example to follow.",
         seconds=0.8,
     )
+    if lecture_on():  # two screens, the player folded beside the maps
+        lecture_step_view(story, steps, lambda example: step_sentence(story, feature, example))
+        return
     player(steps, draw=lambda example: step_figures(story, feature, example), publish=publish)
 
 
@@ -208,6 +167,12 @@ def step_figures(story: BatchStory, feature: int, example: int) -> None:
     chart(figure, key=STATE.fig_reached)
 
 
+BIAS_NOTE = (
+    "the gradient of a per-position bias added to every example's pooling input (shared by "
+    "the batch). Each example's own activation gradient stays its own: see Per example."
+)
+
+
 def result_view(story: BatchStory) -> None:
     feature = STATE.feature_shown()
     word = story.reduction
@@ -221,11 +186,8 @@ def result_view(story: BatchStory) -> None:
             decimals=2,
         )
         chart(figure, key=STATE.fig_result_routing)
-        st.caption(
-            "This is the gradient of a per-position bias added to every example's pooling "
-            "input (shared by the batch). Each example's own activation gradient stays its "
-            "own: see Per example."
-        )
+        if not lecture_on():
+            st.caption(f"This is {BIAS_NOTE}")
     with right:
         kernels = list(story.reduced.kernels[:, 0])
         names = [f"dL/dK, kernel {f}" for f in range(story.config.kernels)]
@@ -235,10 +197,13 @@ def result_view(story: BatchStory) -> None:
             titles=names,
             title=f"Batch dL/dK ({word})",
             most_columns=2,
-            width_px=HALF_PX,
+            # In lecture mode as wide as its column: two kernels side by side.
+            width_px=LECTURE_HALF_PX if lecture_on() else HALF_PX,
         )
         chart(figure, key=STATE.fig_result_kernels)
         st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
+        if lecture_on():  # under the kernels, where the projector has room to spare
+            st.caption(f"The {word} of the routing maps (left) is {BIAS_NOTE}")
         if story.dead_kernels:
             st.caption(
                 f"Kernel {', '.join(map(str, story.dead_kernels))}: its ReLU is off at every "

@@ -13,10 +13,15 @@ from ..minibatch.story import BatchStory
 from ..pure.numbers import fmt
 from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
 from .state import STATE
+
+LECTURE_THREE_QUARTERS_PX = 820  # 3/4 of a projector's 1120-px main column, less the gap
 
 
 def checks_view(story: BatchStory) -> None:
+    """What is checked on the spot, as a list (the wrong way and the table follow it on
+    a desk, each on a screen of its own in lecture mode)."""
     st.subheader("Checked on the spot")
     count = story.size
     st.markdown(
@@ -27,8 +32,6 @@ def checks_view(story: BatchStory) -> None:
         f"- **Mean and sum**: summing the {count} dL_n/dK and multiplying by 1/{count} gives "
         f"the mean; the two reductions differ by exactly the factor {count}."
     )
-    wrong_view(story)
-    reduction_table(story)
 
 
 def wrong_sentence(story: BatchStory) -> str:
@@ -78,9 +81,9 @@ def wrong_view(story: BatchStory) -> None:
         )
         chart(figure, key=STATE.fig_averaged)
     with rest:
-        figure = cached(
-            small_multiples, maps=maps, titles=names, most_columns=3, width_px=THREE_QUARTERS_PX
-        )
+        # In lecture mode as wide as its column, so that the three stand in a row.
+        wide = LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX
+        figure = cached(small_multiples, maps=maps, titles=names, most_columns=3, width_px=wide)
         chart(figure, key=STATE.fig_wrong)
         times = "" if story.reduction == "mean" else f", times {story.size}"
         st.caption(

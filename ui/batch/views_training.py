@@ -13,18 +13,29 @@ from ..minibatch.trajectory import Reached, Trajectory
 from ..pure.numbers import fmt, metric_delta
 from ..shared.chart import cached, chart
 from ..shared.grid_editor import parse_edited
+from ..shared.lecture import lecture_on
 from ..shared.player import Steps, is_playing, move, play_button, player, stop
 from .cache import trajectory_of
 from .state import LEARNING_RATES, STATE, publish
+from .views_train_lecture import lecture_training, rate_popover
+
+WHAT_A_STEP_CHANGES = (
+    "Pooling has no weights: each step changes the convolution kernels (drawn here) "
+    "and biases through the gradient the pool routes back (a kernel whose ReLU is off "
+    "at every position of every example gets none), and the linear layer after the pool."
+)
 
 
 def training_view(story: BatchStory) -> None:
-    st.select_slider(
-        "Learning rate",
-        LEARNING_RATES,
-        key=STATE.rate,
-        help="How far one step moves the weights along −dL/dθ.",
-    )
+    if lecture_on():
+        rate_popover()
+    else:
+        st.select_slider(
+            "Learning rate",
+            LEARNING_RATES,
+            key=STATE.rate,
+            help="How far one step moves the weights along −dL/dθ.",
+        )
     trajectory = trajectory_of(story.settings)
     steps = Steps(
         keys=STATE.trainer,
@@ -35,11 +46,31 @@ def training_view(story: BatchStory) -> None:
         single_note="",
         seconds=0.4,
     )
+    if lecture_on():  # the buttons beside the charts, drawn with them
+        player(
+            steps,
+            draw=lambda taken: lecture_figures(story, steps, trajectory, taken),
+            publish=publish,
+            controls=lambda _steps: None,
+        )
+        return
     player(
         steps,
         draw=lambda taken: training_figures(story, trajectory.reach(taken)),
         publish=publish,
         controls=lambda steps: training_controls(steps, trajectory),
+    )
+
+
+def lecture_figures(story: BatchStory, steps: Steps, trajectory: Trajectory, taken: int) -> None:
+    reached = trajectory.reach(taken)
+
+    def controls() -> None:  # the buttons, and under them why they stopped, if they did
+        training_controls(steps, trajectory)
+        alert(story, reached, short=True)
+
+    lecture_training(
+        reached, reduction=story.reduction, controls=controls, note=WHAT_A_STEP_CHANGES
     )
 
 
@@ -80,11 +111,18 @@ def training_controls(steps: Steps, trajectory: Trajectory) -> None:
     )
 
 
-def training_figures(story: BatchStory, reached: Reached) -> None:
+def alert(story: BatchStory, reached: Reached, *, short: bool = False) -> None:
+    """Why the steps stopped, if they did: a run that diverged, or the last step.
+    short: in the narrow column beside the charts (lecture mode), the bare facts."""
     if reached.diverged_at is not None:
-        st.error(divergence_text(story, reached), icon=":material/trending_up:")
+        said = short_divergence_text(story, reached) if short else divergence_text(story, reached)
+        st.error(said, icon=":material/trending_up:")
     elif reached.taken >= STATE.STEPS_MAX:
         st.info(f"{STATE.STEPS_MAX} steps is as far as this page trains; Reset to start again.")
+
+
+def training_figures(story: BatchStory, reached: Reached) -> None:
+    alert(story, reached)
     loss_metrics(story.reduction, reached.losses)
     left, right = st.columns([3, 2])
     (loss_builder, loss_args), (kernel_builder, kernel_args) = training_charts(reached)
@@ -92,11 +130,7 @@ def training_figures(story: BatchStory, reached: Reached) -> None:
         chart(cached(loss_builder, **loss_args), key=STATE.fig_loss)
     with right:
         chart(cached(kernel_builder, **kernel_args), key=STATE.fig_trained_kernels)
-    st.caption(
-        "Pooling has no weights: each step changes the convolution kernels (drawn here) "
-        "and biases through the gradient the pool routes back (a kernel whose ReLU is off "
-        "at every position of every example gets none), and the linear layer after the pool."
-    )
+    st.caption(WHAT_A_STEP_CHANGES)
 
 
 def training_charts(reached: Reached) -> list[tuple]:
@@ -138,6 +172,14 @@ def divergence_text(story: BatchStory, reached: Reached) -> str:
             if story.reduction == "sum"
             else "."
         )
+    )
+
+
+def short_divergence_text(story: BatchStory, reached: Reached) -> str:
+    smaller = " or the mean loss" if story.reduction == "sum" else ""
+    return (
+        f"Step {reached.diverged_at} ran away: the loss grew. Shown: after step "
+        f"{reached.taken}. Reset; try a smaller learning rate{smaller}."
     )
 
 

@@ -1,8 +1,8 @@
 """Lecture mode's walk through a tab: the tab's story told one screen at a time, each
 one idea that fits the projector, moved through with Previous and Next (the ← and →
-keys). The screen shown is in the page's state and its link, so a lecturer's link
-opens on it. Outside lecture mode a tab tells its whole story, one stage under the
-other (a desk scrolls)."""
+keys; Page Up and Page Down where a player on the screen has the arrows). The screen
+shown is in the page's state and its link, so a lecturer's link opens on it. Outside
+lecture mode a tab tells its whole story, one stage under the other (a desk scrolls)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,18 @@ class Screen:
     draw: Callable[[], None]
 
 
-def tell(tab: str, screens: Sequence[Screen], *, beside: Callable[[], None] | None = None) -> None:
+def tell(
+    tab: str,
+    screens: Sequence[Screen],
+    *,
+    beside: Callable[[], None] | None = None,
+    shortcuts: tuple[str, str] = ("left", "right"),
+) -> None:
     """Every stage of the tab `tab`, or in lecture mode the one screen shown under the
     walk's buttons. beside: a control drawn in the buttons' row in lecture mode (the
-    kernel picker), else above the story; it must take little room."""
+    kernel picker), else above the story; it must take little room. shortcuts: the keys
+    of Previous and Next; a tab whose screens hold a player of their own, which has ←
+    and →, walks with Page Up and Page Down (what a presenter's clicker sends)."""
     if not lecture_on():
         if beside is not None:
             beside()
@@ -45,6 +53,7 @@ def tell(tab: str, screens: Sequence[Screen], *, beside: Callable[[], None] | No
         at_first=number == 1,
         at_last=number == len(screens),
         noun="screen",
+        shortcuts=shortcuts,
     )
     row.markdown(f"**{number} of {len(screens)}** · {screens[number - 1].title}")
     if beside is not None:

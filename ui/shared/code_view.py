@@ -20,10 +20,13 @@ def reproduce_view(
     config: PoolConfig,
     torch_code: str,
     numpy_code: str,
+    code_shown: bool = True,
 ) -> None:
     """The snippets of a screen whose pooling layer is `config`; torch_code is shown only
     when PyTorch can reproduce that layer (else the page says why). The downloads are
-    file_stem_torch.py and file_stem_numpy.py; keys: their buttons' (torch, numpy)."""
+    file_stem_torch.py and file_stem_numpy.py; keys: their buttons' (torch, numpy).
+    Without `code_shown`, the downloads only (a projector has no room for a box that
+    scrolls)."""
     torch_note = torch_tie_note(config)
     st.markdown(
         "**Check it in your own notebook.** Each snippet rebuilds this screen's inputs, "
@@ -34,15 +37,15 @@ def reproduce_view(
         if torch_note:
             st.info(torch_note, icon=":material/info:")
         else:
-            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=keys[0])
+            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=keys[0], shown=code_shown)
     with numpy_tab:
-        snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=keys[1])
+        snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=keys[1], shown=code_shown)
 
 
-def snippet(code: str, *, file_name: str, key: str) -> None:
-    if len(code) <= SHOWN_UP_TO:
+def snippet(code: str, *, file_name: str, key: str, shown: bool = True) -> None:
+    if shown and len(code) <= SHOWN_UP_TO:
         st.code(code, language="python", height=CODE_HEIGHT_PX)
-    else:
+    elif shown:
         st.caption(
             f"This snippet is {len(code) // 1000} kB long (every number of the batch is in "
             "it), too long to show here: download it."

@@ -15,6 +15,9 @@ import streamlit as st
 
 from .state import PlayerKeys
 
+# How a button's help names its shortcut key.
+KEY_NAMES = {"left": "←", "right": "→", "pageup": "Page Up", "pagedown": "Page Down"}
+
 
 @dataclass(frozen=True)
 class Steps:
@@ -161,13 +164,15 @@ def back_and_next(
     at_last: bool,
     noun: str,
     icons: tuple[str, str] = (":material/arrow_back:", ":material/arrow_forward:"),
+    shortcuts: tuple[str, str] = ("left", "right"),
 ) -> None:
-    """Back and Next buttons in `container`, driven by the ← and → keys too;
-    on_move(-1) or on_move(1) when pressed. keys: the two buttons' (Back, Next), from
-    the page's state declaration."""
-    for delta, label, icon, disabled, key, arrow, where in (
-        (-1, labels[0], icons[0], at_first, keys[0], "left", "before"),
-        (1, labels[1], icons[1], at_last, keys[1], "right", "after"),
+    """Back and Next buttons in `container`, driven by the keys `shortcuts` too (the ←
+    and → keys unless a player on the same screen has them); on_move(-1) or on_move(1)
+    when pressed. keys: the two buttons' (Back, Next), from the page's state
+    declaration."""
+    for delta, label, icon, disabled, key, shortcut, where in (
+        (-1, labels[0], icons[0], at_first, keys[0], shortcuts[0], "before"),
+        (1, labels[1], icons[1], at_last, keys[1], shortcuts[1], "after"),
     ):
         container.button(
             label,
@@ -176,8 +181,8 @@ def back_and_next(
             on_click=on_move,
             args=(delta,),
             disabled=disabled,
-            shortcut=arrow,
-            help=f"The {noun} {where} ({'←' if delta < 0 else '→'} key).",
+            shortcut=shortcut,
+            help=f"The {noun} {where} ({KEY_NAMES.get(shortcut, shortcut)} key).",
         )
 
 

@@ -1,0 +1,138 @@
+"""The Batch page's Per example tab: the batch's examples side by side at each stage of
+the forward and the backward pass, one mosaic per stage (formatting and placing only).
+On a desk and a phone the stages stand one under the other; in lecture mode each is a
+screen of its own (ui.batch.walk), its words in a column beside its mosaic."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import streamlit as st
+
+from ..figures.mosaic import small_multiples
+from ..figures.style import LECTURE_MAIN_PX, MARK_LEGEND
+from ..minibatch.story import BatchStory
+from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
+from .state import STATE
+from .views import ANNOTATE_UP_TO, feature_picker, titles
+from .walk import Screen, tell
+
+LECTURE_MOSAIC_PX = 720  # of the projector's 1120-px main column; the words take the rest
+LECTURE_WORDS_PX = 380
+IN_A_ROW_MAP_PX = 310  # each map's share of a row of numbered 6x6 maps (3 fit 1120 px)
+HUNDREDTHS = 2  # decimals the maps' numbers keep, written in whole hundredths in a row
+
+
+def per_example_view(story: BatchStory) -> None:
+    feature = STATE.feature_shown()  # the picker's, set before it is drawn again
+    winners = [story.winner_cells(n, feature) for n in range(story.size)] if story.is_max else None
+    relu = "after ReLU" if story.config.relu else "no ReLU"
+    won = (
+        f" Each cell that won a window has {MARK_LEGEND}; each example has its own."
+        if story.is_max
+        else " Average pooling reads every cell of a window: no cell wins."
+    )
+    routed = (
+        "each dL_n/dy routed back to the cells that won its window, in each example its own"
+        if story.is_max
+        else "each dL_n/dy shared out equally among its window's real cells: the same cells "
+        "for every example, other amounts"
+    )
+    trace, grads = story.trace, story.grads
+    stages = [
+        (
+            "The pooling input",
+            f"**Convolution output ({relu}): the pooling input.**{won}",
+            (trace.activation[:, feature], "activation", "value", winners),
+        ),
+        (
+            "Pooled output y",
+            "**Pooled output y.**",
+            (trace.pool.output[:, feature], "pooled", "value", None),
+        ),
+        (
+            "What the loss sends back",
+            "**dL_n/dy: what the loss sends back to each pooled cell.**",
+            (grads.at_pool_output[:, feature], "upstream", "gradient", None),
+        ),
+        (
+            "Routed back through the pool",
+            f"**dL_n/d(pooling input): {routed}.**",
+            (story.routing(feature), "routed", "gradient", winners),
+        ),
+        (
+            "Each example's kernel gradient",
+            f"**dL_n/dK for kernel {feature}: each example's own kernel gradient.**",
+            (grads.per_example.kernels[:, feature, 0], "kernel", "gradient", None),
+        ),
+    ]
+    screens = [
+        Screen(name, stage_drawer(story, lead=lead, mosaic=mosaic)) for name, lead, mosaic in stages
+    ]
+    tell("examples", screens, beside=lambda: feature_picker(story, compact=lecture_on()))
+    if not lecture_on() and story.size > ANNOTATE_UP_TO:
+        st.caption(colour_only_note())
+
+
+def colour_only_note() -> str:
+    return (
+        f"With more than {ANNOTATE_UP_TO} examples the maps are colour only: "
+        "point at a cell (tap it on a phone) for its number."
+    )
+
+
+def stage_drawer(story: BatchStory, *, lead: str, mosaic: tuple) -> Callable[[], None]:
+    """What draws one stage: its lead, then its mosaic (maps (N, H, W), the figure's
+    name, its kind and the cells to star); in lecture mode the lead in a column beside
+    the mosaic, with the colour-only note where it applies."""
+
+    def draw() -> None:
+        maps, name, kind, marks = mosaic
+        drawn = dict(name=name, kind=kind, marks=marks)
+        if not lecture_on():
+            st.markdown(lead)
+            mosaic_chart(story, maps, **drawn)
+        elif story.size <= ANNOTATE_UP_TO:  # numbers: the whole width, the words above
+            st.markdown(lead)
+            wide = min(LECTURE_MAIN_PX, story.size * IN_A_ROW_MAP_PX)  # cells no bigger
+            mosaic_chart(story, maps, **drawn, width_px=wide, in_a_row=True)
+        else:  # colour only: the mosaic beside the words
+            words, place = st.columns([LECTURE_WORDS_PX, LECTURE_MOSAIC_PX], gap="small")
+            words.markdown(lead)
+            words.caption(colour_only_note())
+            with place:
+                mosaic_chart(story, maps, **drawn, width_px=LECTURE_MOSAIC_PX)
+
+    return draw
+
+
+def mosaic_chart(
+    story: BatchStory,
+    maps: np.ndarray,
+    *,
+    name: str,
+    kind: str,
+    marks: list | None,
+    width_px: int | None = None,
+    in_a_row: bool = False,
+) -> None:
+    """The examples' maps (N, H, W) as one mosaic, titled with their labels. in_a_row:
+    every map in one row, in whole hundredths with no colour bar (its room goes to the
+    cells), so that a projector's 18-px numbers fit one screen's height."""
+    row = dict(most_columns=4 if story.size <= 8 else 8)
+    if in_a_row:
+        maps = np.round(maps, HUNDREDTHS)  # whole hundredths: 0.3157 reads 32
+        row = dict(most_columns=story.size, colour_bar=False, units=-HUNDREDTHS)
+    figure = cached(
+        small_multiples,
+        maps=list(maps),
+        titles=titles(story),
+        kind=kind,
+        annotate=story.size <= ANNOTATE_UP_TO,
+        marks=marks,
+        width_px=width_px,
+        **row,
+    )
+    chart(figure, key=STATE.example_maps(name))
