@@ -73,3 +73,17 @@ def test_a_page_package_names_its_views_as_views(package):
         if isinstance(node, ast.FunctionDef) and node.name.endswith("_view")
     ]
     assert views_elsewhere == []
+
+
+def test_every_module_of_the_lab_imports():
+    """A name imported from where it no longer lives fails here, not on a page."""
+    import importlib
+    import pkgutil
+
+    import cnn
+    import pooling
+    import ui
+
+    for package in (pooling, cnn, ui):
+        for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            importlib.import_module(module.name)

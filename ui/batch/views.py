@@ -6,7 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures import grid as grids
-from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples, titles_fit
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
 from ..minibatch.story import BatchStory
@@ -14,7 +13,7 @@ from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from ..shared.player import Steps, player
 from .state import STATE, publish
-from .views_step import lecture_step_view
+from .views_step import lecture_step_view, reached_figure
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
 
@@ -155,16 +154,7 @@ def step_figures(story: BatchStory, feature: int, example: int) -> None:
             )
             chart(figure, key=STATE.step_figure(name))
     st.markdown(step_sentence(story, feature, example))
-    figure = cached(
-        line_figure,
-        y_values=story.positions_reached(feature),
-        title="Positions that received any gradient",
-        x_title="examples in the batch so far",
-        y_title="positions",
-        marker_at=example,
-        first_x=1,
-    )
-    chart(figure, key=STATE.fig_reached)
+    chart(reached_figure(story, feature, example), key=STATE.fig_reached)
 
 
 BIAS_NOTE = (

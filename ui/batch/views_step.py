@@ -14,7 +14,8 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.curves import line_figure
-from ..figures.style import COLUMN_GAP_PX, LECTURE_MAIN_PX, LECTURE_WORDS_MIN_PX, drawn_width
+from ..figures.sizes import drawn_width
+from ..figures.style import COLUMN_GAP_PX, LECTURE_MAIN_PX, LECTURE_WORDS_MIN_PX
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.player import Steps, folded_controls, player
@@ -118,6 +119,20 @@ def routing_maps(story: BatchStory, feature: int, example: int) -> tuple[list, N
     return figures, None
 
 
+def reached_figure(story: BatchStory, feature: int, example: int):
+    """How many positions of kernel `feature`'s pooling input have received gradient
+    as examples #0…#n join, the point at `example`."""
+    return cached(
+        line_figure,
+        y_values=story.positions_reached(feature),
+        title="Positions that received any gradient",
+        x_title="examples in the batch so far",
+        y_title="positions",
+        marker_at=example,
+        first_x=1,
+    )
+
+
 def reach_maps(story: BatchStory, feature: int, example: int) -> tuple[list, tuple]:
     """The running mean (or sum) of dL/dK, and the positions reached as examples join;
     the example just added, for the words' column."""
@@ -129,15 +144,7 @@ def reach_maps(story: BatchStory, feature: int, example: int) -> tuple[list, tup
         width_px=KERNEL_MAP_PX,
         decimals=2,
     )
-    reach = cached(
-        line_figure,
-        y_values=story.positions_reached(feature),
-        title="Positions that received any gradient",
-        x_title="examples in the batch so far",
-        y_title="positions",
-        marker_at=example,
-        first_x=1,
-    )
+    reach = reached_figure(story, feature, example)
     return [
         (kernel, STATE.step_figure("kernel"), None),
         (reach, STATE.fig_reached, REACH_CHART_PX),
