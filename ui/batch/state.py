@@ -81,6 +81,7 @@ class BatchState:
     fig_reached: str = f"{P}_fig_reached"
     fig_result_routing: str = f"{P}_fig_result_routing"
     fig_result_kernels: str = f"{P}_fig_result_kernels"
+    result_kernels_box: tuple[str, str] = (f"scroll_{P}_result_kernels", f"wide_{P}_result_kernels")
     fig_averaged: str = f"{P}_fig_averaged"
     fig_wrong: str = f"{P}_fig_wrong"
     reduction_table: str = f"{P}_reduction_table"

@@ -187,10 +187,12 @@ def result_view(story: BatchStory) -> None:
             titles=names,
             title=f"Batch dL/dK ({word})",
             most_columns=2,
-            # In lecture mode as wide as its column: two kernels side by side.
+            # In lecture mode as wide as its column: two kernels side by side, kept
+            # that wide (a narrower projector scrolls it rather than squeeze numbers).
             width_px=LECTURE_HALF_PX if lecture_on() else HALF_PX,
+            own_width=lecture_on(),
         )
-        chart(figure, key=STATE.fig_result_kernels)
+        chart(figure, key=STATE.fig_result_kernels, scroll=STATE.result_kernels_box)
         st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
         if lecture_on():  # under the kernels, where the projector has room to spare
             st.caption(f"The {word} of the routing maps (left) is {BIAS_NOTE}")

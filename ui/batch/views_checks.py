@@ -8,15 +8,13 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
-from ..figures.style import NARROW_PX, THREE_QUARTERS_PX
+from ..figures.style import LECTURE_THREE_QUARTERS_PX, NARROW_PX, THREE_QUARTERS_PX
 from ..minibatch.story import BatchStory
 from ..pure.numbers import fmt
 from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from .state import STATE
-
-LECTURE_THREE_QUARTERS_PX = 820  # 3/4 of a projector's 1120-px main column, less the gap
 
 
 def checks_view(story: BatchStory) -> None:

@@ -11,7 +11,13 @@ import numpy as np
 import streamlit as st
 
 from ..figures.mosaic import small_multiples
-from ..figures.style import LECTURE_MAIN_PX, MARK_LEGEND
+from ..figures.style import (
+    IN_A_ROW_MAP_PX,
+    LECTURE_MAIN_PX,
+    LECTURE_MOSAIC_PX,
+    LECTURE_WORDS_PX,
+    MARK_LEGEND,
+)
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
@@ -19,9 +25,6 @@ from .state import STATE
 from .views import ANNOTATE_UP_TO, feature_picker, titles
 from .walk import Screen, tell
 
-LECTURE_MOSAIC_PX = 720  # of the projector's 1120-px main column; the words take the rest
-LECTURE_WORDS_PX = 380
-IN_A_ROW_MAP_PX = 310  # each map's share of a row of numbered 6x6 maps (3 fit 1120 px)
 HUNDREDTHS = 2  # decimals the maps' numbers keep, written in whole hundredths in a row
 
 

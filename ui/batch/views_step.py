@@ -15,17 +15,21 @@ import streamlit as st
 from ..figures import grid as grids
 from ..figures.curves import line_figure
 from ..figures.sizes import drawn_width
-from ..figures.style import COLUMN_GAP_PX, LECTURE_MAIN_PX, LECTURE_WORDS_MIN_PX
+from ..figures.style import (
+    COLUMN_GAP_PX,
+    CORNER_PX,
+    KERNEL_MAP_PX,
+    LECTURE_MAIN_PX,
+    LECTURE_WORDS_MIN_PX,
+    REACH_CHART_PX,
+    ROUTING_MAP_PX,
+)
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.player import Steps, folded_controls, player
 from .state import STATE, publish
 from .walk import Screen, tell
 
-ROUTING_MAP_PX = 340  # a 6x6 routing map with 18-px numbers, two of them and words
-CORNER_PX = 150  # the example's image, colour only, under the player's buttons
-KERNEL_MAP_PX = 300
-REACH_CHART_PX = 460
 PAGE_KEYS = ("pageup", "pagedown")  # the walk's; the player keeps ← → and P
 
 

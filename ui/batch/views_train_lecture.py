@@ -13,14 +13,12 @@ import streamlit as st
 
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples
+from ..figures.style import KERNELS_PX, LOSS_CHART_PX, WORDS_PX
 from ..minibatch.trajectory import Reached
 from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
 from .state import LEARNING_RATES, STATE
 
-LOSS_CHART_PX = 340
-KERNELS_PX = 480  # two 3x3 kernels side by side with their 18-px numbers (460 at least)
-WORDS_PX = 270  # the buttons, two to a row, and the losses' sentence
 PARTS_GAP = 16  # st.columns' small gap
 
 

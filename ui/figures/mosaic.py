@@ -104,6 +104,7 @@ def small_multiples(
     width_px: int | None = None,
     units: int | None = None,
     colour_bar: bool = True,
+    own_width: bool = False,
     lecture: bool = False,
 ) -> go.Figure:
     """maps: list of (H, W); titles: one per map; marks: per map, the cells to star;
@@ -115,7 +116,9 @@ def small_multiples(
     hovered in units of a power of ten, said in `title`; `units` names that power
     instead (-2: hundredths, so 0.53 reads 53, for maps that must stay narrow);
     without `colour_bar` (numbers written, the bar adds little) its room goes to the
-    cells. The maps share one colour
+    cells. With `own_width` the figure keeps the width it is laid out at, which a
+    narrower column scrolls (ui/shared/chart) rather than squeeze its numbers. The
+    maps share one colour
     scale, decided from all of them (colour_range)."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
@@ -199,6 +202,12 @@ def small_multiples(
         unit = power_of_ten(exponent)
         title = f"In units of {unit}" if title is None else f"{title} (×{unit})"
     margin = style.MOSAIC_MARGIN
+    drawn_px = int(
+        mosaic.shape[1] * cell_px
+        + margin["l"]
+        + margin["r"]
+        + (style.COLOUR_BAR_PX if colour_bar else 0)
+    )
     if title:
         margin = dict(margin, t=style.MOSAIC_TITLE_MARGIN_PX)
     layout = dict(
@@ -220,6 +229,7 @@ def small_multiples(
             title=title,
             height=mosaic.shape[0] * cell_px + margin["t"] + margin["b"] + style.MOSAIC_SPARE_PX,
             margin=margin,
+            own_width=drawn_px if own_width else None,
         ),
     )
     return go.Figure(data=traces, layout=layout)  # one validation pass for everything

@@ -105,6 +105,18 @@ LECTURE_MAIN_PX = 1120
 LECTURE_STEP_MAP_PX = 400
 COLUMN_GAP_PX = 16
 LECTURE_WORDS_MIN_PX = 220  # the words' column, at the least (8x8 maps of 0.11: 235)
+# -- the Batch page in lecture mode (1280x720: a 1120-px main column) ---------------
+LECTURE_THREE_QUARTERS_PX = 820  # 3/4 of a projector's 1120-px main column, less the gap
+LECTURE_MOSAIC_PX = 720  # of the projector's 1120-px main column; the words take the rest
+LECTURE_WORDS_PX = 380
+IN_A_ROW_MAP_PX = 310  # each map's share of a row of numbered 6x6 maps (3 fit 1120 px)
+ROUTING_MAP_PX = 340  # a 6x6 routing map with 18-px numbers, two of them and words
+CORNER_PX = 150  # the example's image, colour only, under the player's buttons
+KERNEL_MAP_PX = 300
+REACH_CHART_PX = 460
+LOSS_CHART_PX = 340
+KERNELS_PX = 480  # two 3x3 kernels side by side with their 18-px numbers (460 at least)
+WORDS_PX = 270  # the buttons, two to a row, and the losses' sentence
 # Maps drawn as colour only have no numbers to fit: a projector's main column, which a
 # phone only shrinks.
 COLOUR_MAIN_PX = 520
