@@ -192,6 +192,14 @@ def recalled(namespace: str) -> object | None:
     return parse_stored(waiting.pop(namespace))
 
 
+def has_arrived(namespace: str) -> bool:
+    """Whether this browser's answer for `namespace` has come back this session, so
+    that "nothing was kept" (arrived, `recalled` gave None) can be told from "not yet
+    heard" (a page then waits a run before making up a new value)."""
+    _requests().wanted.add(namespace)
+    return namespace in _arrived()
+
+
 def leave_after_choice(radio_key: str, *, arrows: dict[str, str] | None = None) -> None:
     """Once an option of radio `radio_key` is chosen, focus leaves the group; an arrow
     key pressed on it then presses the button keyed arrows[key] ("ArrowRight": ...)
