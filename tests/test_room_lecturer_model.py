@@ -17,9 +17,9 @@ from ui.figures import style
 from ui.figures.look import Look, styled
 from ui.figures.sizes import drawn_cell_px
 from ui.pure import class_link
-from ui.pure.qr import qr_image
 from ui.room import questions
-from ui.room.lecturer import model
+from ui.room.lecturer import answers, model
+from ui.room.lecturer.qr import qr_image
 from ui.room.questions import question_from_exercise, question_from_layer
 from ui.room.tally import tally
 
@@ -117,7 +117,7 @@ def test_a_cell_question_says_the_upstream_it_has():
 
 @pytest.mark.parametrize(("share", "shown"), [(0, 0), (0.001, 1), (0.5, 50), (0.996, 99), (1, 100)])
 def test_a_percent_never_says_none_of_some_nor_all_of_not_all(share, shown):
-    assert model.percent(share) == shown
+    assert answers.percent(share) == shown
 
 
 def numbers_in(text: str) -> list[int]:
@@ -129,7 +129,7 @@ def test_the_count_sentence_counts_the_answers(count):
     question = question_from_exercise("value", level=1, seed=2, number=1)
     counted = tally(question, [question.answer] * count)
     for state in ("open", "closed"):
-        sentence = model.count_sentence(counted.count, state=state)
+        sentence = answers.count_sentence(counted.count, state=state)
         if counted.count == 0:
             assert "No answers" in sentence or "nobody answered" in sentence
         else:
@@ -145,10 +145,10 @@ def wrong_of(question, index: int = 0):
 @pytest.mark.parametrize(("right", "wrong"), [(0, 0), (1, 0), (0, 1), (3, 0), (0, 3), (2, 3)])
 def test_the_right_sentence_is_true_for_the_answers(kind, right, wrong):
     question = question_from_exercise(kind, level=3, seed=5, number=2)
-    answers = [question.answer] * right + [wrong_of(question)] * wrong
-    counted = tally(question, answers)
+    given = [question.answer] * right + [wrong_of(question)] * wrong
+    counted = tally(question, given)
     assert (counted.count, counted.right) == (right + wrong, right)  # counted, not typed
-    sentence = model.right_sentence(counted)
+    sentence = answers.right_sentence(counted)
     if counted.count == 0:
         assert sentence.startswith("Nobody answered")
     elif counted.count == 1:
@@ -178,12 +178,12 @@ def test_the_wrong_lines_name_each_mistake_with_its_count_and_sum_to_the_wrong(k
     question = question_from_exercise(kind, level=3, seed=5, number=2)
     mistakes = known_mistakes(question.problem)
     other = (7.77 if kind == "value" else (60, 60)) if kind != "cells" else frozenset({(0, 0)})
-    answers = [question.answer, other, other] + [m.answer for m in mistakes[:5] for _ in range(2)]
-    counted = tally(question, answers)
-    lines = model.wrong_lines(question, counted)
+    given = [question.answer, other, other] + [m.answer for m in mistakes[:5] for _ in range(2)]
+    counted = tally(question, given)
+    lines = answers.wrong_lines(question, counted)
     assert lines_total(lines) == counted.count - counted.right
     named = [w for w in counted.wrong if w.mistake is not None]
-    for line, wrong in zip(lines, named[: model.MOST_NAMED], strict=False):
+    for line, wrong in zip(lines, named[: answers.MOST_NAMED], strict=False):
         assert line.startswith(f"{wrong.count} answer") and wrong.how in line
     if counted.other:
         assert f"Other: {counted.other} wrong answer" in lines[-1]
@@ -191,9 +191,9 @@ def test_the_wrong_lines_name_each_mistake_with_its_count_and_sum_to_the_wrong(k
 
 def test_no_wrong_lines_when_everyone_is_right_and_other_counts_unknown_answers():
     question = question_from_exercise("value", level=2, seed=1, number=4)
-    assert model.wrong_lines(question, tally(question, [question.answer] * 4)) == []
+    assert answers.wrong_lines(question, tally(question, [question.answer] * 4)) == []
     strange = tally(question, [123.45, 123.45])
-    assert model.wrong_lines(question, strange) == [
+    assert answers.wrong_lines(question, strange) == [
         "Other: 2 wrong answers no known mistake gives."
     ]
 
@@ -203,12 +203,12 @@ def test_the_shift_says_each_vote_s_share_and_each_mistake_before_and_after():
     mistake = known_mistakes(question.problem)[0]
     first = tally(question, [question.answer] + [mistake.answer] * 3)
     second = tally(question, [question.answer] * 3 + [mistake.answer])
-    sentence = model.shift_sentence(first, second)
+    sentence = answers.shift_sentence(first, second)
     assert numbers_in(sentence) == [first.right, first.count, 25, second.right, second.count, 75]
-    (line,) = model.shift_lines(question, first, second)
-    assert line.endswith(": 3 → 1 answer.") and mistake.how in line
+    (line,) = answers.shift_lines(question, first, second)
+    assert line.endswith(": 3 → 1.") and mistake.how in line
     empty = tally(question, [])
-    assert model.shift_sentence(empty, second).startswith("Right: no answers in the first vote")
+    assert answers.shift_sentence(empty, second).startswith("Right: no answers in the first vote")
 
 
 # -- bars ------------------------------------------------------------------------------------
@@ -217,12 +217,12 @@ def test_the_shift_says_each_vote_s_share_and_each_mistake_before_and_after():
 @pytest.mark.parametrize("kind", ["value", "size"])
 def test_the_bars_count_every_answer_and_mark_the_right_one_only_once_revealed(kind):
     question = question_from_exercise(kind, level=3, seed=5, number=2)
-    answers = [wrong_of(question), wrong_of(question), wrong_of(question, 1)]
-    counted = tally(question, answers)
-    hidden = model.bars(question, counted, revealed=False)
+    given = [wrong_of(question), wrong_of(question), wrong_of(question, 1)]
+    counted = tally(question, given)
+    hidden = answers.bars(question, counted, revealed=False)
     assert sum(bar.count for bar in hidden) == counted.count
     assert not any(bar.right for bar in hidden) and all(bar.count for bar in hidden)
-    shown = model.bars(question, counted, revealed=True)
+    shown = answers.bars(question, counted, revealed=True)
     (right,) = [bar for bar in shown if bar.right]
     assert right.count == counted.right == 0  # there, at 0: the answer is revealed
     assert [bar.order for bar in shown] == sorted(bar.order for bar in shown)
@@ -230,11 +230,11 @@ def test_the_bars_count_every_answer_and_mark_the_right_one_only_once_revealed(k
 
 def test_past_ten_answers_the_rarest_are_summed_in_others():
     question = question_from_exercise("value", level=1, seed=2, number=1)
-    answers = [100.0 + n for n in range(15) for _ in range(1 + (n < 5))]
-    counted = tally(question, answers)
-    found = model.bars(question, counted, revealed=False)
-    assert len(found) == model.MOST_BARS and found[-1].label == "others"
-    assert sum(bar.count for bar in found) == len(answers)
+    given = [100.0 + n for n in range(15) for _ in range(1 + (n < 5))]
+    counted = tally(question, given)
+    found = answers.bars(question, counted, revealed=False)
+    assert len(found) == answers.MOST_BARS and found[-1].label == "others"
+    assert sum(bar.count for bar in found) == len(given)
 
 
 # -- the Playground's link and the QR code -----------------------------------------------
@@ -312,3 +312,28 @@ def test_the_bars_are_green_only_where_right_and_ticked():
     assert list(bar.marker.color) == [style.BAR_COLOUR, style.RIGHT_BAR_COLOUR]
     assert list(figure.layout.xaxis.ticktext) == ["1", "2.5 ✓"]
     assert list(bar.y) == [3, 2] and list(bar.text) == ["3", "2"]
+
+
+def test_two_votes_bars_stand_over_the_same_answers_and_sum_to_each_vote():
+    question = question_from_exercise("value", level=3, seed=5, number=2)
+    first = tally(question, [wrong_of(question), wrong_of(question), 555.0])
+    second = tally(question, [question.answer, question.answer, wrong_of(question, 1)])
+    before, after = answers.paired_bars(question, first, second, revealed=True)
+    assert [bar.label for bar in before] == [bar.label for bar in after]
+    assert sum(bar.count for bar in before) == first.count
+    assert sum(bar.count for bar in after) == second.count
+    assert [bar.right for bar in before] == [bar.right for bar in after]
+
+
+def test_the_shift_sums_every_wrong_answer_it_does_not_name():
+    question = question_from_exercise("value", level=3, seed=5, number=2)
+    named = [m.answer for m in known_mistakes(question.problem)]
+    first = tally(question, [named[0]] * 3 + [named[1]] * 2 + [named[2], 555.0])
+    second = tally(question, [question.answer] * 5 + [named[2], 555.0])
+    lines = answers.shift_lines(question, first, second)
+    assert len(lines) == answers.MOST_NAMED + 1
+    listed = [numbers_in(line.rsplit(":", 1)[1]) for line in lines[:-1]]
+    rest = numbers_in(lines[-1])
+    assert lines[-1].startswith("Other wrong answers")
+    assert sum(b for b, _ in listed) + rest[0] == first.count - first.right
+    assert sum(a for _, a in listed) + rest[1] == second.count - second.right

@@ -16,14 +16,16 @@ from .marks import outline_traces
 WIDEST_SHARE = "100"  # the widest label a share map writes
 
 
-def share_cell_px(shape: tuple[int, int], width_px: float, *, lecture: bool) -> float:
+def share_cell_px(
+    shape: tuple[int, int], width_px: float, *, tall_px: float, lecture: bool
+) -> float:
     """A share map's square cell (desk px) in a column `width_px` wide (CSS px): what
     the column leaves after the margins, no more than style.CELL_PX, and short enough
-    that the rows fit style.ROOM_MAP_MOST_PX."""
+    that the rows fit `tall_px`."""
     rows, cols = shape
     room = width_px / style.lecture_scale(lecture)
     across = (room - style.ROOM_MARGIN["l"] - style.ROOM_MARGIN["r"]) / cols
-    return min(style.CELL_PX, across, style.ROOM_MAP_MOST_PX / rows)
+    return min(style.CELL_PX, across, tall_px / rows)
 
 
 def share_font_px(cell_px: float, *, lecture: bool) -> float:
@@ -44,13 +46,15 @@ def share_map(
     title: str,
     answer_cells: tuple = (),
     width_px: float = style.ROOM_MAP_PX,
+    tall_px: float = style.ROOM_MAP_MOST_PX,
     lecture: bool = False,
 ) -> go.Figure:
     """percents: (H, W) whole numbers 0..100, the share of the room that picked each
-    cell; answer_cells: the cells that get gradient, outlined (empty until revealed)."""
+    cell; answer_cells: the cells that get gradient, outlined (empty until revealed);
+    the cells no taller together than `tall_px` (desk px)."""
     shares = np.asarray(percents, dtype=float)
     rows, cols = shares.shape
-    cell_px = share_cell_px(shares.shape, width_px, lecture=lecture)
+    cell_px = share_cell_px(shares.shape, width_px, tall_px=tall_px, lecture=lecture)
     font_px = share_font_px(cell_px, lecture=lecture)
     labels = np.vectorize(lambda value: str(int(value)))(shares).astype(object)
     traces = [
@@ -93,17 +97,20 @@ def answer_bars(
     *,
     title: str,
     width_px: float = style.ROOM_MAP_PX,
+    most: int | None = None,
     lecture: bool = False,
 ) -> go.Figure:
-    """One bar per answer given (labels in the axis' order, each with its count written
-    over it); a bar marked right is green and its label ticked. Bars stand at 0, 1, 2...
-    with the labels as tick text, so two answers written alike stay two bars."""
+    """One bar per answer given (labels in the axis' order, each with its count
+    written over it); a bar marked right is green and its label ticked. Bars stand at
+    0, 1, 2... with the labels as tick text, so two answers written alike stay two
+    bars. `most`: the count the axis reaches (two votes side by side share it; the
+    tallest bar's by default)."""
     positions = list(range(len(labels)))
     ticks = [
         f"{label} ✓" if is_right else label for label, is_right in zip(labels, right, strict=True)
     ]
     colours = [style.RIGHT_BAR_COLOUR if is_right else style.BAR_COLOUR for is_right in right]
-    most = max(counts, default=0)
+    most = max(counts, default=0) if most is None else most
     bar = dict(
         type="bar",
         x=positions,
@@ -129,6 +136,7 @@ def answer_bars(
         ticktext=ticks,
         range=[-0.5, max(len(labels), 1) - 0.5],
         tickfont=dict(size=style.BAR_TEXT_PX),
+        tickangle=0,
         showgrid=False,
     )
     layout["yaxis"] = dict(

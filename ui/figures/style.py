@@ -215,6 +215,7 @@ SHARE_SLACK_PX = 4  # room a share needs in its cell beyond its own width
 ROOM_MAP_PX = 420
 ROOM_PAIR_MAP_PX = 370
 ROOM_MAP_MOST_PX = 260
+ROOM_PAIR_MOST_PX = 210  # two votes side by side: less tall, for the shift's words
 ROOM_MARGIN = dict(l=24, r=4, t=56, b=6)
 BARS_HEIGHT_PX = 280  # the bar chart of typed numbers, before lecture mode's scale
 BARS_MARGIN = dict(l=40, r=8, t=56, b=48)

@@ -16,7 +16,8 @@ from .. import store
 from ..database import engine
 from ..questions import Question, answer_to_json
 from ..tally import Tally, tally
-from .model import app_root, join_link, percent
+from .answers import percent
+from .model import app_root, join_link
 
 PUBLIC_URL_ENV = "POOLING_LAB_PUBLIC_URL"
 PAGE_PATHS = {page.label: page.url_path for page in PAGES}

@@ -1,11 +1,6 @@
-"""What the lecturer's page computes and says (pure: no Streamlit): the rooms whose key
-this browser keeps, the join link's address, the question in words, and every sentence
-the projector states about the class's answers, true for the numbers at hand (no
-answers, one, everyone right, nobody right...).
-
-A tally is ui/room/tally.Tally: count, right, cell_share (H, W) or values, the wrong
-answers grouped by the known mistake each shows (None: "other").
-"""
+"""What the lecturer's page computes (pure: no Streamlit): the rooms whose key this
+browser keeps, the join link's address and the question in words. What the projector
+says about the answers: answers.py."""
 
 from __future__ import annotations
 
@@ -17,17 +12,14 @@ import numpy as np
 
 from pooling import PoolConfig, backward, forward
 
-from ...exercises.replies import plural, quantity, shown
+from ...exercises.replies import quantity
 from ...pure.numbers import fmt
 from ...pure.words import MODE_LABELS, TIE_WORDS
 from ..codes import normal_code
 from ..questions import Question
-from ..tally import Tally
 
 MOST_ROOMS = 5  # the rooms whose keys a browser keeps, newest first
 SECRET_PATTERN = re.compile(r"[A-Za-z0-9_-]{12,64}")  # a key or a recovery code
-MOST_NAMED = 3  # wrong answers named one by one on the projector; the rest summed
-MOST_BARS = 10  # bars of typed answers; the rarer ones are summed in "others"
 
 
 # -- the keys this browser keeps ---------------------------------------------------------
@@ -166,136 +158,3 @@ def question_words(question: Question) -> str:
         else "every cell of y sends back a positive dL/dy"
     )
     return f"Layer: {layer}; {upstream}. Which cells of x get gradient?"
-
-
-# -- what the projector says about the answers -----------------------------------------
-
-
-def percent(share: float) -> int:
-    """A share 0..1 as a whole percent that never says 0 of some nor 100 of not all."""
-    whole = round(share * 100)
-    if 0 < share < 1:
-        return min(99, max(1, whole))
-    return whole
-
-
-def count_sentence(count: int, *, state: str) -> str:
-    """How many have answered, while answers come in ("open") or after."""
-    if state == "open":
-        return "No answers yet." if count == 0 else f"{plural(count, 'answer')} so far."
-    if count == 0:
-        return "Answers closed: nobody answered."
-    return f"Answers closed: {plural(count, 'answer')}."
-
-
-def right_sentence(tally: Tally) -> str:
-    """How many are right, once the answer is shown."""
-    count, right = tally.count, tally.right
-    if count == 0:
-        return "Nobody answered; the right answer is drawn."
-    if count == 1:
-        return "The one answer is right." if right else "The one answer is wrong."
-    if right == count:
-        return f"Everyone is right: all {count} answers."
-    if right == 0:
-        return f"Nobody is right: 0 of {count}."
-    return f"{right} of {count} right ({percent(right / count)} %)."
-
-
-def _mistake_line(question: Question, answer, count: int, how: str) -> str:
-    if question.kind == "cells":
-        return f"{plural(count, 'answer')}: the cells you get if you {how}."
-    given = shown(question.problem, answer)
-    return f"{plural(count, 'answer')} gave {given}: what you get if you {how}."
-
-
-def wrong_lines(question: Question, tally: Tally) -> list[str]:
-    """The most common wrong answers named with the mistake each shows (at most
-    MOST_NAMED), then how many show another known mistake, then the "other" ones."""
-    named = [w for w in tally.wrong if w.mistake is not None]
-    lines = [_mistake_line(question, w.answer, w.count, w.how) for w in named[:MOST_NAMED]]
-    more = sum(w.count for w in named[MOST_NAMED:])
-    if more:
-        lines.append(f"{plural(more, 'more answer')} show other known mistakes.")
-    if tally.other and not tally.analysed:
-        lines.append(
-            f"{plural(tally.other, 'wrong answer')}: no mistake is named for this "
-            "layer (adaptive or dilated windows)."
-        )
-    elif tally.other:
-        lines.append(f"Other: {plural(tally.other, 'wrong answer')} no known mistake gives.")
-    return lines
-
-
-def shift_sentence(first: Tally, second: Tally) -> str:
-    """The share right in the first vote and in the second."""
-
-    def part(tally: Tally) -> str:
-        if tally.count == 0:
-            return "no answers"
-        return f"{tally.right} of {tally.count} ({percent(tally.share_right)} %)"
-
-    return f"Right: {part(first)} in the first vote, {part(second)} in the second."
-
-
-def shift_lines(question: Question, first: Tally, second: Tally) -> list[str]:
-    """Each named wrong answer of either vote with its count before and after, the
-    most common first (at most MOST_NAMED), then the "other" answers' counts."""
-    words = {w.key: w for w in [*second.wrong, *first.wrong] if w.mistake is not None}
-    rows = []
-    for key, wrong in words.items():
-        before = next((w.count for w in first.wrong if w.key == key), 0)
-        after = next((w.count for w in second.wrong if w.key == key), 0)
-        rows.append((max(before, after), before, after, wrong))
-    rows.sort(key=lambda row: -row[0])
-    lines = []
-    for _, before, after, wrong in rows[:MOST_NAMED]:
-        what = "the cells" if question.kind == "cells" else shown(question.problem, wrong.answer)
-        lines.append(
-            f"{what}, what you get if you {wrong.how}: {before} → {plural(after, 'answer')}."
-        )
-    if first.other or second.other:
-        lines.append(f"Other wrong answers: {first.other} → {second.other}.")
-    return [line[0].upper() + line[1:] for line in lines]
-
-
-# -- typed numbers as bars ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Bar:
-    """label: the answer as written; count: how many gave it; right: it is the answer
-    (only said once revealed); order: where it goes along the axis."""
-
-    label: str
-    count: int
-    right: bool
-    order: tuple
-
-
-def _order(question: Question, answer) -> tuple:
-    if question.kind == "size":
-        return (0, int(answer[0]), int(answer[1]))
-    return (0, float(answer), 0)
-
-
-def bars(question: Question, tally: Tally, *, revealed: bool) -> list[Bar]:
-    """The typed answers grouped as the tally groups them (the right ones together,
-    each wrong answer's group), in the axis' order; the right answer's bar is there
-    (even at 0) and marked only once revealed; past MOST_BARS the rarest wrong groups
-    are summed in one "others" bar, last."""
-    problem = question.problem
-    right = Bar(
-        shown(problem, problem.answer), tally.right, revealed, _order(question, problem.answer)
-    )
-    wrong = [
-        Bar(shown(problem, w.answer), w.count, False, _order(question, w.answer))
-        for w in tally.wrong
-    ]
-    kept = wrong[: MOST_BARS - 1]  # tally.wrong: the most common first
-    rest = sum(bar.count for bar in wrong[MOST_BARS - 1 :])
-    chosen = [bar for bar in [right, *kept] if bar.count or (revealed and bar.right)]
-    chosen.sort(key=lambda bar: bar.order)
-    if rest:
-        chosen.append(Bar("others", rest, False, (1, 0.0, 0)))
-    return chosen
