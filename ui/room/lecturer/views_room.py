@@ -1,0 +1,283 @@
+"""The room on the projector (formatting and placing only): the join panel (the code,
+the QR code of the join link, the link) beside the question, the controls and the
+class's answers: a live count and the share map or bars while answers come in (a
+fragment that runs every second), then the engine's answer over them with the share
+right and the wrong answers named, then two votes side by side with the shift. In
+lecture mode each state fits a 1280x720 projector."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ...figures import room as room_figures
+from ...figures.style import (
+    LECTURE_MAIN_PX,
+    QR_DARK,
+    QR_DESK_PX,
+    QR_LECTURE_PX,
+    QR_LIGHT,
+    QR_MODULE_BORDER,
+    ROOM_CODE_DESK_PX,
+    ROOM_CODE_LECTURE_PX,
+    ROOM_JOIN_PX,
+    ROOM_MAP_MOST_PX,
+    ROOM_MAP_PX,
+    ROOM_PAIR_MAP_PX,
+    ROOM_PAIR_MOST_PX,
+)
+from ...shared.chart import cached, chart
+from ...shared.lecture import lecture_on
+from ...shared.state import literal
+from . import actions
+from .answers import (
+    Bar,
+    bars,
+    count_sentence,
+    paired_bars,
+    right_sentence,
+    shift_lines,
+    shift_sentence,
+    wrong_lines,
+)
+from .live import RoundView, pulse, round_view, share_percents, students_link
+from .model import question_words
+from .qr import qr_image
+from .state import STATE
+from .views import question_chooser, question_maps
+
+VOTES = {1: "first vote", 2: "second vote"}
+# On the projector the join code is the room screen's heading: the page's own title
+# gives it its room (a 720-px screen has none to spare).
+TITLE_OFF = '[data-testid="stMain"] h1 { display: none; }'
+
+
+def vote_name(vote: int) -> str:
+    return VOTES.get(vote, f"vote {vote}")
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _qr(link: str, least_px: int):
+    return qr_image(link, least_px=least_px, dark=QR_DARK, light=QR_LIGHT, border=QR_MODULE_BORDER)
+
+
+def join_panel(code: str) -> None:
+    """The code, large; the QR code of the join link; the link."""
+    lecture = lecture_on()
+    code_px = ROOM_CODE_LECTURE_PX if lecture else ROOM_CODE_DESK_PX
+    with st.container(key=STATE.code_box):
+        st.html(
+            f'<style>[data-testid="stMain"] .st-key-{STATE.code_box} '
+            f'[data-testid="stMarkdownContainer"] p {{ font-size: {code_px}px; '
+            "font-family: monospace; letter-spacing: 0.12em; line-height: 1.15; "
+            f"margin: 0; font-weight: 700; }} {TITLE_OFF if lecture else ''}</style>"
+        )
+        st.markdown(code)  # six characters of codes.ALPHABET: no markup can hide in it
+    link = students_link(code)
+    image = _qr(link, QR_LECTURE_PX if lecture else QR_DESK_PX)
+    st.image(image.svg, width=image.side)
+    st.caption(f"Join at {literal(link)}")
+
+
+def recovery_code(code: str) -> None:
+    """Folded, in the session that opened the room only: its recovery code."""
+    recovery = st.session_state[STATE.recovery_codes].get(code)
+    if recovery is not None:
+        with st.expander("Recovery code", icon=":material/key:"):
+            st.markdown(
+                f"**{recovery}** opens this room in another browser. It is shown once: note it now."
+            )
+
+
+def room_view(code: str, current) -> None:
+    """The room screen: the join panel left; the question, the controls and the
+    answers right."""
+    left, right = st.columns([ROOM_JOIN_PX, LECTURE_MAIN_PX - ROOM_JOIN_PX], gap="medium")
+    shown = round_view(code, current.round_number) if current.round_number else None
+    with left:
+        join_panel(code)
+        recovery_code(code)
+    with right:
+        if st.session_state[STATE.choosing] or shown is None:
+            new_question(code, can_cancel=shown is not None)
+        else:
+            row = question_header(shown, state=current.state)
+            controls(row, code, shown, state=current.state)
+            answers_view(code, shown, state=current.state)
+    watch(code, (current.round_number, current.state, current.ended))
+
+
+def new_question(code: str, *, can_cancel: bool) -> None:
+    question_chooser(in_room=True)
+    row = st.container(horizontal=True, gap="small")
+    row.button("Ask", key=STATE.ask_button, type="primary", on_click=actions.ask, args=(code,))
+    if can_cancel:
+        row.button("Cancel", key=STATE.cancel_button, on_click=actions.choose, args=(False,))
+
+
+def question_header(shown: RoundView, *, state: str):
+    """Which round and where its question is from, and the question; beside two votes
+    only which round (the question was on screen for both), in the controls' row.
+    Returns the row the controls go in."""
+    found = shown.round
+    if state == "revealed" and found.first_round is not None:
+        row = st.container(horizontal=True, gap="small", vertical_alignment="center")
+        row.markdown(f"**Round {found.number}**, {vote_name(found.vote)}", width="content")
+        return row
+    lead = f"**Round {found.number}**, {vote_name(found.vote)} · {shown.question.source}."
+    st.markdown(f"{lead} {question_words(shown.question)}")
+    return st.container(horizontal=True, gap="small")
+
+
+def controls(row, code: str, shown: RoundView, *, state: str) -> None:
+    """The buttons the round's state allows, in `row`, the most likely next one first;
+    the question's maps and the room's end behind a click each."""
+    if state == "open":
+        row.button(
+            "Close answers",
+            key=STATE.close_button,
+            type="primary",
+            on_click=actions.close_answers,
+            args=(code,),
+        )
+    if state in ("open", "closed"):
+        row.button(
+            "Reveal",
+            key=STATE.reveal_button,
+            type="primary" if state == "closed" else "secondary",
+            on_click=actions.reveal,
+            args=(code,),
+        )
+    if state in ("closed", "revealed") and shown.round.vote == 1:
+        row.button(
+            "Discuss and vote again",
+            key=STATE.vote_again_button,
+            type="primary" if state == "revealed" else "secondary",
+            on_click=actions.vote_again,
+            args=(code,),
+        )
+    row.button("New question", key=STATE.new_button, on_click=actions.choose, args=(True,))
+    problem = shown.question.problem
+    if shown.question.kind != "size":
+        with row.popover("Maps", icon=":material/grid_on:"):
+            question_maps(
+                problem.x,
+                problem.grad_output,
+                padding=problem.config.padding,
+                mode=problem.config.mode,
+            )
+    with row.popover("End room"):
+        st.button(
+            "End it for everyone",
+            key=STATE.end_button,
+            type="primary",
+            on_click=actions.end_room,
+            args=(code,),
+        )
+
+
+def answers_view(code: str, shown: RoundView, *, state: str) -> None:
+    if state == "open":
+        live_answers(code, shown.round.number)
+    elif state == "revealed" and shown.round.first_round is not None:
+        two_votes(round_view(code, shown.round.first_round), shown)
+    elif state == "revealed":
+        revealed(shown)
+    else:
+        st.markdown(count_sentence(shown.tally.count, state="closed"))
+        answers_chart(shown, revealed=False, key=STATE.fig_share)
+
+
+@st.fragment(run_every=1)
+def live_answers(code: str, number: int) -> None:
+    """Every second while answers come in: the count and the chart (small: the
+    tally is worked out again only when the answers changed)."""
+    shown = round_view(code, number)
+    st.markdown(count_sentence(shown.tally.count, state="open"))
+    answers_chart(shown, revealed=False, key=STATE.fig_share)
+
+
+@st.fragment(run_every=1)
+def watch(code: str, drawn: tuple) -> None:
+    """Every second: when the room moved on (another device ran it, it ended or
+    expired), the whole page is drawn again. Draws nothing."""
+    now = pulse(code)
+    if (now.round_number, now.state, now.ended) != drawn:
+        st.rerun(scope="app")
+
+
+def answers_chart(
+    shown: RoundView,
+    *,
+    revealed: bool,
+    key: str,
+    width_px: int = ROOM_MAP_PX,
+    tall_px: int = ROOM_MAP_MOST_PX,
+    title: str | None = None,
+    paired: tuple[list[Bar], int] | None = None,
+) -> None:
+    """The share map (cells) or the bars (numbers) of one round; `paired`: the bars
+    over both votes' answers and the count both axes reach."""
+    question, counted = shown.question, shown.tally
+    if question.kind == "cells":
+        figure = cached(
+            room_figures.share_map,
+            percents=share_percents(counted),
+            title=title or "% of the class who picked each cell",
+            answer_cells=tuple(sorted(question.answer)) if revealed else (),
+            width_px=width_px,
+            tall_px=tall_px,
+        )
+    else:
+        found, most = paired or (bars(question, counted, revealed=revealed), None)
+        figure = cached(
+            room_figures.answer_bars,
+            labels=tuple(bar.label for bar in found),
+            counts=tuple(bar.count for bar in found),
+            right=tuple(bar.right for bar in found),
+            title=title or "Answers given",
+            width_px=width_px,
+            most=most,
+        )
+    chart(figure, key=key)
+
+
+def revealed(shown: RoundView) -> None:
+    """The engine's answer over the class's answers; the share right; the wrong
+    answers named."""
+    rest = LECTURE_MAIN_PX - ROOM_JOIN_PX - ROOM_MAP_PX
+    chart_place, words = st.columns([ROOM_MAP_PX, rest])
+    with chart_place:
+        answers_chart(shown, revealed=True, key=STATE.fig_share)
+    with words:
+        st.markdown(f"**{right_sentence(shown.tally)}**")
+        if shown.question.kind == "cells":
+            st.caption("Outlined: the cells that get gradient.")
+        for line in wrong_lines(shown.question, shown.tally):
+            st.markdown(f"- {line}")
+
+
+def two_votes(first: RoundView, second: RoundView) -> None:
+    """The first and the second vote side by side, the answer on both, the shift;
+    bars of numbers over the same answers, on the same scale."""
+    question = second.question
+    pairs = [None, None]
+    if question.kind != "cells":
+        both = paired_bars(question, first.tally, second.tally, revealed=True)
+        most = max(bar.count for vote in both for bar in vote)
+        pairs = [(vote, most) for vote in both]
+    left, right = st.columns(2)
+    places = ((left, first, STATE.fig_first, pairs[0]), (right, second, STATE.fig_second, pairs[1]))
+    for place, shown, key, paired in places:
+        with place:
+            answers_chart(
+                shown,
+                revealed=True,
+                key=key,
+                width_px=ROOM_PAIR_MAP_PX,
+                tall_px=ROOM_PAIR_MOST_PX,
+                title=vote_name(shown.round.vote).capitalize(),
+                paired=paired,
+            )
+    st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
+    for line in shift_lines(question, first.tally, second.tally):
+        st.markdown(f"- {line}")
