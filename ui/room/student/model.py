@@ -10,7 +10,6 @@ analysis apply to it unchanged.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from dataclasses import replace
 
@@ -23,15 +22,15 @@ from ...exercises.model import Problem
 from ...exercises.replies import Reply, cells_reply, quantity, shown, typed_reply
 from ...pure.numbers import fmt
 from ...pure.words import MODE_LABELS, TIE_WORDS
+from .. import codes
 
-TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{32}")  # codes.new_token(): 32 url-safe chars
 NICKNAME_CHARS = 24  # a nickname is cut here: a name, not a message
 
 
 def valid_token(stored: object) -> str | None:
     """The token a browser kept, or None when what came back is not one (it is user
     input: any JSON at all)."""
-    if isinstance(stored, str) and TOKEN_PATTERN.fullmatch(stored):
+    if codes.valid_token(stored):
         return stored
     return None
 
