@@ -10,10 +10,10 @@ from itertools import product
 
 import numpy as np
 import pytest
-from ui.room.codes import new_token
 
 from pooling import TIES, PoolConfig, backward, forward
 from ui.exercises.model import Problem, make_problem
+from ui.room.codes import new_token
 from ui.room.student import model
 from ui.room.student.pulses import PulseCache
 
@@ -89,6 +89,27 @@ def test_the_layer_words_name_each_setting_that_shapes_the_question():
         "global max pooling"
     )
     assert "output of 2 × 3" in model.layer_words(PoolConfig("avg", output_size=(2, 3)), DISTINCT)
+
+
+def test_a_setting_that_cannot_change_the_answer_is_left_out():
+    """The divisor scales amounts (not which cells get some, nor the size); no tie rule
+    changes an output size."""
+    padded = PoolConfig("avg", 3, stride=2, padding=1, count_include_pad=False)
+    assert "divisor" in model.layer_words(padded, DISTINCT, kind="value")
+    for kind in ("cells", "size"):
+        assert "divisor" not in model.layer_words(padded, DISTINCT, kind=kind)
+    tied = PoolConfig("max", 2, ties="split")
+    assert "on a tie" in model.layer_words(tied, TIED, kind="cells")
+    assert "on a tie" not in model.layer_words(tied, TIED, kind="size")
+    cells = {kind: frozenset() for kind in ("first", "split")}
+    for rule in cells:
+        grad = backward(forward(TIED, PoolConfig("max", 2, ties=rule)), np.ones((2, 2)))
+        cells[rule] = frozenset(zip(*np.nonzero(grad), strict=True))
+    assert cells["first"] != cells["split"]  # so the rule matters for cells
+    for include in (True, False):  # the divisor does not: the same cells get gradient
+        config = PoolConfig("avg", 3, stride=2, padding=1, count_include_pad=include)
+        grad = backward(forward(DISTINCT, config), np.ones((2, 2)))
+        assert np.count_nonzero(grad) == DISTINCT.size
 
 
 def test_what_y_sends_back_is_said_as_it_is():

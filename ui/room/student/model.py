@@ -100,11 +100,16 @@ def divisor_words(config: PoolConfig) -> list[str]:
     return []
 
 
-def layer_words(config: PoolConfig, x: np.ndarray) -> str:
+def layer_words(config: PoolConfig, x: np.ndarray, *, kind: str = "value") -> str:
     """'max pooling, window 3×3, stride 2, padding 1; on a tie, …': every setting that
-    shapes this question, the tie rule only where a window of x has a tie."""
-    text = ", ".join(window_words(config) + divisor_words(config))
-    if ties_matter(x, config):
+    shapes the answer to a question of `kind`. The windows always; the divisor only
+    for a gradient's value (it scales the amounts, never which cells get some, nor the
+    output size); the tie rule for cells and values, where a window of x has a tie."""
+    words = window_words(config)
+    if kind == "value":
+        words += divisor_words(config)
+    text = ", ".join(words)
+    if kind != "size" and ties_matter(x, config):
         text += f"; on a tie, {TIE_WORDS[config.ties].rule}"
     return text
 
@@ -119,7 +124,7 @@ def upstream_words(grad_output: np.ndarray) -> str:
 
 def question_text(problem: Problem) -> str:
     """The question, as markdown (every part computed from the problem)."""
-    layer = f"Layer: {layer_words(problem.config, problem.x)}."
+    layer = f"Layer: {layer_words(problem.config, problem.x, kind=problem.kind)}."
     if problem.kind == "cells":
         return (
             f"{layer} {upstream_words(problem.grad_output)} **Tap every cell of x that "

@@ -187,13 +187,13 @@ def typed_form(problem: Problem, round_number: int, mine, *, token: str) -> None
         keys = (STATE.rows, STATE.cols)
         fill_boxes(round_number, texts, keys)
         left, right = st.columns(2)
-        left.text_input("Output height", key=STATE.rows, max_chars=40)
-        right.text_input("Output width", key=STATE.cols, max_chars=40)
+        left.text_input("Output height", key=STATE.rows)
+        right.text_input("Output width", key=STATE.cols)
         on_send = actions.send_size
     else:
         keys = (STATE.number,)
         fill_boxes(round_number, texts, keys)
-        st.text_input("Your answer", key=STATE.number, max_chars=40, placeholder="2.5 or 7/3")
+        st.text_input("Your answer", key=STATE.number, placeholder="2.5 or 7/3")
         on_send = actions.send_number
     browser.enter_presses(list(keys), STATE.send)
     st.button(
