@@ -220,6 +220,10 @@ def test_a_number_is_saved_changed_and_a_malformed_one_explained(room):
     problem = room.ask("value")
     app = student({"code": room.code})
     token = app.session_state[STATE.token]
+    outline = next(t for t in figure_titled(app, "x")["data"] if t.get("name") == "window")
+    r, c = problem.cell  # the cell asked about, outlined on x as the question says
+    assert {x for x in outline["x"] if x is not None} == {c - 0.5, c + 0.5}
+    assert {y for y in outline["y"] if y is not None} == {r - 0.5, r + 0.5}
     send(app, text="7/3")
     assert room.answer_of(token) == pytest.approx(7 / 3)
     send(app, text="-1,5")

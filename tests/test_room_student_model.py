@@ -123,7 +123,7 @@ def test_each_kind_of_question_asks_for_what_its_answer_holds():
     assert "**Tap every cell of x that receives gradient.**" in model.question_text(cells)
     value = make_problem("value", 3, 1, 1)
     r, c = value.cell
-    assert f"**What is dL/dx at ({r}, {c})?**" in model.question_text(value)
+    assert f"**What is dL/dx at ({r}, {c})**, the cell outlined on x?" in model.question_text(value)
     size = make_problem("size", 2, 1, 1)
     height, width = size.x.shape
     assert model.question_text(size).startswith(f"An input of {height} × {width} cells.")

@@ -134,7 +134,7 @@ def question_text(problem: Problem) -> str:
         r, c = problem.cell
         return (
             f"{layer} The map dL/dy holds each window's upstream gradient. "
-            f"**What is dL/dx at ({r}, {c})?** Two decimals are enough."
+            f"**What is dL/dx at ({r}, {c})**, the cell outlined on x? Two decimals are enough."
         )
     height, width = problem.x.shape
     return f"An input of {height} × {width} cells. {layer} **What is the output size?**"

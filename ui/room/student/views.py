@@ -130,6 +130,9 @@ def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
     if problem.kind == "cells":
         pick_map(problem, now, overlay=overlay, token=token)
         return
+    overlay = grids.Overlay(
+        window=(problem.cell,), padding=overlay.padding, pad_label=overlay.pad_label
+    )
     left, right = st.columns(2)
     with left:
         figure = cached(
