@@ -17,13 +17,27 @@ from apptest import errors, figure_titled, no_exceptions, open_app
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from ui.room import store
+from ui.room.database import URL_VARIABLE
 from ui.room.questions import question_from_exercise
+from ui.room.schema import new_engine
 from ui.room.student.model import answer_text, valid_token
 from ui.room.student.state import STATE, TOKEN_NAMESPACE
 from ui.shared import browser
 from ui.shared.state import literal
 
 JOIN = "screens/join.py"
+
+
+@pytest.fixture(scope="module")
+def room_engine(tmp_path_factory):
+    """The page's database (through ui.room.database, from the environment) and the
+    test's engine on the same SQLite file."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('rooms') / 'rooms.sqlite3'}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(URL_VARIABLE, url)
+        made = new_engine(url)
+        yield made
+        made.dispose()
 
 
 @pytest.fixture
@@ -340,8 +354,3 @@ def test_an_ended_room_says_so_and_leave_goes_back_to_the_form(room):
     app.button(key=STATE.leave).click().run()
     assert "code" not in dict(app.query_params)
     assert app.text_input(key=STATE.join_code).value == ""
-
-
-@pytest.fixture
-def room_engine():
-    return None  # STUB
