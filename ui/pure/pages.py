@@ -21,6 +21,7 @@ PAGES = (
     Page("screens/batch.py", "Batch", ":material/stacks:", "batch"),
     Page("screens/lesson.py", "Lesson", ":material/school:", "lesson"),
     Page("screens/exercises.py", "Exercises", ":material/quiz:", "exercises"),
+    Page("screens/room.py", "Class", ":material/co_present:", "class"),
     Page("screens/join.py", "Join", ":material/how_to_reg:", "join"),
 )
 PAGE_BY_LABEL = {page.label: page for page in PAGES}
