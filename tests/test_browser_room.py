@@ -1,0 +1,279 @@
+"""Class mode in headless Chromium, as a class uses it: the lecturer opens a room on the
+Class page (a 1280x720 projector in lecture mode), students join by its link (one of
+them on a 390x844 touch phone), answer by tapping x at a cell's pixel, the projector
+counts them and draws the share map, then the reveal and a second vote; a student's
+browser has no key to control the room; and when the replica serving a student dies
+mid-round, the page comes back with the same token, shows the answer saved and takes a
+change, and the lecturer keeps control. The rooms live in a SQLite file of the test's
+own (POOLING_LAB_DATABASE_URL in the served apps' environment).
+
+Every wait is for a condition on the page or in the database, never a fixed time.
+"""
+
+from __future__ import annotations
+
+import shutil
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from browser import (
+    TIMEOUT_MS,
+    exceptions_on,
+    expect_link,
+    open_page,
+    settle,
+    wait_for_title,
+    wait_for_values,
+)
+from conftest import PHONE, PROJECTOR, skip_or_fail
+from playwright.sync_api import expect
+
+from deploy.cluster import Cluster
+from deploy.local_server import free_port, start_app, stop
+from deploy.page_state import CELL_PIXEL
+from ui.room import store
+from ui.room.database import URL_VARIABLE
+from ui.room.lecturer.live import share_percents
+from ui.room.questions import question_from_exercise
+from ui.room.schema import new_engine
+from ui.room.student.model import cells_text
+from ui.room.student.state import TOKEN_NAMESPACE
+from ui.room.tally import tally
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = dict(viewport={"width": 1400, "height": 900})
+TOKEN_JS = f"() => JSON.parse(window.localStorage.getItem('pooling-lab:{TOKEN_NAMESPACE}'))"
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory):
+    """A SQLite file for the module: its URL in the environment the served apps start
+    with, and the test's own engine on it (the lecturer's side)."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('rooms') / 'rooms.sqlite3'}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(URL_VARIABLE, url)
+        engine = new_engine(url)
+        yield engine
+        engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def served(database):
+    url, process = start_app()
+    yield url
+    stop(process)
+
+
+EXERCISE = dict(kind="cells", level=2, seed=4, number=2)  # on the Class page's link too
+CLASS_LINK = "class?kind=cells&level=2&seed=4&n=2&lecture=1"
+SHARE_MAP = "% of the class who picked each cell"
+
+
+class Lecturer:
+    """The lecturer at the projector: the Class page in a 1280x720 browser of its own,
+    in lecture mode; the room's key stays in that browser."""
+
+    def __init__(self, page, base_url: str, engine):
+        self.page, self.engine = page, engine
+        open_page(page, f"{base_url}/{CLASS_LINK}")
+        page.get_by_role("button", name="Open a room").click()
+        self.expect_button("Close answers")
+        self.code = parse_qs(urlsplit(page.url).query)["room"][0]
+        self.question = question_from_exercise(**EXERCISE)
+        self.round = 1
+
+    @property
+    def join_link(self) -> str:
+        """The join link as the projector shows it (the QR code encodes the same)."""
+        shown = self.page.locator("code", has_text="/join?code=").first.inner_text()
+        return "".join(shown.split())
+
+    def expect_button(self, name: str) -> None:
+        expect(self.page.get_by_role("button", name=name)).to_be_visible(timeout=TIMEOUT_MS)
+
+    def press(self, name: str) -> None:
+        settle(self.page)
+        self.page.get_by_role("button", name=name).click()
+
+    def expect_text(self, text: str, timeout: int = TIMEOUT_MS) -> None:
+        expect(self.page.get_by_text(text).first).to_be_visible(timeout=timeout)
+
+    def expect_shares(self, picks: list) -> None:
+        """The heatmap: each cell's whole percent of the answers that picked it."""
+        counted = tally(self.question, [frozenset(cells) for cells in picks])
+        wait_for_values(self.page, SHARE_MAP, share_percents(counted).tolist())
+
+    def answer_of(self, token: str, round_number=None):
+        number = self.round if round_number is None else round_number
+        return store.my_answer(self.engine, self.code, token=token, round_number=number)
+
+
+def touch(page) -> bool:
+    return page.evaluate("() => navigator.maxTouchPoints > 0")
+
+
+def tap_cell(page, row: int, col: int) -> None:
+    """A finger's tap on a phone, a mouse click elsewhere, at cell (row, col) of x."""
+    wait_for_title(page, "x")
+    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+    x, y = page.evaluate(CELL_PIXEL, ["x", row, col])
+    if touch(page):
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+def expect_saved(page, problem, cells) -> None:
+    said = f"Your answer: {cells_text(cells)} (saved)."
+    expect(page.get_by_text(said)).to_be_visible(timeout=TIMEOUT_MS)
+    settle(page)
+
+
+def join_by_link(page, link: str, code: str) -> str:
+    """Open the join link as the QR code gives it; the browser's token once kept."""
+    open_page(page, link)
+    expect_link(page, code=code)
+    page.wait_for_function(f"() => ({TOKEN_JS})() !== null", timeout=TIMEOUT_MS)
+    return page.evaluate(TOKEN_JS)
+
+
+@pytest.fixture
+def projector(browser):
+    """The lecturer's own browser: the room's key is kept there."""
+    context = browser.new_context(**PROJECTOR)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def students(browser):
+    """Three students: a touch phone and two laptops, each a browser of its own."""
+    contexts = [browser.new_context(**options) for options in (PHONE, DESKTOP, DESKTOP)]
+    yield [context.new_page() for context in contexts]
+    for context in contexts:
+        context.close()
+
+
+def test_a_class_joins_by_the_link_taps_its_answers_sees_the_reveal_and_votes_again(
+    projector, students, served, database
+):
+    lecturer = Lecturer(projector, served, database)
+    problem = lecturer.question.problem
+    assert lecturer.join_link == f"{served}/join?code={lecturer.code}"
+    tokens = [join_by_link(page, lecturer.join_link, lecturer.code) for page in students]
+    assert len(set(tokens)) == 3  # one per browser
+    right = sorted(problem.answer)
+    picks = [{right[0], right[1]}, set(right), {right[0]}]
+    for page, cells in zip(students, picks, strict=True):
+        for count, cell in enumerate(sorted(cells), start=1):
+            tap_cell(page, *cell)
+            expect_saved(page, problem, sorted(cells)[:count])
+    lecturer.expect_text("3 answers so far.")
+    lecturer.expect_shares(picks)
+    # The student on the phone takes a cell back with a second tap: the map follows.
+    tap_cell(students[0], *right[1])
+    expect_saved(students[0], problem, [right[0]])
+    assert lecturer.answer_of(tokens[0]) == frozenset({right[0]})
+    picks[0] = {right[0]}
+    lecturer.expect_shares(picks)
+    lecturer.press("Reveal")
+    for page in students:  # each page sees the reveal by polling: no reload, no tap
+        expect(page.get_by_text("On x, ")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(students[0].get_by_text("Not quite")).to_be_visible()
+    expect(students[1].get_by_text("Right: all")).to_be_visible()
+    lecturer.expect_text("1 of 3 right (33 %).")
+    first_round = lecturer.round
+    lecturer.press("Discuss and vote again")
+    lecturer.round += 1
+    phone = students[0]
+    expect(phone.get_by_text(f"Your first vote: {cells_text([right[0]])}.")).to_be_visible(
+        timeout=TIMEOUT_MS
+    )
+    settle(phone)
+    tap_cell(phone, *right[-1])
+    expect_saved(phone, problem, [right[-1]])
+    assert lecturer.answer_of(tokens[0]) == frozenset({right[-1]})
+    assert lecturer.answer_of(tokens[0], first_round) == frozenset({right[0]})
+    lecturer.expect_text("1 answer so far.")
+    for page in [projector, *students]:
+        assert exceptions_on(page) == []
+
+
+def test_a_student_without_the_key_cannot_control_the_room(projector, students, served, database):
+    lecturer = Lecturer(projector, served, database)
+    student = students[1]
+    open_page(student, f"{served}/class?room={lecturer.code}")
+    expect(
+        student.get_by_text(f"This browser holds no key for room {lecturer.code}")
+    ).to_be_visible(timeout=TIMEOUT_MS)
+    for control in ("Close answers", "Reveal", "Discuss and vote again", "New question"):
+        expect(student.get_by_role("button", name=control)).to_have_count(0)
+    # Nor does the student's join page offer any: it answers, that is all.
+    join_by_link(student, lecturer.join_link, lecturer.code)
+    wait_for_title(student, "x")
+    for control in ("Close answers", "Reveal", "Open the room here"):
+        expect(student.get_by_role("button", name=control)).to_have_count(0)
+    assert store.pulse(database, lecturer.code).state == "open"
+    assert exceptions_on(student) == []
+
+
+@pytest.fixture(scope="module")
+def cluster(database):
+    if shutil.which("haproxy") is None:
+        skip_or_fail("haproxy is not installed (apt-get install haproxy)")
+    running = Cluster(2, free_port()).start()
+    yield running
+    running.stop()
+
+
+def replica_of(page) -> int:
+    """Which replica (0-based) the proxy's sticky cookie sends this browser to."""
+    cookie = next(c for c in page.context.cookies() if c["name"] == "LAB_REPLICA")
+    return int(cookie["value"].removeprefix("r")) - 1
+
+
+def test_a_students_page_survives_its_replica_with_the_same_token_and_answer(
+    browser, cluster, database
+):
+    lecturer_context = browser.new_context(**PROJECTOR)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    dead = None
+    try:
+        lecturer = Lecturer(lecturer_context.new_page(), cluster.url, database)
+        problem = lecturer.question.problem
+        first, second = sorted(problem.answer)[:2]
+        token = join_by_link(page, lecturer.join_link, lecturer.code)
+        tap_cell(page, *first)
+        expect_saved(page, problem, [first])
+        dead = replica_of(page)
+        for each in (page, lecturer.page):
+            each.evaluate("() => { window.labBeforeTheKill = true; }")
+        cluster.processes[dead].kill()
+        cluster.processes[dead].wait()
+        # The page reconnects through the proxy to the live replica and reloads from its
+        # link: the same token from the browser's storage, the answer read back.
+        page.wait_for_function("() => window.labBeforeTheKill === undefined", timeout=60_000)
+        expect_saved(page, problem, [first])
+        assert page.evaluate(TOKEN_JS) == token and replica_of(page) != dead
+        tap_cell(page, *second)
+        expect_saved(page, problem, [first, second])
+        assert lecturer.answer_of(token) == frozenset({first, second})
+        # The lecturer keeps control (its page too came back, where it lived on the dead
+        # replica, with the key from its browser): it counts the change and reveals.
+        if replica_of(lecturer.page) == dead:
+            lecturer.page.wait_for_function(
+                "() => window.labBeforeTheKill === undefined", timeout=60_000
+            )
+        lecturer.expect_text("1 answer so far.")
+        lecturer.expect_shares([[first, second]])
+        lecturer.press("Reveal")
+        expect(page.get_by_text("On x, ")).to_be_visible(timeout=TIMEOUT_MS)
+        assert exceptions_on(page) == [] and exceptions_on(lecturer.page) == []
+    finally:
+        context.close()
+        lecturer_context.close()
+        if dead is not None:
+            port = int(cluster.replica_urls[dead].rsplit(":", 1)[1])
+            cluster.processes[dead] = start_app(port=port)[1]
