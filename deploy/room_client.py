@@ -1,0 +1,114 @@
+"""Class mode without a browser: a student's phone and the projector as Streamlit
+sessions over the websocket (deploy/stream_client), for the room benchmark and the
+serving tests.
+
+What the browser itself would add is sent as it would send it:
+- the lab's browser component (ui/shared/browser.py, key `lab_browser`) answers a
+  page's first run with what localStorage kept, as its state {"recalled": {namespace:
+  stored text or null}} (a json_value); a student's token is kept under `class-token`
+  as JSON text, the lecturer's rooms under `class-rooms`;
+- a tap on a cell of x is the pick chart's selection (a string_value), the chart keyed
+  room_pick_<round>_<taps>; a typed number is room_number's text with room_send pressed;
+- a fragment with run_every is rerun by the browser's timer: `poll` and `refresh` are
+  one tick of it.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .stream_client import Run, Session, Widget, component_state, selection_state
+
+BROWSER_KEY = "lab_browser"
+TOKEN_NAMESPACE = "class-token"
+ROOMS_NAMESPACE = "class-rooms"
+PICK_PREFIX = "room_pick_"
+NUMBER_KEY, SEND_KEY = "room_number", "room_send"
+
+
+class NoFragment(Exception):
+    """The page has no fragment running (it has not joined, or its room ended)."""
+
+
+def browser_answer(**stored: str | None) -> Widget:
+    """The browser component's answer to a page's first run: {namespace: the text
+    localStorage kept (JSON), or None when it kept nothing}."""
+    return (BROWSER_KEY, "json_value", component_state(recalled=stored))
+
+
+async def tick(session: Session) -> Run:
+    """One run of the page's fragment, as the browser's timer sends it."""
+    if not session.fragments:
+        raise NoFragment(f"/{session.page} has no fragment running")
+    fragment = min(session.fragments, key=session.fragments.get)  # the quickest one
+    return await session.rerun(fragment_id=fragment)
+
+
+class Student:
+    """One phone: joins room `code` by its link with `token` kept in its browser."""
+
+    def __init__(self, base_url: str, code: str, token: str):
+        self.session = Session(base_url, "join", f"code={code}")
+        self.token = token
+
+    async def join(self) -> list[Run]:
+        """Open the join link; the browser hands over the token; the page joins."""
+        first = await self.session.open()
+        kept = json.dumps(self.token)
+        return [first, await self.session.rerun(browser_answer(**{TOKEN_NAMESPACE: kept}))]
+
+    async def poll(self) -> Run:
+        """The polling fragment's run (full when the round changed and it reran)."""
+        return await tick(self.session)
+
+    def pick_key(self, round_number: int) -> str | None:
+        """The key of x to tap on screen for round `round_number`, or None when the
+        page does not show that round open for taps."""
+        prefix = f"{PICK_PREFIX}{round_number}_"
+        found = [key for key in self.session.drawn if key.startswith(prefix)]
+        return found[0] if found else None
+
+    def can_type(self) -> bool:
+        """Whether the page shows the number box and Send."""
+        return {NUMBER_KEY, SEND_KEY} <= self.session.drawn
+
+    async def tap(self, round_number: int, row: int, col: int) -> Run:
+        """A tap on cell (row, col) of x: the cell goes in or out of the answer."""
+        key = self.pick_key(round_number)
+        if key is None:
+            raise NoFragment(f"round {round_number} is not open for taps on this page")
+        return await self.session.rerun((key, "string_value", selection_state(row, col)))
+
+    async def send_number(self, text: str) -> Run:
+        """`text` typed in the answer box, then Send."""
+        return await self.session.rerun(
+            widgets=((NUMBER_KEY, "string_value", text), (SEND_KEY, "trigger_value", True))
+        )
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+class Projector:
+    """The lecturer's browser on /class?room=CODE, holding the room's key."""
+
+    def __init__(self, base_url: str, code: str, secret: str, *, listener=None):
+        self.session = Session(base_url, "class", f"room={code}", listener=listener)
+        self.code, self.secret = code, secret
+
+    async def open(self) -> list[Run]:
+        first = await self.session.open()
+        rooms = json.dumps([{"code": self.code, "secret": self.secret}])
+        return [first, await self.session.rerun(browser_answer(**{ROOMS_NAMESPACE: rooms}))]
+
+    async def refresh(self) -> Run:
+        return await tick(self.session)
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+def shown_count(message) -> int | None:
+    """The number of answers the projector's page shows in this ForwardMsg, or None
+    when the message does not show it."""
+    return None  # filled in against the projector's views
