@@ -133,3 +133,8 @@ def phone_page(browser):
     context = browser.new_context(**PHONE)
     yield context.new_page()
     context.close()
+
+
+# -- PostgreSQL ---------------------------------------------------------------------------
+
+from postgres import postgres_url  # noqa: E402,F401  (the session fixture: tests/postgres.py)
