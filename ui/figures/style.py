@@ -25,7 +25,15 @@ GRADIENT_SCALE = [
     [1.0, "#e66101"],
 ]
 COUNT_SCALE = [[0.0, "#f0fdfa"], [1.0, "#2a9d8f"]]
-SCALES = {"value": VALUE_SCALE, "gradient": GRADIENT_SCALE, "count": COUNT_SCALE}
+# Class mode: the share of a room that picked each cell, 0 to 100 %, in blues (a scale of
+# its own: not a value, a gradient nor a count).
+SHARE_SCALE = [[0.0, "#eff6ff"], [1.0, "#2563eb"]]
+SCALES = {
+    "value": VALUE_SCALE,
+    "gradient": GRADIENT_SCALE,
+    "count": COUNT_SCALE,
+    "share": SHARE_SCALE,
+}
 
 BACKGROUND = "#ffffff"  # a light figure's plot
 PADDING_COLOUR = "#e4e4e7"
@@ -46,6 +54,13 @@ PICK_LEGEND = "a yellow dot"  # what captions call each answer mark
 RIGHT_LEGEND = "a tick"
 MISSED_LEGEND = "a dashed frame"
 EXTRA_LEGEND = "a cross"
+# Class mode's bar chart of the numbers a room typed: each answer a grey bar; once the
+# answer is revealed, the right one green (and ticked in its label).
+BAR_COLOUR = "#a1a1aa"
+RIGHT_BAR_COLOUR = "#16a34a"
+# A QR code: dark modules on white, whatever the page's theme (phones read it so).
+QR_DARK = "#000000"
+QR_LIGHT = "#ffffff"
 ROUTE_COLOUR = "#c2410c"  # routes, and the current point of a curve
 LINE_COLOUR = "#3f3f46"  # curves (loss, positions reached)
 GRID_LINE = "#eeeeee"
@@ -180,6 +195,30 @@ SLOPE_LABEL_SHIFT = {
     "flat": dict(xanchor="left", yanchor="bottom", yshift=NOW_PX // 2 + 4),  # over the dot
     "rising": dict(xanchor="right", yanchor="bottom", xshift=-6),
 }
+
+# -- class mode's projector (ui/figures/room.py, ui/room/lecturer) ------------------------
+# The room screen at 1280x720 in lecture mode: a join panel (the code, the QR code, the
+# link, the controls) beside the class's answers. The QR code is at least 300 px tall
+# there, for a phone at the back of a hall; at a desk it can be smaller.
+ROOM_JOIN_PX = 340  # the join panel's column in lecture mode
+QR_LECTURE_PX = 320
+QR_DESK_PX = 240
+QR_MODULE_BORDER = 2  # the quiet zone, in modules (phones read 2 well on a white box)
+ROOM_CODE_LECTURE_PX = 64  # the join code, read from the back of the hall
+ROOM_CODE_DESK_PX = 44
+# The share map: each cell's share in % at SHARE_FONT_PX (20.8 px in lecture mode) in a
+# column ROOM_MAP_PX wide (alone, the words beside it) or ROOM_PAIR_MAP_PX (two votes
+# side by side: 8 columns of "100" just fit), in CSS px as grid_figure's width_px; its
+# cells no taller together than ROOM_MAP_MOST_PX before lecture mode's scale.
+SHARE_FONT_PX = 15
+SHARE_SLACK_PX = 4  # room a share needs in its cell beyond its own width
+ROOM_MAP_PX = 420
+ROOM_PAIR_MAP_PX = 370
+ROOM_MAP_MOST_PX = 260
+ROOM_MARGIN = dict(l=24, r=4, t=56, b=6)
+BARS_HEIGHT_PX = 280  # the bar chart of typed numbers, before lecture mode's scale
+BARS_MARGIN = dict(l=40, r=8, t=56, b=48)
+BAR_TEXT_PX = 15  # the count over each bar
 
 # -- page elements other than figures --------------------------------------------------
 EDITOR_COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit side by side at 1024

@@ -9,7 +9,10 @@ from urllib.parse import urlencode
 import numpy as np
 import streamlit as st
 
+from ..pure.class_link import ask_params, why_not_asked
+from ..pure.links import snapshot
 from ..shared.code_view import reproduce_view
+from ..shared.lecture import with_lecture
 from . import cache
 from .model import LayerStory
 from .state import STATE
@@ -18,6 +21,7 @@ from .state import STATE
 def share_view(story: LayerStory) -> None:
     st.markdown("**Share this screen**: the link holds every setting, both grids and this tab.")
     st.code(share_link(), language=None, wrap_lines=True)
+    ask_the_class(story)
     st.markdown("**Download the grids** (CSV). Every chart also has a camera button for a PNG.")
     grids_to_save = {
         "x": story.x,
@@ -43,6 +47,22 @@ def share_view(story: LayerStory) -> None:
         config=story.config,
         torch_code=torch_code,
         numpy_code=numpy_code,
+    )
+
+
+def ask_the_class(story: LayerStory) -> None:
+    """A link to the Class page carrying this layer, x and dL/dy (a room asks the
+    class about them); where a class question cannot take them, why."""
+    reason = why_not_asked(story.x.shape, story.grad_output)
+    if reason is not None:
+        st.caption(f"Ask the class: {reason}")
+        return
+    pool = snapshot(STATE.pool.fields, st.session_state)
+    st.page_link(
+        "screens/room.py",
+        label="Ask the class about this layer",
+        icon=":material/co_present:",
+        query_params=with_lecture(ask_params(story.x, story.grad_output, pool)),
     )
 
 

@@ -21,5 +21,6 @@ PAGES = (
     Page("screens/batch.py", "Batch", ":material/stacks:", "batch"),
     Page("screens/lesson.py", "Lesson", ":material/school:", "lesson"),
     Page("screens/exercises.py", "Exercises", ":material/quiz:", "exercises"),
+    Page("screens/room.py", "Class", ":material/co_present:", "class"),
 )
 PAGE_BY_LABEL = {page.label: page for page in PAGES}

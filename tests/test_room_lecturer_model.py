@@ -1,0 +1,314 @@
+"""The lecturer's page, pure: the keys a browser gives back, the join link, the
+question in words, every sentence the projector says about the answers (each count,
+"no", "every" and share computed here from the answers themselves), the bars, the
+Playground's link, the QR code and the projector's figures."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from pooling import PoolConfig
+from ui.exercises.mistakes import known_mistakes
+from ui.figures import room as room_figures
+from ui.figures import style
+from ui.figures.look import Look, styled
+from ui.figures.sizes import drawn_cell_px
+from ui.pure import class_link
+from ui.pure.qr import qr_image
+from ui.room import questions
+from ui.room.lecturer import model
+from ui.room.questions import question_from_exercise, question_from_layer
+from ui.room.tally import tally
+
+SECRET = "A" * 43
+OTHER = "b" * 43
+
+
+# -- the keys this browser keeps ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [None, "K7QX3M", {"code": "K7QX3M"}, [1, "x", None], [{"code": "K7QX3M"}]],
+)
+def test_stored_keys_that_are_not_a_list_of_rooms_give_none(stored):
+    assert model.rooms_from_stored(stored) == []
+
+
+def test_stored_keys_keep_valid_rooms_once_newest_first_at_most_five():
+    stored = [
+        {"code": "k7qx-3m", "secret": SECRET},  # typed form: normalised
+        {"code": "K7QX3M", "secret": OTHER},  # the same room again: the first kept
+        {"code": "OOOOOO", "secret": SECRET},  # O is not in the alphabet
+        {"code": "AAAAAA", "secret": "short"},
+        {"code": "AAAAAA", "secret": "<script>" * 4},
+        *({"code": code * 6, "secret": OTHER} for code in "ACDEFGH"),
+    ]
+    ring = model.rooms_from_stored(stored)
+    assert [key.code for key in ring] == ["K7QX3M", "AAAAAA", "CCCCCC", "DDDDDD", "EEEEEE"]
+    assert ring[0].secret == SECRET
+    assert model.rooms_to_stored(ring)[0] == {"code": "K7QX3M", "secret": SECRET}
+
+
+def test_a_new_key_goes_first_and_replaces_its_room_s_old_one():
+    old = [model.RoomKey("AAAAAA", SECRET), model.RoomKey("CCCCCC", SECRET)]
+    ring = model.with_room(old, model.RoomKey("CCCCCC", OTHER))
+    assert ring == [model.RoomKey("CCCCCC", OTHER), model.RoomKey("AAAAAA", SECRET)]
+    session = [model.RoomKey("DDDDDD", OTHER)]
+    assert [k.code for k in model.merged_rooms(session, old)] == ["DDDDDD", "AAAAAA", "CCCCCC"]
+    assert model.secret_for(ring, "CCCCCC") == OTHER
+    assert model.secret_for(model.without_room(ring, "CCCCCC"), "CCCCCC") is None
+
+
+# -- the join link --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("page_url", "root"),
+    [
+        ("http://127.0.0.1:8501/class", "http://127.0.0.1:8501/"),
+        ("https://lab.example.org/pool/class/", "https://lab.example.org/pool/"),
+        ("http://h:1/", "http://h:1/"),
+    ],
+)
+def test_the_app_root_drops_the_page_s_path(page_url, root):
+    assert model.app_root(page_url, "class") == root
+    assert model.join_link(root, "join", "K7QX3M") == f"{root}join?code=K7QX3M"
+
+
+# -- the question in words -------------------------------------------------------------------
+
+
+def test_layer_words_say_every_setting_that_is_not_its_default():
+    x = np.arange(16.0).reshape(4, 4)
+    words = model.layer_words(PoolConfig("max", (2, 3), stride=1, dilation=(1, 1)), x)
+    assert words == "max pooling, window 2×3, stride 1×1"  # no tie in a ramp: no tie rule
+    dilated = model.layer_words(PoolConfig("max", 2, stride=1, dilation=2, padding=1), x)
+    assert "dilation 2×2" in dilated and "padding 1×1" in dilated
+    adaptive = model.layer_words(PoolConfig("avg", output_size=(3, 2)), x)
+    assert adaptive == "adaptive average pooling to an output of 3×2"
+    override = model.layer_words(PoolConfig("avg", 2, padding=1, divisor_override=3), x)
+    assert override.endswith("every window divides by 3")
+
+
+def test_the_tie_rule_is_said_only_where_x_has_a_tie_it_decides():
+    ties = np.array([[1.0, 1.0], [0.0, 0.0]])
+    config = PoolConfig("max", 2, ties="last")
+    assert model.layer_words(config, ties).endswith(
+        "on a tie, the last tied cell in reading order gets it all"
+    )
+    assert "tie" not in model.layer_words(config, np.array([[1.0, 2.0], [0.0, 0.0]]))
+
+
+def test_a_cell_question_says_the_upstream_it_has():
+    x = np.arange(16.0).reshape(4, 4)
+    config = PoolConfig("max", 2)
+    same = question_from_layer("cells", x=x, config=config, grad_output=np.full((2, 2), 2.5))
+    assert "every cell of y sends back dL/dy = 2.5" in model.question_words(same)
+    mixed = question_from_layer("cells", x=x, config=config, grad_output=[[1.0, 2.0], [1.0, 1.0]])
+    assert "every cell of y sends back a positive dL/dy" in model.question_words(mixed)
+
+
+# -- sentences about the answers ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("share", "shown"), [(0, 0), (0.001, 1), (0.5, 50), (0.996, 99), (1, 100)])
+def test_a_percent_never_says_none_of_some_nor_all_of_not_all(share, shown):
+    assert model.percent(share) == shown
+
+
+def numbers_in(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 7])
+def test_the_count_sentence_counts_the_answers(count):
+    question = question_from_exercise("value", level=1, seed=2, number=1)
+    counted = tally(question, [question.answer] * count)
+    for state in ("open", "closed"):
+        sentence = model.count_sentence(counted.count, state=state)
+        if counted.count == 0:
+            assert "No answers" in sentence or "nobody answered" in sentence
+        else:
+            assert numbers_in(sentence) == [counted.count]
+            assert ("answers" in sentence) == (counted.count != 1)
+
+
+def wrong_of(question, index: int = 0):
+    return known_mistakes(question.problem)[index].answer
+
+
+@pytest.mark.parametrize("kind", ["cells", "value", "size"])
+@pytest.mark.parametrize(("right", "wrong"), [(0, 0), (1, 0), (0, 1), (3, 0), (0, 3), (2, 3)])
+def test_the_right_sentence_is_true_for_the_answers(kind, right, wrong):
+    question = question_from_exercise(kind, level=3, seed=5, number=2)
+    answers = [question.answer] * right + [wrong_of(question)] * wrong
+    counted = tally(question, answers)
+    assert (counted.count, counted.right) == (right + wrong, right)  # counted, not typed
+    sentence = model.right_sentence(counted)
+    if counted.count == 0:
+        assert sentence.startswith("Nobody answered")
+    elif counted.count == 1:
+        assert sentence == (
+            "The one answer is right." if counted.right else "The one answer is wrong."
+        )
+    elif counted.right == counted.count:
+        assert sentence.startswith("Everyone is right") and numbers_in(sentence) == [counted.count]
+    elif counted.right == 0:
+        assert sentence.startswith("Nobody is right") and numbers_in(sentence) == [0, counted.count]
+    else:
+        share = round(100 * counted.right / counted.count)
+        assert numbers_in(sentence) == [counted.right, counted.count, share]
+
+
+def lines_total(lines: list[str]) -> int:
+    """The answers the wrong-answer lines account for: each line's first count."""
+    total = 0
+    for line in lines:
+        found = re.search(r"(\d+) (?:more |wrong )?answers?\b", line)
+        total += int(found.group(1))
+    return total
+
+
+@pytest.mark.parametrize("kind", ["cells", "value", "size"])
+def test_the_wrong_lines_name_each_mistake_with_its_count_and_sum_to_the_wrong(kind):
+    question = question_from_exercise(kind, level=3, seed=5, number=2)
+    mistakes = known_mistakes(question.problem)
+    other = (7.77 if kind == "value" else (60, 60)) if kind != "cells" else frozenset({(0, 0)})
+    answers = [question.answer, other, other] + [m.answer for m in mistakes[:5] for _ in range(2)]
+    counted = tally(question, answers)
+    lines = model.wrong_lines(question, counted)
+    assert lines_total(lines) == counted.count - counted.right
+    named = [w for w in counted.wrong if w.mistake is not None]
+    for line, wrong in zip(lines, named[: model.MOST_NAMED], strict=False):
+        assert line.startswith(f"{wrong.count} answer") and wrong.how in line
+    if counted.other:
+        assert f"Other: {counted.other} wrong answer" in lines[-1]
+
+
+def test_no_wrong_lines_when_everyone_is_right_and_other_counts_unknown_answers():
+    question = question_from_exercise("value", level=2, seed=1, number=4)
+    assert model.wrong_lines(question, tally(question, [question.answer] * 4)) == []
+    strange = tally(question, [123.45, 123.45])
+    assert model.wrong_lines(question, strange) == [
+        "Other: 2 wrong answers no known mistake gives."
+    ]
+
+
+def test_the_shift_says_each_vote_s_share_and_each_mistake_before_and_after():
+    question = question_from_exercise("value", level=2, seed=1, number=4)
+    mistake = known_mistakes(question.problem)[0]
+    first = tally(question, [question.answer] + [mistake.answer] * 3)
+    second = tally(question, [question.answer] * 3 + [mistake.answer])
+    sentence = model.shift_sentence(first, second)
+    assert numbers_in(sentence) == [first.right, first.count, 25, second.right, second.count, 75]
+    (line,) = model.shift_lines(question, first, second)
+    assert line.endswith(": 3 → 1 answer.") and mistake.how in line
+    empty = tally(question, [])
+    assert model.shift_sentence(empty, second).startswith("Right: no answers in the first vote")
+
+
+# -- bars ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["value", "size"])
+def test_the_bars_count_every_answer_and_mark_the_right_one_only_once_revealed(kind):
+    question = question_from_exercise(kind, level=3, seed=5, number=2)
+    answers = [wrong_of(question), wrong_of(question), wrong_of(question, 1)]
+    counted = tally(question, answers)
+    hidden = model.bars(question, counted, revealed=False)
+    assert sum(bar.count for bar in hidden) == counted.count
+    assert not any(bar.right for bar in hidden) and all(bar.count for bar in hidden)
+    shown = model.bars(question, counted, revealed=True)
+    (right,) = [bar for bar in shown if bar.right]
+    assert right.count == counted.right == 0  # there, at 0: the answer is revealed
+    assert [bar.order for bar in shown] == sorted(bar.order for bar in shown)
+
+
+def test_past_ten_answers_the_rarest_are_summed_in_others():
+    question = question_from_exercise("value", level=1, seed=2, number=1)
+    answers = [100.0 + n for n in range(15) for _ in range(1 + (n < 5))]
+    counted = tally(question, answers)
+    found = model.bars(question, counted, revealed=False)
+    assert len(found) == model.MOST_BARS and found[-1].label == "others"
+    assert sum(bar.count for bar in found) == len(answers)
+
+
+# -- the Playground's link and the QR code -----------------------------------------------
+
+
+def test_the_link_s_largest_grid_is_the_question_s():
+    assert class_link.LARGEST_SIDE == questions.LARGEST_SIDE
+
+
+def test_the_ask_link_carries_x_and_dl_dy_back_exactly_and_says_why_not():
+    x = np.array([[1.5, -2.0, 3.0], [0.25, 4.0, 1e-3]])
+    grad = np.array([[2.5]])
+    params = class_link.ask_params(x, grad, {"mode": "max", "kh": "2"})
+    assert params["mode"] == "max"
+    back_x, back_grad = class_link.read_layer_grids(params)
+    assert np.array_equal(back_x, x) and np.array_equal(back_grad, grad)
+    assert class_link.read_layer_grids({"mode": "max"}) is None
+    with pytest.raises(ValueError, match="gy"):
+        class_link.read_layer_grids({"x": "1,2"})
+    assert class_link.why_not_asked((8, 8), np.ones((4, 4))) is None
+    assert "9×8" in class_link.why_not_asked((9, 8), np.ones((4, 4)))
+    assert "positive" in class_link.why_not_asked((4, 4), np.array([[1.0, 0.0]]))
+    assert "positive" in class_link.why_not_asked((4, 4), np.array([[1.0, -1.0]]))
+
+
+def test_the_qr_code_is_at_least_as_big_as_asked_in_whole_pixels_per_module():
+    image = qr_image(
+        "http://127.0.0.1:8501/join?code=K7QX3M",
+        least_px=style.QR_LECTURE_PX,
+        dark=style.QR_DARK,
+        light=style.QR_LIGHT,
+        border=style.QR_MODULE_BORDER,
+    )
+    assert image.svg.startswith("<svg") and f'width="{image.side}"' in image.svg
+    assert style.QR_LECTURE_PX <= image.side < 1.2 * style.QR_LECTURE_PX
+
+
+# -- the figures -----------------------------------------------------------------------------
+
+
+def test_the_share_map_writes_each_percent_and_outlines_the_answer_only_when_given():
+    percents = np.array([[0, 50], [100, 25]])
+    figure = room_figures.share_map(percents, title="share")
+    (heatmap,) = [trace for trace in figure.data if trace.type == "heatmap"]
+    assert np.array_equal(np.asarray(heatmap.z), percents)
+    assert (heatmap.zmin, heatmap.zmax) == (0, 100) and heatmap.colorscale[-1][
+        1
+    ] == style.SHARE_SCALE[-1][1]
+    assert list(np.asarray(heatmap.text).ravel()) == ["0", "50", "100", "25"]
+    assert not [trace for trace in figure.data if trace.name == "answer"]
+    revealed = room_figures.share_map(percents, title="share", answer_cells=((0, 1), (1, 1)))
+    assert [trace.name for trace in revealed.data if trace.type == "scatter"] == [
+        "answer halo",
+        "answer",
+    ]
+
+
+@pytest.mark.parametrize("width", [style.ROOM_MAP_PX, style.ROOM_PAIR_MAP_PX])
+def test_in_lecture_an_8_by_8_share_map_fits_its_column_with_20_px_numbers(width):
+    figure = room_figures.share_map(
+        np.full((8, 8), 100), title="share", width_px=width, lecture=True
+    )
+    drawn = styled(figure, Look(lecture=True))
+    cell = drawn_cell_px(drawn)
+    font = drawn.data[0].textfont.size
+    assert font >= 20
+    assert cell - 2 >= font * 0.556 * 3  # "100" fits its cell
+    margin = drawn.layout.margin
+    assert 8 * cell + margin.l + margin.r <= width
+
+
+def test_the_bars_are_green_only_where_right_and_ticked():
+    figure = room_figures.answer_bars(("1", "2.5"), (3, 2), (False, True), title="answers")
+    (bar,) = figure.data
+    assert list(bar.marker.color) == [style.BAR_COLOUR, style.RIGHT_BAR_COLOUR]
+    assert list(figure.layout.xaxis.ticktext) == ["1", "2.5 ✓"]
+    assert list(bar.y) == [3, 2] and list(bar.text) == ["3", "2"]

@@ -1,0 +1,141 @@
+"""Class mode's projector figures: the share of a room that picked each cell of x (a
+heatmap on a scale of its own, 0 to 100 %, each cell's whole percent written in it),
+with the engine's answer outlined over it once revealed; and the numbers a room typed
+as bars, the right one green once revealed. Built for the desk look; look.styled draws
+them for lecture mode and the dark theme."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from . import style
+from .labels import LINE_EM, label_px
+from .marks import outline_traces
+
+WIDEST_SHARE = "100"  # the widest label a share map writes
+
+
+def share_cell_px(shape: tuple[int, int], width_px: float, *, lecture: bool) -> float:
+    """A share map's square cell (desk px) in a column `width_px` wide (CSS px): what
+    the column leaves after the margins, no more than style.CELL_PX, and short enough
+    that the rows fit style.ROOM_MAP_MOST_PX."""
+    rows, cols = shape
+    room = width_px / style.lecture_scale(lecture)
+    across = (room - style.ROOM_MARGIN["l"] - style.ROOM_MARGIN["r"]) / cols
+    return min(style.CELL_PX, across, style.ROOM_MAP_MOST_PX / rows)
+
+
+def share_font_px(cell_px: float, *, lecture: bool) -> float:
+    """SHARE_FONT_PX, or less where "100" would not fit the cell; never under the
+    house's floor for map numbers (LECTURE_CELL_FONT_PX in lecture mode)."""
+    floor = style.LECTURE_CELL_FONT_PX / style.LECTURE_SCALE if lecture else style.MIN_CELL_FONT_PX
+    fits = (
+        style.SHARE_FONT_PX
+        * (cell_px - style.SHARE_SLACK_PX)
+        / label_px(WIDEST_SHARE, style.SHARE_FONT_PX)
+    )
+    return max(floor, min(style.SHARE_FONT_PX, fits, cell_px / LINE_EM))
+
+
+def share_map(
+    percents,
+    *,
+    title: str,
+    answer_cells: tuple = (),
+    width_px: float = style.ROOM_MAP_PX,
+    lecture: bool = False,
+) -> go.Figure:
+    """percents: (H, W) whole numbers 0..100, the share of the room that picked each
+    cell; answer_cells: the cells that get gradient, outlined (empty until revealed)."""
+    shares = np.asarray(percents, dtype=float)
+    rows, cols = shares.shape
+    cell_px = share_cell_px(shares.shape, width_px, lecture=lecture)
+    font_px = share_font_px(cell_px, lecture=lecture)
+    labels = np.vectorize(lambda value: str(int(value)))(shares).astype(object)
+    traces = [
+        dict(
+            type="heatmap",
+            z=shares,
+            x=np.arange(cols),
+            y=np.arange(rows),
+            text=labels,
+            texttemplate="%{text}",
+            textfont=dict(size=font_px),
+            xgap=style.CELL_GAP_PX,
+            ygap=style.CELL_GAP_PX,
+            name="share",
+            hovertemplate="row %{y}, col %{x}: %{text} % picked it<extra></extra>",
+            colorscale=style.SHARE_SCALE,
+            zmin=0,
+            zmax=100,
+            showscale=False,
+        )
+    ]
+    if answer_cells:
+        traces += outline_traces(answer_cells, name="answer")
+    layout = dict(
+        **style.matrix_axes(shares.shape, cell=cell_px),
+        **style.base_layout(
+            title=title,
+            height=rows * cell_px + style.ROOM_MARGIN["t"] + style.ROOM_MARGIN["b"],
+            margin=style.ROOM_MARGIN,
+            width_px=width_px / style.lecture_scale(lecture),
+        ),
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def answer_bars(
+    labels: tuple[str, ...],
+    counts: tuple[int, ...],
+    right: tuple[bool, ...],
+    *,
+    title: str,
+    width_px: float = style.ROOM_MAP_PX,
+    lecture: bool = False,
+) -> go.Figure:
+    """One bar per answer given (labels in the axis' order, each with its count written
+    over it); a bar marked right is green and its label ticked. Bars stand at 0, 1, 2...
+    with the labels as tick text, so two answers written alike stay two bars."""
+    positions = list(range(len(labels)))
+    ticks = [
+        f"{label} ✓" if is_right else label for label, is_right in zip(labels, right, strict=True)
+    ]
+    colours = [style.RIGHT_BAR_COLOUR if is_right else style.BAR_COLOUR for is_right in right]
+    most = max(counts, default=0)
+    bar = dict(
+        type="bar",
+        x=positions,
+        y=list(counts),
+        text=[str(count) for count in counts],
+        textposition="outside",
+        cliponaxis=False,
+        textfont=dict(size=style.BAR_TEXT_PX),
+        marker=dict(color=colours),
+        name="answers",
+        customdata=ticks,
+        hovertemplate="%{customdata}: %{y}<extra></extra>",
+    )
+    layout = style.base_layout(
+        title=title,
+        height=style.BARS_HEIGHT_PX,
+        margin=style.BARS_MARGIN,
+        width_px=width_px / style.lecture_scale(lecture),
+    )
+    layout["xaxis"] = dict(
+        tickmode="array",
+        tickvals=positions,
+        ticktext=ticks,
+        range=[-0.5, max(len(labels), 1) - 0.5],
+        tickfont=dict(size=style.BAR_TEXT_PX),
+        showgrid=False,
+    )
+    layout["yaxis"] = dict(
+        range=[0, max(most, 1) * 1.25],  # room above the tallest bar for its count
+        dtick=max(1, int(np.ceil(max(most, 1) / 4))),
+        gridcolor=style.GRID_LINE,
+        tickfont=dict(size=style.TICK_FONT_PX),
+        title=dict(text="answers"),
+    )
+    return go.Figure(data=[bar], layout=layout)

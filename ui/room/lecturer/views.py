@@ -1,0 +1,156 @@
+"""The lecturer's page before and around a room (formatting and placing only): the
+question chooser (a seeded exercise or the Playground's layer, and what to ask about
+it), the opening screen, the rooms this browser holds keys for, the recovery code's
+form for a browser without the key, and a room that has ended. The room itself:
+views_room."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ...exercises.model import LEVELS, SET_SIZE
+from ...figures import grid as grids
+from ...figures.style import HALF_PX, SEED_INPUT_PX
+from ...pure.links import SEED_MAX
+from ...pure.words import pad_label
+from ...shared.chart import cached, chart
+from ...shared.state import literal
+from ..questions import KINDS
+from . import actions
+from .model import layer_words
+from .state import SOURCES, STATE, Layer
+
+SAID = {"success": st.success, "info": st.info, "warning": st.warning, "error": st.error}
+
+
+def said_view() -> None:
+    """The message a button left for this run (a refusal, say), once."""
+    message = st.session_state.pop(STATE.said, None)
+    if message is not None:
+        kind, text = message
+        SAID[kind](text)
+
+
+def question_chooser(*, in_room: bool) -> None:
+    """What to ask: the source (when the link brought the Playground's layer), the
+    kind, and for an exercise its level, set and problem."""
+    layer = STATE.chosen_layer()
+    if layer is not None:
+        st.radio("Question on", list(SOURCES.values()), key=STATE.source, horizontal=True)
+    from_layer = layer is not None and st.session_state[STATE.source] == SOURCES["layer"]
+    st.radio("Ask", list(KINDS), key=STATE.kind, format_func=KINDS.get, horizontal=True)
+    if from_layer:
+        layer_view(layer)
+    else:
+        exercise_fields()
+    if layer is None and (error := st.session_state.get(STATE.layer_error)):
+        st.warning(
+            f"The Playground's layer in this link cannot be asked: {literal(error)}",
+            icon=":material/link_off:",
+        )
+
+
+def exercise_fields() -> None:
+    row = st.container(horizontal=True, gap="small")
+    row.select_slider(
+        "Level",
+        list(LEVELS),
+        key=STATE.level,
+        format_func=lambda level: f"{level} · {LEVELS[level]}",
+        width=2 * SEED_INPUT_PX,
+    )
+    row.number_input("Set (seed)", 0, SEED_MAX, key=STATE.seed, width=SEED_INPUT_PX)
+    row.number_input("Problem", 1, SET_SIZE, key=STATE.number, width=SEED_INPUT_PX)
+
+
+def layer_view(layer: Layer) -> None:
+    """The Playground's layer in words, x and dL/dy beside it."""
+    st.caption(f"Layer: {layer_words(layer.config, layer.x)}.")
+    question_maps(layer.x, layer.grad_output, padding=layer.config.padding, mode=layer.config.mode)
+
+
+def question_maps(x, grad_output, *, padding, mode) -> None:
+    """x (with its padding) and dL/dy, side by side."""
+    overlay = grids.Overlay(padding=padding, pad_label=pad_label(mode))
+    left, right = st.columns(2)
+    with left:
+        chart(
+            cached(grids.grid_figure, values=x, title="x", overlay=overlay, width_px=HALF_PX),
+            key=STATE.fig_x,
+        )
+    with right:
+        chart(
+            cached(
+                grids.grid_figure,
+                values=grad_output,
+                title="dL/dy",
+                kind="gradient",
+                width_px=HALF_PX,
+            ),
+            key=STATE.fig_gy,
+        )
+
+
+def opening_view() -> None:
+    """No room on screen: choose a question and open a room for it."""
+    st.markdown(
+        "Open a room for one question: students join on their phones with the code or "
+        "the QR code, and the projector shows what the class answered."
+    )
+    question_chooser(in_room=False)
+    st.button(
+        "Open a room",
+        key=STATE.open_button,
+        type="primary",
+        icon=":material/groups:",
+        on_click=actions.open_room,
+    )
+    rooms_view()
+
+
+def rooms_view() -> None:
+    """Links to the rooms this browser holds keys for (their codes only)."""
+    ring = STATE.ring()
+    if not ring:
+        return
+    st.markdown("Rooms this browser can run:")
+    row = st.container(horizontal=True, gap="small")
+    for key in ring:
+        row.page_link(
+            "screens/room.py",
+            label=f"Room {key.code}",
+            icon=":material/co_present:",
+            query_params={"room": key.code},
+        )
+
+
+def waiting_for_keys_view(code: str) -> None:
+    st.caption(f"Looking for room {code}'s key in this browser…")
+
+
+def recovery_view(code: str, *, stale: bool = False) -> None:
+    """A browser without the room's key: the recovery code, and no controls."""
+    if stale:
+        st.warning(f"The key this browser kept does not open room {code} any more.")
+    st.markdown(
+        f"This browser holds no key for room **{code}**. To run it here, type the "
+        "recovery code shown when the room was opened."
+    )
+    row = st.container(horizontal=True, gap="small", vertical_alignment="bottom")
+    row.text_input(
+        "Recovery code", key=STATE.recovery, placeholder="XXXX-XXXX-XXXX", type="password"
+    )
+    row.button(
+        "Open the room here", key=STATE.recover_button, on_click=actions.recover, args=(code,)
+    )
+    st.button("Open a new room instead", key=STATE.new_button, on_click=actions.leave_room)
+
+
+def gone_view(code: str, reason: str) -> None:
+    st.info(f"Room {code}: {reason} (rooms last 12 hours).", icon=":material/door_front:")
+    st.button("Open a new room", key=STATE.new_button, type="primary", on_click=actions.leave_room)
+
+
+def ended_view(code: str) -> None:
+    st.info(f"Room {code} has ended: students can no longer answer.", icon=":material/door_front:")
+    st.button("Open a new room", key=STATE.new_button, type="primary", on_click=actions.leave_room)
