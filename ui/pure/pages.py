@@ -22,5 +22,6 @@ PAGES = (
     Page("screens/lesson.py", "Lesson", ":material/school:", "lesson"),
     Page("screens/exercises.py", "Exercises", ":material/quiz:", "exercises"),
     Page("screens/room.py", "Class", ":material/co_present:", "class"),
+    Page("screens/join.py", "Join", ":material/how_to_reg:", "join"),
 )
 PAGE_BY_LABEL = {page.label: page for page in PAGES}

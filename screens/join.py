@@ -1,0 +1,11 @@
+"""Join: a student answers the lecturer's questions in class mode."""
+
+from ui.room.student import render
+from ui.shared.frame import page_frame
+
+page_frame(
+    "Join",
+    "Answer your lecturer's question from here: open the link or scan the QR code on "
+    "the projector, or type the room's code.",
+)
+render()

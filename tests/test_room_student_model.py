@@ -1,0 +1,252 @@
+"""What the students' page computes (ui/room/student/model.py, pulses.py): tokens
+checked, nicknames made plain, the question's words true for its layer and grid, the
+reply to a revealed answer, and the per-process pulse cache."""
+
+from __future__ import annotations
+
+import threading
+from collections import namedtuple
+from itertools import product
+
+import numpy as np
+import pytest
+
+from pooling import TIES, PoolConfig, backward, forward
+from ui.exercises.model import Problem, make_problem
+from ui.room.codes import new_token
+from ui.room.student import model
+from ui.room.student.pulses import PulseCache
+
+TIED = np.array(
+    [[4.0, 4.0, 1.0, 0.0], [2.0, 0.0, 3.0, 3.0], [5.0, 1.0, 2.0, 2.0], [5.0, 5.0, 2.0, 0.0]]
+)
+DISTINCT = np.arange(16.0).reshape(4, 4)
+
+
+# -- tokens and nicknames -----------------------------------------------------------------
+
+
+def test_a_new_token_is_valid_and_anything_else_a_browser_kept_is_not():
+    token = new_token()
+    assert model.valid_token(token) == token
+    for stored in (None, 7, [token], {"t": token}, token[:-1], token + "a", token[:-1] + "!", ""):
+        assert model.valid_token(stored) is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("  Ana  ", "Ana"),
+        ("**bold** [x](http://a)", "**bold** [x](http://a)"),  # plain text: shown literally
+        ("a\nb\tc\u200b\u202ed", "a b cd"),  # controls become spaces, format chars go
+        ("x" * 100, "x" * model.NICKNAME_CHARS),
+        ("\u0000\u0007", ""),
+    ],
+)
+def test_a_nickname_is_plain_single_line_and_cut_short(typed, kept):
+    assert model.clean_nickname(typed) == kept
+
+
+# -- the layer in words ------------------------------------------------------------------
+
+
+def test_the_tie_rule_is_named_exactly_when_a_window_of_x_has_a_tie():
+    for ties, kernel, stride in product(TIES, (2, 3), (1, 2)):
+        for x in (TIED, DISTINCT):
+            config = PoolConfig("max", kernel, stride=stride, ties=ties)
+            result = forward(x, config)
+            windows_with_a_tie = any(
+                np.count_nonzero(
+                    x[r * stride : r * stride + kernel, c * stride : c * stride + kernel] == value
+                )
+                > 1
+                for (r, c), value in np.ndenumerate(result.output)
+            )
+            assert model.ties_matter(x, config) == windows_with_a_tie
+            assert ("on a tie" in model.layer_words(config, x)) == windows_with_a_tie
+    assert not model.ties_matter(TIED, PoolConfig("avg", 2))
+
+
+def test_the_layer_words_name_each_setting_that_shapes_the_question():
+    words = model.layer_words(
+        PoolConfig("avg", 3, stride=2, padding=1, count_include_pad=False), DISTINCT
+    )
+    assert words == (
+        "average pooling, window 3×3, stride 2, padding 1, the divisor does not count padding cells"
+    )
+    counted = model.layer_words(PoolConfig("avg", 3, stride=1, padding=1), DISTINCT)
+    assert counted.endswith("the divisor counts padding cells")
+    override = model.layer_words(PoolConfig("avg", 2, divisor_override=3), DISTINCT)
+    assert override.endswith("every window divides by 3") and "padding" not in override
+    assert (
+        model.layer_words(PoolConfig("avg", 2), DISTINCT) == "average pooling, window 2×2, stride 2"
+    )
+    wide = model.layer_words(
+        PoolConfig("max", (2, 3), stride=(1, 2), dilation=(1, 2), ceil_mode=True), DISTINCT
+    )
+    assert wide == "max pooling, window 2×3, stride (1, 2), dilation (1, 2), ceil mode"
+    assert model.layer_words(PoolConfig("max", output_size=1), DISTINCT).startswith(
+        "global max pooling"
+    )
+    assert "output of 2 × 3" in model.layer_words(PoolConfig("avg", output_size=(2, 3)), DISTINCT)
+
+
+def test_a_setting_that_cannot_change_the_answer_is_left_out():
+    """The divisor scales amounts (not which cells get some, nor the size); no tie rule
+    changes an output size."""
+    padded = PoolConfig("avg", 3, stride=2, padding=1, count_include_pad=False)
+    assert "divisor" in model.layer_words(padded, DISTINCT, kind="value")
+    for kind in ("cells", "size"):
+        assert "divisor" not in model.layer_words(padded, DISTINCT, kind=kind)
+    tied = PoolConfig("max", 2, ties="split")
+    assert "on a tie" in model.layer_words(tied, TIED, kind="cells")
+    assert "on a tie" not in model.layer_words(tied, TIED, kind="size")
+    cells = {kind: frozenset() for kind in ("first", "split")}
+    for rule in cells:
+        grad = backward(forward(TIED, PoolConfig("max", 2, ties=rule)), np.ones((2, 2)))
+        cells[rule] = frozenset(zip(*np.nonzero(grad), strict=True))
+    assert cells["first"] != cells["split"]  # so the rule matters for cells
+    for include in (True, False):  # the divisor does not: the same cells get gradient
+        config = PoolConfig("avg", 3, stride=2, padding=1, count_include_pad=include)
+        grad = backward(forward(DISTINCT, config), np.ones((2, 2)))
+        assert np.count_nonzero(grad) == DISTINCT.size
+
+
+def test_what_y_sends_back_is_said_as_it_is():
+    assert model.upstream_words(np.ones((2, 2))) == "Every cell of y sends back dL/dy = 1."
+    assert model.upstream_words(np.full((2, 2), 0.5)) == "Every cell of y sends back dL/dy = 0.5."
+    assert "positive" in model.upstream_words(np.array([[1.0, 2.0]]))
+
+
+def test_each_kind_of_question_asks_for_what_its_answer_holds():
+    cells = make_problem("cells", 2, 4, 2)
+    assert "**Tap every cell of x that receives gradient.**" in model.question_text(cells)
+    value = make_problem("value", 3, 1, 1)
+    r, c = value.cell
+    assert f"**What is dL/dx at ({r}, {c})**, the cell outlined on x?" in model.question_text(value)
+    size = make_problem("size", 2, 1, 1)
+    height, width = size.x.shape
+    assert model.question_text(size).startswith(f"An input of {height} × {width} cells.")
+
+
+# -- answers and replies -------------------------------------------------------------------
+
+
+def test_answers_are_written_as_the_page_shows_them_and_fill_the_boxes():
+    cells, value, size = (make_problem(kind, 2, 4, 2) for kind in ("cells", "value", "size"))
+    assert model.answer_text(cells, frozenset({(2, 1), (0, 3)})) == "(0, 3), (2, 1)"
+    assert model.answer_text(cells, frozenset()) == "no cells"
+    assert model.answer_text(value, -2.5) == "−2.5"
+    assert model.box_text(value, -2.5) == ("-2.5",)
+    assert model.box_text(value, 1 / 3) == ("0.333333",)
+    assert model.answer_text(size, (3, 4)) == "3 × 4" and model.box_text(size, (3, 4)) == ("3", "4")
+
+
+def test_the_revealed_reply_judges_the_saved_answer():
+    cells = make_problem("cells", 2, 4, 2)
+    assert model.revealed_reply(cells, cells.answer).right
+    one_missed = frozenset(sorted(cells.answer)[1:])
+    reply = model.revealed_reply(cells, one_missed)
+    assert not reply.right and "1 missed" in reply.said
+    count = len(cells.answer)
+    nothing = model.revealed_reply(cells, None)
+    assert not nothing.right and nothing.said.startswith("You did not answer")
+    assert (f"the {count} cells" if count > 1 else "the cell") in nothing.said
+    value = make_problem("value", 2, 4, 2)
+    assert model.revealed_reply(value, value.answer + 0.004).right
+    wrong = model.revealed_reply(value, value.answer + 1)
+    assert not wrong.right and wrong.mistake  # a known mistake, or that none gives it
+    assert model.revealed_reply(value, None).said.endswith(
+        f"is {model.answer_text(value, value.answer)}."
+    )
+
+
+def test_an_average_spread_is_named_as_the_mistake():
+    config = PoolConfig("max", 2)
+    x = DISTINCT
+    grad = np.full(forward(x, config).output.shape, 4.0)
+    cell = (1, 1)
+    answer = float(backward(forward(x, config), grad)[cell])
+    problem = Problem("value", 1, config, x, grad, answer, cell=cell)
+    reply = model.revealed_reply(problem, 1.0)  # 4 spread over the 2x2 window
+    assert not reply.right and "average" in reply.mistake.lower()
+
+
+# -- the pulse ---------------------------------------------------------------------------
+
+Pulse = namedtuple("Pulse", "code round_number state vote ended")
+
+
+def test_the_page_is_redrawn_only_when_round_state_vote_or_end_change():
+    drawn = Pulse("K7QX3M", 2, "open", 1, False)
+    seen = model.pulse_key(drawn)
+    assert not model.must_redraw(seen, drawn)
+    for changed in (
+        drawn._replace(round_number=3),
+        drawn._replace(state="closed"),
+        drawn._replace(vote=2),
+        drawn._replace(ended=True),
+        None,
+    ):
+        assert model.must_redraw(seen, changed)
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_the_cache_reads_once_per_ttl_and_takes_fresher_pulses():
+    clock, reads = Clock(), []
+    cache = PulseCache(1.0, clock=clock)
+
+    def read():
+        reads.append(clock.now)
+        return len(reads)
+
+    assert [cache.get("A", read) for _ in range(50)] == [1] * 50
+    clock.now += 0.99
+    assert cache.get("A", read) == 1
+    clock.now += 0.02
+    assert cache.get("A", read) == 2 and len(reads) == 2
+    cache.put("A", "older", read_at=clock.now - 5)  # a slow full run's: not kept
+    assert cache.get("A", read) == 2
+    cache.put("A", "fresh", read_at=clock.now + 0.5)
+    assert cache.get("A", read) == "fresh"
+    assert cache.get("B", read) == 3  # each room its own
+
+
+def test_a_failed_read_keeps_nothing_and_the_cache_stays_bounded():
+    clock = Clock()
+    cache = PulseCache(1.0, most=3, clock=clock)
+    with pytest.raises(LookupError):
+        cache.get("A", lambda: (_ for _ in ()).throw(LookupError("gone")))
+    assert cache.get("A", lambda: "back") == "back"
+    for code in "BCDE":
+        cache.get(code, lambda code=code: code)
+    assert cache.get("A", lambda: "read again") == "read again"  # A was the oldest: dropped
+    assert len(cache._kept) == 3
+
+
+def test_many_threads_asking_at_once_cost_one_read():
+    cache, reads, lock = PulseCache(60.0), [], threading.Lock()
+    start = threading.Barrier(20)
+
+    def read():
+        with lock:
+            reads.append(1)
+        return "pulse"
+
+    def ask():
+        start.wait()
+        assert cache.get("A", read) == "pulse"
+
+    threads = [threading.Thread(target=ask) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(reads) == 1

@@ -1,0 +1,70 @@
+"""A room's pulse, kept for about a second per process (pure: no Streamlit).
+
+Every student's page asks for its room's pulse every few seconds; 200 students of one
+room on one replica would be 70 reads a second. Through this cache they cost one read
+a second per room and replica: the first asker in a second reads, the others get its
+answer. The read happens under the lock, so askers arriving while it runs wait for it
+rather than read too.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+TTL_S = 1.0  # how old a pulse may be when handed out
+MOST_ROOMS = 1024  # rooms kept at once; the oldest entry goes first beyond that
+
+
+@dataclass(frozen=True)
+class Kept:
+    value: object
+    read_at: float  # the clock when the value was read from the store
+
+
+class PulseCache:
+    """{code: the last pulse read and when}. `clock` is time.monotonic (a test's own
+    clock in the tests)."""
+
+    def __init__(
+        self,
+        ttl_s: float = TTL_S,
+        *,
+        most: int = MOST_ROOMS,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.ttl_s, self.most, self.clock = ttl_s, most, clock
+        self._kept: dict[str, Kept] = {}
+        self._lock = threading.Lock()
+
+    def get(self, code: str, read: Callable[[], object]) -> object:
+        """The pulse of `code`, read with `read()` when the one kept is older than the
+        TTL. An exception from `read` goes to the caller and nothing is kept."""
+        with self._lock:
+            kept = self._kept.get(code)
+            now = self.clock()
+            if kept is not None and now - kept.read_at < self.ttl_s:
+                return kept.value
+            value = read()
+            self._keep(code, Kept(value, now))
+            return value
+
+    def put(self, code: str, value: object, *, read_at: float) -> None:
+        """A pulse read elsewhere (a page's full run reads it fresh) at clock `read_at`:
+        kept unless a later one is."""
+        with self._lock:
+            kept = self._kept.get(code)
+            if kept is None or kept.read_at <= read_at:
+                self._keep(code, Kept(value, read_at))
+
+    def forget(self, code: str) -> None:
+        with self._lock:
+            self._kept.pop(code, None)
+
+    def _keep(self, code: str, kept: Kept) -> None:
+        self._kept.pop(code, None)  # re-inserted last: dicts keep insertion order
+        self._kept[code] = kept
+        while len(self._kept) > self.most:
+            del self._kept[next(iter(self._kept))]
