@@ -16,6 +16,8 @@ What the browser itself would add is sent as it would send it:
 from __future__ import annotations
 
 import json
+import re
+import time
 
 from .stream_client import Run, Session, Widget, component_state, selection_state
 
@@ -24,6 +26,10 @@ TOKEN_NAMESPACE = "class-token"
 ROOMS_NAMESPACE = "class-rooms"
 PICK_PREFIX = "room_pick_"
 NUMBER_KEY, SEND_KEY = "room_number", "room_send"
+# What the projector writes (ui/room/lecturer: the question's header and count_sentence).
+ROUND_SHOWN = re.compile(r"\*\*Round (\d+)\*\*")
+COUNT_SHOWN = re.compile(r"^(?:Answers closed: )?(\d+) answers?(?: so far)?\.$")
+NONE_SHOWN = re.compile(r"^(?:No answers yet|Answers closed: nobody answered)\.$")
 
 
 class NoFragment(Exception):
@@ -36,12 +42,34 @@ def browser_answer(**stored: str | None) -> Widget:
     return (BROWSER_KEY, "json_value", component_state(recalled=stored))
 
 
-async def tick(session: Session) -> Run:
-    """One run of the page's fragment, as the browser's timer sends it."""
+async def tick(session: Session) -> list[Run]:
+    """One run of each of the page's fragments, as the browser's timers send them."""
     if not session.fragments:
         raise NoFragment(f"/{session.page} has no fragment running")
-    fragment = min(session.fragments, key=session.fragments.get)  # the quickest one
-    return await session.rerun(fragment_id=fragment)
+    runs = []
+    for fragment in list(session.fragments):
+        if fragment in session.fragments:  # a full run before may have ended it
+            runs.append(await session.rerun(fragment_id=fragment))
+    return runs
+
+
+def markdown_of(message) -> str | None:
+    """The text of a markdown element this ForwardMsg draws, or None."""
+    if message.WhichOneof("type") != "delta":
+        return None
+    delta = message.delta
+    if delta.WhichOneof("type") != "new_element":
+        return None
+    element = delta.new_element
+    return element.markdown.body if element.WhichOneof("type") == "markdown" else None
+
+
+def shown_count(text: str) -> int | None:
+    """The answer count a line of the projector says, or None when it says none."""
+    if NONE_SHOWN.match(text):
+        return 0
+    found = COUNT_SHOWN.match(text)
+    return int(found.group(1)) if found else None
 
 
 class Student:
@@ -59,7 +87,7 @@ class Student:
 
     async def poll(self) -> Run:
         """The polling fragment's run (full when the round changed and it reran)."""
-        return await tick(self.session)
+        return (await tick(self.session))[0]
 
     def pick_key(self, round_number: int) -> str | None:
         """The key of x to tap on screen for round `round_number`, or None when the
@@ -90,25 +118,39 @@ class Student:
 
 
 class Projector:
-    """The lecturer's browser on /class?room=CODE, holding the room's key."""
+    """The lecturer's browser on /class?room=CODE, holding the room's key. `seen`:
+    every count its page drew, as (time.perf_counter(), the round on screen, count)."""
 
-    def __init__(self, base_url: str, code: str, secret: str, *, listener=None):
-        self.session = Session(base_url, "class", f"room={code}", listener=listener)
+    def __init__(self, base_url: str, code: str, secret: str):
+        self.session = Session(base_url, "class", f"room={code}", listener=self._heard)
         self.code, self.secret = code, secret
+        self.round: int | None = None
+        self.seen: list[tuple[float, int | None, int]] = []
+
+    def _heard(self, message) -> None:
+        text = markdown_of(message)
+        if text is None:
+            return
+        header = ROUND_SHOWN.search(text)
+        if header:
+            self.round = int(header.group(1))
+            return
+        count = shown_count(text)
+        if count is not None:
+            self.seen.append((time.perf_counter(), self.round, count))
+
+    def count(self) -> int | None:
+        """The count its page drew last."""
+        return self.seen[-1][2] if self.seen else None
 
     async def open(self) -> list[Run]:
         first = await self.session.open()
         rooms = json.dumps([{"code": self.code, "secret": self.secret}])
         return [first, await self.session.rerun(browser_answer(**{ROOMS_NAMESPACE: rooms}))]
 
-    async def refresh(self) -> Run:
+    async def refresh(self) -> list[Run]:
+        """One tick of its fragments' timers (the live count, the watch on the room)."""
         return await tick(self.session)
 
     async def close(self) -> None:
         await self.session.close()
-
-
-def shown_count(message) -> int | None:
-    """The number of answers the projector's page shows in this ForwardMsg, or None
-    when the message does not show it."""
-    return None  # filled in against the projector's views
