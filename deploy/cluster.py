@@ -1,6 +1,13 @@
 """N Streamlit replicas of the lab behind HAProxy: start them warm, stop them all.
 
-deploy/serve is the command; the class load benchmark and the tests use this module.
+Local replicas run on loopback ports of this machine; replicas already running on
+other hosts (`backends`, HOST:PORT) join them in the proxy's backend, warmed the same
+way. Every local replica gets the class rooms' database URL and the public address
+of the join link in its environment (POOLING_LAB_DATABASE_URL,
+POOLING_LAB_PUBLIC_URL); without a database URL they share the embedded SQLite file
+of this checkout's data folder, which serves one machine only.
+
+deploy/serve is the command; the benchmarks and the tests use this module.
 """
 
 from __future__ import annotations
@@ -29,10 +36,29 @@ def page_paths() -> tuple[str, ...]:
 WARM_PAGES = tuple((path, "") for path in page_paths())  # every page, once
 
 
-def haproxy_config(*, host: str, port: int, replica_ports: list[int]) -> str:
+DATABASE_VARIABLE = "POOLING_LAB_DATABASE_URL"  # read by ui/room/database.py
+PUBLIC_VARIABLE = "POOLING_LAB_PUBLIC_URL"  # the join link's address behind a proxy
+
+
+def parse_backend(text: str) -> str:
+    """ "HOST:PORT" of a replica on another host, checked; ValueError says what is wrong."""
+    host, colon, port = text.strip().rpartition(":")
+    if not colon or not host or any(char.isspace() for char in host):
+        raise ValueError(f"a backend is HOST:PORT, such as 10.0.0.5:8501, not {text!r}")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"the port of backend {text!r} is not a number from 1 to 65535")
+    return f"{host}:{int(port)}"
+
+
+def haproxy_config(
+    *, host: str, port: int, replica_ports: list[int], backends: tuple[str, ...] = ()
+) -> str:
+    """The proxy's config: the local replicas (loopback ports) first, then the
+    replicas on other hosts (HOST:PORT), each with its own sticky-cookie value."""
+    addresses = [f"127.0.0.1:{replica}" for replica in replica_ports] + list(backends)
     servers = "\n".join(
-        f"    server r{n} 127.0.0.1:{replica} check cookie r{n}"
-        for n, replica in enumerate(replica_ports, start=1)
+        f"    server r{n} {address} check cookie r{n}"
+        for n, address in enumerate(addresses, start=1)
     )
     return TEMPLATE.read_text().format(host=host, port=port, servers=servers)
 
@@ -53,10 +79,17 @@ def warm_up(url: str) -> None:
 
 @dataclass
 class Cluster:
+    """`replicas` local Streamlit processes and the `backends` on other hosts behind
+    one HAProxy on host:port. database_url and public_url go to the local replicas'
+    environment when given (None: theirs, or the defaults)."""
+
     replicas: int
     port: int
     host: str = "127.0.0.1"
     root: Path = ROOT
+    database_url: str | None = None
+    public_url: str | None = None
+    backends: tuple[str, ...] = ()
     processes: list[subprocess.Popen] = field(default_factory=list)
     replica_urls: list[str] = field(default_factory=list)
     proxy: subprocess.Popen | None = None
@@ -72,22 +105,37 @@ class Cluster:
         haproxy = shutil.which("haproxy")
         if haproxy is None:
             raise RuntimeError("haproxy is not installed (apt-get install haproxy)")
+        if self.replicas + len(self.backends) == 0:
+            raise ValueError("a cluster needs a local replica or a backend")
         try:
             for _ in range(self.replicas):
-                url, process = start_app(self.root)
+                url, process = start_app(self.root, env=self.replica_env())
                 self.processes.append(process)
                 self.replica_urls.append(url)
                 warm_up(url)
+            for backend in self.backends:
+                # Another host's replica may be as cold as a local one was.
+                wait_healthy(f"http://{backend}")
+                warm_up(f"http://{backend}")
             self.workdir = Path(tempfile.mkdtemp(prefix="lab-haproxy-"))
             config = self.workdir / "haproxy.cfg"
             ports = [int(url.rsplit(":", 1)[1]) for url in self.replica_urls]
-            config.write_text(haproxy_config(host=self.host, port=self.port, replica_ports=ports))
+            config.write_text(
+                haproxy_config(
+                    host=self.host, port=self.port, replica_ports=ports, backends=self.backends
+                )
+            )
             self.proxy = subprocess.Popen([haproxy, "-db", "-f", str(config)])
             wait_healthy(self.url, self.proxy)
         except BaseException:
             self.stop()
             raise
         return self
+
+    def replica_env(self) -> dict[str, str]:
+        """What a local replica's environment gets on top of this process's."""
+        given = {DATABASE_VARIABLE: self.database_url, PUBLIC_VARIABLE: self.public_url}
+        return {name: value for name, value in given.items() if value}
 
     def stop(self) -> None:
         if self.proxy is not None:

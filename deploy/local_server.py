@@ -18,9 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_S = 60
 
 
-def free_port() -> int:
+def free_port(address: str = "127.0.0.1") -> int:
+    """A TCP port nothing listens on at `address` now."""
     with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((address, 0))
         return sock.getsockname()[1]
 
 
@@ -42,20 +43,29 @@ def wait_healthy(
     raise RuntimeError(f"{url}/_stcore/health did not answer in {timeout_s:.0f} s")
 
 
-def start_app(root: Path = ROOT, port: int | None = None, *, log=subprocess.DEVNULL):
-    """`streamlit run app.py` from `root` on 127.0.0.1; returns (url, process) once healthy."""
-    port = port or free_port()
+def start_app(
+    root: Path = ROOT,
+    port: int | None = None,
+    *,
+    address: str = "127.0.0.1",
+    env: dict[str, str] | None = None,
+    log=subprocess.DEVNULL,
+):
+    """`streamlit run app.py` from `root`, listening on `address` (another loopback
+    address, such as 127.0.0.2, stands for another host in the tests), with `env`
+    added to this process's environment (POOLING_LAB_DATABASE_URL, ...); returns
+    (url, process) once healthy."""
+    port = port or free_port(address)
     command = [
         sys.executable, "-m", "streamlit", "run", "app.py",
         "--server.port", str(port),
-        "--server.address", "127.0.0.1",
+        "--server.address", address,
         "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
-    process = subprocess.Popen(
-        command, cwd=root, stdout=log, stderr=log, env={**os.environ, "PYTHONUNBUFFERED": "1"}
-    )
-    url = f"http://127.0.0.1:{port}"
+    environment = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(command, cwd=root, stdout=log, stderr=log, env=environment)
+    url = f"http://{address}:{port}"
     try:
         wait_healthy(url, process)
     except RuntimeError:

@@ -7,19 +7,34 @@ Learned from a captured Chromium session (Playwright, framesent/framereceived):
 4. the server streams ForwardMsgs (new_session, deltas, ...) and ends each run with
    script_finished;
 5. a widget change is another rerun_script carrying the widget's state; a widget's
-   id ends with "-<key>", so ids are learned from the deltas of the previous run.
+   id ends with "-<key>", so ids are learned from the deltas of the previous run;
+6. a fragment with run_every announces itself with an auto_rerun message (its id and
+   interval); the browser, not the server, keeps its time, sending a rerun_script with
+   that fragment_id and is_auto_rerun. A run that calls st.rerun() ends with
+   script_finished FINISHED_EARLY_FOR_RERUN and the full run follows at once.
 
-Used by the class load benchmark and by deploy/serve to warm a replica up.
+Widget states as a browser sends them (WidgetState's fields): a text input's text is
+a string_value, a button press a trigger_value; a plotly_chart with on_select sends
+its selection as a string_value holding JSON ({"selection": {"points": [...], ...}});
+a components v2 component (st.components.v2) sends its state as a json_value holding
+a JSON object of its state keys (setStateValue("recalled", ...) sends
+{"recalled": ...}).
+
+Used by the class and room load benchmarks, the serving tests and by deploy/serve to
+warm a replica up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from websockets.asyncio.client import connect
@@ -34,8 +49,33 @@ class RunFailed(Exception):
 
 @dataclass
 class Run:
+    """seconds: from sending the rerun to its end; exceptions: shown on the page;
+    full: whether the whole page ran (a fragment's run that called st.rerun() did);
+    alerts: the bodies of st.error and st.warning boxes drawn; keys: the widget keys
+    drawn."""
+
     seconds: float
     exceptions: list[str]
+    full: bool = True
+    alerts: list[str] = field(default_factory=list)
+    keys: set[str] = field(default_factory=set)
+
+
+Widget = tuple[str, str, object]  # (key, WidgetState field such as "int_value", value)
+
+
+def selection_state(row: int, col: int) -> str:
+    """A plotly_chart's selection after a click on the point at x=col, y=row (the lab's
+    click points sit at cell centres), as the chart's string_value."""
+    point = {"curve_number": 0, "point_number": 0, "point_index": 0, "x": col, "y": row}
+    return json.dumps(
+        {"selection": {"points": [point], "point_indices": [0], "box": [], "lasso": []}}
+    )
+
+
+def component_state(**state) -> str:
+    """A components v2 component's state keys, as its json_value."""
+    return json.dumps(state)
 
 
 @dataclass
@@ -45,9 +85,13 @@ class Session:
     base_url: str  # http://host:port
     page: str  # "" for home, "playground", "batch"
     query: str = ""
-    widget_ids: dict[str, str] = field(default_factory=dict)  # key -> widget id
+    widget_ids: dict[str, str] = field(default_factory=dict)  # key -> id, latest last
+    drawn: frozenset[str] = frozenset()  # widget keys on the page after its last full run
+    fragments: dict[str, float] = field(default_factory=dict)  # run_every id -> seconds
     connection: object = None
     cookie: str = ""
+    # Called with every ForwardMsg received (a benchmark reads what a page shows).
+    listener: Callable[[ForwardMsg], None] | None = None
 
     async def open(self) -> Run:
         """Load the page as a browser does and run its script once."""
@@ -65,25 +109,38 @@ class Session:
             cookies = reply.headers.get_all("Set-Cookie") or []
         return "; ".join(cookie.split(";", 1)[0] for cookie in cookies)
 
-    async def rerun(self, widget: tuple[str, str, object] | None = None) -> Run:
-        """A script run: the first one, or one for a changed widget given as
-        (key, WidgetState field such as "int_value", value)."""
+    async def rerun(
+        self,
+        widget: Widget | None = None,
+        *,
+        widgets: tuple[Widget, ...] = (),
+        fragment_id: str | None = None,
+    ) -> Run:
+        """A script run: the first one, one for changed widgets, each given as
+        (key, WidgetState field such as "int_value", value), or the auto-rerun of the
+        fragment `fragment_id` (one of `fragments`)."""
         message = BackMsg()
         state = message.rerun_script
         state.query_string = self.query
         state.page_name = self.page
-        if widget is not None:
-            key, kind, value = widget
+        if fragment_id is not None:
+            state.fragment_id = fragment_id
+            state.is_auto_rerun = True
+        for key, kind, value in ((widget,) if widget else ()) + tuple(widgets):
             changed = state.widget_states.widgets.add()
             changed.id = self.widget_ids[key]
             setattr(changed, kind, value)
         started = time.perf_counter()
         await self.connection.send(message.SerializeToString())
-        exceptions = await asyncio.wait_for(self._until_finished(), RUN_TIMEOUT_S)
-        return Run(time.perf_counter() - started, exceptions)
+        run = Run(0.0, [])
+        await asyncio.wait_for(self._until_finished(run), RUN_TIMEOUT_S)
+        run.seconds = time.perf_counter() - started
+        if run.full:
+            self.drawn = frozenset(run.keys)
+        return run
 
-    async def _until_finished(self) -> list[str]:
-        exceptions = []
+    async def _until_finished(self, run: Run) -> None:
+        """Read until the run ends, noting on `run` what it showed."""
         while True:
             try:
                 raw = await self.connection.recv()
@@ -93,26 +150,49 @@ class Session:
                 continue
             message = ForwardMsg()
             message.ParseFromString(raw)
+            if self.listener is not None:
+                self.listener(message)
             kind = message.WhichOneof("type")
             if kind == "delta":
-                self._learn(message, exceptions)
+                self._learn(message, run)
             elif kind == "page_info_changed":
                 self.query = message.page_info_changed.query_string
+            elif kind == "auto_rerun":
+                rerun = message.auto_rerun
+                self.fragments[rerun.fragment_id] = rerun.interval
+            elif kind == "stop_auto_rerun":
+                for stopped in message.stop_auto_rerun.fragment_ids:
+                    self.fragments.pop(stopped, None)
             elif kind == "script_finished":
-                return exceptions
+                status = message.script_finished
+                if status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    run.full = status != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+                    return
 
-    def _learn(self, message: ForwardMsg, exceptions: list[str]) -> None:
-        """Widget ids by key, and any exception the page showed."""
+    def _learn(self, message: ForwardMsg, run: Run) -> None:
+        """Widget ids by key, and any exception, error or warning the page showed."""
         if message.delta.WhichOneof("type") != "new_element":
             return
         element = message.delta.new_element
         kind = element.WhichOneof("type")
         if kind == "exception":
-            exceptions.append(element.exception.message)
+            run.exceptions.append(element.exception.message)
+            return
+        if kind == "alert" and element.alert.format in (Alert.ERROR, Alert.WARNING):
+            run.alerts.append(element.alert.body)
             return
         widget_id = getattr(getattr(element, kind), "id", "") if kind else ""
         if isinstance(widget_id, str) and widget_id.startswith("$$ID-"):
-            self.widget_ids[widget_id.rsplit("-", 1)[-1]] = widget_id
+            key = widget_id.rsplit("-", 1)[-1]
+            self.widget_ids.pop(key, None)  # re-inserted last: the latest keys last
+            self.widget_ids[key] = widget_id
+            run.keys.add(key)
+
+    def latest_key(self, prefix: str) -> str | None:
+        """The key starting with `prefix` learned last (keys that change per round or
+        per tap, such as a chart's), or None."""
+        found = [key for key in self.widget_ids if key.startswith(prefix)]
+        return found[-1] if found else None
 
     async def close(self) -> None:
         if self.connection is not None:

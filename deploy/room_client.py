@@ -1,0 +1,156 @@
+"""Class mode without a browser: a student's phone and the projector as Streamlit
+sessions over the websocket (deploy/stream_client), for the room benchmark and the
+serving tests.
+
+What the browser itself would add is sent as it would send it:
+- the lab's browser component (ui/shared/browser.py, key `lab_browser`) answers a
+  page's first run with what localStorage kept, as its state {"recalled": {namespace:
+  stored text or null}} (a json_value); a student's token is kept under `class-token`
+  as JSON text, the lecturer's rooms under `class-rooms`;
+- a tap on a cell of x is the pick chart's selection (a string_value), the chart keyed
+  room_pick_<round>_<taps>; a typed number is room_number's text with room_send pressed;
+- a fragment with run_every is rerun by the browser's timer: `poll` and `refresh` are
+  one tick of it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+from .stream_client import Run, Session, Widget, component_state, selection_state
+
+BROWSER_KEY = "lab_browser"
+TOKEN_NAMESPACE = "class-token"
+ROOMS_NAMESPACE = "class-rooms"
+PICK_PREFIX = "room_pick_"
+NUMBER_KEY, SEND_KEY = "room_number", "room_send"
+# What the projector writes (ui/room/lecturer: the question's header and count_sentence).
+ROUND_SHOWN = re.compile(r"\*\*Round (\d+)\*\*")
+COUNT_SHOWN = re.compile(r"^(?:Answers closed: )?(\d+) answers?(?: so far)?\.$")
+NONE_SHOWN = re.compile(r"^(?:No answers yet|Answers closed: nobody answered)\.$")
+
+
+class NoFragment(Exception):
+    """The page has no fragment running (it has not joined, or its room ended)."""
+
+
+def browser_answer(**stored: str | None) -> Widget:
+    """The browser component's answer to a page's first run: {namespace: the text
+    localStorage kept (JSON), or None when it kept nothing}."""
+    return (BROWSER_KEY, "json_value", component_state(recalled=stored))
+
+
+async def tick(session: Session) -> list[Run]:
+    """One run of each of the page's fragments, as the browser's timers send them."""
+    if not session.fragments:
+        raise NoFragment(f"/{session.page} has no fragment running")
+    runs = []
+    for fragment in list(session.fragments):
+        if fragment in session.fragments:  # a full run before may have ended it
+            runs.append(await session.rerun(fragment_id=fragment))
+    return runs
+
+
+def markdown_of(message) -> str | None:
+    """The text of a markdown element this ForwardMsg draws, or None."""
+    if message.WhichOneof("type") != "delta":
+        return None
+    delta = message.delta
+    if delta.WhichOneof("type") != "new_element":
+        return None
+    element = delta.new_element
+    return element.markdown.body if element.WhichOneof("type") == "markdown" else None
+
+
+def shown_count(text: str) -> int | None:
+    """The answer count a line of the projector says, or None when it says none."""
+    if NONE_SHOWN.match(text):
+        return 0
+    found = COUNT_SHOWN.match(text)
+    return int(found.group(1)) if found else None
+
+
+class Student:
+    """One phone: joins room `code` by its link with `token` kept in its browser."""
+
+    def __init__(self, base_url: str, code: str, token: str):
+        self.session = Session(base_url, "join", f"code={code}")
+        self.token = token
+
+    async def join(self) -> list[Run]:
+        """Open the join link; the browser hands over the token; the page joins."""
+        first = await self.session.open()
+        kept = json.dumps(self.token)
+        return [first, await self.session.rerun(browser_answer(**{TOKEN_NAMESPACE: kept}))]
+
+    async def poll(self) -> Run:
+        """The polling fragment's run (full when the round changed and it reran)."""
+        return (await tick(self.session))[0]
+
+    def pick_key(self, round_number: int) -> str | None:
+        """The key of x to tap on screen for round `round_number`, or None when the
+        page does not show that round open for taps."""
+        prefix = f"{PICK_PREFIX}{round_number}_"
+        found = [key for key in self.session.drawn if key.startswith(prefix)]
+        return found[0] if found else None
+
+    def can_type(self) -> bool:
+        """Whether the page shows the number box and Send."""
+        return {NUMBER_KEY, SEND_KEY} <= self.session.drawn
+
+    async def tap(self, round_number: int, row: int, col: int) -> Run:
+        """A tap on cell (row, col) of x: the cell goes in or out of the answer."""
+        key = self.pick_key(round_number)
+        if key is None:
+            raise NoFragment(f"round {round_number} is not open for taps on this page")
+        return await self.session.rerun((key, "string_value", selection_state(row, col)))
+
+    async def send_number(self, text: str) -> Run:
+        """`text` typed in the answer box, then Send."""
+        return await self.session.rerun(
+            widgets=((NUMBER_KEY, "string_value", text), (SEND_KEY, "trigger_value", True))
+        )
+
+    async def close(self) -> None:
+        await self.session.close()
+
+
+class Projector:
+    """The lecturer's browser on /class?room=CODE, holding the room's key. `seen`:
+    every count its page drew, as (time.perf_counter(), the round on screen, count)."""
+
+    def __init__(self, base_url: str, code: str, secret: str):
+        self.session = Session(base_url, "class", f"room={code}", listener=self._heard)
+        self.code, self.secret = code, secret
+        self.round: int | None = None
+        self.seen: list[tuple[float, int | None, int]] = []
+
+    def _heard(self, message) -> None:
+        text = markdown_of(message)
+        if text is None:
+            return
+        header = ROUND_SHOWN.search(text)
+        if header:
+            self.round = int(header.group(1))
+            return
+        count = shown_count(text)
+        if count is not None:
+            self.seen.append((time.perf_counter(), self.round, count))
+
+    def count(self) -> int | None:
+        """The count its page drew last."""
+        return self.seen[-1][2] if self.seen else None
+
+    async def open(self) -> list[Run]:
+        first = await self.session.open()
+        rooms = json.dumps([{"code": self.code, "secret": self.secret}])
+        return [first, await self.session.rerun(browser_answer(**{ROOMS_NAMESPACE: rooms}))]
+
+    async def refresh(self) -> list[Run]:
+        """One tick of its fragments' timers (the live count, the watch on the room)."""
+        return await tick(self.session)
+
+    async def close(self) -> None:
+        await self.session.close()
