@@ -233,3 +233,17 @@ def test_a_room_link_that_is_not_a_code_is_said_and_the_opening_screen_shown():
     app = arrive(open_app(CLASS, {"room": "**bold**"}))
     assert any("Link value **room**" in w.value for w in app.warning)
     assert "cls_open" in keys_on(app)
+
+
+def test_a_room_on_a_playground_layer_offers_it_again_after_a_reload(remembered, engine):
+    query = ask_params(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([[1.0]]), {"mode": "avg"})
+    app = arrive(open_app(CLASS, query))
+    app.button(key="cls_open").click().run()
+    code, kept = app.query_params["room"], remembered[ROOMS]
+    reload = arrive(open_app(CLASS, {"room": code}), kept)
+    reload.button(key="cls_new").click().run()
+    assert reload.radio(key="cls_source").value == "The Playground's layer"
+    reload.radio(key="cls_kind").set_value("value").run()
+    reload.button(key="cls_ask").click().run()
+    asked = store.round_of(engine, code, 2).question
+    assert asked.kind == "value" and asked.answer == 0.25  # avg of a 2×2 window: 1/4 each

@@ -152,6 +152,17 @@ def read_layer() -> None:
     state[STATE.source] = SOURCES["layer"]
 
 
+def adopt_layer(question) -> None:
+    """A room asked about a Playground layer (question_from_layer makes level 0) and
+    this session has no layer of its own (a reload, another device): the room's
+    layer is offered for the next question."""
+    state = st.session_state
+    problem = question.problem
+    if state.get(STATE.layer) is None and problem.level == 0:
+        state[STATE.layer] = Layer(problem.x, problem.grad_output, problem.config)
+        state[STATE.source] = SOURCES["layer"]
+
+
 def remember_rooms() -> None:
     """Every run: the keys go to the browser (written once its own have come back)."""
     browser.remember(ROOMS, rooms_to_stored(STATE.ring()))

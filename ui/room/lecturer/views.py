@@ -14,6 +14,7 @@ from ...figures.style import HALF_PX, SEED_INPUT_PX
 from ...pure.links import SEED_MAX
 from ...pure.words import pad_label
 from ...shared.chart import cached, chart
+from ...shared.lecture import folded_in_lecture
 from ...shared.state import literal
 from ..questions import KINDS
 from . import actions
@@ -31,16 +32,17 @@ def said_view() -> None:
         SAID[kind](text)
 
 
-def question_chooser(*, in_room: bool) -> None:
+def question_chooser() -> Layer | None:
     """What to ask: the source (when the link brought the Playground's layer), the
-    kind, and for an exercise its level, set and problem."""
+    kind, and for an exercise its level, set and problem. Returns the layer chosen
+    (its maps go under the button: layer_maps), or None for an exercise."""
     layer = STATE.chosen_layer()
     if layer is not None:
         st.radio("Question on", list(SOURCES.values()), key=STATE.source, horizontal=True)
     from_layer = layer is not None and st.session_state[STATE.source] == SOURCES["layer"]
     st.radio("Ask", list(KINDS), key=STATE.kind, format_func=KINDS.get, horizontal=True)
     if from_layer:
-        layer_view(layer)
+        st.caption(f"Layer: {layer_words(layer.config, layer.x)}.")
     else:
         exercise_fields()
     if layer is None and (error := st.session_state.get(STATE.layer_error)):
@@ -48,6 +50,7 @@ def question_chooser(*, in_room: bool) -> None:
             f"The Playground's layer in this link cannot be asked: {literal(error)}",
             icon=":material/link_off:",
         )
+    return layer if from_layer else None
 
 
 def exercise_fields() -> None:
@@ -63,10 +66,15 @@ def exercise_fields() -> None:
     row.number_input("Problem", 1, SET_SIZE, key=STATE.number, width=SEED_INPUT_PX)
 
 
-def layer_view(layer: Layer) -> None:
-    """The Playground's layer in words, x and dL/dy beside it."""
-    st.caption(f"Layer: {layer_words(layer.config, layer.x)}.")
-    question_maps(layer.x, layer.grad_output, padding=layer.config.padding, mode=layer.config.mode)
+def layer_maps(layer: Layer | None) -> None:
+    """The chosen layer's x and dL/dy (folded in lecture mode: the screen is the
+    question's, the button above the maps)."""
+    if layer is None:
+        return
+    with folded_in_lecture("x and dL/dy"):
+        question_maps(
+            layer.x, layer.grad_output, padding=layer.config.padding, mode=layer.config.mode
+        )
 
 
 def question_maps(x, grad_output, *, padding, mode) -> None:
@@ -97,7 +105,7 @@ def opening_view() -> None:
         "Open a room for one question: students join on their phones with the code or "
         "the QR code, and the projector shows what the class answered."
     )
-    question_chooser(in_room=False)
+    layer = question_chooser()
     st.button(
         "Open a room",
         key=STATE.open_button,
@@ -105,6 +113,7 @@ def opening_view() -> None:
         icon=":material/groups:",
         on_click=actions.open_room,
     )
+    layer_maps(layer)
     rooms_view()
 
 

@@ -42,8 +42,8 @@ from .answers import (
 from .live import RoundView, pulse, round_view, share_percents, students_link
 from .model import question_words
 from .qr import qr_image
-from .state import STATE
-from .views import question_chooser, question_maps
+from .state import STATE, adopt_layer
+from .views import layer_maps, question_chooser, question_maps
 
 VOTES = {1: "first vote", 2: "second vote"}
 # On the projector the join code is the room screen's heading: the page's own title
@@ -93,6 +93,8 @@ def room_view(code: str, current) -> None:
     answers right."""
     left, right = st.columns([ROOM_JOIN_PX, LECTURE_MAIN_PX - ROOM_JOIN_PX], gap="medium")
     shown = round_view(code, current.round_number) if current.round_number else None
+    if shown is not None:
+        adopt_layer(shown.question)
     with left:
         join_panel(code)
         recovery_code(code)
@@ -107,11 +109,12 @@ def room_view(code: str, current) -> None:
 
 
 def new_question(code: str, *, can_cancel: bool) -> None:
-    question_chooser(in_room=True)
+    layer = question_chooser()
     row = st.container(horizontal=True, gap="small")
     row.button("Ask", key=STATE.ask_button, type="primary", on_click=actions.ask, args=(code,))
     if can_cancel:
         row.button("Cancel", key=STATE.cancel_button, on_click=actions.choose, args=(False,))
+    layer_maps(layer)
 
 
 def question_header(shown: RoundView, *, state: str):

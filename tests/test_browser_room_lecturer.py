@@ -1,0 +1,157 @@
+"""The lecturer's page in Chromium on a 1280x720 projector in lecture mode: a room
+opened by a click, its QR code at least 300 px tall, and every state of the room (no
+answers, answers coming in, closed, revealed, two votes side by side) on one screen
+with no scrolling and no sentence under 20 px, on the tightest question the class can
+be asked (an 8x8 grid, overlapping windows, padding, ties: several mistakes to name);
+the dark theme too; a browser without the key gets no controls. Students answer
+through the store, as their pages do."""
+
+from __future__ import annotations
+
+import base64
+import os
+
+import numpy as np
+import pytest
+from browser import TIMEOUT_MS, exceptions_on, open_page, screen_fit, settle, small_text
+from conftest import PROJECTOR
+from playwright.sync_api import expect
+
+from deploy.local_server import start_app, stop
+from ui.exercises.mistakes import known_mistakes
+from ui.figures.style import LECTURE_TEXT_PX
+from ui.pure.class_link import ask_params
+from ui.room import codes, store
+from ui.room.schema import new_engine
+
+pytestmark = pytest.mark.browser
+
+X8 = np.random.default_rng(1).integers(0, 4, (8, 8)).astype(float)  # ties in most windows
+LAYER = {"mode": "max", "kh": "3", "kw": "3", "sh": "1", "sw": "1", "pad": "1", "ties": "first"}
+QR_LEAST_PX = 300
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A server of its own whose rooms live in a temporary SQLite file; an engine on it."""
+    folder = tmp_path_factory.mktemp("rooms")
+    saved = {
+        name: os.environ.get(name) for name in ("POOLING_LAB_DATA", "POOLING_LAB_DATABASE_URL")
+    }
+    os.environ["POOLING_LAB_DATA"] = str(folder)
+    os.environ.pop("POOLING_LAB_DATABASE_URL", None)
+    try:
+        url, process = start_app()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    engine = new_engine(f"sqlite:///{folder / 'rooms.sqlite3'}")
+    yield url, engine
+    engine.dispose()
+    stop(process)
+
+
+def class_link(url: str) -> str:
+    query = ask_params(X8, np.ones((8, 8)), LAYER)
+    text = "&".join(f"{name}={value}" for name, value in query.items())
+    return f"{url}/class?{text}&lecture=1"
+
+
+def open_room(page, url: str) -> str:
+    open_page(page, class_link(url))
+    page.get_by_role("button", name="Open a room").click()
+    page.wait_for_url("**/class?room=*", timeout=TIMEOUT_MS)
+    settle(page)
+    return page.url.split("room=")[1][:6]
+
+
+def fits_one_screen(page) -> None:
+    settle(page)
+    fit = screen_fit(page)
+    assert fit["screens"] <= 1.0 and fit["hidden"] == [], fit
+    assert small_text(page, LECTURE_TEXT_PX) == []
+    assert exceptions_on(page) == []
+
+
+def students(engine, code: str, number: int, answers: list) -> None:
+    for cells in answers:
+        token = codes.new_token()
+        store.join(engine, code, token=token)
+        store.answer(engine, code, token=token, round_number=number, raw=sorted(map(list, cells)))
+
+
+def test_every_room_state_fits_the_projector_with_a_300_px_qr_code(browser, served):
+    url, engine = served
+    context = browser.new_context(**PROJECTOR)
+    try:
+        page = context.new_page()
+        code = open_room(page, url)
+        qr = page.locator("[data-testid=stImage] img").first
+        expect(qr).to_be_visible(timeout=TIMEOUT_MS)
+        assert qr.bounding_box()["height"] >= QR_LEAST_PX
+        expect(page.get_by_text(code, exact=True)).to_be_visible()
+        expect(page.get_by_text("No answers yet.")).to_be_visible()
+        fits_one_screen(page)
+
+        question = store.round_of(engine, code, 1).question
+        mistakes = [m.answer for m in known_mistakes(question.problem)]
+        first = [question.answer] * 3 + [mistakes[0]] * 2 + mistakes[1:5] + [frozenset({(0, 0)})]
+        students(engine, code, 1, first)
+        expect(page.get_by_text(f"{len(first)} answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
+        fits_one_screen(page)
+        page.get_by_role("button", name="Close answers").click()
+        expect(page.get_by_text(f"Answers closed: {len(first)} answers.")).to_be_visible(
+            timeout=TIMEOUT_MS
+        )
+        fits_one_screen(page)
+        page.get_by_role("button", name="Reveal").click()
+        expect(page.get_by_text(f"3 of {len(first)} right")).to_be_visible(timeout=TIMEOUT_MS)
+        fits_one_screen(page)
+        page.get_by_role("button", name="Discuss and vote again").click()
+        expect(page.get_by_text("No answers yet.")).to_be_visible(timeout=TIMEOUT_MS)
+        second = [question.answer] * 6 + [mistakes[0]] + mistakes[1:3] + [frozenset({(0, 0)})]
+        students(engine, code, 2, second)
+        expect(page.get_by_text(f"{len(second)} answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Reveal").click()
+        expect(page.get_by_text("in the second.")).to_be_visible(timeout=TIMEOUT_MS)
+        fits_one_screen(page)
+    finally:
+        context.close()
+
+
+def test_in_the_dark_the_room_screen_fits_and_its_qr_code_stays_dark_on_white(browser, served):
+    url, _ = served
+    context = browser.new_context(color_scheme="dark", **PROJECTOR)
+    try:
+        page = context.new_page()
+        open_room(page, url)
+        qr = page.locator("[data-testid=stImage] img").first
+        expect(qr).to_be_visible(timeout=TIMEOUT_MS)
+        assert qr.bounding_box()["height"] >= QR_LEAST_PX
+        svg = base64.b64decode(qr.get_attribute("src").split("base64,")[1]).decode()
+        assert 'fill="#fff"' in svg and 'stroke="#000"' in svg  # not the page's colours
+        fits_one_screen(page)
+    finally:
+        context.close()
+
+
+def test_a_browser_without_the_key_sees_no_controls(browser, served):
+    url, _ = served
+    lecturer = browser.new_context(**PROJECTOR)
+    stranger = browser.new_context(**PROJECTOR)
+    try:
+        code = open_room(lecturer.new_page(), url)
+        page = stranger.new_page()
+        open_page(page, f"{url}/class?room={code}&lecture=1")
+        expect(page.get_by_text("This browser holds no key for room")).to_be_visible(
+            timeout=TIMEOUT_MS
+        )
+        for name in ("Close answers", "Reveal", "End room", "New question"):
+            expect(page.get_by_role("button", name=name)).to_have_count(0)
+        assert page.locator("[data-testid=stImage]").count() == 0
+    finally:
+        lecturer.close()
+        stranger.close()
