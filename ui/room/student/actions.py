@@ -33,8 +33,11 @@ def join(code_text: str, nickname_text: str, *, token: str, from_link: bool) -> 
     nickname = clean_nickname(nickname_text)
     try:
         store.join(engine(), code, token=token, nickname=nickname)
-    except store.NoSuchRoom as error:
-        say("error", f"{where} {code}: {error}")
+    except store.NoSuchRoom:  # none has it, or it expired
+        say(
+            "error",
+            f"{where} {code} opens no room (rooms last 12 hours): check it on the projector.",
+        )
         return False
     except store.RoomError as error:
         say("warning", str(error))
