@@ -51,14 +51,16 @@ class RunFailed(Exception):
 class Run:
     """seconds: from sending the rerun to its end; exceptions: shown on the page;
     full: whether the whole page ran (a fragment's run that called st.rerun() did);
-    alerts: the bodies of st.error and st.warning boxes drawn; keys: the widget keys
-    drawn."""
+    errors, warnings: the bodies of st.error and st.warning boxes drawn; keys: the widget keys
+    drawn; fragments: the run_every fragments it announced (id -> seconds)."""
 
     seconds: float
     exceptions: list[str]
     full: bool = True
-    alerts: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     keys: set[str] = field(default_factory=set)
+    fragments: dict[str, float] = field(default_factory=dict)  # run_every announced
 
 
 Widget = tuple[str, str, object]  # (key, WidgetState field such as "int_value", value)
@@ -87,9 +89,13 @@ class Session:
     query: str = ""
     widget_ids: dict[str, str] = field(default_factory=dict)  # key -> id, latest last
     drawn: frozenset[str] = frozenset()  # widget keys on the page after its last full run
-    fragments: dict[str, float] = field(default_factory=dict)  # run_every id -> seconds
+    fragments: dict[str, float] = field(default_factory=dict)  # run_every id -> seconds, now
     connection: object = None
     cookie: str = ""
+    # The page's script hash from the server's navigation message: a browser sends it with
+    # every rerun after the first, and a rerun a fragment asks for (st.rerun) runs the
+    # page it names; without it that run would fall back to the home page.
+    page_script_hash: str = ""
     # Called with every ForwardMsg received (a benchmark reads what a page shows).
     listener: Callable[[ForwardMsg], None] | None = None
 
@@ -123,6 +129,7 @@ class Session:
         state = message.rerun_script
         state.query_string = self.query
         state.page_name = self.page
+        state.page_script_hash = self.page_script_hash
         if fragment_id is not None:
             state.fragment_id = fragment_id
             state.is_auto_rerun = True
@@ -136,7 +143,12 @@ class Session:
         await asyncio.wait_for(self._until_finished(run), RUN_TIMEOUT_S)
         run.seconds = time.perf_counter() - started
         if run.full:
+            # A browser keeps the timers of the fragments the page's run announced
+            # (a fragment's id changes when the page around it does).
             self.drawn = frozenset(run.keys)
+            self.fragments = dict(run.fragments)
+        else:
+            self.fragments.update(run.fragments)
         return run
 
     async def _until_finished(self, run: Run) -> None:
@@ -155,11 +167,12 @@ class Session:
             kind = message.WhichOneof("type")
             if kind == "delta":
                 self._learn(message, run)
+            elif kind == "navigation" and message.navigation.page_script_hash:
+                self.page_script_hash = message.navigation.page_script_hash
             elif kind == "page_info_changed":
                 self.query = message.page_info_changed.query_string
             elif kind == "auto_rerun":
-                rerun = message.auto_rerun
-                self.fragments[rerun.fragment_id] = rerun.interval
+                run.fragments[message.auto_rerun.fragment_id] = message.auto_rerun.interval
             elif kind == "stop_auto_rerun":
                 for stopped in message.stop_auto_rerun.fragment_ids:
                     self.fragments.pop(stopped, None)
@@ -178,8 +191,11 @@ class Session:
         if kind == "exception":
             run.exceptions.append(element.exception.message)
             return
-        if kind == "alert" and element.alert.format in (Alert.ERROR, Alert.WARNING):
-            run.alerts.append(element.alert.body)
+        if kind == "alert" and element.alert.format == Alert.ERROR:
+            run.errors.append(element.alert.body)
+            return
+        if kind == "alert" and element.alert.format == Alert.WARNING:
+            run.warnings.append(element.alert.body)
             return
         widget_id = getattr(getattr(element, kind), "id", "") if kind else ""
         if isinstance(widget_id, str) and widget_id.startswith("$$ID-"):

@@ -131,18 +131,18 @@ async def answer_here_count_there(student_url: str, projector_url: str, room, nu
     phone = Student(student_url, room.code, new_token())
     try:
         for run in await projector.open():
-            assert run.exceptions == [] and run.alerts == []
+            assert run.exceptions == [] and run.errors == run.warnings == []
         await until("the projector shows 0 answers", lambda: projector.count() == 0,
                     projector.refresh)  # fmt: skip
         for run in await phone.join():
-            assert run.exceptions == [] and run.alerts == []
+            assert run.exceptions == [] and run.errors == run.warnings == []
         await until("the phone shows the round", lambda: phone.pick_key(number), phone.poll)
         tapped = await phone.tap(number, 0, 0)
-        assert tapped.exceptions == [] and tapped.alerts == []
+        assert tapped.exceptions == [] and tapped.errors == tapped.warnings == []
         await until("the projector counts it", lambda: projector.count() == 1, projector.refresh)
         # A change replaces the answer: still one answer from this browser.
         changed = await phone.tap(number, 1, 1)
-        assert changed.exceptions == [] and changed.alerts == []
+        assert changed.exceptions == [] and changed.errors == changed.warnings == []
         for _ in range(3):
             await projector.refresh()
         assert projector.count() == 1 and projector.round == number
@@ -165,6 +165,6 @@ def test_a_proxy_in_front_of_other_hosts_alone_warms_them_and_serves(hosts, monk
         assert warmed == [url for url, _process in hosts]
         assert proxy.processes == []  # no replica of its own
         run = asyncio.run(visit(proxy.url, "join"))
-        assert run.exceptions == [] and run.alerts == []
+        assert run.exceptions == [] and run.errors == run.warnings == []
     finally:
         proxy.stop()

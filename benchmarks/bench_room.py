@@ -1,0 +1,173 @@
+"""A class in one room: N students join by the link within 10 s, sit idle 20 s, then
+answer a cell question (taps on x) within 20 s and a number question within 20 s, a
+third of them changing their answer; the projector's fragment runs throughout. Every
+session speaks Streamlit's websocket protocol as its browser would (deploy/room_client:
+the token and the lecturer's key are the browser component's state, taps the chart's).
+
+    python benchmarks/bench_room.py --students 200 [--replicas 2] [--postgres]
+    python benchmarks/bench_room.py --url http://127.0.0.1:8501 --database-url URL
+
+By default it serves deploy/serve's replicas (Cluster) on a SQLite file of its own;
+--postgres starts a throw-away PostgreSQL (deploy/postgres.py) instead; --url drives a
+running deployment on loopback, whose database (--database-url) the lecturer's part
+opens the room in and checks the answers against (server CPU is then not measured).
+The lecturer's controls (ask, close) go to the store directly. Bounded: at most 200
+students, every run within 30 s (or it is an error).
+
+Prints p50/p95 of submit time (a tap's or Send's run) and of answer-to-projector time
+(Send pressed until the projector's count includes it), answers sent and counted,
+errors, server CPU idle and answering; the last line is
+`N students, lost L, submit p95 X s, projector p95 Y s, errors E`, where lost counts
+the answers acknowledged on a student's page that the database does not hold as sent
+or the projector never counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_class import cpu_seconds  # noqa: E402
+from benchmarks.room_load import Lecturer, Log, Plan, student  # noqa: E402
+from deploy.cluster import Cluster  # noqa: E402
+from deploy.local_server import free_port  # noqa: E402
+
+LOOPBACK = ("http://127.", "http://localhost", "http://[::1]")
+
+
+def arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--students", type=int, default=200)
+    parser.add_argument("--replicas", type=int, default=2)
+    parser.add_argument("--url", help="a running deployment (loopback)")
+    parser.add_argument("--database-url", help="its rooms' database (with --url)")
+    parser.add_argument("--postgres", action="store_true", help="a throw-away PostgreSQL")
+    parser.add_argument("--root", type=Path, default=ROOT, help="checkout to serve")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if not 1 <= args.students <= 200:
+        parser.error("--students must be from 1 to 200")
+    if not 1 <= args.replicas <= 8:
+        parser.error("--replicas must be from 1 to 8")
+    if args.url and not args.url.startswith(LOOPBACK):
+        parser.error("--url must be a loopback address")
+    if args.url and not args.database_url:
+        parser.error("--url needs --database-url: the lecturer opens the room in it")
+    return args
+
+
+async def whole_class(url: str, lecturer: Lecturer, plan: Plan, log: Log) -> None:
+    projector = asyncio.create_task(lecturer.watch(url, log))
+    await lecturer.projector_ready.wait()
+    students = [
+        asyncio.create_task(student(index, url, lecturer, plan, log))
+        for index in range(plan.students)
+    ]
+    await lecturer.run_class(plan, log)
+    await asyncio.gather(*students)
+    lecturer.finished.set()
+    await projector
+
+
+def serve(args, workdir: Path):
+    """(base URL, server pids, database URL, what to stop afterwards)."""
+    stops = []
+    database_url = args.database_url
+    if args.postgres:
+        from deploy.postgres import Cluster as Postgres
+
+        postgres = Postgres(durable=True)
+        database_url = postgres.start()
+        stops.append(postgres.stop)
+    database_url = database_url or f"sqlite:///{workdir / 'rooms.sqlite3'}"
+    if args.url:
+        return args.url, [], database_url, stops
+    cluster = Cluster(args.replicas, free_port(), root=args.root, database_url=database_url)
+    stops.insert(0, cluster.stop)
+    cluster.start()
+    return cluster.url, cluster.pids(), database_url, stops
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else float("nan")
+
+
+def to_projector(log: Log) -> tuple[list[float], int]:
+    """Send-to-projector seconds of each first answer, and how many the projector's
+    count never reached (per round: the k-th acknowledged is shown once the count
+    is k or more)."""
+    seconds, unseen = [], 0
+    for number in sorted({s.round_number for s in log.submits}):
+        firsts = sorted((s for s in log.submits if s.first and s.round_number == number),
+                        key=lambda s: s.done)  # fmt: skip
+        shown = [(t, count) for t, seen_round, count in log.seen if seen_round == number]
+        for rank, answered in enumerate(firsts, start=1):
+            when = next((t for t, count in shown if count >= rank and t >= answered.sent), None)
+            if when is None:
+                unseen += 1
+            else:
+                seconds.append(when - answered.sent)
+    return seconds, unseen
+
+
+def line(name: str, values: list[float], target: str = "") -> str:
+    return (f"{name:<22} {len(values):5d}  p50 {statistics.median(values) if values else 0:6.3f} s"
+            f"  p95 {percentile(values, 0.95):6.3f} s  max {max(values, default=0):6.3f} s"
+            f"  {target}")  # fmt: skip
+
+
+def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
+    submits = [s.done - s.sent for s in log.submits]
+    shown, unseen = to_projector(log)
+    wrong = sum(bad for bad, _ in log.stored.values())
+    acked = sum(s.ok for s in log.submits)
+    print(line("join", log.joins))
+    print(line("submit", submits, "target p95 <= 1 s"))
+    print(line("answer to projector", shown, "target p95 <= 2 s"))
+    counted = {n: max((c for _, r, c in log.seen if r == n), default=0) for n in log.stored}
+    print(f"answers sent {len(log.submits)}, acknowledged {acked}; last answers per round "
+          f"{ {n: total for n, (_, total) in log.stored.items()} }, held as sent "
+          f"{ {n: total - bad for n, (bad, total) in log.stored.items()} }, "
+          f"counted by the projector {counted}")  # fmt: skip
+    for phase in ("idle", "answering"):
+        if phase in log.cpu:
+            print(f"server CPU {phase}: {log.cpu[phase]:.3f} cores")
+    print(f"errors {len(log.errors)}")
+    for message in log.errors[:5]:
+        print(f"    {message}")
+    lost = wrong + unseen
+    print(f"{students} students, lost {lost}, submit p95 {percentile(submits, 0.95):.2f} s, "
+          f"projector p95 {percentile(shown, 0.95):.2f} s, errors {len(log.errors)}")  # fmt: skip
+
+
+def main() -> int:
+    args = arguments()
+    plan = Plan(students=args.students, seed=args.seed)
+    with tempfile.TemporaryDirectory(prefix="bench-room-") as folder:
+        url, pids, database_url, stops = serve(args, Path(folder))
+        try:
+            lecturer = Lecturer(database_url, cpu=(lambda: cpu_seconds(pids)) if pids else None)
+            log = Log(started=time.perf_counter())
+            asyncio.run(whole_class(url, lecturer, plan, log))
+            lecturer.check_stored(log)
+        finally:
+            for stop in stops:
+                stop()
+    where = "a running deployment" if args.url else f"{args.replicas} replicas behind HAProxy"
+    backend = database_url.split(":", 1)[0]
+    print(f"{args.students} students in one room, {where}, {backend} (seed {args.seed})")
+    report(log, lecturer, students=args.students)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,256 @@
+"""The parts of the room benchmark (benchmarks/bench_room.py): the plan of the class,
+what is logged, the lecturer (the store for the controls, a projector session for the
+view), and one student's phone.
+
+Times are time.perf_counter() seconds. A submit is the run of a tap on x or of Send;
+it is acknowledged when that run shows no exception, error or warning. The projector's
+count is read from what its fragment draws (room_client.shown_count).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+
+from deploy.room_client import NoFragment, Projector, Student
+from deploy.stream_client import Run, RunFailed
+from ui.room import schema, store
+from ui.room.codes import new_token
+from ui.room.questions import question_from_exercise
+
+POLL_S = 3.0  # the students' fragment (ui/room/student/live.POLL_S), the browser's timer
+PROJECTOR_S = 1.0  # the projector's fragments (ui/room/lecturer: run_every=1)
+FAILURES = (RunFailed, TimeoutError, OSError, NoFragment)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """N students; each arrives within join_s, answers a round from think_s after it
+    opens, a third change their answer change_s later; rounds last round_s."""
+
+    students: int
+    seed: int = 0
+    join_s: float = 10.0
+    idle_s: float = 20.0
+    round_s: float = 20.0
+    think_s: tuple[float, float] = (4.0, 12.0)
+    change_s: tuple[float, float] = (2.0, 4.0)
+    kinds: tuple[str, ...] = ("cells", "value")
+
+    def rng(self, index: int) -> random.Random:
+        return random.Random(self.seed * 1_000_003 + index)
+
+
+@dataclass(frozen=True)
+class Submit:
+    round_number: int
+    student: int
+    sent: float
+    done: float
+    ok: bool
+    first: bool  # the student's first acknowledged answer in the round
+
+
+@dataclass
+class Log:
+    started: float
+    joins: list[float] = field(default_factory=list)  # seconds from the link to joined
+    submits: list[Submit] = field(default_factory=list)
+    seen: list[tuple[float, int, int]] = field(default_factory=list)  # (t, round, count)
+    errors: list[str] = field(default_factory=list)
+    tokens: dict[int, str] = field(default_factory=dict)
+    expected: dict[tuple[int, int], object] = field(default_factory=dict)  # last acked
+    cpu: dict[str, float] = field(default_factory=dict)  # phase -> cores
+    stored: dict[int, tuple[int, int]] = field(default_factory=dict)  # round -> (wrong, n)
+
+    @staticmethod
+    def now() -> float:
+        return time.perf_counter()
+
+    def fail(self, who: str, error: Exception) -> None:
+        at = Log.now() - self.started
+        self.errors.append(f"{who} at {at:.1f} s: {type(error).__name__}: {error}")
+
+    def check(self, what: str, run: Run, *, warnings_fail: bool = False) -> bool:
+        """Whether `run` went through (no exception or error box on the page; for an
+        answer, no warning either: a refused answer is said in one); an error logged
+        when it did not."""
+        trouble = run.exceptions + run.errors + (run.warnings if warnings_fail else [])
+        if trouble:
+            self.errors.append(f"{what}: {trouble[0][:160]}")
+        return not trouble
+
+
+@dataclass(frozen=True)
+class Asked:
+    number: int
+    kind: str
+    question: object
+    opened: float
+    closes: float
+
+
+class Lecturer:
+    """Opens the room in the database, asks and closes the rounds, and keeps a
+    projector session whose fragment runs throughout."""
+
+    def __init__(self, database_url: str, *, cpu=None):
+        self.engine = schema.new_engine(database_url)
+        room = store.open_room(self.engine)
+        self.code, self.secret = room.code, room.secret
+        self.cpu = cpu  # () -> server CPU seconds so far, or None
+        self.current: Asked | None = None
+        self.answering_over = False
+        self.projector_round = 0  # the round the projector's page shows
+        self.projector_ready = asyncio.Event()
+        self.finished = asyncio.Event()
+
+    async def run_class(self, plan: Plan, log: Log) -> None:
+        await asyncio.sleep(plan.join_s + 2.0)  # the last arrivals' first runs
+        await self._measured("idle", plan.idle_s, log, asyncio.sleep(plan.idle_s))
+        await self._measured("answering", len(plan.kinds) * plan.round_s, log, self._rounds(plan))
+        self.answering_over = True
+
+    async def _measured(self, phase: str, seconds: float, log: Log, work) -> None:
+        before = self.cpu() if self.cpu else None
+        await work
+        if before is not None:
+            log.cpu[phase] = (self.cpu() - before) / seconds
+
+    async def _rounds(self, plan: Plan) -> None:
+        for index, kind in enumerate(plan.kinds):
+            question = question_from_exercise(kind, level=2, seed=plan.seed + 7, number=index + 1)
+            number = await asyncio.to_thread(
+                store.ask, self.engine, self.code, secret=self.secret, question=question
+            )
+            opened = Log.now()
+            self.current = Asked(number, kind, question, opened, opened + plan.round_s)
+            await asyncio.sleep(plan.round_s)
+            await asyncio.to_thread(store.close_round, self.engine, self.code, secret=self.secret)
+
+    async def watch(self, url: str, log: Log) -> None:
+        """The projector: its page opened with the key, then its fragment's timer."""
+        projector = Projector(url, self.code, self.secret)
+        try:
+            for run in await projector.open():
+                log.check("projector", run)
+            self.projector_ready.set()
+            tick = Log.now() + PROJECTOR_S
+            while not self.finished.is_set():
+                await asyncio.sleep(max(0.0, tick - Log.now()))
+                for run in await projector.refresh():
+                    log.check("projector", run)
+                tick = max(tick + PROJECTOR_S, Log.now())
+        except FAILURES as error:
+            log.errors.append(
+                f"projector at {Log.now() - log.started:.1f} s: {type(error).__name__}: {error}"
+            )
+        finally:
+            self.projector_ready.set()
+            log.seen = projector.seen
+            await projector.close()
+
+    def check_stored(self, log: Log) -> None:
+        """Each acknowledged last answer against what the database holds for it."""
+        for (number, index), answer in sorted(log.expected.items()):
+            held = store.my_answer(
+                self.engine, self.code, token=log.tokens[index], round_number=number
+            )
+            wrong, total = log.stored.get(number, (0, 0))
+            log.stored[number] = (wrong + (not same(held, answer)), total + 1)
+
+
+def same(held, sent) -> bool:
+    if held is None:
+        return False
+    if isinstance(sent, float):
+        return abs(float(held) - sent) < 1e-9
+    return held == sent
+
+
+# -- one student's phone --------------------------------------------------------------------
+
+
+async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log) -> None:
+    """Arrive, join by the link, poll every POLL_S; answer each round once shown."""
+    rng = plan.rng(index)
+    await asyncio.sleep(rng.uniform(0, plan.join_s))
+    phone = Student(url, lecturer.code, new_token())
+    log.tokens[index] = phone.token
+    try:
+        started = Log.now()
+        if not all([log.check("join", run) for run in await phone.join()]):
+            return
+        log.joins.append(Log.now() - started)
+        answered: set[int] = set()
+        next_poll = Log.now() + rng.uniform(0, POLL_S)  # the browser timer's phase
+        while not lecturer.answering_over:
+            asked = lecturer.current
+            due = None
+            if asked is not None and asked.number not in answered:
+                due = asked.opened + rng.uniform(*plan.think_s)
+            await asyncio.sleep(max(0.0, min(next_poll, due or next_poll) - Log.now()))
+            if due is not None and Log.now() >= due and shows(phone, asked):
+                answered.add(asked.number)
+                await answer(phone, asked, index=index, rng=rng, plan=plan, log=log)
+            elif Log.now() >= next_poll:
+                log.check("poll", await phone.poll())
+                next_poll = max(next_poll + POLL_S, Log.now())
+    except FAILURES as error:
+        log.errors.append(
+            f"student {index} at {Log.now() - log.started:.1f} s: {type(error).__name__}: {error}"
+        )
+    finally:
+        await phone.close()
+
+
+def shows(phone: Student, asked: Asked) -> bool:
+    """Whether the phone's page shows the round open for answers."""
+    if asked.kind == "cells":
+        return phone.pick_key(asked.number) is not None
+    return phone.can_type()
+
+
+async def answer(phone: Student, asked: Asked, *, index: int, rng, plan: Plan, log: Log) -> None:
+    """The first answer (one to three taps, or a number), then for every third student
+    a change some seconds later, while the round is still open."""
+    first = True
+    if asked.kind == "cells":
+        rows, cols = asked.question.problem.x.shape
+        cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)], 4)
+        picks: set = set()
+        for cell in cells[: rng.randint(1, 3)]:
+            if await submit(phone.tap(asked.number, *cell), asked, index, first, log):
+                picks ^= {cell}
+                log.expected[(asked.number, index)] = frozenset(picks)
+                first = False
+            await asyncio.sleep(rng.uniform(0.3, 1.0))
+        changes = [cells[3]]
+    else:
+        value = rng.choice([0.0, 0.5, 1.0, 1.5, 2.0, 3.0])
+        if await submit(phone.send_number(f"{value:g}"), asked, index, first, log):
+            log.expected[(asked.number, index)] = value
+            first = False
+        changes = [value + 1.0]
+    change_at = Log.now() + rng.uniform(*plan.change_s)
+    if index % 3 or change_at > asked.closes - 2.0:
+        return
+    await asyncio.sleep(change_at - Log.now())
+    for change in changes:
+        if asked.kind == "cells":
+            sent = phone.tap(asked.number, *change)
+            if await submit(sent, asked, index, first, log):
+                picks ^= {change}
+                log.expected[(asked.number, index)] = frozenset(picks)
+        elif await submit(phone.send_number(f"{change:g}"), asked, index, first, log):
+            log.expected[(asked.number, index)] = change
+
+
+async def submit(pending, asked: Asked, index: int, first: bool, log: Log) -> bool:
+    """Await a tap's or Send's run; log it; whether it was acknowledged."""
+    sent = Log.now()
+    ok = log.check(f"answer in round {asked.number}", await pending, warnings_fail=True)
+    log.submits.append(Submit(asked.number, index, sent, Log.now(), ok, first and ok))
+    return ok
