@@ -81,6 +81,8 @@ def room_screen(code: str) -> None:
         room_view(code, current)
     except store.NoSuchRoom:
         gone_view(code, "no room has this code now")
+    except store.RoomError as error:  # too many wrong keys, say: the store's words
+        st.error(str(error), icon=":material/error:")
 
 
 def trusted(code: str, secret: str) -> bool:
