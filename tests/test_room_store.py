@@ -152,8 +152,9 @@ def test_students_must_join_with_a_valid_token(engine):
         with pytest.raises(store.NotAllowed, match="token"):
             store.join(engine, room.code, token=bad, now=NOW)
     token = student(engine, room.code)
-    with pytest.raises(store.NoSuchRound):
-        store.answer(engine, room.code, token=token, round_number=7, raw=RIGHT, now=NOW)
+    for number in (7, 0, "1", None, True):
+        with pytest.raises(store.NoSuchRound):
+            store.answer(engine, room.code, token=token, round_number=number, raw=RIGHT, now=NOW)
 
 
 def test_codes_are_normalised_and_unknown_ones_refused(engine):

@@ -5,6 +5,7 @@ are never lost nor land in a closed round is told there."""
 from __future__ import annotations
 
 import unicodedata
+from numbers import Integral
 
 import sqlalchemy as sa
 
@@ -84,6 +85,9 @@ def answer(
     (TooFast). The answer as stored (questions.parse_answer's)."""
     now, code = clock(now), normal(code)
     _check_token(token)
+    if isinstance(round_number, bool) or not isinstance(round_number, Integral):
+        raise NoSuchRound("This room has no such round.")
+    round_number = int(round_number)
     with write_transaction(engine) as connection:
         room = room_row(connection, code, now=now)
         if room.ended:
@@ -95,7 +99,7 @@ def answer(
             raise NotAllowed("Join the room before answering.")
         state = connection.execute(
             sa.select(ROUNDS.c.state, ROUNDS.c.question)
-            .where(ROUNDS.c.room_id == room.id, ROUNDS.c.number == int(round_number))
+            .where(ROUNDS.c.room_id == room.id, ROUNDS.c.number == round_number)
             .with_for_update(key_share=True)  # FOR NO KEY UPDATE: see store.py
         ).first()
         if state is None:
@@ -108,7 +112,7 @@ def answer(
             raise InvalidAnswer(str(reason)) from None
         if not limits.hit(connection, limits.ANSWER_PER_TOKEN, token, now=now):
             raise TooFast("Too many answers from this browser: wait a minute.")
-        _upsert_answer(connection, room.id, int(round_number), token, parsed, now=now)
+        _upsert_answer(connection, room.id, round_number, token, parsed, now=now)
         # Last: the room's counter is the one row every answer of the room touches.
         if not limits.hit(connection, limits.ANSWER_PER_ROOM, room.id, now=now):
             raise TooFast("This room is taking too many answers: wait a minute.")
