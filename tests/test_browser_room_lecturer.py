@@ -155,3 +155,23 @@ def test_a_browser_without_the_key_sees_no_controls(browser, served):
     finally:
         lecturer.close()
         stranger.close()
+
+
+def test_the_playground_s_ask_the_class_link_opens_a_room_on_its_layer(browser, served):
+    url, engine = served
+    context = browser.new_context(**PROJECTOR)
+    try:
+        page = context.new_page()
+        open_page(page, f"{url}/playground?x=1,3,2,0;4,2,1,2;0,1,5,3;2,2,4,1&g=seed&tab=share")
+        page.get_by_role("link", name="Ask the class about this layer").click()
+        expect(page.locator("h1").first).to_have_text("Class", timeout=TIMEOUT_MS)
+        expect(page.get_by_role("radio", name="The Playground's layer")).to_be_checked()
+        settle(page)
+        page.get_by_role("button", name="Open a room").click()
+        page.wait_for_url("**/class?room=*", timeout=TIMEOUT_MS)
+        code = page.url.split("room=")[1][:6]
+        asked = store.round_of(engine, code, 1).question
+        assert asked.problem.x.tolist() == [[1, 3, 2, 0], [4, 2, 1, 2], [0, 1, 5, 3], [2, 2, 4, 1]]
+        assert (asked.problem.grad_output == 2.5).all()  # "2.5 everywhere", written out
+    finally:
+        context.close()

@@ -1,10 +1,12 @@
 """The lecturer's page of class mode ("Class", /class): open a room for a question (a
 seeded exercise, or the Playground's layer a link brought), then run it on the
 projector: the join code, the QR code and the link; the class's answers live; reveal,
-vote again, a new question, end. model: what it computes and says (pure); state: its
-keys, the link, the keys this browser keeps; actions: the buttons; live: the room read
-for a run; views (the chooser, the opening and recovery screens) and views_room (the
-room on the projector)."""
+vote again, a new question, end. model (the keys kept, the join link, the question in
+words) and answers (what the projector says about the answers, the bars) are pure; qr:
+the QR code (segno); state: its keys, the link, the keys this browser keeps; actions:
+the buttons; live: the room read for a run; views (the chooser, the opening and
+recovery screens), views_join (the join panel) and views_room (the room on the
+projector)."""
 
 from __future__ import annotations
 
@@ -79,6 +81,8 @@ def room_screen(code: str) -> None:
         room_view(code, current)
     except store.NoSuchRoom:
         gone_view(code, "no room has this code now")
+    except store.RoomError as error:  # too many wrong keys, say: the store's words
+        st.error(str(error), icon=":material/error:")
 
 
 def trusted(code: str, secret: str) -> bool:

@@ -73,6 +73,7 @@ class LecturerState:
     recovery: str = f"{P}_recovery"
     recover_button: str = f"{P}_recover"
     code_box: str = f"{P}_code_box"  # the join code's container (its CSS)
+    maps_box: str = f"{P}_maps_box"  # the question's maps behind the Maps button
     fig_share: str = f"{P}_fig_share"
     fig_bars: str = f"{P}_fig_bars"
     fig_first: str = f"{P}_fig_first"  # the first vote beside the second

@@ -147,7 +147,11 @@ def recovery_view(code: str, *, stale: bool = False) -> None:
     )
     row = st.container(horizontal=True, gap="small", vertical_alignment="bottom")
     row.text_input(
-        "Recovery code", key=STATE.recovery, placeholder="XXXX-XXXX-XXXX", type="password"
+        "Recovery code",
+        key=STATE.recovery,
+        placeholder="XXXX-XXXX-XXXX",
+        type="password",
+        width=2 * SEED_INPUT_PX,
     )
     row.button(
         "Open the room here", key=STATE.recover_button, on_click=actions.recover, args=(code,)

@@ -12,22 +12,14 @@ import streamlit as st
 from ...figures import room as room_figures
 from ...figures.style import (
     LECTURE_MAIN_PX,
-    QR_DARK,
-    QR_DESK_PX,
-    QR_LECTURE_PX,
-    QR_LIGHT,
-    QR_MODULE_BORDER,
-    ROOM_CODE_DESK_PX,
-    ROOM_CODE_LECTURE_PX,
     ROOM_JOIN_PX,
     ROOM_MAP_MOST_PX,
     ROOM_MAP_PX,
+    ROOM_MAPS_POPOVER_PX,
     ROOM_PAIR_MAP_PX,
     ROOM_PAIR_MOST_PX,
 )
 from ...shared.chart import cached, chart
-from ...shared.lecture import lecture_on
-from ...shared.state import literal
 from . import actions
 from .answers import (
     Bar,
@@ -39,53 +31,17 @@ from .answers import (
     shift_sentence,
     wrong_lines,
 )
-from .live import RoundView, pulse, round_view, share_percents, students_link
+from .live import RoundView, pulse, round_view, share_percents
 from .model import question_words
-from .qr import qr_image
 from .state import STATE, adopt_layer
 from .views import layer_maps, question_chooser, question_maps
+from .views_join import join_panel, recovery_code
 
 VOTES = {1: "first vote", 2: "second vote"}
-# On the projector the join code is the room screen's heading: the page's own title
-# gives it its room (a 720-px screen has none to spare).
-TITLE_OFF = '[data-testid="stMain"] h1 { display: none; }'
 
 
 def vote_name(vote: int) -> str:
     return VOTES.get(vote, f"vote {vote}")
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def _qr(link: str, least_px: int):
-    return qr_image(link, least_px=least_px, dark=QR_DARK, light=QR_LIGHT, border=QR_MODULE_BORDER)
-
-
-def join_panel(code: str) -> None:
-    """The code, large; the QR code of the join link; the link."""
-    lecture = lecture_on()
-    code_px = ROOM_CODE_LECTURE_PX if lecture else ROOM_CODE_DESK_PX
-    with st.container(key=STATE.code_box):
-        st.html(
-            f'<style>[data-testid="stMain"] .st-key-{STATE.code_box} '
-            f'[data-testid="stMarkdownContainer"] p {{ font-size: {code_px}px; '
-            "font-family: monospace; letter-spacing: 0.12em; line-height: 1.15; "
-            f"margin: 0; font-weight: 700; }} {TITLE_OFF if lecture else ''}</style>"
-        )
-        st.markdown(code)  # six characters of codes.ALPHABET: no markup can hide in it
-    link = students_link(code)
-    image = _qr(link, QR_LECTURE_PX if lecture else QR_DESK_PX)
-    st.image(image.svg, width=image.side)
-    st.caption(f"Join at {literal(link)}")
-
-
-def recovery_code(code: str) -> None:
-    """Folded, in the session that opened the room only: its recovery code."""
-    recovery = st.session_state[STATE.recovery_codes].get(code)
-    if recovery is not None:
-        with st.expander("Recovery code", icon=":material/key:"):
-            st.markdown(
-                f"**{recovery}** opens this room in another browser. It is shown once: note it now."
-            )
 
 
 def room_view(code: str, current) -> None:
@@ -105,7 +61,8 @@ def room_view(code: str, current) -> None:
             row = question_header(shown, state=current.state)
             controls(row, code, shown, state=current.state)
             answers_view(code, shown, state=current.state)
-    watch(code, (current.round_number, current.state, current.ended))
+    if current.state != "open" or shown is None or st.session_state[STATE.choosing]:
+        watch(code, drawn_as(current))
 
 
 def new_question(code: str, *, can_cancel: bool) -> None:
@@ -161,7 +118,13 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
     row.button("New question", key=STATE.new_button, on_click=actions.choose, args=(True,))
     problem = shown.question.problem
     if shown.question.kind != "size":
-        with row.popover("Maps", icon=":material/grid_on:"):
+        with row.popover("Maps", icon=":material/grid_on:"), st.container(key=STATE.maps_box):
+            # A popover is as wide as its content, and charts have no width of their
+            # own: without this the two maps would be squeezed into a narrow box.
+            st.html(
+                f'<style>[data-testid="stPopoverBody"]:has(.st-key-{STATE.maps_box}) '
+                f"{{ min-width: {ROOM_MAPS_POPOVER_PX}px; }}</style>"
+            )
             question_maps(
                 problem.x,
                 problem.grad_output,
@@ -178,9 +141,14 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
         )
 
 
+def drawn_as(current) -> tuple:
+    """What of the room's pulse the page was drawn for."""
+    return current.round_number, current.state, current.ended
+
+
 def answers_view(code: str, shown: RoundView, *, state: str) -> None:
     if state == "open":
-        live_answers(code, shown.round.number)
+        live_answers(code, (shown.round.number, state, False))
     elif state == "revealed" and shown.round.first_round is not None:
         two_votes(round_view(code, shown.round.first_round), shown)
     elif state == "revealed":
@@ -191,20 +159,26 @@ def answers_view(code: str, shown: RoundView, *, state: str) -> None:
 
 
 @st.fragment(run_every=1)
-def live_answers(code: str, number: int) -> None:
+def live_answers(code: str, drawn: tuple) -> None:
     """Every second while answers come in: the count and the chart (small: the
-    tally is worked out again only when the answers changed)."""
-    shown = round_view(code, number)
+    tally is worked out again only when the answers changed); the whole page again
+    when the room moved on (as `watch`)."""
+    moved_on(code, drawn)
+    shown = round_view(code, drawn[0])
     st.markdown(count_sentence(shown.tally.count, state="open"))
     answers_chart(shown, revealed=False, key=STATE.fig_share)
 
 
 @st.fragment(run_every=1)
 def watch(code: str, drawn: tuple) -> None:
-    """Every second: when the room moved on (another device ran it, it ended or
-    expired), the whole page is drawn again. Draws nothing."""
-    now = pulse(code)
-    if (now.round_number, now.state, now.ended) != drawn:
+    """Every second while no answers come in: when the room moved on (another device
+    ran it, it ended or expired), the whole page is drawn again. Draws nothing."""
+    moved_on(code, drawn)
+
+
+def moved_on(code: str, drawn: tuple) -> None:
+    """The whole page again when the room's pulse is not the one it was drawn for."""
+    if drawn_as(pulse(code)) != drawn:
         st.rerun(scope="app")
 
 
@@ -232,6 +206,8 @@ def answers_chart(
         )
     else:
         found, most = paired or (bars(question, counted, revealed=revealed), None)
+        if not found:  # no answers, and none revealed: the count says so
+            return
         figure = cached(
             room_figures.answer_bars,
             labels=tuple(bar.label for bar in found),
