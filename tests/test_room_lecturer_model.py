@@ -82,34 +82,13 @@ def test_the_app_root_drops_the_page_s_path(page_url, root):
 # -- the question in words -------------------------------------------------------------------
 
 
-def test_layer_words_say_every_setting_that_is_not_its_default():
-    x = np.arange(16.0).reshape(4, 4)
-    words = model.layer_words(PoolConfig("max", (2, 3), stride=1, dilation=(1, 1)), x)
-    assert words == "max pooling, window 2×3, stride 1×1"  # no tie in a ramp: no tie rule
-    dilated = model.layer_words(PoolConfig("max", 2, stride=1, dilation=2, padding=1), x)
-    assert "dilation 2×2" in dilated and "padding 1×1" in dilated
-    adaptive = model.layer_words(PoolConfig("avg", output_size=(3, 2)), x)
-    assert adaptive == "adaptive average pooling to an output of 3×2"
-    override = model.layer_words(PoolConfig("avg", 2, padding=1, divisor_override=3), x)
-    assert override.endswith("every window divides by 3")
-
-
-def test_the_tie_rule_is_said_only_where_x_has_a_tie_it_decides():
-    ties = np.array([[1.0, 1.0], [0.0, 0.0]])
-    config = PoolConfig("max", 2, ties="last")
-    assert model.layer_words(config, ties).endswith(
-        "on a tie, the last tied cell in reading order gets it all"
-    )
-    assert "tie" not in model.layer_words(config, np.array([[1.0, 2.0], [0.0, 0.0]]))
-
-
 def test_a_cell_question_says_the_upstream_it_has():
     x = np.arange(16.0).reshape(4, 4)
     config = PoolConfig("max", 2)
     same = question_from_layer("cells", x=x, config=config, grad_output=np.full((2, 2), 2.5))
-    assert "every cell of y sends back dL/dy = 2.5" in model.question_words(same)
+    assert "Every cell of y sends back dL/dy = 2.5." in model.question_words(same)
     mixed = question_from_layer("cells", x=x, config=config, grad_output=[[1.0, 2.0], [1.0, 1.0]])
-    assert "every cell of y sends back a positive dL/dy" in model.question_words(mixed)
+    assert "Every cell of y sends back a positive dL/dy." in model.question_words(mixed)
 
 
 # -- sentences about the answers ------------------------------------------------------------

@@ -5,18 +5,13 @@ says about the answers: answers.py."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
-import numpy as np
-
-from pooling import PoolConfig, backward, forward
-
 from ...exercises.replies import quantity
-from ...pure.numbers import fmt
-from ...pure.words import MODE_LABELS, TIE_WORDS
 from ..codes import normal_code
 from ..questions import Question
+from ..words import layer_words, upstream_words
 
 MOST_ROOMS = 5  # the rooms whose keys a browser keeps, newest first
 SECRET_PATTERN = re.compile(r"[A-Za-z0-9_-]{12,64}")  # a key or a recovery code
@@ -101,60 +96,13 @@ def join_link(root: str, join_path: str, code: str) -> str:
 # -- the question in words ---------------------------------------------------------------
 
 
-def _pair(pair) -> str:
-    return f"{pair[0]}×{pair[1]}"
-
-
-def ties_matter(x: np.ndarray, config: PoolConfig) -> bool:
-    """Max pooling where some window's maximum is tied, so the tie rule decides: the
-    first and the last tied cell then get different gradients."""
-    if config.mode != "max":
-        return False
-    ones = np.ones(forward(x, config).output.shape)
-    first = backward(forward(x, replace(config, ties="first")), ones)
-    last = backward(forward(x, replace(config, ties="last")), ones)
-    return not np.array_equal(first, last)
-
-
-def layer_words(config: PoolConfig, x: np.ndarray) -> str:
-    """'max pooling, window 3×3, stride 2×2, padding 1×1; on a tie, …': each setting
-    that is not its default, the tie rule only where x has a tie it decides."""
-    mode = MODE_LABELS[config.mode].lower()
-    if config.adaptive:
-        words = [f"adaptive {mode} pooling to an output of {_pair(config.output_size)}"]
-    else:
-        words = [f"{mode} pooling, window {_pair(config.kernel_size)}"]
-        words.append(f"stride {_pair(config.stride)}")
-        if any(config.padding):
-            words.append(f"padding {_pair(config.padding)}")
-        if config.dilation != (1, 1):
-            words.append(f"dilation {_pair(config.dilation)}")
-        if config.ceil_mode:
-            words.append("ceil mode")
-    if config.mode == "avg" and config.divisor_override is not None:
-        words.append(f"every window divides by {config.divisor_override}")
-    elif config.mode == "avg" and any(config.padding):
-        counted = "counts" if config.count_include_pad else "does not count"
-        words.append(f"the divisor {counted} padding cells")
-    text = ", ".join(words)
-    if ties_matter(x, config):
-        text += f"; on a tie, {TIE_WORDS[config.ties].rule}"
-    return text
-
-
 def question_words(question: Question) -> str:
     """The question as the projector asks it (plain text: no markup)."""
     problem = question.problem
-    layer = layer_words(problem.config, problem.x)
+    layer = layer_words(problem.config, problem.x, kind=question.kind)
     if question.kind == "size":
         rows, cols = problem.x.shape
         return f"An input of {rows}×{cols}, {layer}. What is the output size?"
     if question.kind == "value":
         return f"Layer: {layer}. What is {quantity(problem)}?"
-    sent = np.unique(problem.grad_output)
-    upstream = (
-        f"every cell of y sends back dL/dy = {fmt(sent[0])}"
-        if sent.size == 1
-        else "every cell of y sends back a positive dL/dy"
-    )
-    return f"Layer: {layer}; {upstream}. Which cells of x get gradient?"
+    return f"Layer: {layer}. {upstream_words(problem.grad_output)} Which cells of x get gradient?"

@@ -17,8 +17,8 @@ from ...shared.chart import cached, chart
 from ...shared.lecture import folded_in_lecture
 from ...shared.state import literal
 from ..questions import KINDS
+from ..words import layer_words
 from . import actions
-from .model import layer_words
 from .state import SOURCES, STATE, Layer
 
 SAID = {"success": st.success, "info": st.info, "warning": st.warning, "error": st.error}
