@@ -133,3 +133,14 @@ def page_links() -> None:
         "Seeded problems from one window to overlap, padding, ties and ceil mode, checked "
         "on the spot and explained with the cell's ledger. One link, one set for a class.",
     )
+    page_link(
+        "Class",
+        "For a lecturer: ask the whole room one question. Students join from a QR code "
+        "and answer on their phones; the projector shows where the class went, then the "
+        "right answer, the mistakes behind the wrong ones, and a second vote.",
+    )
+    page_link(
+        "Join",
+        "For a student in class: open the lecturer's link, scan the QR code on the "
+        "projector, or type the room's 6-character code, and answer from here.",
+    )
