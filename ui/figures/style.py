@@ -221,6 +221,12 @@ def wrapped_title(text: str, width_px: float) -> tuple[str, int]:
     return "<br>".join(lines) or text, max(1, len(lines))
 
 
+def padded_title(text: str, lines: int, least_lines: int) -> tuple[str, int]:
+    """A wrapped title of `lines` lines given empty lines below up to `least_lines`."""
+    extra = max(0, least_lines - lines)
+    return text + "<br> " * extra, lines + extra
+
+
 def base_layout(
     *,
     title: str | None,
@@ -228,12 +234,15 @@ def base_layout(
     margin: dict = MARGIN,
     width_px: float | None = None,
     own_width: int | None = None,
+    least_lines: int = 1,
 ) -> dict:
     """What every figure's layout starts from: font, margins, no legend, no dragging.
     Given the width of the column it sits in, a long title is wrapped there and the
     figure grows by its extra lines. `own_width`: a figure wider than that column (its
     cells grew for their numbers) keeps that width, which a narrower column scrolls
-    sideways (ui/shared/chart.py); its title is wrapped at that width."""
+    sideways (ui/shared/chart.py); its title is wrapped at that width. `least_lines`:
+    the title takes at least that many lines (empty ones below), as the longest title
+    the browser gives it will (ui/figures/frames.py)."""
     layout = dict(
         font=FONT,
         margin=margin,
@@ -249,6 +258,7 @@ def base_layout(
         lines = 1
         if width_px is not None:
             title, lines = wrapped_title(title, width_px)
+        title, lines = padded_title(title, lines, least_lines)
         layout["title"] = title_style(title, lines)
         if lines > 1:
             extra = (lines - 1) * TITLE_LINE_PX
