@@ -6,6 +6,8 @@ average, the tie rule, padding, count_include_pad and divisor_override.
 
 from __future__ import annotations
 
+import numpy as np
+
 from pooling import PoolConfig
 from pooling.config import Cell
 from pooling.geometry import Divisor
@@ -255,3 +257,24 @@ def no_twin_reason(story: LayerStory) -> str:
     return (
         "Every window holds one value throughout, so there is no other cell to move its winner to."
     )
+
+
+def running_line(story: LayerStory, step: int) -> str:
+    """What window `step` (reading order) adds to the running dL/dx: each receiving
+    cell's total before, plus what it is sent, equals its total after."""
+    sent = story.sent_by_window[step]
+    after = story.running_totals[step]
+    before = story.running_totals[step - 1] if step else np.zeros_like(after)
+    cells = [tuple(int(i) for i in cell) for cell in np.argwhere(sent != 0)]
+    if not cells:
+        out_cell = story.out_cell(step)
+        upstream = fmt(story.grad_output[out_cell])
+        return (
+            f"{cell_name('y', out_cell)} sends 0 (its dL/dy is {upstream}): "
+            "no running total changes."
+        )
+    terms = [
+        f"{cell_name('dL/dx', cell)}: {fmt(before[cell])} + {fmt(sent[cell])} = {fmt(after[cell])}"
+        for cell in cells
+    ]
+    return "Running totals: " + "; ".join(terms) + "."
