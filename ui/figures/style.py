@@ -303,3 +303,11 @@ def matrix_axes(
 def tick_step(cell: float) -> int:
     """Label every row and column while TICK_FONT_PX numbers fit, else every 2nd or 5th."""
     return 1 if cell >= 20 else 2 if cell >= 11 else 5
+
+
+# The frame player (ui/shared/frames.py) in Streamlit's theme colours: both themes apply.
+FRAME_PLAYER_COLOURS = """.lab-frames { color: var(--st-text-color); }
+.lab-frames button, .lab-frames select { color: inherit; }
+.lab-frames button:hover:not(:disabled) { border-color: var(--st-primary-color);
+  color: var(--st-primary-color); }
+.lab-frames input[type=range] { accent-color: var(--st-primary-color); }"""

@@ -61,7 +61,7 @@ def step_view(story: LayerStory) -> None:
         words=WORDS,
     )
     step = STATE.step_shown()
-    player = dict(key=STATE.frames, position=step, on_move=on_frame_moved, lecture=lecture)
+    player = dict(keys=STATE.frames, position=step, on_move=on_frame_moved, lecture=lecture)
     if lecture:
         lecture_step(story, maps, step, lambda: frame_player(payload, **player))
         return
@@ -76,7 +76,7 @@ def step_view(story: LayerStory) -> None:
     with left:
         chart(pointer_figure(story, maps.y, step), key=STATE.fig_step_y)
     with right:
-        frame_words(key=STATE.frames, lecture=False)
+        frame_words(keys=STATE.frames, lecture=False)
         overlap_note(story)
 
 

@@ -25,16 +25,39 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from ..figures.style import LECTURE_TEXT_PX
-from .frames_js import CSS, JS
+from ..figures.style import FRAME_PLAYER_COLOURS, LECTURE_TEXT_PX
+from .frames_draw_js import DRAW_JS
+from .frames_js import JS
+from .state import FramePlayerKeys
 
 SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at
 DEFAULT_SPEED = 4
 
+# Sizes in em and rem, so they follow the page's text (lecture mode's LECTURE_TEXT_PX).
+LAYOUT_CSS = """
+.lab-frames { font-family: var(--st-font); font-size: var(--st-base-font-size); line-height: 1.5; }
+.lab-frames.lecture { font-size: LECTURE_TEXT; line-height: 1.4; }
+.lab-frames .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center;
+  margin-bottom: 0.5rem; }
+.lab-frames button, .lab-frames select { font: inherit; background: var(--st-background-color);
+  border: thin solid var(--st-border-color); border-radius: var(--st-button-radius);
+  padding: 0.25em 0.75em; cursor: pointer; min-height: 2.5em; }
+.lab-frames button:disabled { opacity: 0.45; cursor: default; }
+.lab-frames button:focus-visible, .lab-frames select:focus-visible,
+.lab-frames input:focus-visible { outline: 0.125rem solid var(--st-primary-color); }
+.lab-frames kbd { font: inherit; opacity: 0.7; margin-left: 0.3em; }
+.lab-frames label.slide { display: flex; flex-wrap: wrap; align-items: center;
+  gap: 0.25rem 0.75rem; }
+.lab-frames input[type=range] { flex: 1 1 10rem; min-height: 2em; }
+.lab-frames .count { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.lab-frames p { margin: 0 0 0.6rem 0; font-size: inherit; line-height: inherit; }
+.lab-frames .line { opacity: 0.85; }
+"""
+
 _component = st.components.v2.component(
     "pooling_lab_frames",
-    css=CSS.replace("LECTURE_TEXT_PX", f"{LECTURE_TEXT_PX}px"),
-    js=JS,
+    css=LAYOUT_CSS.replace("LECTURE_TEXT", f"{LECTURE_TEXT_PX}px") + FRAME_PLAYER_COLOURS,
+    js=JS.replace("// DRAWING", DRAW_JS),
     isolate_styles=False,
 )
 
@@ -108,36 +131,36 @@ def _moved(key: str, on_move: Callable[[int], None]) -> None:
 def frame_player(
     spec_payload: dict,
     *,
-    key: str,
+    keys: FramePlayerKeys,
     position: int,
     on_move: Callable[[int], None],
     lecture: bool,
     part: str = "all",
 ) -> None:
     """The controls (part "controls"), or the controls and the words ("all"), of the
-    player keyed `key`, at `position`. spec_payload: FrameSpec.payload(), built once
+    player keyed `keys`, at `position`. spec_payload: FrameSpec.payload(), built once
     per input (it is what the browser plays). on_move(position): the browser moved."""
     _component(
-        key=key,
+        key=keys.player,
         data={
-            "id": key,
+            "id": keys.player,
             "part": part,
             "frames": spec_payload,
             "position": position,
             "lecture": lecture,
         },
-        on_position_change=lambda: _moved(key, on_move),
+        on_position_change=lambda: _moved(keys.player, on_move),
         width="stretch",
         height="content",
     )
 
 
-def frame_words(*, key: str, lecture: bool) -> None:
-    """The words of the player keyed `key`, placed apart from its controls (below the
+def frame_words(*, keys: FramePlayerKeys, lecture: bool) -> None:
+    """The words of the player keyed `keys`, placed apart from its controls (below the
     maps, say): the sentence and the line of the frame shown."""
     _component(
-        key=f"{key}_words",
-        data={"id": key, "part": "words", "lecture": lecture},
+        key=keys.words,
+        data={"id": keys.player, "part": "words", "lecture": lecture},
         width="stretch",
         height="content",
     )
