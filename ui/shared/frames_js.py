@@ -146,6 +146,7 @@ function controlsPart(root, player, words) {
     playButton.replaceChildren((p.playing !== null ? '❚❚ ' + labels.pause : '▶ ' + labels.play),
                                el('kbd', { text: 'P' }));
     slider.value = String(p.position + 1);
+    slider.setAttribute('aria-valuetext', String(p.position + 1));
     count.textContent = labels.count.replace('{n}', at + 1).replace('{of}', p.frames.count);
   };
 }
@@ -253,6 +254,11 @@ function install() {
   };
   for (const type of ['click', 'change', 'keydown', 'pointerup', 'focusout'])
     document.addEventListener(type, before, true);
+  // A chart drawn after the player (lower on a phone's page, or redrawn by Streamlit) is
+  // hooked before Plotly reads the pointer over it: hover and click follow at once.
+  document.addEventListener('mousemove', () => {
+    for (const player of Object.values(labFrames.players)) if (player.frames) hookCharts(player);
+  }, true);
   labFrames.installed = true;
 }
 
