@@ -62,15 +62,20 @@ def step_maps(story: LayerStory, *, width_px: int = HALF_PX) -> StepMaps:
     return StepMaps(x=x, gx=gx, y=y)
 
 
-def step_words(story: LayerStory) -> list[dict[str, str]]:
-    """Each window's sentence (markdown: **bold** only) and line of running totals."""
-    return [
-        {
+def step_words(story: LayerStory) -> list[dict]:
+    """Each window's sentence (markdown: **bold** only) and line of running totals;
+    "aside": 1 where the line only sums up what the map shows (several cells sent one
+    amount), which a projector's narrow column leaves out."""
+    words = []
+    for step in range(story.windows):
+        said = {
             "sentence": text.step_sentence(story, story.out_cell(step)),
             "line": text.running_line(story, step),
         }
-        for step in range(story.windows)
-    ]
+        if text.sums_up(story, step):
+            said["aside"] = 1
+        words.append(said)
+    return words
 
 
 def frames_data(story: LayerStory, maps: StepMaps, *, keys: dict[str, str], lecture: bool) -> dict:

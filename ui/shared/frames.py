@@ -52,6 +52,11 @@ LAYOUT_CSS = """
 .lab-frames .count { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .lab-frames p { margin: 0 0 0.6rem 0; font-size: inherit; line-height: inherit; }
 .lab-frames .line { opacity: 0.85; }
+.lab-frames.lecture kbd, .lab-frames.lecture .aside { display: none; }
+.lab-frames.lecture button, .lab-frames.lecture select { padding: 0.15em 0.5em; min-height: 2.1em; }
+.lab-frames.lecture input[type=range] { flex: 1 1 3rem; }
+.lab-frames.lecture .row { margin-bottom: 0.3rem; gap: 0.3rem; }
+.lab-frames.lecture p { margin-bottom: 0.3rem; }
 """
 
 _component = st.components.v2.component(
@@ -93,7 +98,8 @@ class FrameWords:
 @dataclass(frozen=True)
 class FrameSpec:
     """A player's frames. charts: per chart, ui.figures.frames.map_frames_data;
-    words: per frame {"sentence": markdown with **bold** only, "line": text};
+    words: per frame {"sentence": markdown with **bold** only, "line": text, and
+    "aside": 1 where the line may be left out on a projector's narrow column};
     pointer: {"key": a chart's key, "columns": its columns}: its cell (r, c) is
     frame r * columns + c; link: the link parameter holding the position."""
 

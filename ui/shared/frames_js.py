@@ -135,10 +135,16 @@ function controlsPart(root, player, words) {
     if (player.playing !== null) { stop(player); play(player); }
   };
   slider.oninput = () => step(player, Number(slider.value) - 1 - player.position);
-  root.replaceChildren(
-    el('div', { class: 'row' }, back, next, playButton, el('label', {}, labels.speed + ' ', speed)),
-    el('label', { class: 'slide' }, labels.slider, slider, count),
-    words);
+  const speedLabel = el('label', {}, labels.speed + ' ', speed);
+  // A projector's column is narrow and short: the buttons on a row, the slider beside
+  // the speed on the next (dL/dx's title counts the windows); a desk has room for the
+  // speed beside the buttons and a count beside the slider.
+  const rows = root.classList.contains('lecture')
+    ? [el('div', { class: 'row' }, back, next, playButton),
+       el('div', { class: 'row' }, slider, speed)]
+    : [el('div', { class: 'row' }, back, next, playButton, speedLabel),
+       el('label', { class: 'slide' }, labels.slider, slider, count)];
+  root.replaceChildren(...rows, words);
   return (p) => {
     const at = shown(p);
     back.disabled = p.position <= 0;
@@ -154,7 +160,8 @@ function controlsPart(root, player, words) {
 function wordsPart(root) {
   return (p) => {
     const words = p.frames.words[shown(p)];
-    root.replaceChildren(sentence(words.sentence), el('p', { class: 'line', text: words.line }));
+    const line = el('p', { class: 'line' + (words.aside ? ' aside' : ''), text: words.line });
+    root.replaceChildren(sentence(words.sentence), line);
   };
 }
 
