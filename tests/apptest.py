@@ -65,3 +65,11 @@ def no_exceptions(app: AppTest) -> bool:
 
 def errors(app: AppTest) -> list[str]:
     return [error.value for error in app.error]
+
+
+def component_data(app: AppTest, key: str) -> dict:
+    """The data a browser component keyed `key` was given (ui/shared/frames.py ...)."""
+    for element in app.get("bidi_component"):
+        if element.proto.id.endswith(f"-{key}"):
+            return json.loads(element.proto.json)
+    raise AssertionError(f"no component keyed {key!r}")

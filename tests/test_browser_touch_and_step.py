@@ -175,7 +175,7 @@ def test_on_a_phone_the_running_dl_dx_sits_right_under_the_window_feeding_it(pho
     running = chart_box(page, "dL/dx after 5 of 9 windows")
     assert abs(running["x"] - window["x"]) <= 2
     assert 0 <= running["y"] - (window["y"] + window["height"]) <= NEXT_ROW_PX
-    sentence = page.locator("[data-testid=stMarkdownContainer] p").filter(has_text=SENTENCE)
+    sentence = page.locator(".lab-frames p.sentence").filter(has_text=SENTENCE)
     assert sentence.bounding_box()["y"] >= running["y"] + running["height"]
 
 
@@ -220,7 +220,7 @@ def assert_the_step_fits_the_projector(page) -> None:
     for title in ("x: the window of", "dL/dx after"):
         assert page.evaluate(PLOT_BOTTOM, title) <= height, title
         assert page.evaluate(TITLE_OVERHANG, title) <= 1, title  # the whole title shows
-    sentence = page.locator("[data-testid=stMarkdownContainer] p").filter(has_text=SENTENCE)
+    sentence = page.locator(".lab-frames p.sentence").filter(has_text=SENTENCE)
     words = [sentence.first, *page.locator("[data-testid=stMain] [data-testid=stCaption]").all()]
     for part in words:
         box = part.bounding_box()
@@ -273,8 +273,9 @@ def test_in_lecture_mode_the_controls_sit_beside_the_maps_and_step(projector_pag
     next_button.click()
     wait_for_title(page, "dL/dx after 2 of 36 windows")
     expect_link(page, step="1")
-    page.get_by_role("button", name="Go to").click()  # the slider, folded beside them
-    expect(page.get_by_text("Window (reading order)")).to_be_visible(timeout=TIMEOUT_MS)
+    slider = page.get_by_role("slider", name="Window (reading order)")  # beside them too
+    expect(slider).to_be_visible(timeout=TIMEOUT_MS)
+    assert slider.bounding_box()["x"] >= running["x"] + running["width"]
 
 
 def test_on_a_desk_the_step_through_keeps_its_slider_above_the_maps(page, app_url):
@@ -283,5 +284,5 @@ def test_on_a_desk_the_step_through_keeps_its_slider_above_the_maps(page, app_ur
     window = chart_box(page, "x: the window of")
     running = chart_box(page, "dL/dx after 1 of 9")
     assert abs(window["y"] - running["y"]) <= 2  # side by side
-    slider = page.locator("[data-testid=stSlider]").first.bounding_box()
+    slider = page.get_by_role("slider", name="Window (reading order)").bounding_box()
     assert slider["y"] < window["y"]

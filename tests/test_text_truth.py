@@ -3,6 +3,7 @@ against that fact computed afresh from the model, over settings that break carel
 wording: max and average, each tie rule, padding and count_include_pad, ceil mode,
 adaptive windows, negative and zero dL/dy."""
 
+import json
 import re
 from dataclasses import replace
 from itertools import product
@@ -194,17 +195,18 @@ def test_the_tie_lab_calls_valid_only_the_splits_that_are_gradients(upstream):
 # -- the step-through counts windows from 1, and old links open the same window ---------------
 
 
-def test_the_step_slider_and_title_give_one_count_and_old_links_still_work():
-    from apptest import figure_titled, no_exceptions, open_app
+def test_the_step_title_counts_from_1_and_old_links_still_work():
+    from apptest import component_data, figure_titled, no_exceptions, open_app
 
     overlap = {"x": "1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8", "kh": "2", "kw": "2", "sh": "1", "sw": "1"}
     app = open_app("screens/playground.py", {**overlap, "tab": "step", "step": "3"})
     assert no_exceptions(app)
-    assert app.slider(key="pg_step_shown").value == 4 and app.session_state["pg_step"] == 3
+    assert component_data(app, "pg_frames")["position"] == 3 and app.session_state["pg_step"] == 3
     assert figure_titled(app, "dL/dx after 4 of 9 windows")
     assert figure_titled(app, "x: the window of y[1,0]")  # position 3 in reading order, as before
-    app.slider(key="pg_step_shown").set_value(7).run()
-    assert app.session_state["pg_step"] == 6 and app.query_params["step"] == "6"
+    app.session_state["pg_step"] = 6  # the browser's player moved there
+    app.run()
+    assert app.query_params["step"] == "6"
     assert figure_titled(app, "dL/dx after 7 of 9 windows")
 
 
@@ -236,8 +238,15 @@ TIED_LINK = {"x": "4,4,1,0;2,0,3,3;5,1,2,2;5,5,2,0", "ties": "all", "g": "custom
 
 
 def screen_text(app) -> str:
+    """The page's sentences, and those the step-through's player shows at its step."""
     kinds = ("markdown", "caption", "warning", "error", "info", "success")
-    return "\n".join(str(e.value) for kind in kinds for e in app.get(kind))
+    said = [str(e.value) for kind in kinds for e in app.get(kind)]
+    for element in app.get("bidi_component"):
+        player = json.loads(element.proto.json)
+        if player.get("frames"):
+            words = player["frames"]["words"][player["position"]]
+            said += [words["sentence"], words["line"]]
+    return "\n".join(said)
 
 
 def test_the_playground_says_true_things_about_all_with_a_negative_dl_dy():

@@ -28,7 +28,7 @@ from ..pure.numbers import (
     symmetric_range,
 )
 from . import sizes, style
-from .labels import fit_labels, label_px
+from .labels import LabelFit, fit_labels, label_px
 from .marks import marks_traces, outline_traces
 
 
@@ -151,6 +151,47 @@ def click_trace(shape: tuple[int, int], labels: np.ndarray, cell_px: float) -> d
     )
 
 
+@dataclass(frozen=True)
+class MapNumbers:
+    """How a map's numbers are written, decided once: in units of 10^exponent, at the
+    fit's font and decimals in cells fit.cell_px wide (fit.labels: the labels of the
+    values it was decided on), the hover keeping the true values where `rounded`."""
+
+    exponent: int
+    fit: LabelFit
+    rounded: bool
+
+    def labels(self, values: np.ndarray) -> np.ndarray:
+        """values (any shape) written as this map writes them."""
+        return fmt_grid(np.asarray(values, float) / 10.0**self.exponent, self.fit.decimals)
+
+    def hover(self, values: np.ndarray) -> np.ndarray:
+        """What the tooltip says for values: the true values where labels round."""
+        return fmt_grid(values, HOVER_DECIMALS) if self.rounded else self.labels(values)
+
+
+HOVER_DECIMALS = 6
+
+
+def map_numbers(
+    values: np.ndarray,
+    *,
+    kind: str,
+    cell_px: float,
+    decimals: int,
+    lecture: bool,
+    also: tuple[str, ...] = (),
+) -> MapNumbers:
+    """How the numbers of `values` are written in cells about `cell_px` wide. values:
+    (H, W), or (F, H, W): every frame a map is drawn at, so that they read alike."""
+    exponent = common_exponent(values, decimals) if kind == "gradient" else 0
+    fit = fit_labels(
+        values / 10.0**exponent, cell_px=cell_px, decimals=decimals, lecture=lecture, also=also
+    )
+    rounded = bool(exponent or fit.decimals < decimals or NEAR_ZERO in fit.labels)
+    return MapNumbers(exponent, fit, rounded)
+
+
 def grid_figure(
     values,
     *,
@@ -163,6 +204,8 @@ def grid_figure(
     annotate: bool = True,
     clickable: bool = False,
     lecture: bool = False,
+    fit_over: np.ndarray | None = None,
+    title_lines: int = 1,
 ) -> go.Figure:
     """One map. values: (H, W). kind: "value", "gradient" (diverging, centred on 0; its
     range spans `shared_range` if given, the arrays of the maps it is compared with,
@@ -170,31 +213,34 @@ def grid_figure(
     in it (labels.fit_labels: shrunk, rounded or in a bigger cell as needed; a gradient
     map of tiny numbers in units of a power of ten, said in its title; the hover keeps
     the true values); `clickable` adds the click targets; `lecture`: laid out for
-    lecture size (look.styled then draws it LECTURE_SCALE times bigger)."""
+    lecture size (look.styled then draws it LECTURE_SCALE times bigger). fit_over:
+    (F, H, W), every frame the browser will draw this map at (ui/figures/frames.py):
+    the numbers are fitted over all of them, so each frame's fit its cells alike;
+    title_lines: the least lines the title takes (frames whose titles wrap longer)."""
     values = np.asarray(values, dtype=np.float64)
     rows = values.shape[0] + 2 * overlay.padding[0]
     cols = values.shape[1] + 2 * overlay.padding[1]
     room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
-    exponent = common_exponent(values, decimals) if kind == "gradient" and annotate else 0
     padded = any(overlay.padding)
-    fit = fit_labels(
-        values / 10.0**exponent,
+    numbers = map_numbers(
+        values if fit_over is None else np.asarray(fit_over, dtype=np.float64),
+        kind=kind if annotate else "value",
         cell_px=sizes.cell_px(rows, cols, room),
         decimals=decimals,
         lecture=lecture,
         also=(overlay.pad_label,) if padded and annotate else (),
     )
-    size, labels = fit.cell_px, fit.labels
+    fit = numbers.fit
+    size, labels, hover = fit.cell_px, numbers.labels(values), numbers.hover(values)
+    if fit_over is None and not numbers.rounded:
+        hover = None
     if not annotate:  # colour only, by the page's choice: the hover says the numbers
         size, labels = sizes.cell_px(rows, cols, room), fmt_grid(values, decimals)
-    if exponent:
-        title = f"{title} (×{power_of_ten(exponent)})"
+    if numbers.exponent:
+        title = f"{title} (×{power_of_ten(numbers.exponent)})"
     traces = []
     if padded:
         traces.append(padding_trace(values.shape, overlay.padding, overlay.pad_label, fit.font_px))
-    # The true values where the labels are scaled or rounded.
-    rounded = exponent or fit.decimals < decimals or NEAR_ZERO in labels
-    hover = fmt_grid(values, 6) if rounded else None
     cells = cells_trace(
         values,
         kind=kind,
@@ -208,7 +254,7 @@ def grid_figure(
     if overlay.window:
         traces += outline_traces(overlay.window)
     if overlay.marks:
-        widest = max(label_px(t, fit.font_px) for t in labels.ravel()) if annotate else 0
+        widest = max(label_px(t, fit.font_px) for t in fit.labels.ravel()) if annotate else 0
         traces += marks_traces(overlay.marks, size, label_px=widest)
     grown = size > sizes.cell_px(rows, cols, room)  # for its numbers: keeps its own width
     layout = dict(
@@ -218,6 +264,7 @@ def grid_figure(
             height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
             width_px=room,
             own_width=sizes.snug_width(cols, size) if grown else None,
+            least_lines=title_lines,
         ),
     )
     if clickable:

@@ -83,7 +83,7 @@ def fit_labels(
     for places in range(decimals, min(decimals, fewest_decimals) - 1, -1):
         if places < decimals and not rounds_mildly(values, places):
             break  # fewer decimals would change a number too much: grow the cell instead
-        labels = fmt_grid(values, places)
+        labels, labelled_places = fmt_grid(values, places), places
         if keep is not None:
             labels = np.where(keep, labels, "").astype(object)
         written = [*labels.ravel(), *also]
@@ -91,4 +91,4 @@ def fit_labels(
             if fits_in_cell(written, cell_px, font):
                 return LabelFit(labels, font, cell_px, places)
     grown = max(cell_px, float(np.ceil(needed_cell_px(written, fonts[-1]))))
-    return LabelFit(labels, fonts[-1], grown, places)
+    return LabelFit(labels, fonts[-1], grown, labelled_places)  # before any break

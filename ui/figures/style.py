@@ -262,6 +262,12 @@ def wrapped_title(text: str, width_px: float) -> tuple[str, int]:
     return "<br>".join(lines) or text, max(1, len(lines))
 
 
+def padded_title(text: str, lines: int, least_lines: int) -> tuple[str, int]:
+    """A wrapped title of `lines` lines given empty lines below up to `least_lines`."""
+    extra = max(0, least_lines - lines)
+    return text + "<br> " * extra, lines + extra
+
+
 def base_layout(
     *,
     title: str | None,
@@ -269,12 +275,15 @@ def base_layout(
     margin: dict = MARGIN,
     width_px: float | None = None,
     own_width: int | None = None,
+    least_lines: int = 1,
 ) -> dict:
     """What every figure's layout starts from: font, margins, no legend, no dragging.
     Given the width of the column it sits in, a long title is wrapped there and the
     figure grows by its extra lines. `own_width`: a figure wider than that column (its
     cells grew for their numbers) keeps that width, which a narrower column scrolls
-    sideways (ui/shared/chart.py); its title is wrapped at that width."""
+    sideways (ui/shared/chart.py); its title is wrapped at that width. `least_lines`:
+    the title takes at least that many lines (empty ones below), as the longest title
+    the browser gives it will (ui/figures/frames.py)."""
     layout = dict(
         font=FONT,
         margin=margin,
@@ -290,6 +299,7 @@ def base_layout(
         lines = 1
         if width_px is not None:
             title, lines = wrapped_title(title, width_px)
+        title, lines = padded_title(title, lines, least_lines)
         layout["title"] = title_style(title, lines)
         if lines > 1:
             extra = (lines - 1) * TITLE_LINE_PX
@@ -334,3 +344,11 @@ def matrix_axes(
 def tick_step(cell: float) -> int:
     """Label every row and column while TICK_FONT_PX numbers fit, else every 2nd or 5th."""
     return 1 if cell >= 20 else 2 if cell >= 11 else 5
+
+
+# The frame player (ui/shared/frames.py) in Streamlit's theme colours: both themes apply.
+FRAME_PLAYER_COLOURS = """.lab-frames { color: var(--st-text-color); }
+.lab-frames button, .lab-frames select { color: inherit; }
+.lab-frames button:hover:not(:disabled) { border-color: var(--st-primary-color);
+  color: var(--st-primary-color); }
+.lab-frames input[type=range] { accent-color: var(--st-primary-color); }"""

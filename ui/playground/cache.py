@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from ..shared.frames import FrameSpec, FrameWords
 from .code import numpy_snippet, torch_snippet
 from .model import LayerSettings, LayerStory, build_layer_story, twin_settings
+from .steps import StepMaps, frames_data, step_maps
 from .ties import TieRow, tie_lab
 
 
@@ -44,3 +46,22 @@ def snippets(settings: LayerSettings) -> tuple[str, str]:
     """(PyTorch, NumPy) code reproducing `story(settings)`, built once."""
     built = story(settings)
     return torch_snippet(built), numpy_snippet(built)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def step_frames(
+    settings: LayerSettings,
+    *,
+    width_px: int,
+    lecture: bool,
+    keys: tuple[tuple[str, str], ...],
+    link: str,
+    words: FrameWords,
+) -> tuple[StepMaps, dict]:
+    """The step-through's maps of `story(settings)` over every window, and what the
+    browser plays (steps.frames_data as a FrameSpec's payload; `link`: the link
+    parameter of the step), built once per input and look."""
+    built = story(settings)
+    maps = step_maps(built, width_px=width_px)
+    data = frames_data(built, maps, keys=dict(keys), lecture=lecture)
+    return maps, FrameSpec(**data, link=link, text=words).payload()

@@ -104,8 +104,19 @@ class LayerStory:
 
     def filled_after(self, step: int) -> np.ndarray:
         """(H, W): dL/dx once windows 0..step (reading order) have sent their gradient."""
+        return self.running_totals[step]
+
+    @cached_property
+    def sent_by_window(self) -> np.ndarray:
+        """(windows, H, W): what each window (reading order) sends each input cell."""
         sent = self.shares * self.grad_output[:, :, None, None]
-        return sent.reshape((-1,) + self.x.shape)[: step + 1].sum(axis=0)
+        return sent.reshape((-1,) + self.x.shape)
+
+    @cached_property
+    def running_totals(self) -> np.ndarray:
+        """(windows, H, W): dL/dx once windows 0..k have sent their gradient, for each
+        k; the last is the backward pass's dL/dx (to rounding)."""
+        return np.cumsum(self.sent_by_window, axis=0)
 
     def receivers(self, out_cell: Cell) -> tuple[Cell, ...]:
         """Input cells that output `out_cell` sends a share to."""

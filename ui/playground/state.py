@@ -32,7 +32,7 @@ from ..shared.controls import PoolControls
 from ..shared.grid_editor import current_grid, set_grid
 from ..shared.lecture import with_lecture
 from ..shared.player import at_rest, stop
-from ..shared.state import GridKeys, PageKeys, PlayerKeys, start_page_state
+from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, PlayerKeys, start_page_state
 from .model import UPSTREAMS, Upstream
 from .presets import PRESETS, seed_window
 
@@ -86,6 +86,8 @@ class PlaygroundState:
     fig_coverage: str = f"{P}_fig_coverage"
     fig_step_x: str = f"{P}_fig_step_x"
     fig_step_gx: str = f"{P}_fig_step_gx"
+    fig_step_y: str = f"{P}_fig_step_y"  # y, whose cells the step-through follows
+    frames: FramePlayerKeys = FramePlayerKeys.under(P)  # the step-through's frame player
     ledger_table: str = f"{P}_ledger"
     fig_jacobian: str = f"{P}_fig_jacobian"
     jacobian_box: tuple[str, str] = (f"scroll_{P}_fig_jacobian", f"wide_{P}_fig_jacobian")
@@ -189,6 +191,12 @@ def on_pick_output() -> None:
     if picked is not None:
         st.session_state[STATE.step] = picked[0] * st.session_state[STATE.out_width] + picked[1]
         stop(STATE.player)
+
+
+def on_frame_moved(position: int) -> None:
+    """The browser's step-through moved to window `position` (reading order)."""
+    state = st.session_state
+    state[STATE.step] = min(max(position, 0), STATE.STEP_MAX)
 
 
 def on_pick_input() -> None:

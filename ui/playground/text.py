@@ -6,6 +6,8 @@ average, the tie rule, padding, count_include_pad and divisor_override.
 
 from __future__ import annotations
 
+import numpy as np
+
 from pooling import PoolConfig
 from pooling.config import Cell
 from pooling.geometry import Divisor
@@ -255,3 +257,39 @@ def no_twin_reason(story: LayerStory) -> str:
     return (
         "Every window holds one value throughout, so there is no other cell to move its winner to."
     )
+
+
+def sums_up(story: LayerStory, step: int) -> bool:
+    """Whether window `step` sends more than two cells one same amount: its running
+    line then says how many and how much, not each cell's sum."""
+    sent = story.sent_by_window[step]
+    amounts = {fmt(value) for value in sent[sent != 0]}
+    return int((sent != 0).sum()) > 2 and len(amounts) == 1
+
+
+def running_line(story: LayerStory, step: int) -> str:
+    """What window `step` (reading order) adds to the running dL/dx: each receiving
+    cell's total before, plus what it is sent, equals its total after; or, where more
+    than two cells are sent one same amount, how many and how much."""
+    sent = story.sent_by_window[step]
+    after = story.running_totals[step]
+    before = story.running_totals[step - 1] if step else np.zeros_like(after)
+    cells = [tuple(int(i) for i in cell) for cell in np.argwhere(sent != 0)]
+    if not cells:
+        out_cell = story.out_cell(step)
+        upstream = fmt(story.grad_output[out_cell])
+        return (
+            f"{cell_name('y', out_cell)} sends 0 (its dL/dy is {upstream}): "
+            "no running total changes."
+        )
+    if sums_up(story, step):  # an average window, or a tie under "all"
+        shares = {fmt(sent[cell]) for cell in cells}
+        return (
+            f"Running totals: each of the {len(cells)} cells it sends to adds "
+            f"{shares.pop()} to its dL/dx."
+        )
+    terms = [
+        f"{cell_name('dL/dx', cell)}: {fmt(before[cell])} + {fmt(sent[cell])} = {fmt(after[cell])}"
+        for cell in cells
+    ]
+    return "Running totals: " + "; ".join(terms) + "."

@@ -1,11 +1,14 @@
 """The Playground's step-through tab: one window at a time sends its dL/dy back while
-dL/dx fills up.
+dL/dx fills up. Every window's frame is computed once per input (steps.py) and played
+in the browser (ui/shared/frames.py): Back, Next, Play, the slider, the keys and
+pointing at y run there, with no script run per step.
 
 Two layouts. On a desk and on a phone: the controls, then x with the current window
-beside the running dL/dx (on a phone the columns stack: dL/dx right under the window
-that feeds it), then the sentence. In lecture mode the projector's 720 px have no row
-to spare: x, dL/dx and a column of words side by side, the words' column holding
-Back, Next and Play (the slider folded beside them) above the sentence.
+beside the running dL/dx, then y (point at a cell to follow its window) beside the
+step's words (on a phone the columns stack: dL/dx right under the window that feeds
+it). In lecture mode the projector's 720 px have no row to spare: x, dL/dx and a
+column of words side by side, the words' column holding the controls above the
+sentence.
 """
 
 from __future__ import annotations
@@ -13,90 +16,131 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures import grid as grids
+from ..figures.frames import MapFrames
 from ..figures.sizes import drawn_width
 from ..figures.style import (
     COLUMN_GAP_PX,
+    HALF_PX,
     LECTURE_MAIN_PX,
     LECTURE_STEP_MAP_PX,
     LECTURE_WORDS_MIN_PX,
 )
 from ..shared.chart import cached, chart
+from ..shared.frames import FrameWords, frame_player, frame_words
 from ..shared.lecture import lecture_on
-from ..shared.player import Steps, folded_controls, player
-from . import text
+from . import cache
 from .model import LayerStory
-from .state import STATE, publish
-from .views import gradient_map, input_overlay
+from .state import FIELDS, STATE, on_frame_moved
+from .steps import StepMaps
+from .views import gradient_maps
+
+WORDS = FrameWords(
+    noun="window",
+    slider="Window (reading order)",
+    slider_help="Each step, one output cell sends its dL/dy back through its window.",
+    single="One output cell: there is a single window to follow.",
+)
+OVERLAP_NOTE = (
+    "Where windows overlap, a cell keeps what earlier windows sent it and adds the new "
+    "share: the dL/dx map shows the running totals."
+)
+STEP_LINK = next(f.url for f in FIELDS if f.key == STATE.step)
 
 
 def step_view(story: LayerStory) -> None:
-    steps = Steps(
-        keys=STATE.player,
-        count=story.windows,
-        noun="window",
-        slider_label="Window (reading order)",
-        help_text="Each step, one output cell sends its dL/dy back through its window.",
-        single_note="One output cell: there is a single window to follow.",
-        first_number=1,
+    lecture = lecture_on()
+    keys = {"x": STATE.fig_step_x, "gx": STATE.fig_step_gx}
+    if not lecture:
+        keys["y"] = STATE.fig_step_y
+    maps, payload = cache.step_frames(
+        story.settings,
+        width_px=LECTURE_STEP_MAP_PX if lecture else HALF_PX,
+        lecture=lecture,
+        keys=tuple(keys.items()),
+        link=STEP_LINK,
+        words=WORDS,
     )
-    if not lecture_on():
-        player(steps, draw=lambda step: step_figures(story, step), publish=publish)
+    step = STATE.step_shown()
+    player = dict(keys=STATE.frames, position=step, on_move=on_frame_moved, lecture=lecture)
+    if lecture:
+        lecture_step(story, maps, step, lambda: frame_player(payload, **player))
         return
-    # The lecture layout draws its controls itself, in the words' column beside the maps.
-    player(
-        steps,
-        draw=lambda step: lecture_step(story, steps, step),
-        publish=publish,
-        controls=lambda _steps: None,
-    )
-
-
-def step_maps(story: LayerStory, step: int, *, width_px: int | None = None) -> tuple:
-    """The two figures of a step: x with the window of y's `step`-th cell (its winners
-    marked for max pooling), and dL/dx after the windows up to that one."""
-    out_cell = story.out_cell(step)
-    marks = story.receivers(out_cell) if story.config.mode == "max" else ()
-    size = {} if width_px is None else {"width_px": width_px}
-    x_figure = cached(
-        grids.grid_figure,
-        values=story.x,
-        title=f"x: the window of y[{out_cell[0]},{out_cell[1]}]",
-        overlay=input_overlay(story, out_cell, marks),
-        **size,
-    )
-    gx_figure = gradient_map(
-        story.filled_after(step),
-        title=f"dL/dx after {step + 1} of {story.windows} windows",
-        story=story,
-        overlay=grids.Overlay(marks=tuple(marks)),
-        **size,
-    )
-    return x_figure, gx_figure
-
-
-def step_words(story: LayerStory, step: int) -> None:
-    """The sentence of the step, and what overlap does to the running totals."""
-    st.markdown(text.step_sentence(story, story.out_cell(step)))
-    if story.coverage.max() > 1:
-        st.caption(
-            "Where windows overlap, a cell keeps what earlier windows sent it and adds "
-            "the new share: the dL/dx map shows the running totals."
-        )
-
-
-def step_figures(story: LayerStory, step: int) -> None:
-    x_figure, gx_figure = step_maps(story, step)
+    frame_player(payload, part="controls", **player)
+    x_figure, gx_figure = step_figures(story, maps, step, lecture=False)
     left, right = st.columns(2)
     with left:
         chart(x_figure, key=STATE.fig_step_x)
     with right:
         chart(gx_figure, key=STATE.fig_step_gx)
-    step_words(story, step)
+    left, right = st.columns(2)
+    with left:
+        chart(pointer_figure(story, maps.y, step), key=STATE.fig_step_y)
+    with right:
+        frame_words(keys=STATE.frames, lecture=False)
+        overlap_note(story)
 
 
-def lecture_step(story: LayerStory, steps: Steps, step: int) -> None:
+def overlap_note(story: LayerStory) -> None:
+    if story.coverage.max() > 1:
+        st.caption(OVERLAP_NOTE)
+
+
+def _figure(frames: MapFrames, step: int, *, lecture: bool, **options):
+    """The map of `frames` at `step`, built as the browser draws every other frame."""
+    _, lines = frames.wrapped_titles(lecture=lecture)
+    return cached(
+        grids.grid_figure,
+        title=frames.titles[step],
+        width_px=frames.width_px,
+        title_lines=lines,
+        **options,
+    )
+
+
+def step_figures(story: LayerStory, maps: StepMaps, step: int, *, lecture: bool) -> tuple:
+    """x with the window of y's `step`-th cell (its winners marked for max pooling), and
+    dL/dx after the windows up to that one, its window outlined."""
+    marks = maps.x.marks[step] if maps.x.marks is not None else ()
+    x_figure = _figure(
+        maps.x,
+        step,
+        lecture=lecture,
+        values=story.x,
+        overlay=grids.Overlay(
+            window=maps.x.windows[step],
+            marks=marks,
+            padding=story.config.padding,
+            pad_label=story.pad_label,
+        ),
+    )
+    gx_figure = _figure(
+        maps.gx,
+        step,
+        lecture=lecture,
+        values=maps.gx.values[step],
+        kind="gradient",
+        shared_range=gradient_maps(story),
+        overlay=grids.Overlay(window=maps.gx.windows[step], marks=marks),
+        fit_over=maps.gx.values,
+    )
+    return x_figure, gx_figure
+
+
+def pointer_figure(story: LayerStory, frames: MapFrames, step: int):
+    """y with the current window's cell outlined: pointing at a cell follows its window."""
+    return _figure(
+        frames,
+        step,
+        lecture=False,
+        values=story.output,
+        overlay=grids.Overlay(window=frames.windows[step]),
+        clickable=True,
+    )
+
+
+def lecture_step(story: LayerStory, maps: StepMaps, step: int, controls) -> None:
     """x, dL/dx and the words side by side, each map as wide as it is drawn."""
-    x_figure, gx_figure = step_maps(story, step, width_px=LECTURE_STEP_MAP_PX)
+    x_figure, gx_figure = step_figures(story, maps, step, lecture=True)
     widths = [drawn_width(x_figure), drawn_width(gx_figure)]
     words_px = max(LECTURE_WORDS_MIN_PX, LECTURE_MAIN_PX - sum(widths) - 2 * COLUMN_GAP_PX)
     x_column, gx_column, words = st.columns([*widths, words_px], gap="small")
@@ -105,6 +149,5 @@ def lecture_step(story: LayerStory, steps: Steps, step: int) -> None:
     with gx_column:
         chart(gx_figure, key=STATE.fig_step_gx)
     with words:
-        if steps.count > 1:
-            folded_controls(steps)
-        step_words(story, step)
+        controls()
+        overlap_note(story)

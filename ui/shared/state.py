@@ -77,6 +77,19 @@ class PlayerKeys:
 
 
 @dataclass(frozen=True)
+class FramePlayerKeys:
+    """The keys of one frame player (ui/shared/frames.py): its controls' element (which
+    also keeps the position the browser last sent) and its words' element."""
+
+    player: str
+    words: str
+
+    @classmethod
+    def under(cls, prefix: str) -> FramePlayerKeys:
+        return cls(player=f"{prefix}_frames", words=f"{prefix}_frames_words")
+
+
+@dataclass(frozen=True)
 class PoolKeys:
     """The widget keys of the pooling controls (ui/shared/controls.py)."""
 

@@ -1,0 +1,137 @@
+"""What a map changes from one frame to the next, for the browser to draw without the
+server (ui/shared/frames.py plays the frames on the map's own Plotly chart).
+
+A frame changes a map's title, the cells it outlines, the cells it marks and, where
+its numbers move (a running dL/dx), the cells whose number changed: nothing else, so
+that 225 windows of a 16x16 grid fit in a few tens of kB. The map's figure is built
+by grid.grid_figure with `fit_over` (every frame's numbers fitted at once) and
+`title_lines`, both from here, so a frame the browser draws is the figure the server
+would have built for it: the same labels, font, power of ten and marks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pooling.config import Cell
+
+from ..pure.numbers import power_of_ten
+from . import sizes, style
+from .grid import MapNumbers, map_numbers
+from .labels import label_px
+from .marks import marks_traces
+
+SIGNIFICANT = 6  # a colour needs no more digits than this
+
+
+@dataclass(frozen=True)
+class MapFrames:
+    """One map over F frames. titles: (F,) (before a power of ten is added); windows:
+    F tuples of the cells outlined, or None; marks: F tuples of the cells marked, or
+    None; values: (F, H, W), the map's numbers in each frame, or None where they stay.
+    shape: (H, W) of the map; padding: its padding (rows, cols); kind, pad_label,
+    width_px, decimals: as grid.grid_figure takes them."""
+
+    titles: tuple[str, ...]
+    shape: tuple[int, int]
+    windows: tuple[tuple[Cell, ...], ...] | None = None
+    marks: tuple[tuple[Cell, ...], ...] | None = None
+    values: np.ndarray | None = None
+    kind: str = "value"
+    padding: tuple[int, int] = (0, 0)
+    pad_label: str = ""
+    width_px: int = style.HALF_PX
+    decimals: int = 3
+    static_values: np.ndarray | None = None  # (H, W): the numbers when they stay
+
+    def room(self, lecture: bool) -> float:
+        return self.width_px / style.lecture_scale(lecture)
+
+    def numbers(self, *, lecture: bool) -> MapNumbers:
+        """How grid_figure writes this map's numbers, over every frame."""
+        rows = self.shape[0] + 2 * self.padding[0]
+        cols = self.shape[1] + 2 * self.padding[1]
+        fitted = self.values if self.values is not None else self.static_values
+        return map_numbers(
+            np.asarray(fitted, dtype=np.float64),
+            kind=self.kind,
+            cell_px=sizes.cell_px(rows, cols, self.room(lecture)),
+            decimals=self.decimals,
+            lecture=lecture,
+            also=(self.pad_label,) if any(self.padding) else (),
+        )
+
+    def wrapped_titles(self, *, lecture: bool) -> tuple[list[str], int]:
+        """Each frame's title as its figure writes it, and the most lines any takes."""
+        exponent = self.numbers(lecture=lecture).exponent
+        suffix = f" (×{power_of_ten(exponent)})" if exponent else ""
+        wrapped = [style.wrapped_title(t + suffix, self.room(lecture)) for t in self.titles]
+        most = max(lines for _, lines in wrapped)
+        return [style.padded_title(text, lines, most)[0] for text, lines in wrapped], most
+
+
+def _number(value: float) -> float | None:
+    """A colour value for JSON: a few digits, None where it is not finite."""
+    return float(f"{value:.{SIGNIFICANT}g}") if np.isfinite(value) else None
+
+
+def _flat_cells(cells) -> list[int]:
+    return [int(v) for cell in cells for v in cell]
+
+
+def _mark_shifts(cells_px: float, widest_px: float) -> dict[str, list[float]]:
+    """Where each marks trace puts its mark relative to its cell's centre, by trace
+    name: a star in the corner, a frame on the centre (marks.marks_traces)."""
+    probe = marks_traces([(0, 0)], cells_px, label_px=widest_px)
+    return {trace["name"]: [float(trace["x"][0]), float(trace["y"][0])] for trace in probe}
+
+
+def _cell_changes(frames: MapFrames, numbers: MapNumbers) -> dict:
+    """The numbers before the first frame (zeros: nothing sent yet) and, per frame,
+    [flat index, colour value, label, hover] of each cell that changed."""
+    values = np.asarray(frames.values, dtype=np.float64)
+    before = np.zeros(frames.shape)
+    labels, hovers = numbers.labels(values), numbers.hover(values)
+    changes = []
+    previous = before
+    for index, current in enumerate(values):
+        moved = np.flatnonzero((current != previous).ravel())
+        flat_labels, flat_hovers = labels[index].ravel(), hovers[index].ravel()
+        changes.append(
+            [[int(i), _number(current.flat[i]), flat_labels[i], flat_hovers[i]] for i in moved]
+        )
+        previous = current
+    return {
+        "columns": int(frames.shape[1]),
+        "start": {
+            "z": [_number(v) for v in before.ravel()],
+            "text": list(numbers.labels(before).ravel()),
+            "hover": list(numbers.hover(before).ravel()),
+        },
+        "changes": changes,
+    }
+
+
+def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
+    """What the browser needs to draw `frames` on the chart keyed `key` (JSON-able):
+    titles, outlined and marked cells as flat [row, col, ...] lists, and the changed
+    numbers of the cells trace (named after the map's kind)."""
+    numbers = frames.numbers(lecture=lecture)
+    titles, _ = frames.wrapped_titles(lecture=lecture)
+    data: dict = {"key": key, "titles": titles if len(set(titles)) > 1 else None}
+    if frames.windows is not None:
+        data["outline"] = {
+            "names": ["window halo", "window"],
+            "cells": [_flat_cells(cells) for cells in frames.windows],
+        }
+    if frames.marks is not None:
+        widest = max(label_px(t, numbers.fit.font_px) for t in numbers.fit.labels.ravel())
+        data["marks"] = {
+            "shifts": _mark_shifts(numbers.fit.cell_px, widest),
+            "cells": [_flat_cells(cells) for cells in frames.marks],
+        }
+    if frames.values is not None:
+        data["cells"] = {"trace": frames.kind, **_cell_changes(frames, numbers)}
+    return data

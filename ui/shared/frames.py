@@ -1,0 +1,172 @@
+"""Frames in the browser: a player that steps and plays through frames computed once on
+the server, with no script run per step. The lab's second browser-side component
+(the first, browser.py, draws nothing); any page can feed it.
+
+What it is given (`FrameSpec`): per frame, what changes on each of the page's Plotly
+charts (a title, outlined and marked cells, the numbers of some cells: built by
+ui/figures/frames.py) and the frame's words (a sentence with **bold** parts, a line).
+The server draws the charts at the position it knows, with st.plotly_chart as ever;
+the browser then draws any other frame on them with the page's own Plotly
+(window.Plotly, loaded with the first chart), through Plotly.react.
+
+Back, Next, Play/Pause (with a speed), the slider, the ← → and P keys, and pointing
+at a chart's cell (`pointer`: hovering lights that frame, a click or one tap picks it)
+all run in the browser. The position reaches the address bar at once (the link keeps
+the step) and the server in the same message as the page's next one (any change), or
+in one message when Play stops: `on_move(position)` is then called before the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+from ..figures.style import FRAME_PLAYER_COLOURS, LECTURE_TEXT_PX
+from .frames_draw_js import DRAW_JS
+from .frames_js import JS
+from .state import FramePlayerKeys
+
+SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at
+DEFAULT_SPEED = 4
+
+# Sizes in em and rem, so they follow the page's text (lecture mode's LECTURE_TEXT_PX).
+LAYOUT_CSS = """
+.lab-frames { font-family: var(--st-font); font-size: var(--st-base-font-size); line-height: 1.5; }
+.lab-frames.lecture { font-size: LECTURE_TEXT; line-height: 1.4; }
+.lab-frames .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center;
+  margin-bottom: 0.5rem; }
+.lab-frames button, .lab-frames select { font: inherit; background: var(--st-background-color);
+  border: thin solid var(--st-border-color); border-radius: var(--st-button-radius);
+  padding: 0.25em 0.75em; cursor: pointer; min-height: 2.5em; }
+.lab-frames button:disabled { opacity: 0.45; cursor: default; }
+.lab-frames button:focus-visible, .lab-frames select:focus-visible,
+.lab-frames input:focus-visible { outline: 0.125rem solid var(--st-primary-color); }
+.lab-frames kbd { font: inherit; opacity: 0.7; margin-left: 0.3em; }
+.lab-frames label.slide { display: flex; flex-wrap: wrap; align-items: center;
+  gap: 0.25rem 0.75rem; }
+.lab-frames input[type=range] { flex: 1 1 10rem; min-height: 2em; }
+.lab-frames .count { font-variant-numeric: tabular-nums; white-space: nowrap; }
+.lab-frames p { margin: 0 0 0.6rem 0; font-size: inherit; line-height: inherit; }
+.lab-frames .line { opacity: 0.85; }
+.lab-frames.lecture kbd, .lab-frames.lecture .aside { display: none; }
+.lab-frames.lecture button, .lab-frames.lecture select { padding: 0.15em 0.5em; min-height: 2.1em; }
+.lab-frames.lecture input[type=range] { flex: 1 1 3rem; }
+.lab-frames.lecture .row { margin-bottom: 0.3rem; gap: 0.3rem; }
+.lab-frames.lecture p { margin-bottom: 0.3rem; }
+"""
+
+_component = st.components.v2.component(
+    "pooling_lab_frames",
+    css=LAYOUT_CSS.replace("LECTURE_TEXT", f"{LECTURE_TEXT_PX}px") + FRAME_PLAYER_COLOURS,
+    js=JS.replace("// DRAWING", DRAW_JS),
+    isolate_styles=False,
+)
+
+
+@dataclass(frozen=True)
+class FrameWords:
+    """What the controls say: the noun of a frame, the slider's label, the help of
+    each button, and the note shown when there is a single frame."""
+
+    noun: str
+    slider: str
+    slider_help: str
+    single: str
+
+    def labels(self) -> dict[str, str]:
+        return {
+            "back": "Back",
+            "next": "Next",
+            "play": "Play",
+            "pause": "Pause",
+            "back_help": f"The {self.noun} before (← key).",
+            "next_help": f"The {self.noun} after (→ key).",
+            "play_help": f"Go through every {self.noun}, one after another (P key).",
+            "speed": "Speed",
+            "per_second": " a second",
+            "slider": self.slider,
+            "slider_help": self.slider_help,
+            "count": f"{self.noun.capitalize()} {{n}} of {{of}}",
+            "single": self.single,
+        }
+
+
+@dataclass(frozen=True)
+class FrameSpec:
+    """A player's frames. charts: per chart, ui.figures.frames.map_frames_data;
+    words: per frame {"sentence": markdown with **bold** only, "line": text, and
+    "aside": 1 where the line may be left out on a projector's narrow column};
+    pointer: {"key": a chart's key, "columns": its columns}: its cell (r, c) is
+    frame r * columns + c; link: the link parameter holding the position."""
+
+    count: int
+    charts: list[dict]
+    words: list[dict[str, str]]
+    link: str
+    text: FrameWords
+    pointer: dict | None = None
+    speeds: tuple[int, ...] = field(default=SPEEDS)
+
+    def payload(self) -> dict:
+        data = {
+            "count": self.count,
+            "charts": self.charts,
+            "words": self.words,
+            "pointer": self.pointer,
+            "link": self.link,
+            "labels": self.text.labels(),
+            "speeds": list(self.speeds),
+        }
+        digest = hashlib.blake2b(
+            json.dumps(data, sort_keys=True, ensure_ascii=False).encode(), digest_size=8
+        )
+        return {**data, "signature": digest.hexdigest()}
+
+
+def _moved(key: str, on_move: Callable[[int], None]) -> None:
+    """The browser sent its position (Play stopped, or the page talks to the server)."""
+    sent = (st.session_state.get(key) or {}).get("position")
+    if isinstance(sent, dict) and isinstance(sent.get("position"), int):
+        on_move(sent["position"])
+
+
+def frame_player(
+    spec_payload: dict,
+    *,
+    keys: FramePlayerKeys,
+    position: int,
+    on_move: Callable[[int], None],
+    lecture: bool,
+    part: str = "all",
+) -> None:
+    """The controls (part "controls"), or the controls and the words ("all"), of the
+    player keyed `keys`, at `position`. spec_payload: FrameSpec.payload(), built once
+    per input (it is what the browser plays). on_move(position): the browser moved."""
+    _component(
+        key=keys.player,
+        data={
+            "id": keys.player,
+            "part": part,
+            "frames": spec_payload,
+            "position": position,
+            "lecture": lecture,
+        },
+        on_position_change=lambda: _moved(keys.player, on_move),
+        width="stretch",
+        height="content",
+    )
+
+
+def frame_words(*, keys: FramePlayerKeys, lecture: bool) -> None:
+    """The words of the player keyed `keys`, placed apart from its controls (below the
+    maps, say): the sentence and the line of the frame shown."""
+    _component(
+        key=keys.words,
+        data={"id": keys.player, "part": "words", "lecture": lecture},
+        width="stretch",
+        height="content",
+    )

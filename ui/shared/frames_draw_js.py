@@ -1,0 +1,84 @@
+"""The frame player's drawing, as JavaScript (joined to frames_js.JS by frames.py): a
+frame put on a Plotly chart already on the page, by Plotly.react with the few traces
+and the title it changes."""
+
+DRAW_JS = r"""
+// -- drawing a frame on a Plotly chart -------------------------------------------------
+// The outer edges of a set of cells [r, c, r, c, ...] as segments split by nulls (the
+// same path as ui/figures/marks.outline_path).
+function outlinePath(flat) {
+  const cells = new Set();
+  for (let i = 0; i < flat.length; i += 2) cells.add(flat[i] + ',' + flat[i + 1]);
+  const xs = [], ys = [];
+  const sides = [[-1, 0, [-0.5, -0.5, 0.5, -0.5]], [1, 0, [-0.5, 0.5, 0.5, 0.5]],
+                 [0, -1, [-0.5, -0.5, -0.5, 0.5]], [0, 1, [0.5, -0.5, 0.5, 0.5]]];
+  for (let i = 0; i < flat.length; i += 2) {
+    const row = flat[i], col = flat[i + 1];
+    for (const [dr, dc, [x0, y0, x1, y1]] of sides) {
+      if (cells.has((row + dr) + ',' + (col + dc))) continue;
+      xs.push(col + x0, col + x1, null);
+      ys.push(row + y0, row + y1, null);
+    }
+  }
+  return [xs, ys];
+}
+
+function chartOf(key) {
+  return document.querySelector('.st-key-' + CSS.escape(key) + ' .js-plotly-plot');
+}
+
+// The numbers of a chart's cells in every frame, [z, text, hover] as rows, built once.
+function cellFrames(cells) {
+  if (cells.built) return cells.built;
+  const z = cells.start.z.slice(), text = cells.start.text.slice();
+  const hover = cells.start.hover.slice();
+  const rows = (flat) => {
+    const out = [];
+    for (let i = 0; i < flat.length; i += cells.columns) out.push(flat.slice(i, i + cells.columns));
+    return out;
+  };
+  cells.built = cells.changes.map((changes) => {
+    for (const [i, value, label, tip] of changes) { z[i] = value; text[i] = label; hover[i] = tip; }
+    return [rows(z), rows(text), rows(hover)];
+  });
+  return cells.built;
+}
+
+function drawChart(chart, frame) {
+  const plot = chartOf(chart.key);
+  if (!plot || !plot.data || !plot.layout || !window.Plotly) return false;
+  const index = {};
+  plot.data.forEach((trace, i) => { index[trace.name] = i; });
+  const data = plot.data.slice();
+  const put = (name, update) => {
+    if (index[name] !== undefined) data[index[name]] = { ...data[index[name]], ...update };
+  };
+  if (chart.outline) {
+    const [xs, ys] = outlinePath(chart.outline.cells[frame]);
+    for (const name of chart.outline.names) put(name, { x: xs, y: ys });
+  }
+  if (chart.marks) {
+    const flat = chart.marks.cells[frame];
+    for (const [name, [dx, dy]] of Object.entries(chart.marks.shifts)) {
+      const xs = [], ys = [];
+      for (let i = 0; i < flat.length; i += 2) { ys.push(flat[i] + dy); xs.push(flat[i + 1] + dx); }
+      put(name, { x: xs, y: ys });
+    }
+  }
+  if (chart.cells) {
+    const [z, text, hover] = cellFrames(chart.cells)[frame];
+    put(chart.cells.trace, { z, text, customdata: hover });
+  }
+  let layout = plot.layout;
+  if (chart.titles) {
+    // Streamlit writes titles in bold (<b>…</b>): so is each frame's.
+    const bold = (String(layout.title.text).match(/^(<b>)*/) || [''])[0];
+    const text = bold + chart.titles[frame] + '</b>'.repeat(bold.length / 3);
+    layout = { ...layout, title: { ...layout.title, text } };
+  }
+  plot.labFrame = { frame, data };
+  window.Plotly.react(plot, data, layout);
+  return true;
+}
+
+"""
