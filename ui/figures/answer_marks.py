@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 
 from pooling.config import Cell
 
-from . import style
+from . import layouts, style
 from .grid import Overlay, grid_figure
 from .sizes import drawn_cell_px
 
@@ -54,7 +54,7 @@ def answer_map(
         lecture=lecture,
     )
     cell_px = drawn_cell_px(figure)
-    line_scale = style.lecture_scale(lecture)  # line widths are not scaled by look.styled
+    line_scale = layouts.lecture_scale(lecture)  # line widths are not scaled by look.styled
     drawn = mark_traces(marks, cell_px=cell_px, line_scale=line_scale)
     data = list(figure.data)
     under = data[:-1] if clickable else data  # the click targets stay on top

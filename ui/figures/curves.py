@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..pure.numbers import fmt
-from . import style
+from . import layouts, style
 
 AXES = dict(gridcolor=style.GRID_LINE, zeroline=False, tickfont=dict(size=style.TICK_FONT_PX))
 
@@ -52,7 +52,7 @@ def line_figure(
             title=x_title, rangemode="tozero", tickformat="d", dtick=max(1, len(xs) // 8), **AXES
         ),
         yaxis=dict(title=y_title, **AXES),
-        **style.base_layout(
+        **layouts.base_layout(
             title=title, height=style.LINE_CHART_PX, margin=style.LINE_CHART_MARGIN
         ),
     )
@@ -98,7 +98,7 @@ def max_curve_figure(a: float, b: float) -> go.Figure:
         xaxis=dict(title="a", **AXES),
         yaxis=dict(title="y", **AXES),
         annotations=annotations,
-        **style.base_layout(
+        **layouts.base_layout(
             title=f"y = max(a, {fmt(b)}) as a moves",
             height=style.MAX_CURVE_PX,
             margin=style.MAX_CURVE_MARGIN,

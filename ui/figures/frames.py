@@ -18,7 +18,7 @@ import numpy as np
 from pooling.config import Cell
 
 from ..pure.numbers import power_of_ten
-from . import sizes, style
+from . import layouts, sizes, style
 from .grid import MapNumbers, map_numbers
 from .labels import label_px
 from .marks import marks_traces
@@ -47,7 +47,7 @@ class MapFrames:
     static_values: np.ndarray | None = None  # (H, W): the numbers when they stay
 
     def room(self, lecture: bool) -> float:
-        return self.width_px / style.lecture_scale(lecture)
+        return self.width_px / layouts.lecture_scale(lecture)
 
     def numbers(self, *, lecture: bool) -> MapNumbers:
         """How grid_figure writes this map's numbers, over every frame."""
@@ -67,9 +67,9 @@ class MapFrames:
         """Each frame's title as its figure writes it, and the most lines any takes."""
         exponent = self.numbers(lecture=lecture).exponent
         suffix = f" (×{power_of_ten(exponent)})" if exponent else ""
-        wrapped = [style.wrapped_title(t + suffix, self.room(lecture)) for t in self.titles]
+        wrapped = [layouts.wrapped_title(t + suffix, self.room(lecture)) for t in self.titles]
         most = max(lines for _, lines in wrapped)
-        return [style.padded_title(text, lines, most)[0] for text, lines in wrapped], most
+        return [layouts.padded_title(text, lines, most)[0] for text, lines in wrapped], most
 
 
 def _number(value: float) -> float | None:

@@ -27,7 +27,7 @@ from ..pure.numbers import (
     power_of_ten,
     symmetric_range,
 )
-from . import sizes, style
+from . import layouts, sizes, style
 from .labels import LabelFit, fit_labels, label_px
 from .marks import marks_traces, outline_traces
 
@@ -220,7 +220,7 @@ def grid_figure(
     values = np.asarray(values, dtype=np.float64)
     rows = values.shape[0] + 2 * overlay.padding[0]
     cols = values.shape[1] + 2 * overlay.padding[1]
-    room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
+    room = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
     padded = any(overlay.padding)
     numbers = map_numbers(
         values if fit_over is None else np.asarray(fit_over, dtype=np.float64),
@@ -258,8 +258,8 @@ def grid_figure(
         traces += marks_traces(overlay.marks, size, label_px=widest)
     grown = size > sizes.cell_px(rows, cols, room)  # for its numbers: keeps its own width
     layout = dict(
-        **style.matrix_axes(values.shape, overlay.padding, cell=size),
-        **style.base_layout(
+        **layouts.matrix_axes(values.shape, overlay.padding, cell=size),
+        **layouts.base_layout(
             title=title,
             height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
             width_px=room,

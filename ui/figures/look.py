@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from . import style
+from . import layouts, style
 
 SIZED = ("font", "textfont", "tickfont", "marker", "pad", "margin")
 
@@ -24,7 +24,7 @@ class Look:
     @property
     def scale(self) -> float:
         """How much bigger everything is drawn: lecture numbers at 18 px, not 13."""
-        return style.lecture_scale(self.lecture)
+        return layouts.lecture_scale(self.lecture)
 
     @property
     def background(self) -> str:

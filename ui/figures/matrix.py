@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..pure.numbers import DECIMALS, fmt_grid
-from . import style
+from . import layouts, style
 from .labels import fit_labels
 
 
@@ -24,7 +24,7 @@ def jacobian_figure(
     out_labels = [f"y{r},{c}" for r, c in np.ndindex(*out_shape)]
     in_labels = [f"x{r},{c}" for r, c in np.ndindex(*in_shape)]
     # The page's width is not known here: a main column on a projector is the narrowest.
-    room = style.MAIN_PX / style.lecture_scale(lecture)
+    room = style.MAIN_PX / layouts.lecture_scale(lecture)
     room -= style.JACOBIAN_MARGIN["l"] + style.JACOBIAN_MARGIN["r"]
     smallest, largest = style.JACOBIAN_CELL_PX
     fit = fit_labels(
@@ -66,7 +66,7 @@ def jacobian_figure(
             constraintoward="top",
             **ticks,
         ),
-        **style.base_layout(
+        **layouts.base_layout(
             title=title,
             height=rows * cell + frame,
             margin=margin,

@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..pure.numbers import common_exponent, power_of_ten
-from . import style
+from . import layouts, style
 from .grid import colour_range
 from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px
 from .marks import marks_traces
@@ -124,7 +124,7 @@ def small_multiples(
     height, width = maps[0].shape
     if width_px is None:
         width_px = style.MAIN_PX if annotate else style.COLOUR_MAIN_PX
-    room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
+    room = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
     if not colour_bar:
         room += style.COLOUR_BAR_PX  # every layout below leaves the bar this much room
     exponent = 0
@@ -225,7 +225,7 @@ def small_multiples(
             constrain="domain",
             constraintoward="top",
         ),
-        **style.base_layout(
+        **layouts.base_layout(
             title=title,
             height=mosaic.shape[0] * cell_px + margin["t"] + margin["b"] + style.MOSAIC_SPARE_PX,
             margin=margin,

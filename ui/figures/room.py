@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from . import style
+from . import layouts, style
 from .labels import LINE_EM, label_px
 from .marks import outline_traces
 
@@ -23,7 +23,7 @@ def share_cell_px(
     the column leaves after the margins, no more than style.CELL_PX, and short enough
     that the rows fit `tall_px`."""
     rows, cols = shape
-    room = width_px / style.lecture_scale(lecture)
+    room = width_px / layouts.lecture_scale(lecture)
     across = (room - style.ROOM_MARGIN["l"] - style.ROOM_MARGIN["r"]) / cols
     return min(style.CELL_PX, across, tall_px / rows)
 
@@ -79,12 +79,12 @@ def share_map(
     if answer_cells:
         traces += outline_traces(answer_cells, name="answer")
     layout = dict(
-        **style.matrix_axes(shares.shape, cell=cell_px),
-        **style.base_layout(
+        **layouts.matrix_axes(shares.shape, cell=cell_px),
+        **layouts.base_layout(
             title=title,
             height=rows * cell_px + style.ROOM_MARGIN["t"] + style.ROOM_MARGIN["b"],
             margin=style.ROOM_MARGIN,
-            width_px=width_px / style.lecture_scale(lecture),
+            width_px=width_px / layouts.lecture_scale(lecture),
         ),
     )
     return go.Figure(data=traces, layout=layout)
@@ -124,11 +124,11 @@ def answer_bars(
         customdata=ticks,
         hovertemplate="%{customdata}: %{y}<extra></extra>",
     )
-    layout = style.base_layout(
+    layout = layouts.base_layout(
         title=title,
         height=style.BARS_HEIGHT_PX,
         margin=style.BARS_MARGIN,
-        width_px=width_px / style.lecture_scale(lecture),
+        width_px=width_px / layouts.lecture_scale(lecture),
     )
     layout["xaxis"] = dict(
         tickmode="array",

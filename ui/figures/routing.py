@@ -12,7 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..pure.numbers import DECIMALS, fmt_grid
-from . import sizes, style
+from . import layouts, sizes, style
 from .grid import SharedRange, cells_trace
 from .labels import fit_labels
 from .marks import line_trace, outline_traces
@@ -52,7 +52,7 @@ def routing_figure(
     x_left = out_w + GAP
     receivers = np.argwhere(sent != 0)
     total_cols, total_rows = x_left + width, max(height, out_h + lift)
-    room = width_px / style.lecture_scale(lecture)  # before lecture mode scales it up
+    room = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
     if shared_range is None:
         shared_range = (grad_output, sent)
     fit = fit_labels(
@@ -138,7 +138,7 @@ def routing_figure(
             dict(x=(out_w - 1) / 2, y=top, text="<b>dL/dy</b>", showarrow=False),
             dict(x=x_left + (width - 1) / 2, y=top, text="<b>sent to x</b>", showarrow=False),
         ],
-        **style.base_layout(
+        **layouts.base_layout(
             title=title,
             height=(total_rows + 1.6) * size + margin["t"] + margin["b"],
             margin=margin,

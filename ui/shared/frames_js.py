@@ -187,45 +187,6 @@ function mountPart(player, part, root, lecture) {
   player.parts[part] = { render };
 }
 
-// -- pointing at y -----------------------------------------------------------------------
-function hookCharts(player) {
-  for (const chart of player.frames.charts) {
-    const plot = chartOf(chart.key);
-    if (!plot || !plot.on || plot.labHooked === player) continue;
-    plot.labHooked = player;
-    // Streamlit may draw its own figure again (a resize, a theme): draw the frame back.
-    plot.on('plotly_afterplot', () => {
-      if (plot.labFrame && plot.data === plot.labFrame.data && plot.labFrame.frame === player.drawn)
-        return;
-      requestAnimationFrame(() => drawChart(chart, shown(player)));
-    });
-    const pointer = player.frames.pointer;
-    if (!pointer || pointer.key !== chart.key) continue;
-    const windowAt = (event) => {
-      const point = event && event.points && event.points[0];
-      if (!point) return null;
-      return Math.round(point.y) * pointer.columns + Math.round(point.x);
-    };
-    plot.on('plotly_hover', (event) => {
-      const frame = windowAt(event);
-      if (frame === null || frame === player.preview) return;
-      player.preview = frame;
-      draw(player);
-    });
-    plot.on('plotly_unhover', () => {
-      if (player.preview === null) return;
-      player.preview = null;
-      draw(player);
-    });
-    plot.on('plotly_click', (event) => {
-      const frame = windowAt(event);
-      if (frame === null) return;
-      if (player.playing !== null) { clearInterval(player.playing); player.playing = null; }
-      moveTo(player, frame);
-    });
-  }
-}
-
 // -- keys, and telling the server before the page talks to it --------------------------
 function activePlayer() {
   return Object.values(labFrames.players).find(
