@@ -92,6 +92,12 @@ def type_in_editor_cell(page, row: int, col: int, columns: int, text: str) -> No
     page.keyboard.press("Enter")
 
 
+def replica_of(page) -> int:
+    """Which replica (0-based) the proxy's sticky cookie sends this browser to."""
+    cookie = next(c for c in page.context.cookies() if c["name"] == "LAB_REPLICA")
+    return int(cookie["value"].removeprefix("r")) - 1
+
+
 def expect_link(page, **params: str) -> None:
     """Wait until the address bar's link holds each name=value (as typed or encoded)."""
     for name, value in params.items():

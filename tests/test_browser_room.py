@@ -21,6 +21,7 @@ from browser import (
     exceptions_on,
     expect_link,
     open_page,
+    replica_of,
     settle,
     wait_for_title,
     wait_for_values,
@@ -225,12 +226,6 @@ def cluster(database):
     running = Cluster(2, free_port()).start()
     yield running
     running.stop()
-
-
-def replica_of(page) -> int:
-    """Which replica (0-based) the proxy's sticky cookie sends this browser to."""
-    cookie = next(c for c in page.context.cookies() if c["name"] == "LAB_REPLICA")
-    return int(cookie["value"].removeprefix("r")) - 1
 
 
 def test_a_students_page_survives_its_replica_with_the_same_token_and_answer(

@@ -10,7 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from browser import chart_values, exceptions_on, expect_link, open_page, settle, wait_for_values
+from browser import (
+    chart_values,
+    exceptions_on,
+    expect_link,
+    open_page,
+    replica_of,
+    settle,
+    wait_for_values,
+)
 from conftest import ROOT, skip_or_fail
 
 from deploy.cluster import Cluster, haproxy_config
@@ -31,12 +39,6 @@ def cluster():
     running = Cluster(2, free_port()).start()
     yield running
     running.stop()
-
-
-def replica_of(page) -> int:
-    """Which replica (0-based) the proxy's sticky cookie sends this browser to."""
-    cookie = next(c for c in page.context.cookies() if c["name"] == "LAB_REPLICA")
-    return int(cookie["value"].removeprefix("r")) - 1
 
 
 def test_the_config_is_sticky_by_cookie_and_patient():
