@@ -92,6 +92,14 @@ def shown_text(app) -> list[str]:
     return [element.value for kind in kinds for element in app.get(kind)]
 
 
+def in_page_order(block) -> list:
+    """Every element under `block`, depth first: the order the page shows them in."""
+    found = []
+    for node in block.children.values():
+        found.extend(in_page_order(node) if hasattr(node, "children") else [node])
+    return found
+
+
 def warnings(app) -> list[str]:
     return [warning.value for warning in app.warning]
 
@@ -300,6 +308,30 @@ def test_the_revealed_answer_is_drawn_over_the_picks_with_a_sentence(room):
     said = errors(app)[0] if rest else app.success[0].value
     assert said.startswith("Not quite: 1 right," if rest else "Right:")
     assert any(c.value.startswith("On x, ") for c in app.caption)
+
+
+def test_once_revealed_the_verdict_comes_first_and_no_instruction_stays(room):
+    """On a phone the verdict must be above the fold: right under the round's heading,
+    before the question and the maps; tapping and discussing are over."""
+    problem = room.ask("cells")
+    app = student({"code": room.code})
+    first_round = room.round
+    tap(app, *sorted(problem.answer)[0])
+    room.close()
+    room.again()
+    app.run()
+    tap(app, *sorted(problem.answer)[0])
+    room.reveal()
+    app.run()
+    drawn = in_page_order(app.main)
+    verdict = next(i for i, n in enumerate(drawn) if n.type == "error")
+    question = next(i for i, n in enumerate(drawn) if "receive gradient" in str(n.value))
+    chart = next(i for i, n in enumerate(drawn) if n.type == "plotly_chart")
+    assert verdict < question < chart
+    said = shown_text(app)
+    assert not any("Tap" in text or "Discuss with" in text for text in said)
+    assert f"Your first vote: {answer_text(problem, {sorted(problem.answer)[0]})}." in said
+    assert room.round != first_round
 
 
 def test_a_student_who_did_not_answer_is_told_so_and_shown_the_answer(room):
