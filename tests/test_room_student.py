@@ -18,7 +18,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from ui.room import store
 from ui.room.database import URL_VARIABLE
-from ui.room.questions import question_from_exercise
+from ui.room.questions import LARGEST_OUTPUT_SIDE, question_from_exercise
 from ui.room.schema import new_engine
 from ui.room.student.model import answer_text, valid_token
 from ui.room.student.state import STATE, TOKEN_NAMESPACE
@@ -264,8 +264,23 @@ def test_a_size_is_saved_from_its_two_boxes(room):
     send(app, STATE.rows, str(rows), room_cols=str(cols))
     assert room.answer_of(token) == (rows, cols)
     send(app, STATE.rows, "0", room_cols=str(cols))
-    assert any("must be a whole number of at least 1" in w for w in warnings(app))
+    assert any(f"is not a whole number from 1 to {LARGEST_OUTPUT_SIDE}" in w for w in warnings(app))
     assert room.answer_of(token) == (rows, cols)
+
+
+@pytest.mark.parametrize("typed", ["abc", "2.5", "0", "-3", "1e400", "65"])
+def test_a_side_that_is_no_size_is_said_with_the_sizes_own_rule(room, typed):
+    """An output side is a whole number from 1 to LARGEST_OUTPUT_SIDE: the warning says
+    so, never the number box's examples (2.5, 7/3), which are no side."""
+    problem = room.ask("size")
+    app = student({"code": room.code})
+    rows, _ = problem.answer
+    send(app, STATE.rows, str(rows), room_cols=typed)
+    (said,) = warnings(app)
+    rule = f"is not a whole number from 1 to {LARGEST_OUTPUT_SIDE}."
+    assert said == f"Output width {literal(typed)} {rule}"
+    assert "2.5" not in said.removeprefix(f"Output width {literal(typed)}")
+    assert room.answer_of(app.session_state[STATE.token]) is None
 
 
 def test_an_answer_after_the_round_closed_is_refused_with_the_pages_sentence(room):
