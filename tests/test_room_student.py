@@ -283,6 +283,30 @@ def test_a_side_that_is_no_size_is_said_with_the_sizes_own_rule(room, typed):
     assert room.answer_of(app.session_state[STATE.token]) is None
 
 
+def top_place(app, key: str) -> int:
+    """Where, among the page's top-level elements, the widget `key` sits."""
+    for index, node in app.main.children.items():
+        inside = in_page_order(node) if hasattr(node, "children") else [node]
+        if any(getattr(each, "key", None) == key for each in inside):
+            return index
+    raise AssertionError(f"no widget {key}")
+
+
+def test_a_warning_that_comes_and_goes_moves_no_answer_box(room):
+    """The browser keeps a box's typing only while the box keeps its place: a warning
+    said once must not shift the boxes (the notices' box is drawn on every run)."""
+    room.ask("size")
+    app = student({"code": room.code})
+    places = {top_place(app, STATE.rows)}
+    send(app, STATE.rows, "x", room_cols="0")
+    assert len(warnings(app)) == 2
+    places.add(top_place(app, STATE.rows))
+    app.run()
+    assert warnings(app) == []
+    places.add(top_place(app, STATE.rows))
+    assert len(places) == 1
+
+
 def test_an_answer_after_the_round_closed_is_refused_with_the_pages_sentence(room):
     problem = room.ask("cells")
     app = student({"code": room.code})

@@ -28,8 +28,12 @@ HIDDEN_CSS = f"<style>.st-key-{STATE.poll} {{ display: none; }}</style>"
 
 
 def notices_view(notices: list[Notice] | None = None) -> None:
-    for notice in take_notices() if notices is None else notices:
-        getattr(st, notice.kind)(notice.text, icon=ICONS[notice.kind])
+    """The notices, in a box drawn on every run even when empty: a notice that comes or
+    goes must not shift the widgets below it, or the browser draws them anew and loses
+    what is being typed into them (a size's second box, say)."""
+    with st.container(key=STATE.notices_box):
+        for notice in take_notices() if notices is None else notices:
+            getattr(st, notice.kind)(notice.text, icon=ICONS[notice.kind])
 
 
 def waiting_for_browser() -> None:
