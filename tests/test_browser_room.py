@@ -272,3 +272,39 @@ def test_a_students_page_survives_its_replica_with_the_same_token_and_answer(
         if dead is not None:
             port = int(cluster.replica_urls[dead].rsplit(":", 1)[1])
             cluster.processes[dead] = start_app(port=port)[1]
+
+
+def test_a_size_corrected_after_a_warning_is_sent_as_typed(browser, served, database):
+    """A warning at the top of the page goes away on the next run: the boxes under it
+    must keep their place, or the browser draws them anew and drops what is being
+    typed into the second box while the first one's change is sent."""
+    made = store.open_room(database)
+    question = question_from_exercise("size", level=2, seed=4, number=2)
+    store.ask(database, made.code, secret=made.secret, question=question)
+    rows, cols = question.answer
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        token = join_by_link(page, f"{served}/join?code={made.code}", made.code)
+        expect(page.get_by_label("Output width")).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_label("Output height").fill("<b>3</b>")
+        page.get_by_label("Output width").fill("0")
+        page.get_by_label("Output width").press("Enter")
+        expect(page.get_by_text("Output width 0 is not a whole number")).to_be_visible(
+            timeout=TIMEOUT_MS
+        )
+        settle(page)
+        # Quickly, as a phone's autofill or a fast thumb: the second box is typed into
+        # while the run the first box's change started is still on its way.
+        page.get_by_label("Output height").fill(str(rows))
+        page.get_by_label("Output width").fill(str(cols))
+        page.get_by_label("Output width").press("Enter")
+        expect(page.get_by_text(f"Your answer: {rows} × {cols} (saved).")).to_be_visible(
+            timeout=TIMEOUT_MS
+        )
+        settle(page)
+        assert page.get_by_label("Output width").input_value() == str(cols)
+        assert store.my_answer(database, made.code, token=token, round_number=1) == (rows, cols)
+        assert exceptions_on(page) == []
+    finally:
+        context.close()

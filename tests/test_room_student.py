@@ -18,7 +18,7 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from ui.room import store
 from ui.room.database import URL_VARIABLE
-from ui.room.questions import question_from_exercise
+from ui.room.questions import LARGEST_OUTPUT_SIDE, question_from_exercise
 from ui.room.schema import new_engine
 from ui.room.student.model import answer_text, valid_token
 from ui.room.student.state import STATE, TOKEN_NAMESPACE
@@ -90,6 +90,14 @@ def student(query: dict | None = None, stored=None):
 def shown_text(app) -> list[str]:
     kinds = ("markdown", "caption", "info", "warning", "error", "success", "subheader")
     return [element.value for kind in kinds for element in app.get(kind)]
+
+
+def in_page_order(block) -> list:
+    """Every element under `block`, depth first: the order the page shows them in."""
+    found = []
+    for node in block.children.values():
+        found.extend(in_page_order(node) if hasattr(node, "children") else [node])
+    return found
 
 
 def warnings(app) -> list[str]:
@@ -256,8 +264,47 @@ def test_a_size_is_saved_from_its_two_boxes(room):
     send(app, STATE.rows, str(rows), room_cols=str(cols))
     assert room.answer_of(token) == (rows, cols)
     send(app, STATE.rows, "0", room_cols=str(cols))
-    assert any("must be a whole number of at least 1" in w for w in warnings(app))
+    assert any(f"is not a whole number from 1 to {LARGEST_OUTPUT_SIDE}" in w for w in warnings(app))
     assert room.answer_of(token) == (rows, cols)
+
+
+@pytest.mark.parametrize("typed", ["abc", "2.5", "0", "-3", "1e400", "65"])
+def test_a_side_that_is_no_size_is_said_with_the_sizes_own_rule(room, typed):
+    """An output side is a whole number from 1 to LARGEST_OUTPUT_SIDE: the warning says
+    so, never the number box's examples (2.5, 7/3), which are no side."""
+    problem = room.ask("size")
+    app = student({"code": room.code})
+    rows, _ = problem.answer
+    send(app, STATE.rows, str(rows), room_cols=typed)
+    (said,) = warnings(app)
+    rule = f"is not a whole number from 1 to {LARGEST_OUTPUT_SIDE}."
+    assert said == f"Output width {literal(typed)} {rule}"
+    assert "2.5" not in said.removeprefix(f"Output width {literal(typed)}")
+    assert room.answer_of(app.session_state[STATE.token]) is None
+
+
+def top_place(app, key: str) -> int:
+    """Where, among the page's top-level elements, the widget `key` sits."""
+    for index, node in app.main.children.items():
+        inside = in_page_order(node) if hasattr(node, "children") else [node]
+        if any(getattr(each, "key", None) == key for each in inside):
+            return index
+    raise AssertionError(f"no widget {key}")
+
+
+def test_a_warning_that_comes_and_goes_moves_no_answer_box(room):
+    """The browser keeps a box's typing only while the box keeps its place: a warning
+    said once must not shift the boxes (the notices' box is drawn on every run)."""
+    room.ask("size")
+    app = student({"code": room.code})
+    places = {top_place(app, STATE.rows)}
+    send(app, STATE.rows, "x", room_cols="0")
+    assert len(warnings(app)) == 2
+    places.add(top_place(app, STATE.rows))
+    app.run()
+    assert warnings(app) == []
+    places.add(top_place(app, STATE.rows))
+    assert len(places) == 1
 
 
 def test_an_answer_after_the_round_closed_is_refused_with_the_pages_sentence(room):
@@ -300,6 +347,30 @@ def test_the_revealed_answer_is_drawn_over_the_picks_with_a_sentence(room):
     said = errors(app)[0] if rest else app.success[0].value
     assert said.startswith("Not quite: 1 right," if rest else "Right:")
     assert any(c.value.startswith("On x, ") for c in app.caption)
+
+
+def test_once_revealed_the_verdict_comes_first_and_no_instruction_stays(room):
+    """On a phone the verdict must be above the fold: right under the round's heading,
+    before the question and the maps; tapping and discussing are over."""
+    problem = room.ask("cells")
+    app = student({"code": room.code})
+    first_round = room.round
+    tap(app, *sorted(problem.answer)[0])
+    room.close()
+    room.again()
+    app.run()
+    tap(app, *sorted(problem.answer)[0])
+    room.reveal()
+    app.run()
+    drawn = in_page_order(app.main)
+    verdict = next(i for i, n in enumerate(drawn) if n.type == "error")
+    question = next(i for i, n in enumerate(drawn) if "receive gradient" in str(n.value))
+    chart = next(i for i, n in enumerate(drawn) if n.type == "plotly_chart")
+    assert verdict < question < chart
+    said = shown_text(app)
+    assert not any("Tap" in text or "Discuss with" in text for text in said)
+    assert f"Your first vote: {answer_text(problem, {sorted(problem.answer)[0]})}." in said
+    assert room.round != first_round
 
 
 def test_a_student_who_did_not_answer_is_told_so_and_shown_the_answer(room):

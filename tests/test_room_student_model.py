@@ -57,6 +57,35 @@ def test_each_kind_of_question_asks_for_what_its_answer_holds():
     assert model.question_text(size).startswith(f"An input of {height} × {width} cells.")
 
 
+@pytest.mark.parametrize("state", ["closed", "revealed"])
+def test_a_closed_round_asks_without_telling_to_tap_or_type(state):
+    """Once the round closes a tap or a typed number no longer acts: the question
+    says what is asked, not what to do with the page."""
+    cells = make_problem("cells", 2, 4, 2)
+    assert "Tap" in model.question_text(cells, state="open")
+    closed = model.question_text(cells, state=state)
+    assert "Tap" not in closed and "take it back" not in closed
+    assert closed.endswith("**Which cells of x receive gradient?**")
+    value = make_problem("value", 3, 1, 1)
+    assert "Two decimals" in model.question_text(value, state="open")
+    assert "Two decimals" not in model.question_text(value, state=state)
+    size = make_problem("size", 2, 1, 1)
+    assert model.question_text(size, state=state) == model.question_text(size, state="open")
+
+
+def test_a_second_vote_asks_to_discuss_only_while_it_is_open():
+    problem = make_problem("cells", 2, 4, 2)
+    cell = sorted(problem.answer)[0]
+    first = f"Your first vote: {model.cells_text([cell])}."
+    opened = model.first_vote_text(problem, {cell}, state="open")
+    assert opened == f"Discuss with your neighbours, then vote again. {first}"
+    for state in ("closed", "revealed"):
+        assert model.first_vote_text(problem, {cell}, state=state) == first
+    assert model.first_vote_text(problem, None, state="revealed") == (
+        "Your first vote: you did not vote."
+    )
+
+
 # -- answers and replies -------------------------------------------------------------------
 
 

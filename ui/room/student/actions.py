@@ -15,6 +15,7 @@ from ...shared.state import literal
 from .. import store
 from ..codes import normal_code
 from ..database import engine
+from ..questions import LARGEST_OUTPUT_SIDE
 from .model import clean_nickname
 from .state import STATE, enter_room, leave_room, saved_answer, say
 
@@ -112,9 +113,21 @@ def send_number(round_number: int, token: str) -> None:
         save(round_number, value, token=token)
 
 
+def parse_side(text: str) -> int:
+    """One side of an output size: a whole number 1..LARGEST_OUTPUT_SIDE; ValueError
+    with the size's own reason (the number box's examples, 2.5 or 7/3, are no side)."""
+    try:
+        side = parse_whole(text)
+    except ValueError:
+        side = None
+    if side is None or side > LARGEST_OUTPUT_SIDE:
+        raise ValueError(f"is not a whole number from 1 to {LARGEST_OUTPUT_SIDE}")
+    return side
+
+
 def send_size(round_number: int, token: str) -> None:
-    rows = read_box(STATE.rows, parse_whole, label="Output height")
-    cols = read_box(STATE.cols, parse_whole, label="Output width")
+    rows = read_box(STATE.rows, parse_side, label="Output height")
+    cols = read_box(STATE.cols, parse_side, label="Output width")
     if rows is not None and cols is not None:
         save(round_number, [rows, cols], token=token)
 

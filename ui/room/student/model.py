@@ -44,22 +44,38 @@ def clean_nickname(text: str) -> str:
 # -- the question in words ----------------------------------------------------------------
 
 
-def question_text(problem: Problem) -> str:
-    """The question, as markdown (every part computed from the problem)."""
+def question_text(problem: Problem, *, state: str = "open") -> str:
+    """The question, as markdown (every part computed from the problem). What to do
+    with the page (tap, take back, how many decimals) only while the round is open:
+    once it closes, taps and typing no longer act."""
     layer = f"Layer: {layer_words(problem.config, problem.x, kind=problem.kind)}."
-    if problem.kind == "cells":
+    upstream = upstream_words(problem.grad_output)
+    if problem.kind == "cells" and state == "open":
         return (
-            f"{layer} {upstream_words(problem.grad_output)} **Tap every cell of x that "
+            f"{layer} {upstream} **Tap every cell of x that "
             "receives gradient.** Tap a cell again to take it back."
         )
+    if problem.kind == "cells":
+        return f"{layer} {upstream} **Which cells of x receive gradient?**"
     if problem.kind == "value":
         r, c = problem.cell
-        return (
+        ask = (
             f"{layer} The map dL/dy holds each window's upstream gradient. "
-            f"**What is dL/dx at ({r}, {c})**, the cell outlined on x? Two decimals are enough."
+            f"**What is dL/dx at ({r}, {c})**, the cell outlined on x?"
         )
+        return f"{ask} Two decimals are enough." if state == "open" else ask
     height, width = problem.x.shape
     return f"An input of {height} × {width} cells. {layer} **What is the output size?**"
+
+
+def first_vote_text(problem: Problem, first_vote, *, state: str) -> str:
+    """A second vote's reminder: discuss and vote again while it is open; after, only
+    what this browser voted the first time (None: it did not vote)."""
+    first = "you did not vote" if first_vote is None else answer_text(problem, first_vote)
+    said = f"Your first vote: {first}."
+    if state == "open":
+        return f"Discuss with your neighbours, then vote again. {said}"
+    return said
 
 
 # -- answers ------------------------------------------------------------------------------

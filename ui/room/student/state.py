@@ -42,6 +42,7 @@ class StudentState:
     saved: str = "room_saved"  # {round: the answer saved, as drawn}: a tap starts from it
     boxes_round: str = "room_boxes_round"  # the round whose saved answer filled the boxes
     notices: str = "room_notices"  # [Notice], said once
+    notices_box: str = "room_notices_box"  # always drawn: what follows keeps its place
     join_code: str = "join_code"
     join_nickname: str = "join_nickname"
     join_button: str = "join_button"

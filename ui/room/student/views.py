@@ -20,7 +20,7 @@ from ...shared.chart import cached, chart
 from ...shared.state import literal
 from . import actions
 from .live import RoomNow
-from .model import answer_text, box_text, question_text, revealed_reply
+from .model import answer_text, box_text, first_vote_text, question_text, revealed_reply
 from .state import STATE, Notice, fill_boxes, take_notices
 
 ICONS = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
@@ -28,8 +28,12 @@ HIDDEN_CSS = f"<style>.st-key-{STATE.poll} {{ display: none; }}</style>"
 
 
 def notices_view(notices: list[Notice] | None = None) -> None:
-    for notice in take_notices() if notices is None else notices:
-        getattr(st, notice.kind)(notice.text, icon=ICONS[notice.kind])
+    """The notices, in a box drawn on every run even when empty: a notice that comes or
+    goes must not shift the widgets below it, or the browser draws them anew and loses
+    what is being typed into them (a size's second box, say)."""
+    with st.container(key=STATE.notices_box):
+        for notice in take_notices() if notices is None else notices:
+            getattr(st, notice.kind)(notice.text, icon=ICONS[notice.kind])
 
 
 def waiting_for_browser() -> None:
@@ -88,13 +92,15 @@ def room_view(now: RoomNow, *, token: str) -> None:
         f" · vote again on round {room_round.first_round}'s question" if room_round.vote > 1 else ""
     )
     st.subheader(f"Round {room_round.number}{vote}")
+    if room_round.state == "revealed":  # the verdict first: on a phone, above the fold
+        verdict_view(problem, now.mine)
     status_line(room_round.state, now)
-    st.markdown(question_text(problem))
+    st.markdown(question_text(problem, state=room_round.state))
     maps(problem, now, token=token)
     if room_round.state == "open" and problem.kind != "cells":
         typed_form(problem, room_round.number, now.mine, token=token)
     if room_round.state == "revealed":
-        reply_view(problem, now.mine)
+        legend_view(problem, now.mine)
     else:
         saved_line(problem, room_round.state, now.mine)
 
@@ -103,10 +109,7 @@ def status_line(state: str, now: RoomNow) -> None:
     """Where the round is; in a second vote, what this browser voted the first time."""
     problem = now.round.question.problem
     if now.round.vote > 1:
-        first = (
-            "you did not vote" if now.first_vote is None else answer_text(problem, now.first_vote)
-        )
-        st.caption(f"Discuss with your neighbours, then vote again. Your first vote: {first}.")
+        st.caption(first_vote_text(problem, now.first_vote, state=state))
     if state == "closed":
         st.warning("Voting has closed: wait for the lecturer.", icon=":material/lock:")
 
@@ -209,14 +212,18 @@ def typed_form(problem: Problem, round_number: int, mine, *, token: str) -> None
     )
 
 
-def reply_view(problem: Problem, mine) -> None:
+def verdict_view(problem: Problem, mine) -> None:
     """The answer revealed: one sentence about this browser's answer, with the known
-    mistake it comes from; for cells, what each mark on x means."""
+    mistake it comes from."""
     reply = revealed_reply(problem, mine)
     if reply.right:
         st.success(reply.said, icon=":material/check_circle:")
     else:
         st.error(f"{reply.said} {reply.mistake}".strip(), icon=":material/cancel:")
+
+
+def legend_view(problem: Problem, mine) -> None:
+    """Under x, once revealed: what each mark on it means (cells only)."""
     if problem.kind == "cells":
         legend = marks_legend(check_cells(problem, frozenset(mine or ())))
         if legend:
