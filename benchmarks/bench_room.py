@@ -139,8 +139,10 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
           f"{ {n: total - bad for n, (bad, total) in log.stored.items()} }, "
           f"counted by the projector {counted}")  # fmt: skip
     for phase in ("idle", "answering"):
-        if phase in log.cpu:
-            print(f"server CPU {phase}: {log.cpu[phase]:.3f} cores")
+        server = f"{log.cpu[phase]:.3f} cores" if phase in log.cpu else "not measured"
+        own = log.client_cpu.get(phase, 0.0)
+        print(f"server CPU {phase}: {server} (this benchmark's own: {own:.3f} cores)")
+    print(f"students per replica: {dict(sorted(log.replicas.items()))}")
     print(f"errors {len(log.errors)}")
     for message in log.errors[:5]:
         print(f"    {message}")

@@ -63,6 +63,8 @@ class Log:
     tokens: dict[int, str] = field(default_factory=dict)
     expected: dict[tuple[int, int], object] = field(default_factory=dict)  # last acked
     cpu: dict[str, float] = field(default_factory=dict)  # phase -> cores
+    client_cpu: dict[str, float] = field(default_factory=dict)  # this process's, ditto
+    replicas: dict[str, int] = field(default_factory=dict)  # sticky cookie -> students
     stored: dict[int, tuple[int, int]] = field(default_factory=dict)  # round -> (wrong, n)
 
     @staticmethod
@@ -115,9 +117,11 @@ class Lecturer:
 
     async def _measured(self, phase: str, seconds: float, log: Log, work) -> None:
         before = self.cpu() if self.cpu else None
+        client = time.process_time()
         await work
         if before is not None:
             log.cpu[phase] = (self.cpu() - before) / seconds
+        log.client_cpu[phase] = (time.process_time() - client) / seconds
 
     async def _rounds(self, plan: Plan) -> None:
         for index, kind in enumerate(plan.kinds):
@@ -184,6 +188,8 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
         if not all([log.check("join", run) for run in await phone.join()]):
             return
         log.joins.append(Log.now() - started)
+        replica = phone.session.cookie or "direct"
+        log.replicas[replica] = log.replicas.get(replica, 0) + 1
         answered: set[int] = set()
         next_poll = Log.now() + rng.uniform(0, POLL_S)  # the browser timer's phase
         while not lecturer.answering_over:
