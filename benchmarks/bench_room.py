@@ -73,6 +73,7 @@ async def whole_class(url: str, lecturer: Lecturer, plan: Plan, log: Log) -> Non
     ]
     await lecturer.run_class(plan, log)
     await asyncio.gather(*students)
+    await lecturer.projector_caught_up()
     lecturer.finished.set()
     await projector
 

@@ -106,6 +106,8 @@ class Lecturer:
         self.current: Asked | None = None
         self.answering_over = False
         self.projector_round = 0  # the round the projector's page shows
+        self.closed_at = 0.0  # when the last round was closed
+        self.projector: Projector | None = None
         self.projector_ready = asyncio.Event()
         self.finished = asyncio.Event()
 
@@ -133,10 +135,11 @@ class Lecturer:
             self.current = Asked(number, kind, question, opened, opened + plan.round_s)
             await asyncio.sleep(plan.round_s)
             await asyncio.to_thread(store.close_round, self.engine, self.code, secret=self.secret)
+            self.closed_at = Log.now()
 
     async def watch(self, url: str, log: Log) -> None:
         """The projector: its page opened with the key, then its fragment's timer."""
-        projector = Projector(url, self.code, self.secret)
+        projector = self.projector = Projector(url, self.code, self.secret)
         try:
             for run in await projector.open():
                 log.check("projector", run)
@@ -155,6 +158,16 @@ class Lecturer:
             self.projector_ready.set()
             log.seen = projector.seen
             await projector.close()
+
+    async def projector_caught_up(self, timeout_s: float = 30.0) -> None:
+        """Until the projector has drawn a count since the last round closed (its
+        final count), or `timeout_s` has passed."""
+        deadline = Log.now() + timeout_s
+        while Log.now() < deadline and self.projector is not None:
+            seen = self.projector.seen
+            if seen and seen[-1][0] > self.closed_at:
+                return
+            await asyncio.sleep(0.2)
 
     def check_stored(self, log: Log) -> None:
         """Each acknowledged last answer against what the database holds for it."""
