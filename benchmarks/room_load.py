@@ -65,6 +65,8 @@ class Log:
     cpu: dict[str, float] = field(default_factory=dict)  # phase -> cores
     client_cpu: dict[str, float] = field(default_factory=dict)  # this process's, ditto
     replicas: dict[str, int] = field(default_factory=dict)  # sticky cookie -> students
+    projector_runs: list[float] = field(default_factory=list)  # seconds of each tick's run
+    opened: dict[int, float] = field(default_factory=dict)  # round -> when it was asked
     stored: dict[int, tuple[int, int]] = field(default_factory=dict)  # round -> (wrong, n)
 
     @staticmethod
@@ -114,7 +116,8 @@ class Lecturer:
     async def run_class(self, plan: Plan, log: Log) -> None:
         await asyncio.sleep(plan.join_s + 2.0)  # the last arrivals' first runs
         await self._measured("idle", plan.idle_s, log, asyncio.sleep(plan.idle_s))
-        await self._measured("answering", len(plan.kinds) * plan.round_s, log, self._rounds(plan))
+        rounds = self._rounds(plan, log)
+        await self._measured("answering", len(plan.kinds) * plan.round_s, log, rounds)
         self.answering_over = True
 
     async def _measured(self, phase: str, seconds: float, log: Log, work) -> None:
@@ -125,13 +128,13 @@ class Lecturer:
             log.cpu[phase] = (self.cpu() - before) / seconds
         log.client_cpu[phase] = (time.process_time() - client) / seconds
 
-    async def _rounds(self, plan: Plan) -> None:
+    async def _rounds(self, plan: Plan, log: Log) -> None:
         for index, kind in enumerate(plan.kinds):
             question = question_from_exercise(kind, level=2, seed=plan.seed + 7, number=index + 1)
             number = await asyncio.to_thread(
                 store.ask, self.engine, self.code, secret=self.secret, question=question
             )
-            opened = Log.now()
+            opened = log.opened[number] = Log.now()
             self.current = Asked(number, kind, question, opened, opened + plan.round_s)
             await asyncio.sleep(plan.round_s)
             await asyncio.to_thread(store.close_round, self.engine, self.code, secret=self.secret)
@@ -149,6 +152,7 @@ class Lecturer:
                 await asyncio.sleep(max(0.0, tick - Log.now()))
                 for run in await projector.refresh():
                     log.check("projector", run)
+                    log.projector_runs.append(run.seconds)
                 tick = max(tick + PROJECTOR_S, Log.now())
         except FAILURES as error:
             log.errors.append(
