@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import tempfile
@@ -52,6 +53,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--postgres", action="store_true", help="a throw-away PostgreSQL")
     parser.add_argument("--root", type=Path, default=ROOT, help="checkout to serve")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--dump", type=Path, help="write every submit and count seen (JSON)")
     args = parser.parse_args()
     if not 1 <= args.students <= 200:
         parser.error("--students must be from 1 to 200")
@@ -73,6 +75,7 @@ async def whole_class(url: str, lecturer: Lecturer, plan: Plan, log: Log) -> Non
     ]
     await lecturer.run_class(plan, log)
     await asyncio.gather(*students)
+    await lecturer.projector_caught_up()
     lecturer.finished.set()
     await projector
 
@@ -133,20 +136,34 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
     print(line("join", log.joins))
     print(line("submit", submits, "target p95 <= 1 s"))
     print(line("answer to projector", shown, "target p95 <= 2 s"))
+    print(line("projector's runs", log.projector_runs, "(each fragment's, ticked every second)"))
     counted = {n: max((c for _, r, c in log.seen if r == n), default=0) for n in log.stored}
     print(f"answers sent {len(log.submits)}, acknowledged {acked}; last answers per round "
           f"{ {n: total for n, (_, total) in log.stored.items()} }, held as sent "
           f"{ {n: total - bad for n, (bad, total) in log.stored.items()} }, "
           f"counted by the projector {counted}")  # fmt: skip
     for phase in ("idle", "answering"):
-        if phase in log.cpu:
-            print(f"server CPU {phase}: {log.cpu[phase]:.3f} cores")
+        server = f"{log.cpu[phase]:.3f} cores" if phase in log.cpu else "not measured"
+        own = log.client_cpu.get(phase, 0.0)
+        print(f"server CPU {phase}: {server} (this benchmark's own: {own:.3f} cores)")
+    print(f"students per replica: {dict(sorted(log.replicas.items()))}")
     print(f"errors {len(log.errors)}")
     for message in log.errors[:5]:
         print(f"    {message}")
     lost = wrong + unseen
     print(f"{students} students, lost {lost}, submit p95 {percentile(submits, 0.95):.2f} s, "
           f"projector p95 {percentile(shown, 0.95):.2f} s, errors {len(log.errors)}")  # fmt: skip
+
+
+def dump(log: Log) -> dict:
+    """Times in seconds since the round opened."""
+    return {
+        "submits": [
+            [s.round_number, s.sent - log.opened[s.round_number], s.done - s.sent, s.ok]
+            for s in log.submits
+        ],
+        "seen": [[r, t - log.opened.get(r, t), c] for t, r, c in log.seen if r],
+    }
 
 
 def main() -> int:
@@ -166,6 +183,8 @@ def main() -> int:
     backend = database_url.split(":", 1)[0]
     print(f"{args.students} students in one room, {where}, {backend} (seed {args.seed})")
     report(log, lecturer, students=args.students)
+    if args.dump:
+        args.dump.write_text(json.dumps(dump(log)))
     return 0
 
 

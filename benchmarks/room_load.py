@@ -63,6 +63,10 @@ class Log:
     tokens: dict[int, str] = field(default_factory=dict)
     expected: dict[tuple[int, int], object] = field(default_factory=dict)  # last acked
     cpu: dict[str, float] = field(default_factory=dict)  # phase -> cores
+    client_cpu: dict[str, float] = field(default_factory=dict)  # this process's, ditto
+    replicas: dict[str, int] = field(default_factory=dict)  # sticky cookie -> students
+    projector_runs: list[float] = field(default_factory=list)  # seconds of each tick's run
+    opened: dict[int, float] = field(default_factory=dict)  # round -> when it was asked
     stored: dict[int, tuple[int, int]] = field(default_factory=dict)  # round -> (wrong, n)
 
     @staticmethod
@@ -104,35 +108,41 @@ class Lecturer:
         self.current: Asked | None = None
         self.answering_over = False
         self.projector_round = 0  # the round the projector's page shows
+        self.closed_at = 0.0  # when the last round was closed
+        self.projector: Projector | None = None
         self.projector_ready = asyncio.Event()
         self.finished = asyncio.Event()
 
     async def run_class(self, plan: Plan, log: Log) -> None:
         await asyncio.sleep(plan.join_s + 2.0)  # the last arrivals' first runs
         await self._measured("idle", plan.idle_s, log, asyncio.sleep(plan.idle_s))
-        await self._measured("answering", len(plan.kinds) * plan.round_s, log, self._rounds(plan))
+        rounds = self._rounds(plan, log)
+        await self._measured("answering", len(plan.kinds) * plan.round_s, log, rounds)
         self.answering_over = True
 
     async def _measured(self, phase: str, seconds: float, log: Log, work) -> None:
         before = self.cpu() if self.cpu else None
+        client = time.process_time()
         await work
         if before is not None:
             log.cpu[phase] = (self.cpu() - before) / seconds
+        log.client_cpu[phase] = (time.process_time() - client) / seconds
 
-    async def _rounds(self, plan: Plan) -> None:
+    async def _rounds(self, plan: Plan, log: Log) -> None:
         for index, kind in enumerate(plan.kinds):
             question = question_from_exercise(kind, level=2, seed=plan.seed + 7, number=index + 1)
             number = await asyncio.to_thread(
                 store.ask, self.engine, self.code, secret=self.secret, question=question
             )
-            opened = Log.now()
+            opened = log.opened[number] = Log.now()
             self.current = Asked(number, kind, question, opened, opened + plan.round_s)
             await asyncio.sleep(plan.round_s)
             await asyncio.to_thread(store.close_round, self.engine, self.code, secret=self.secret)
+            self.closed_at = Log.now()
 
     async def watch(self, url: str, log: Log) -> None:
         """The projector: its page opened with the key, then its fragment's timer."""
-        projector = Projector(url, self.code, self.secret)
+        projector = self.projector = Projector(url, self.code, self.secret)
         try:
             for run in await projector.open():
                 log.check("projector", run)
@@ -142,6 +152,7 @@ class Lecturer:
                 await asyncio.sleep(max(0.0, tick - Log.now()))
                 for run in await projector.refresh():
                     log.check("projector", run)
+                    log.projector_runs.append(run.seconds)
                 tick = max(tick + PROJECTOR_S, Log.now())
         except FAILURES as error:
             log.errors.append(
@@ -151,6 +162,16 @@ class Lecturer:
             self.projector_ready.set()
             log.seen = projector.seen
             await projector.close()
+
+    async def projector_caught_up(self, timeout_s: float = 30.0) -> None:
+        """Until the projector has drawn a count since the last round closed (its
+        final count), or `timeout_s` has passed."""
+        deadline = Log.now() + timeout_s
+        while Log.now() < deadline and self.projector is not None:
+            seen = self.projector.seen
+            if seen and seen[-1][0] > self.closed_at:
+                return
+            await asyncio.sleep(0.2)
 
     def check_stored(self, log: Log) -> None:
         """Each acknowledged last answer against what the database holds for it."""
@@ -184,6 +205,8 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
         if not all([log.check("join", run) for run in await phone.join()]):
             return
         log.joins.append(Log.now() - started)
+        replica = phone.session.cookie or "direct"
+        log.replicas[replica] = log.replicas.get(replica, 0) + 1
         answered: set[int] = set()
         next_poll = Log.now() + rng.uniform(0, POLL_S)  # the browser timer's phase
         while not lecturer.answering_over:

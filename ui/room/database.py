@@ -51,9 +51,18 @@ def database_url() -> str:
     return configured_url() or f"sqlite:///{data_folder() / 'rooms.sqlite3'}"
 
 
+# {url: its prepared engine}: st.connection hashes its arguments and looks in its
+# cache on every call (0.7 ms, the costliest step of a student's page read; see
+# benchmarks/bench_room.py), so the engine it made for a URL is kept here.
+_ENGINES: dict[str, sa.Engine] = {}
+
+
 def engine() -> sa.Engine:
     """The process's engine for the rooms, prepared (tables made once per process;
     SQLite in WAL mode with a busy timeout on every connection)."""
     url = database_url()
-    connection = st.connection(CONNECTION, type="sql", url=url, **engine_options(url))
-    return prepare(connection.engine)
+    found = _ENGINES.get(url)
+    if found is None:
+        connection = st.connection(CONNECTION, type="sql", url=url, **engine_options(url))
+        found = _ENGINES[url] = prepare(connection.engine)
+    return found

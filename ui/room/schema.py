@@ -18,12 +18,15 @@ then writes would otherwise fail with "database is locked" instead of waiting.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import weakref
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
+
+from .writers import one_writer
 
 METADATA = sa.MetaData()
 CODE = sa.String(6)
@@ -162,8 +165,9 @@ def upsert(connection: sa.Connection, table: sa.Table):
 def write_transaction(engine: sa.Engine):
     """A transaction for writes: `with write_transaction(engine) as connection:`.
     On SQLite it takes the write lock at BEGIN (BEGIN IMMEDIATE), so it waits for
-    another writer instead of failing halfway; PostgreSQL locks row by row."""
-    return _Transaction(engine, {"sqlite_begin": "IMMEDIATE"})
+    another writer instead of failing halfway, after queueing for the file's writer
+    lock (ui/room/writers.py); PostgreSQL locks row by row."""
+    return _Transaction(engine, {"sqlite_begin": "IMMEDIATE"}, queue=True)
 
 
 def read_transaction(engine: sa.Engine):
@@ -172,12 +176,18 @@ def read_transaction(engine: sa.Engine):
 
 
 class _Transaction:
-    def __init__(self, engine: sa.Engine, options: dict):
+    def __init__(self, engine: sa.Engine, options: dict, *, queue: bool = False):
         self.engine, self.options = engine, options
+        self.queue = one_writer(engine) if queue else contextlib.nullcontext()
 
     def __enter__(self) -> sa.Connection:
-        self.connection = self.engine.connect().execution_options(**self.options)
-        self.transaction = self.connection.begin()
+        self.queue.__enter__()
+        try:
+            self.connection = self.engine.connect().execution_options(**self.options)
+            self.transaction = self.connection.begin()
+        except BaseException:
+            self.queue.__exit__(None, None, None)
+            raise
         return self.connection
 
     def __exit__(self, kind, error, traceback) -> None:
@@ -187,4 +197,7 @@ class _Transaction:
             else:
                 self.transaction.rollback()
         finally:
-            self.connection.close()
+            try:
+                self.connection.close()
+            finally:
+                self.queue.__exit__(None, None, None)
