@@ -1,0 +1,232 @@
+"""The students' page (Join) through AppTest, answering: saved at once and changed
+until the round closes, refused after, bad sizes said with their own rule, and the
+answer revealed over the student's own, a second vote and an ended room."""
+
+from __future__ import annotations
+
+import pytest
+from apptest import errors, figure_titled, no_exceptions
+from room_student_app import (  # noqa: F401  (the room and room_engine fixtures)
+    in_page_order,
+    room_engine_fixture,
+    room_fixture,
+    send,
+    shown_text,
+    student,
+    tap,
+    warnings,
+)
+
+from ui.room.questions import LARGEST_OUTPUT_SIDE
+from ui.room.student.model import answer_text
+from ui.room.student.state import STATE
+from ui.shared.state import literal
+
+# -- answering --------------------------------------------------------------------------
+
+
+def test_a_tap_saves_a_cell_at_once_and_a_second_tap_takes_it_back(room):
+    problem = room.ask("cells")
+    app = student({"code": room.code})
+    token = app.session_state[STATE.token]
+    first, second = sorted(problem.answer)[:2]
+    tap(app, *first)
+    assert no_exceptions(app)
+    assert room.answer_of(token) == frozenset({first})
+    tap(app, *second)
+    assert room.answer_of(token) == frozenset({first, second})
+    said = f"Your answer: {answer_text(problem, {first, second})} (saved)."
+    assert any(text.startswith(said) for text in shown_text(app))
+    picks = figure_titled(app, "x")
+    assert any(trace.get("name") == "your pick" for trace in picks["data"])
+    tap(app, *first)
+    assert room.answer_of(token) == frozenset({second})
+
+
+def test_a_number_is_saved_changed_and_a_malformed_one_explained(room):
+    problem = room.ask("value")
+    app = student({"code": room.code})
+    token = app.session_state[STATE.token]
+    outline = next(t for t in figure_titled(app, "x")["data"] if t.get("name") == "window")
+    r, c = problem.cell  # the cell asked about, outlined on x as the question says
+    assert {x for x in outline["x"] if x is not None} == {c - 0.5, c + 0.5}
+    assert {y for y in outline["y"] if y is not None} == {r - 0.5, r + 0.5}
+    send(app, text="7/3")
+    assert room.answer_of(token) == pytest.approx(7 / 3)
+    send(app, text="-1,5")
+    assert room.answer_of(token) == -1.5
+    send(app, text="**two**")
+    assert any(w.startswith("Your answer ` **two** ` is not a number") for w in warnings(app))
+    assert room.answer_of(token) == -1.5
+    assert f"Your answer: {answer_text(problem, -1.5)} (saved)." in " ".join(shown_text(app))
+
+
+def test_a_size_is_saved_from_its_two_boxes(room):
+    problem = room.ask("size")
+    app = student({"code": room.code})
+    token = app.session_state[STATE.token]
+    rows, cols = problem.answer
+    send(app, STATE.rows, str(rows), room_cols=str(cols))
+    assert room.answer_of(token) == (rows, cols)
+    send(app, STATE.rows, "0", room_cols=str(cols))
+    assert any(f"is not a whole number from 1 to {LARGEST_OUTPUT_SIDE}" in w for w in warnings(app))
+    assert room.answer_of(token) == (rows, cols)
+
+
+@pytest.mark.parametrize("typed", ["abc", "2.5", "0", "-3", "1e400", "65"])
+def test_a_side_that_is_no_size_is_said_with_the_sizes_own_rule(room, typed):
+    """An output side is a whole number from 1 to LARGEST_OUTPUT_SIDE: the warning says
+    so, never the number box's examples (2.5, 7/3), which are no side."""
+    problem = room.ask("size")
+    app = student({"code": room.code})
+    rows, _ = problem.answer
+    send(app, STATE.rows, str(rows), room_cols=typed)
+    (said,) = warnings(app)
+    rule = f"is not a whole number from 1 to {LARGEST_OUTPUT_SIDE}."
+    assert said == f"Output width {literal(typed)} {rule}"
+    assert "2.5" not in said.removeprefix(f"Output width {literal(typed)}")
+    assert room.answer_of(app.session_state[STATE.token]) is None
+
+
+def top_place(app, key: str) -> int:
+    """Where, among the page's top-level elements, the widget `key` sits."""
+    for index, node in app.main.children.items():
+        inside = in_page_order(node) if hasattr(node, "children") else [node]
+        if any(getattr(each, "key", None) == key for each in inside):
+            return index
+    raise AssertionError(f"no widget {key}")
+
+
+def test_a_warning_that_comes_and_goes_moves_no_answer_box(room):
+    """The browser keeps a box's typing only while the box keeps its place: a warning
+    said once must not shift the boxes (the notices' box is drawn on every run)."""
+    room.ask("size")
+    app = student({"code": room.code})
+    places = {top_place(app, STATE.rows)}
+    send(app, STATE.rows, "x", room_cols="0")
+    assert len(warnings(app)) == 2
+    places.add(top_place(app, STATE.rows))
+    app.run()
+    assert warnings(app) == []
+    places.add(top_place(app, STATE.rows))
+    assert len(places) == 1
+
+
+def test_an_answer_after_the_round_closed_is_refused_with_the_pages_sentence(room):
+    problem = room.ask("cells")
+    app = student({"code": room.code})
+    token = app.session_state[STATE.token]
+    cell = sorted(problem.answer)[0]
+    tap(app, *cell)
+    room.close()  # the page has not heard yet: it still shows x to tap
+    other = next(c for c in sorted(problem.answer) if c != cell)
+    tap(app, *other)
+    assert "Voting on this question has closed: your saved answer stays as it was." in warnings(app)
+    assert room.answer_of(token) == frozenset({cell})
+    assert any(w.startswith("Voting has closed") for w in warnings(app))
+    assert not [c for c in app.get("plotly_chart") if "-room_pick_" in c.proto.id]
+
+
+def test_a_new_round_starts_with_empty_boxes(room):
+    room.ask("value")
+    app = student({"code": room.code})
+    send(app, text="3")
+    room.ask("value", seed=5)
+    app.run()
+    assert app.text_input(key=STATE.number).value == ""
+    assert "No answer saved yet. You can change it until voting closes." in shown_text(app)
+
+
+# -- revealed, voted again, ended -------------------------------------------------------
+
+
+def test_the_revealed_answer_is_drawn_over_the_picks_with_a_sentence(room):
+    problem = room.ask("cells")
+    app = student({"code": room.code})
+    right, *rest = sorted(problem.answer)
+    tap(app, *right)
+    room.reveal()
+    app.run()
+    drawn = {trace.get("name") for trace in figure_titled(app, "x")["data"]}
+    assert {"right", "missed"} <= drawn and "your pick" not in drawn
+    said = errors(app)[0] if rest else app.success[0].value
+    assert said.startswith("Not quite: 1 right," if rest else "Right:")
+    assert any(c.value.startswith("On x, ") for c in app.caption)
+
+
+def test_once_revealed_the_verdict_comes_first_and_no_instruction_stays(room):
+    """On a phone the verdict must be above the fold: right under the round's heading,
+    before the question and the maps; tapping and discussing are over."""
+    problem = room.ask("cells")
+    app = student({"code": room.code})
+    first_round = room.round
+    tap(app, *sorted(problem.answer)[0])
+    room.close()
+    room.again()
+    app.run()
+    tap(app, *sorted(problem.answer)[0])
+    room.reveal()
+    app.run()
+    drawn = in_page_order(app.main)
+    verdict = next(i for i, n in enumerate(drawn) if n.type == "error")
+    question = next(i for i, n in enumerate(drawn) if "receive gradient" in str(n.value))
+    chart = next(i for i, n in enumerate(drawn) if n.type == "plotly_chart")
+    assert verdict < question < chart
+    said = shown_text(app)
+    assert not any("Tap" in text or "Discuss with" in text for text in said)
+    assert f"Your first vote: {answer_text(problem, {sorted(problem.answer)[0]})}." in said
+    assert room.round != first_round
+
+
+def test_a_student_who_did_not_answer_is_told_so_and_shown_the_answer(room):
+    problem = room.ask("value")
+    app = student({"code": room.code})
+    room.reveal()
+    app.run()
+    (said,) = errors(app)
+    assert (
+        said
+        == f"You did not answer: dL/dx at {problem.cell} is {answer_text(problem, problem.answer)}."
+    )
+
+
+def test_a_known_mistake_is_named_once_revealed(room):
+    problem = room.ask("value", level=2, seed=4, number=2)
+    from ui.exercises.mistakes import known_mistakes
+
+    mistake = known_mistakes(problem)[0]
+    app = student({"code": room.code})
+    send(app, text=repr(float(mistake.answer)))
+    room.reveal()
+    app.run()
+    (said,) = errors(app)
+    assert f"what you get if you {mistake.how}" in said
+
+
+def test_a_second_vote_shows_the_first_and_takes_a_new_answer(room):
+    problem = room.ask("cells")
+    app = student({"code": room.code})
+    token = app.session_state[STATE.token]
+    first_round = room.round
+    cell = sorted(problem.answer)[0]
+    tap(app, *cell)
+    room.close()
+    room.again()
+    app.run()
+    assert any(f"vote again on round {first_round}" in s.value for s in app.subheader)
+    first = answer_text(problem, {cell})
+    assert any(f"Your first vote: {first}." in c.value for c in app.caption)
+    assert "No answer saved yet. You can change it until voting closes." in shown_text(app)
+    tap(app, *cell)
+    assert room.answer_of(token) == frozenset({cell})
+    assert room.answer_of(token, first_round) == frozenset({cell})
+
+
+def test_an_ended_room_says_so_and_leave_goes_back_to_the_form(room):
+    app = student({"code": room.code})
+    room.end()
+    app.run()
+    assert any("ended this room" in info.value for info in app.info)
+    app.button(key=STATE.leave).click().run()
+    assert "code" not in dict(app.query_params)
+    assert app.text_input(key=STATE.join_code).value == ""
