@@ -13,38 +13,31 @@ Every wait is for a condition on the page or in the database, never a fixed time
 from __future__ import annotations
 
 import shutil
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser import (
     TIMEOUT_MS,
     exceptions_on,
-    expect_link,
     open_page,
     replica_of,
     settle,
     wait_for_title,
-    wait_for_values,
 )
+from browser_room import TOKEN_JS, Lecturer, expect_saved, join_by_link, tap_cell
 from conftest import PHONE, PROJECTOR, skip_or_fail
 from playwright.sync_api import expect
 
 from deploy.cluster import Cluster
 from deploy.local_server import free_port, start_app, stop
-from deploy.page_state import CELL_PIXEL
 from ui.room import store
 from ui.room.database import URL_VARIABLE
-from ui.room.lecturer.live import share_percents
 from ui.room.questions import question_from_exercise
 from ui.room.schema import new_engine
 from ui.room.student.model import cells_text
-from ui.room.student.state import TOKEN_NAMESPACE
-from ui.room.tally import tally
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = dict(viewport={"width": 1400, "height": 900})
-TOKEN_JS = f"() => JSON.parse(window.localStorage.getItem('pooling-lab:{TOKEN_NAMESPACE}'))"
 
 
 @pytest.fixture(scope="module")
@@ -64,79 +57,6 @@ def served(database):
     url, process = start_app()
     yield url
     stop(process)
-
-
-EXERCISE = dict(kind="cells", level=2, seed=4, number=2)  # on the Class page's link too
-CLASS_LINK = "class?kind=cells&level=2&seed=4&n=2&lecture=1"
-SHARE_MAP = "% of the class who picked each cell"
-
-
-class Lecturer:
-    """The lecturer at the projector: the Class page in a 1280x720 browser of its own,
-    in lecture mode; the room's key stays in that browser."""
-
-    def __init__(self, page, base_url: str, engine):
-        self.page, self.engine = page, engine
-        open_page(page, f"{base_url}/{CLASS_LINK}")
-        page.get_by_role("button", name="Open a room").click()
-        self.expect_button("Close answers")
-        self.code = parse_qs(urlsplit(page.url).query)["room"][0]
-        self.question = question_from_exercise(**EXERCISE)
-        self.round = 1
-
-    @property
-    def join_link(self) -> str:
-        """The join link as the projector shows it (the QR code encodes the same)."""
-        shown = self.page.locator("code", has_text="/join?code=").first.inner_text()
-        return "".join(shown.split())
-
-    def expect_button(self, name: str) -> None:
-        expect(self.page.get_by_role("button", name=name)).to_be_visible(timeout=TIMEOUT_MS)
-
-    def press(self, name: str) -> None:
-        settle(self.page)
-        self.page.get_by_role("button", name=name).click()
-
-    def expect_text(self, text: str, timeout: int = TIMEOUT_MS) -> None:
-        expect(self.page.get_by_text(text).first).to_be_visible(timeout=timeout)
-
-    def expect_shares(self, picks: list) -> None:
-        """The heatmap: each cell's whole percent of the answers that picked it."""
-        counted = tally(self.question, [frozenset(cells) for cells in picks])
-        wait_for_values(self.page, SHARE_MAP, share_percents(counted).tolist())
-
-    def answer_of(self, token: str, round_number=None):
-        number = self.round if round_number is None else round_number
-        return store.my_answer(self.engine, self.code, token=token, round_number=number)
-
-
-def touch(page) -> bool:
-    return page.evaluate("() => navigator.maxTouchPoints > 0")
-
-
-def tap_cell(page, row: int, col: int) -> None:
-    """A finger's tap on a phone, a mouse click elsewhere, at cell (row, col) of x."""
-    wait_for_title(page, "x")
-    page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
-    x, y = page.evaluate(CELL_PIXEL, ["x", row, col])
-    if touch(page):
-        page.touchscreen.tap(x, y)
-    else:
-        page.mouse.click(x, y)
-
-
-def expect_saved(page, problem, cells) -> None:
-    said = f"Your answer: {cells_text(cells)} (saved)."
-    expect(page.get_by_text(said)).to_be_visible(timeout=TIMEOUT_MS)
-    settle(page)
-
-
-def join_by_link(page, link: str, code: str) -> str:
-    """Open the join link as the QR code gives it; the browser's token once kept."""
-    open_page(page, link)
-    expect_link(page, code=code)
-    page.wait_for_function(f"() => ({TOKEN_JS})() !== null", timeout=TIMEOUT_MS)
-    return page.evaluate(TOKEN_JS)
 
 
 @pytest.fixture

@@ -1,0 +1,94 @@
+"""The Playground's share links through AppTest: a link restores its screen, a tampered
+or invalid one falls back with a notice that names the rule, and grid values are
+checked cell by cell."""
+
+import numpy as np
+import pytest
+from apptest import (
+    errors,
+    figure_titled,
+    heatmap_values,
+    no_exceptions,
+    open_app,
+)
+
+PLAYGROUND = "screens/playground.py"
+
+
+# -- playground: share links ---------------------------------------------------------------
+
+
+def test_link_round_trip_restores_the_screen():
+    app = open_app(PLAYGROUND)
+    app.button(key="pg_preset_overlap").click().run()
+    app.radio(key="pg_mode").set_value("avg")
+    app.selectbox(key="pg_ties").set_value("split").run()
+    link = dict(app.query_params)
+    assert link["mode"] == "avg" and link["kh"] == "3" and link["sh"] == "1"
+    reopened = open_app(PLAYGROUND, {k: v if isinstance(v, str) else v[0] for k, v in link.items()})
+    assert (
+        no_exceptions(reopened)
+        and reopened.warning == []
+        or all("Link value" not in w.value for w in reopened.warning)
+    )
+    for key in ("pg_mode", "pg_kh", "pg_sh", "pg_ties"):
+        assert reopened.session_state[key] == app.session_state[key]
+    assert heatmap_values(figure_titled(reopened, "Input x"), "value") == heatmap_values(
+        figure_titled(app, "Input x"), "value"
+    )
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"kh": "abc"},
+        {"kh": "99"},
+        {"mode": "median"},
+        {"x": "1,2;3"},
+        {"x": "1,a"},
+        {"x": ";".join(["1"] * 17)},
+        {"ties": "random"},
+        {"ceil": "yes"},
+        {"cell": "1"},
+        {"step": "-3"},
+        {"x": "1,nan"},
+        {"g": "zeros"},
+    ],
+)
+def test_tampered_links_fall_back_with_a_notice(query):
+    app = open_app(PLAYGROUND, query)
+    assert no_exceptions(app)
+    notices = [w.value for w in app.warning]
+    assert any("Link value" in notice and list(query)[0] in notice for notice in notices), notices
+
+
+def test_link_with_an_invalid_combination_shows_the_rule():
+    app = open_app(PLAYGROUND, {"kh": "3", "kw": "3", "pad": "2"})
+    assert no_exceptions(app)
+    assert any("padding 2 is more than half the 3-tall window" in e for e in errors(app))
+
+
+def test_link_step_beyond_the_grid_is_clamped():
+    app = open_app(PLAYGROUND, {"step": "200", "cell": "40,40"})
+    assert no_exceptions(app) and errors(app) == []
+    assert app.session_state["pg_step"] == 0 and app.session_state["pg_cell"] == (1, 1)
+
+
+def test_grid_values_are_checked_cell_by_cell():
+    import pandas as pd
+
+    from ui.shared.grid_editor import parse_edited
+
+    assert parse_edited(pd.DataFrame([[1.0, "2.5"]])).tolist() == [[1.0, 2.5]]
+    with pytest.raises(ValueError, match="Row 0, column 1 is empty or not a number"):
+        parse_edited(pd.DataFrame([[1.0, np.nan]]))
+    with pytest.raises(ValueError, match="Row 1, column 0 is empty or not a number"):
+        parse_edited(pd.DataFrame([[1.0, 2.0], ["abc", 3.0]]))
+    with pytest.raises(ValueError, match="Row 0, column 0 holds 1e\\+09; values must be between"):
+        parse_edited(pd.DataFrame([[1e9]]))
+
+
+def test_a_link_with_a_huge_value_falls_back_with_a_notice():
+    app = open_app(PLAYGROUND, {"x": "1,2;3,1e300"})
+    assert no_exceptions(app)
+    assert any("Link value **x**" in w.value and "between" in w.value for w in app.warning)

@@ -1,0 +1,103 @@
+"""The projector's figures and bars, pure: the share map's percents and the answer's
+outline, the bars counting every answer and marking the right one only once revealed,
+two votes over the same answers, and an 8x8 map's numbers at lecture size."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ui.exercises.mistakes import known_mistakes
+from ui.figures import room as room_figures
+from ui.figures import style
+from ui.figures.look import Look, styled
+from ui.figures.sizes import drawn_cell_px
+from ui.room.lecturer import answers
+from ui.room.questions import question_from_exercise
+from ui.room.tally import tally
+
+
+def wrong_of(question, index: int = 0):
+    """The answer the question's `index`-th known mistake gives."""
+    return known_mistakes(question.problem)[index].answer
+
+
+
+
+# -- bars ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["value", "size"])
+def test_the_bars_count_every_answer_and_mark_the_right_one_only_once_revealed(kind):
+    question = question_from_exercise(kind, level=3, seed=5, number=2)
+    given = [wrong_of(question), wrong_of(question), wrong_of(question, 1)]
+    counted = tally(question, given)
+    hidden = answers.bars(question, counted, revealed=False)
+    assert sum(bar.count for bar in hidden) == counted.count
+    assert not any(bar.right for bar in hidden) and all(bar.count for bar in hidden)
+    shown = answers.bars(question, counted, revealed=True)
+    (right,) = [bar for bar in shown if bar.right]
+    assert right.count == counted.right == 0  # there, at 0: the answer is revealed
+    assert [bar.order for bar in shown] == sorted(bar.order for bar in shown)
+
+
+def test_past_ten_answers_the_rarest_are_summed_in_others():
+    question = question_from_exercise("value", level=1, seed=2, number=1)
+    given = [100.0 + n for n in range(15) for _ in range(1 + (n < 5))]
+    counted = tally(question, given)
+    found = answers.bars(question, counted, revealed=False)
+    assert len(found) == answers.MOST_BARS and found[-1].label == "others"
+    assert sum(bar.count for bar in found) == len(given)
+
+
+# -- the figures -----------------------------------------------------------------------------
+
+
+def test_the_share_map_writes_each_percent_and_outlines_the_answer_only_when_given():
+    percents = np.array([[0, 50], [100, 25]])
+    figure = room_figures.share_map(percents, title="share")
+    (heatmap,) = [trace for trace in figure.data if trace.type == "heatmap"]
+    assert np.array_equal(np.asarray(heatmap.z), percents)
+    assert (heatmap.zmin, heatmap.zmax) == (0, 100) and heatmap.colorscale[-1][
+        1
+    ] == style.SHARE_SCALE[-1][1]
+    assert list(np.asarray(heatmap.text).ravel()) == ["0", "50", "100", "25"]
+    assert not [trace for trace in figure.data if trace.name == "answer"]
+    revealed = room_figures.share_map(percents, title="share", answer_cells=((0, 1), (1, 1)))
+    assert [trace.name for trace in revealed.data if trace.type == "scatter"] == [
+        "answer halo",
+        "answer",
+    ]
+
+
+@pytest.mark.parametrize("width", [style.ROOM_MAP_PX, style.ROOM_PAIR_MAP_PX])
+def test_in_lecture_an_8_by_8_share_map_fits_its_column_with_20_px_numbers(width):
+    figure = room_figures.share_map(
+        np.full((8, 8), 100), title="share", width_px=width, lecture=True
+    )
+    drawn = styled(figure, Look(lecture=True))
+    cell = drawn_cell_px(drawn)
+    font = drawn.data[0].textfont.size
+    assert font >= 20
+    assert cell - 2 >= font * 0.556 * 3  # "100" fits its cell
+    margin = drawn.layout.margin
+    assert 8 * cell + margin.l + margin.r <= width
+
+
+def test_the_bars_are_green_only_where_right_and_ticked():
+    figure = room_figures.answer_bars(("1", "2.5"), (3, 2), (False, True), title="answers")
+    (bar,) = figure.data
+    assert list(bar.marker.color) == [style.BAR_COLOUR, style.RIGHT_BAR_COLOUR]
+    assert list(figure.layout.xaxis.ticktext) == ["1", "2.5 ✓"]
+    assert list(bar.y) == [3, 2] and list(bar.text) == ["3", "2"]
+
+
+def test_two_votes_bars_stand_over_the_same_answers_and_sum_to_each_vote():
+    question = question_from_exercise("value", level=3, seed=5, number=2)
+    first = tally(question, [wrong_of(question), wrong_of(question), 555.0])
+    second = tally(question, [question.answer, question.answer, wrong_of(question, 1)])
+    before, after = answers.paired_bars(question, first, second, revealed=True)
+    assert [bar.label for bar in before] == [bar.label for bar in after]
+    assert sum(bar.count for bar in before) == first.count
+    assert sum(bar.count for bar in after) == second.count
+    assert [bar.right for bar in before] == [bar.right for bar in after]
