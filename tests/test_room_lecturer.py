@@ -121,6 +121,24 @@ def test_a_room_opened_from_the_playground_s_link_asks_about_its_layer(remembere
 
 
 @pytest.mark.parametrize(
+    ("x", "grad", "said"),
+    [
+        (";".join(["1,2,3,4,5,6,7,8,9"] * 9), "1", "1 to 8 rows and columns"),
+        ("0,1;2,3", "1,1", "shaped like y"),
+        ("0,1;2,3", "-1", "positive"),
+    ],
+)
+def test_a_link_whose_layer_no_room_can_take_is_not_offered(x, grad, said):
+    """The layer is refused when the link is read, with the room's own reason, and
+    the page offers exercises only."""
+    app = arrive(open_app(CLASS, {"x": x, "gy": grad, "mode": "max", "kh": "2", "kw": "2"}))
+    assert no_exceptions(app)
+    assert not [radio for radio in app.radio if radio.key == "cls_source"]
+    (warning,) = [w.value for w in app.warning if "cannot be asked" in w.value]
+    assert said in warning
+
+
+@pytest.mark.parametrize(
     ("x", "grad", "reason"),
     [
         ("0,1;2,3", "0", "positive"),

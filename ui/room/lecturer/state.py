@@ -21,9 +21,9 @@ from ...pure.links import SEED_MAX, Field, int_in, restore
 from ...shared import browser
 from ...shared.controls import PoolControls
 from ...shared.lecture import with_lecture
-from ...shared.state import PageKeys, start_page_state
+from ...shared.state import PageKeys, literal, start_page_state
 from ..codes import normal_code
-from ..questions import KINDS
+from ..questions import KINDS, question_from_layer
 from .model import RoomKey, merged_rooms, rooms_from_stored, rooms_to_stored, secret_for
 
 P = "cls"  # the page's key prefix: every key below starts with it
@@ -146,7 +146,12 @@ def read_layer() -> None:
             first = notices[0]
             raise ValueError(f"link value {first.name} {first.reason}")
         config = STATE.pool.config()
-    except ValueError as reason:
+    except ValueError as reason:  # the link's own text may be in it: shown as typed
+        state[STATE.layer_error] = literal(str(reason))
+        return
+    try:  # checked as a room checks it, so a layer no room takes is never offered
+        question_from_layer("size", x=grids[0], config=config, grad_output=grids[1])
+    except ValueError as reason:  # the room's own sentence: sizes and signs, no link text
         state[STATE.layer_error] = str(reason)
         return
     state[STATE.layer] = Layer(grids[0], grids[1], config)

@@ -15,7 +15,6 @@ from ...pure.links import SEED_MAX
 from ...pure.words import pad_label
 from ...shared.chart import cached, chart
 from ...shared.lecture import folded_in_lecture
-from ...shared.state import literal
 from ..questions import KINDS
 from ..words import layer_words
 from . import actions
@@ -47,7 +46,7 @@ def question_chooser() -> Layer | None:
         exercise_fields()
     if layer is None and (error := st.session_state.get(STATE.layer_error)):
         st.warning(
-            f"The Playground's layer in this link cannot be asked: {literal(error)}",
+            f"The Playground's layer in this link cannot be asked: {error}",
             icon=":material/link_off:",
         )
     return layer if from_layer else None
