@@ -7,6 +7,7 @@ import streamlit as st
 
 from pooling import keep_freed_memory
 from ui.pure.pages import PAGES
+from ui.shared.process import freeze_after_first_run
 
 keep_freed_memory()  # the process keeps freed blocks for the next call: pooling/fast/memory.py
 
@@ -22,3 +23,4 @@ st.navigation(
         for page in PAGES
     ]
 ).run()
+freeze_after_first_run()  # the loaded objects out of the collector's walks: ui/shared/process.py

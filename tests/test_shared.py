@@ -63,3 +63,21 @@ def test_the_vocabulary_names_every_mode_and_tie_rule_of_the_engine():
     assert set(MODE_LABELS) == set(MODES) and set(TIE_WORDS) == set(TIES)
     assert all(f"{rule}: {TIE_WORDS[rule].rule}" in tie_help() for rule in TIES)
     assert (pad_label("max"), pad_label("avg")) == ("−∞", "0")
+
+
+def test_the_first_run_freezes_what_it_loaded_once(monkeypatch):
+    import gc
+
+    from ui.shared import process
+
+    monkeypatch.setitem(process._state, "frozen", False)
+    before = gc.get_freeze_count()
+    try:
+        process.freeze_after_first_run()
+        frozen = gc.get_freeze_count()
+        assert frozen > before  # the loaded objects are out of the collector's walks
+        kept = object.__new__(type("Kept", (), {}))  # made after: still collected as before
+        process.freeze_after_first_run()  # a later run freezes nothing more
+        assert gc.get_freeze_count() == frozen and gc.is_tracked(kept)
+    finally:
+        gc.unfreeze()
