@@ -12,18 +12,16 @@ deploy/serve is the command; the benchmarks and the tests use this module.
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import subprocess
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ui.pure.pages import PAGES
 
 from .local_server import ROOT, start_app, stop, wait_healthy
-from .stream_client import visit
+from .stream_client import run_apart, visit
 
 TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
 
@@ -71,10 +69,8 @@ async def warm(url: str) -> None:
 
 
 def warm_up(url: str) -> None:
-    """`warm(url)` on a thread of its own, so that it also works where the caller's
-    thread already runs an event loop (Playwright's sync API does)."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pool.submit(asyncio.run, warm(url)).result()
+    """`warm(url)`, also where the caller's thread already runs an event loop."""
+    run_apart(warm(url))
 
 
 @dataclass

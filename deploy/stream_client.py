@@ -30,7 +30,8 @@ import asyncio
 import json
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -222,3 +223,11 @@ async def visit(base_url: str, page: str, query: str = "") -> Run:
         return await session.open()
     finally:
         await session.close()
+
+
+def run_apart(coroutine: Coroutine):
+    """`asyncio.run(coroutine)` on a thread of its own, its result: it also works where
+    the caller's thread already runs an event loop (Playwright's sync API does, for
+    the rest of a test session once a browser test has run)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

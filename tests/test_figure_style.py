@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from _plotly_utils.basevalidators import ColorValidator
 from apptest import figure_titled, figures, heatmap_values, open_app
+from source_tree import parsed
 
 from ui.figures import grid as grids
 from ui.figures import style
@@ -171,7 +172,7 @@ def style_literals(source: str) -> list[str]:
     keyword, key or constant; a number given to a pixel keyword (width=, size=, margin
     sides, gaps...) or to a keyword or a constant named *_px; a CSS size in px."""
     found = []
-    tree = ast.parse(source)
+    tree = parsed(source)
     in_dict = {
         id(keyword)
         for call in ast.walk(tree)

@@ -13,6 +13,7 @@ import grimp
 import pytest
 from conftest import ROOT
 from importlinter.cli import lint_imports
+from source_tree import parsed
 
 ROOTS = ("screens", "ui", "cnn", "pooling")  # .importlinter's root packages
 PURE_FLOORS = ("pooling", "cnn", "ui.pure", "ui.minibatch")
@@ -69,7 +70,7 @@ def test_a_page_package_names_its_views_as_views(package):
         (path.name, node.name)
         for path in folder.glob("*.py")
         if not path.stem.startswith("views")
-        for node in ast.walk(ast.parse(path.read_text()))
+        for node in ast.walk(parsed(path.read_text()))
         if isinstance(node, ast.FunctionDef) and node.name.endswith("_view")
     ]
     assert views_elsewhere == []

@@ -22,8 +22,6 @@ def wrong_of(question, index: int = 0):
     return known_mistakes(question.problem)[index].answer
 
 
-
-
 # -- bars ------------------------------------------------------------------------------------
 
 

@@ -21,7 +21,7 @@ from deploy import cluster as cluster_module
 from deploy.cluster import Cluster, haproxy_config, parse_backend
 from deploy.local_server import free_port, start_app, stop
 from deploy.room_client import Projector, Student
-from deploy.stream_client import visit
+from deploy.stream_client import run_apart, visit
 from ui.room import schema, store
 from ui.room.codes import new_token
 from ui.room.questions import question_from_exercise
@@ -120,7 +120,7 @@ def test_a_student_on_one_host_is_counted_by_the_projector_on_the_other(hosts, p
     room = store.open_room(engine)
     question = question_from_exercise("cells", level=2, seed=5, number=1)
     number = store.ask(engine, room.code, secret=room.secret, question=question)
-    asyncio.run(answer_here_count_there(student_url, projector_url, room, number))
+    run_apart(answer_here_count_there(student_url, projector_url, room, number))
     token_answers = store.answers(engine, room.code, number)
     assert token_answers == [frozenset({(0, 0), (1, 1)})]
     engine.dispose()
@@ -164,7 +164,7 @@ def test_a_proxy_in_front_of_other_hosts_alone_warms_them_and_serves(hosts, monk
     try:
         assert warmed == [url for url, _process in hosts]
         assert proxy.processes == []  # no replica of its own
-        run = asyncio.run(visit(proxy.url, "join"))
+        run = run_apart(visit(proxy.url, "join"))
         assert run.exceptions == [] and run.errors == run.warnings == []
     finally:
         proxy.stop()

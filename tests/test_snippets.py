@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pytest
 from apptest import no_exceptions, open_app
+from source_tree import parsed
 from test_batch_model import settings as batch_settings
 
 from cnn.network import NetConfig
@@ -48,7 +49,7 @@ def run(code: str) -> str:
 
 def imports(code: str) -> set[str]:
     modules = set()
-    for node in ast.walk(ast.parse(code)):
+    for node in ast.walk(parsed(code)):
         if isinstance(node, ast.Import):
             modules |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -59,7 +60,7 @@ def imports(code: str) -> set[str]:
 def assigned_arrays(code: str) -> dict[str, np.ndarray]:
     """Every `name = np.array(<literals>)` or `name = <number>` of the snippet, evaluated."""
     found = {}
-    for node in ast.parse(code).body:
+    for node in parsed(code).body:
         target = node.targets[0] if isinstance(node, ast.Assign) else None
         if isinstance(target, ast.Name) and isinstance(node.value, (ast.Call, ast.Constant)):
             source = ast.get_source_segment(code, node.value)
@@ -74,7 +75,7 @@ def numbers_outside_the_data(code: str) -> set[str]:
     data = assigned_arrays(code)
     body = [
         ast.get_source_segment(code, node)
-        for node in ast.parse(code).body
+        for node in parsed(code).body
         if not (isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) in data)
     ]
     return set(re.findall(r"(?<![\w.])\d+\.\d+(?:e-?\d+)?", "\n".join(body)))

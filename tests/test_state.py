@@ -13,6 +13,7 @@ from typing import get_args
 
 import numpy as np
 import pytest
+from source_tree import parsed
 
 from pooling.batch import REDUCTIONS
 from pooling.config import MODES, TIES, Mode, TieRule
@@ -70,7 +71,7 @@ def _key_places(tree: ast.AST) -> list[ast.AST]:
 def built_keys(source: str) -> list[int]:
     """Lines where a key is built with an f-string: in a key place itself, or in a
     variable that is then used in one."""
-    tree = ast.parse(source)
+    tree = parsed(source)
     places = _key_places(tree)
     lines = [
         node.lineno
@@ -185,7 +186,7 @@ def _spelled(node: ast.AST) -> list[str]:
 
 def misspelled_choices(source: str, choices: dict) -> list[tuple[int, str]]:
     wrong = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(parsed(source)):
         if not isinstance(node, ast.Compare) or len(node.ops) != 1:
             continue
         if not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):

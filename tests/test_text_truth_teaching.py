@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ROOT
+from source_tree import parsed
 
 from pooling import PoolConfig, backward, forward
 from pooling.geometry import output_length, rounded_length
@@ -151,7 +152,7 @@ NOT_LAYOUT = re.compile(r"\blayers? above\b", re.I)  # the network's layers, not
 
 def screen_strings(path: Path):
     """String literals of a module that are not docstrings (what can reach the screen)."""
-    tree = ast.parse(path.read_text())
+    tree = parsed(path.read_text())
     docstrings = {
         id(node.body[0].value)
         for node in ast.walk(tree)

@@ -136,9 +136,9 @@ function controlsPart(root, player, words) {
   };
   slider.oninput = () => step(player, Number(slider.value) - 1 - player.position);
   const speedLabel = el('label', {}, labels.speed + ' ', speed);
-  // A projector's column is narrow and short: the buttons on a row, the slider beside
-  // the speed on the next (dL/dx's title counts the windows); a desk has room for the
-  // speed beside the buttons and a count beside the slider.
+  // A projector's column is narrow and short: the buttons on a row, the slider and the
+  // speed on the next (dL/dx's title counts the windows); a desk has room for the
+  // speed in the buttons' row and a count in the slider's.
   const rows = root.classList.contains('lecture')
     ? [el('div', { class: 'row' }, back, next, playButton),
        el('div', { class: 'row' }, slider, speed)]
