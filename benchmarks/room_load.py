@@ -19,8 +19,8 @@ from deploy.stream_client import Run, RunFailed
 from ui.room import schema, store
 from ui.room.codes import new_token
 from ui.room.questions import question_from_exercise
+from ui.room.student.live import POLL_S  # the students' fragment: the browser's timer
 
-POLL_S = 3.0  # the students' fragment (ui/room/student/live.POLL_S), the browser's timer
 PROJECTOR_S = 1.0  # the projector's fragments (ui/room/lecturer: run_every=1)
 FAILURES = (RunFailed, TimeoutError, OSError, NoFragment)
 

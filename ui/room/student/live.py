@@ -21,7 +21,9 @@ from .model import must_redraw, pulse_key
 from .pulses import PulseCache
 from .state import STATE, note_saved
 
-POLL_S = 3  # how often a student's page asks whether the round changed
+POLL_S = 4  # how often a student's page asks whether the round changed: at 3 s, 200
+# idle students cost 0.25-0.30 of a core (benchmarks/bench_room.py), over the quarter
+# a class may take; at 4 s about 0.2, and a new question still shows within 5 s
 PULSES = PulseCache()  # one per process: its students cost one read a second per room
 
 
