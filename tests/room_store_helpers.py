@@ -4,6 +4,8 @@ slept: expiry and the rate-limit windows are crossed by passing a later `now`.""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 import sqlalchemy as sa
@@ -11,6 +13,7 @@ from postgres import drop_schema, schema_url
 
 from pooling import PoolConfig
 from ui.room import codes, store
+from ui.room.database import URL_VARIABLE
 from ui.room.questions import question_from_layer
 from ui.room.schema import ROOMS, new_engine
 
@@ -68,3 +71,15 @@ def rows(engine, table, room_code=None) -> int:
             room_id = sa.select(ROOMS.c.id).where(ROOMS.c.code == room_code).scalar_subquery()
             query = query.where(table.c.room_id == room_id)
         return connection.execute(query).scalar_one()
+
+
+@contextmanager
+def rooms_file(tmp_path_factory):
+    """A SQLite file of rooms: its URL in the environment, where the pages (AppTest)
+    and the apps a test serves read it, and the test's own engine on it, yielded."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('rooms') / 'rooms.sqlite3'}"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(URL_VARIABLE, url)
+        made = new_engine(url)
+        yield made
+        made.dispose()

@@ -11,12 +11,11 @@ import json
 
 import pytest
 from apptest import no_exceptions, open_app
+from room_store_helpers import rooms_file
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from ui.room import store
-from ui.room.database import URL_VARIABLE
 from ui.room.questions import question_from_exercise
-from ui.room.schema import new_engine
 from ui.room.student.state import STATE, TOKEN_NAMESPACE
 from ui.shared import browser
 
@@ -27,12 +26,8 @@ JOIN = "screens/join.py"
 def room_engine_fixture(tmp_path_factory):
     """The page's database (through ui.room.database, from the environment) and the
     test's engine on the same SQLite file."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('rooms') / 'rooms.sqlite3'}"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(URL_VARIABLE, url)
-        made = new_engine(url)
+    with rooms_file(tmp_path_factory) as made:
         yield made
-        made.dispose()
 
 
 @pytest.fixture(name="room")

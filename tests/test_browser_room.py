@@ -26,13 +26,12 @@ from browser import (
 from browser_room import TOKEN_JS, Lecturer, expect_saved, join_by_link, tap_cell
 from conftest import PHONE, PROJECTOR, skip_or_fail
 from playwright.sync_api import expect
+from room_store_helpers import rooms_file
 
 from deploy.cluster import Cluster
 from deploy.local_server import free_port, start_app, stop
 from ui.room import store
-from ui.room.database import URL_VARIABLE
 from ui.room.questions import question_from_exercise
-from ui.room.schema import new_engine
 from ui.room.student.model import cells_text
 
 pytestmark = pytest.mark.browser
@@ -44,12 +43,8 @@ DESKTOP = dict(viewport={"width": 1400, "height": 900})
 def database(tmp_path_factory):
     """A SQLite file for the module: its URL in the environment the served apps start
     with, and the test's own engine on it (the lecturer's side)."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('rooms') / 'rooms.sqlite3'}"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(URL_VARIABLE, url)
-        engine = new_engine(url)
+    with rooms_file(tmp_path_factory) as engine:
         yield engine
-        engine.dispose()
 
 
 @pytest.fixture(scope="module")

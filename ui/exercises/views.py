@@ -184,24 +184,25 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
             key = STATE.pick_chart(pid, STATE.clicks_so_far())
             chart(figure, key=key, on_select=lambda: toggle_cell(pid, key))
         else:
-            figure = cached(
-                grids.grid_figure,
-                values=problem.x,
-                title="x",
-                overlay=overlay,
-                width_px=ANSWER_MAP_PX,
-            )
-            chart(figure, key=STATE.fig_x)
+            map_chart(problem.x, title="x", overlay=overlay, key=STATE.fig_x)
     if problem.kind == "value":
         with right:
-            figure = cached(
-                grids.grid_figure,
-                values=problem.grad_output,
-                title="dL/dy",
-                kind="gradient",
-                width_px=ANSWER_MAP_PX,
-            )
-            chart(figure, key=STATE.fig_gy)
+            map_chart(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
+
+
+def map_chart(values, *, title: str, key: str, kind: str = "value", overlay=None) -> None:
+    """A problem's map to read, not click: x (H, W) or its dL/dy (OH, OW), at the
+    answer maps' width (the Exercises and class mode's Join page draw them alike)."""
+    overlay = overlay or grids.Overlay()
+    figure = cached(
+        grids.grid_figure,
+        values=values,
+        title=title,
+        kind=kind,
+        overlay=overlay,
+        width_px=ANSWER_MAP_PX,
+    )
+    chart(figure, key=key)
 
 
 def batch_maps(problem: Problem, pid: ProblemId) -> None:

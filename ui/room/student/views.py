@@ -11,6 +11,7 @@ import streamlit as st
 from ...exercises.answers import check_cells
 from ...exercises.model import Problem
 from ...exercises.replies import marks_legend
+from ...exercises.views import map_chart
 from ...figures import grid as grids
 from ...figures.answer_marks import AnswerMarks, answer_map
 from ...figures.style import ANSWER_MAP_PX
@@ -138,19 +139,9 @@ def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
     )
     left, right = st.columns(2)
     with left:
-        figure = cached(
-            grids.grid_figure, values=problem.x, title="x", overlay=overlay, width_px=ANSWER_MAP_PX
-        )
-        chart(figure, key=STATE.fig_x)
+        map_chart(problem.x, title="x", overlay=overlay, key=STATE.fig_x)
     with right:
-        figure = cached(
-            grids.grid_figure,
-            values=problem.grad_output,
-            title="dL/dy",
-            kind="gradient",
-            width_px=ANSWER_MAP_PX,
-        )
-        chart(figure, key=STATE.fig_gy)
+        map_chart(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
 
 
 def cells_marks(problem: Problem, state: str, mine) -> AnswerMarks:
