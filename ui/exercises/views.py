@@ -149,12 +149,12 @@ def problem_view(problem: Problem, pid: ProblemId) -> None:
         score_view()
 
 
-def answer_marks(problem: Problem, pid: ProblemId) -> AnswerMarks:
-    """The picks on x; once they are checked, which are right, missed and extra."""
-    chosen = chosen_cells(pid)
-    if STATE.checked_answer(pid) is None:
-        return AnswerMarks(picks=tuple(sorted(chosen)))
-    verdict = check_cells(problem, chosen)
+def cell_marks(problem: Problem, picks: frozenset, *, checked: bool) -> AnswerMarks:
+    """The cells picked on x, marked as picks; once checked (or revealed, in class),
+    marked right, missed and extra instead."""
+    if not checked:
+        return AnswerMarks(picks=tuple(sorted(picks)))
+    verdict = check_cells(problem, picks)
     return AnswerMarks(
         right=tuple(sorted(verdict.hits)),
         missed=tuple(sorted(verdict.missing)),
@@ -177,7 +177,9 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
                 values=problem.x,
                 title="x",
                 overlay=overlay,
-                marks=answer_marks(problem, pid),
+                marks=cell_marks(
+                    problem, chosen_cells(pid), checked=STATE.checked_answer(pid) is not None
+                ),
                 width_px=LECTURE_PICK_MAP_PX if alone else ANSWER_MAP_PX,
                 clickable=True,
             )

@@ -11,9 +11,9 @@ import streamlit as st
 from ...exercises.answers import check_cells
 from ...exercises.model import Problem
 from ...exercises.replies import marks_legend
-from ...exercises.views import map_chart
+from ...exercises.views import cell_marks, map_chart
 from ...figures import grid as grids
-from ...figures.answer_marks import AnswerMarks, answer_map
+from ...figures.answer_marks import answer_map
 from ...figures.style import ANSWER_MAP_PX
 from ...pure.words import pad_label
 from ...shared import browser
@@ -144,19 +144,6 @@ def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
         map_chart(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
 
 
-def cells_marks(problem: Problem, state: str, mine) -> AnswerMarks:
-    """The saved picks; once revealed, which are right, missed and extra."""
-    picks = frozenset(mine or ())
-    if state != "revealed":
-        return AnswerMarks(picks=tuple(sorted(picks)))
-    verdict = check_cells(problem, picks)
-    return AnswerMarks(
-        right=tuple(sorted(verdict.hits)),
-        missed=tuple(sorted(verdict.missing)),
-        extra=tuple(sorted(verdict.extra)),
-    )
-
-
 def pick_map(problem: Problem, now: RoomNow, *, overlay, token: str) -> None:
     room_round = now.round
     tappable = room_round.state == "open"
@@ -165,7 +152,9 @@ def pick_map(problem: Problem, now: RoomNow, *, overlay, token: str) -> None:
         values=problem.x,
         title="x",
         overlay=overlay,
-        marks=cells_marks(problem, room_round.state, now.mine),
+        marks=cell_marks(
+            problem, frozenset(now.mine or ()), checked=room_round.state == "revealed"
+        ),
         width_px=ANSWER_MAP_PX,
         clickable=tappable,
     )
