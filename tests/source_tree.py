@@ -3,10 +3,10 @@ imports): `parsed` is `ast.parse` with the garbage collector paused while the tr
 built.
 
 Why: CPython 3.11 checks its own recursion count around building an AST and raised a
-false "SystemError: AST constructor recursion depth mismatch" in a full run, once the
-class-mode tests had left threads and pooled database connections behind (cpython
-gh-106905 describes such false alarms). A collection that runs finalizers mid-build is
-the one thing those leave that can touch the count; with the collector paused none can.
+false "SystemError: AST constructor recursion depth mismatch" once in a full run, after
+the class-mode tests had left threads and pooled database connections behind (cpython
+gh-106905 describes such false alarms). Our guess, not proven: a collection running
+their finalizers mid-build; with the collector paused none can run there.
 """
 
 from __future__ import annotations
