@@ -11,6 +11,11 @@ from . import layouts, style
 AXES = dict(gridcolor=style.GRID_LINE, zeroline=False, tickfont=dict(size=style.TICK_FONT_PX))
 
 
+def x_dtick(points: int) -> int:
+    """The step between x ticks of a curve of `points` points: about eight ticks."""
+    return max(1, points // 8)
+
+
 def line_figure(
     y_values,
     *,
@@ -49,7 +54,7 @@ def line_figure(
         )
     layout = dict(
         xaxis=dict(
-            title=x_title, rangemode="tozero", tickformat="d", dtick=max(1, len(xs) // 8), **AXES
+            title=x_title, rangemode="tozero", tickformat="d", dtick=x_dtick(len(xs)), **AXES
         ),
         yaxis=dict(title=y_title, **AXES),
         **layouts.base_layout(

@@ -11,14 +11,17 @@ would have built for it: the same labels, font, power of ten and marks.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
+import plotly.graph_objects as go
+from plotly.io.json import to_json_plotly
 
 from pooling.config import Cell
 
 from ..pure.numbers import power_of_ten
-from . import layouts, sizes, style
+from . import curves, layouts, sizes, style
 from .grid import MapNumbers, map_numbers
 from .labels import label_px
 from .marks import marks_traces
@@ -135,3 +138,43 @@ def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
     if frames.values is not None:
         data["cells"] = {"trace": frames.kind, **_cell_changes(frames, numbers)}
     return data
+
+
+def line_frames_data(
+    y_values, *, key: str, trace: str, now: str | None, grow: bool, first_x: int = 0
+) -> dict:
+    """A curve (curves.line_figure's) over frames: frame t marks point t and, where the
+    curve grows with the frames (grow), draws it up to t. y_values: (F,); the x ticks
+    step as line_figure steps them for a curve of t + 1 points."""
+    ys = [_number(value) for value in np.asarray(y_values, dtype=np.float64)]
+    xs = [first_x + index for index in range(len(ys))]
+    line = {"trace": trace, "x": xs, "y": ys, "now": now, "grow": grow}
+    if grow:
+        line["dticks"] = [curves.x_dtick(points) for points in range(1, len(ys) + 1)]
+    return {"key": key, "titles": None, "line": line}
+
+
+def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
+    """The traces `names` of one figure per frame (the server's own figures, so what
+    the browser draws is what it would have sent), as per-frame attributes: only the
+    attributes that differ between frames. figures: F go.Figures of one builder, laid
+    out alike (a frame changes traces and the title, never the layout: fit their
+    numbers over every frame)."""
+    layouts_seen = {figure.update_layout(title=None).to_json() for figure in _copies(figures)}
+    if len(layouts_seen) > 1:
+        raise ValueError("the frames of one chart must share its layout but for the title")
+    per_frame = [
+        {trace["name"]: trace for trace in json.loads(to_json_plotly(figure.to_dict()))["data"]}
+        for figure in figures
+    ]
+    changed: dict[str, list[dict]] = {}
+    for name in names:
+        first = per_frame[0][name]
+        moving = [a for a in first if any(frame[name].get(a) != first[a] for frame in per_frame)]
+        changed[name] = [{a: frame[name].get(a) for a in moving} for frame in per_frame]
+    titles = [figure.layout.title.text for figure in figures]
+    return {"key": key, "titles": titles if len(set(titles)) > 1 else None, "traces": changed}
+
+
+def _copies(figures):
+    return [go.Figure(data=[], layout=figure.layout) for figure in figures]

@@ -237,4 +237,8 @@ FRAME_PLAYER_COLOURS = """.lab-frames { color: var(--st-text-color); }
 .lab-frames button, .lab-frames select { color: inherit; }
 .lab-frames button:hover:not(:disabled) { border-color: var(--st-primary-color);
   color: var(--st-primary-color); }
-.lab-frames input[type=range] { accent-color: var(--st-primary-color); }"""
+.lab-frames input[type=range] { accent-color: var(--st-primary-color); }
+.lab-frames .note.error { background: var(--st-red-background-color);
+  color: var(--st-red-text-color); }
+.lab-frames .note.info { background: var(--st-blue-background-color);
+  color: var(--st-blue-text-color); }"""

@@ -3,17 +3,26 @@ the server, with no script run per step. The lab's second browser-side component
 (the first, browser.py, draws nothing); any page can feed it.
 
 What it is given (`FrameSpec`): per frame, what changes on each of the page's Plotly
-charts (a title, outlined and marked cells, the numbers of some cells: built by
-ui/figures/frames.py) and the frame's words (a sentence with **bold** parts, a line).
+charts (a title, outlined and marked cells, the numbers of some cells, a curve's
+point, whole traces: built by ui/figures/frames.py) and the frame's words (a sentence
+with **bold** parts, a line, a note).
 The server draws the charts at the position it knows, with st.plotly_chart as ever;
 the browser then draws any other frame on them with the page's own Plotly
 (window.Plotly, loaded with the first chart), through Plotly.react.
 
 Back, Next, Play/Pause (with a speed), the slider, the ← → and P keys, and pointing
 at a chart's cell (`pointer`: hovering lights that frame, a click or one tap picks it)
-all run in the browser. The position reaches the address bar at once (the link keeps
-the step) and the server in the same message as the page's next one (any change), or
-in one message when Play stops: `on_move(position)` is then called before the run.
+all run in the browser, and so do a page's own jumps (`jumps`: "10 steps" on Shift →,
+"Reset" to the first frame).
+
+Frames may come in blocks (`stream`): a page that computes its frames as they are
+wanted (training, a step at a time) sends the first block; as the browser nears its
+end (stepping or playing) it asks for the next once, `on_more(count)` is called and
+the page sends the frames so far, which the browser takes without losing its place.
+
+The position reaches the address bar at once (the link keeps the step) and the server
+in the same message as the page's next one (any change), or in one message when Play
+stops: `on_move(position)` is then called before the run.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import streamlit as st
 from ..figures.style import FRAME_PLAYER_COLOURS, LECTURE_TEXT_PX
 from .frames_draw_js import DRAW_JS
 from .frames_js import JS
+from .frames_parts_js import PARTS_JS
 from .state import FramePlayerKeys
 
 SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at
@@ -52,6 +62,7 @@ LAYOUT_CSS = """
 .lab-frames .count { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .lab-frames p { margin: 0 0 0.6rem 0; font-size: inherit; line-height: inherit; }
 .lab-frames .line { opacity: 0.85; }
+.lab-frames .note { padding: 0.75rem 1rem; border-radius: 0.5rem; }
 .lab-frames.lecture kbd, .lab-frames.lecture .aside { display: none; }
 .lab-frames.lecture button, .lab-frames.lecture select { padding: 0.15em 0.5em; min-height: 2.1em; }
 .lab-frames.lecture input[type=range] { flex: 1 1 3rem; }
@@ -62,7 +73,7 @@ LAYOUT_CSS = """
 _component = st.components.v2.component(
     "pooling_lab_frames",
     css=LAYOUT_CSS.replace("LECTURE_TEXT", f"{LECTURE_TEXT_PX}px") + FRAME_PLAYER_COLOURS,
-    js=JS.replace("// DRAWING", DRAW_JS),
+    js=JS.replace("// DRAWING", DRAW_JS).replace("// PARTS", PARTS_JS),
     isolate_styles=False,
 )
 
@@ -76,6 +87,7 @@ class FrameWords:
     slider: str
     slider_help: str
     single: str
+    others: dict[str, str] = field(default_factory=dict)  # labels said otherwise
 
     def labels(self) -> dict[str, str]:
         return {
@@ -92,16 +104,22 @@ class FrameWords:
             "slider_help": self.slider_help,
             "count": f"{self.noun.capitalize()} {{n}} of {{of}}",
             "single": self.single,
-        }
+        } | self.others
 
 
 @dataclass(frozen=True)
 class FrameSpec:
     """A player's frames. charts: per chart, ui.figures.frames.map_frames_data;
-    words: per frame {"sentence": markdown with **bold** only, "line": text, and
-    "aside": 1 where the line may be left out on a projector's narrow column};
+    words: per frame {"sentence": markdown with **bold** only, "line": text,
+    "aside": 1 where the line may be left out on a projector's narrow column, and
+    "note": {"kind": "error" or "info", "text": text}, a box under the words};
     pointer: {"key": a chart's key, "columns": its columns}: its cell (r, c) is
-    frame r * columns + c; link: the link parameter holding the position."""
+    frame r * columns + c; link: the link parameter holding the position;
+    jumps: buttons of the page's own, each {"label", "help", "key" (as
+    "shift+ArrowRight"), and "delta" (frames on) or "to" (a frame)};
+    stream: frames in blocks, {"id": what they are frames of (a block of the same id
+    and more frames extends the last), "final": no more will come, "ahead": how many
+    frames before the end the browser asks for more}."""
 
     count: int
     charts: list[dict]
@@ -110,6 +128,8 @@ class FrameSpec:
     text: FrameWords
     pointer: dict | None = None
     speeds: tuple[int, ...] = field(default=SPEEDS)
+    jumps: tuple[dict, ...] = ()
+    stream: dict | None = None
 
     def payload(self) -> dict:
         data = {
@@ -120,6 +140,8 @@ class FrameSpec:
             "link": self.link,
             "labels": self.text.labels(),
             "speeds": list(self.speeds),
+            "jumps": list(self.jumps),
+            "stream": self.stream,
         }
         digest = hashlib.blake2b(
             json.dumps(data, sort_keys=True, ensure_ascii=False).encode(), digest_size=8
@@ -134,6 +156,13 @@ def _moved(key: str, on_move: Callable[[int], None]) -> None:
         on_move(sent["position"])
 
 
+def _wanted(key: str, on_more: Callable[[int], None]) -> None:
+    """The browser nears the end of the frames it has, `count` of them: it asks once."""
+    asked = (st.session_state.get(key) or {}).get("more")
+    if isinstance(asked, int):
+        on_more(asked)
+
+
 def frame_player(
     spec_payload: dict,
     *,
@@ -142,10 +171,13 @@ def frame_player(
     on_move: Callable[[int], None],
     lecture: bool,
     part: str = "all",
+    on_more: Callable[[int], None] | None = None,
 ) -> None:
     """The controls (part "controls"), or the controls and the words ("all"), of the
     player keyed `keys`, at `position`. spec_payload: FrameSpec.payload(), built once
-    per input (it is what the browser plays). on_move(position): the browser moved."""
+    per input (it is what the browser plays). on_move(position): the browser moved;
+    on_more(count): the browser wants the frames after its `count` (a stream's)."""
+    more = {} if on_more is None else {"on_more_change": lambda: _wanted(keys.player, on_more)}
     _component(
         key=keys.player,
         data={
@@ -156,6 +188,7 @@ def frame_player(
             "lecture": lecture,
         },
         on_position_change=lambda: _moved(keys.player, on_move),
+        **more,
         width="stretch",
         height="content",
     )

@@ -70,7 +70,21 @@ function drawChart(chart, frame) {
     const [z, text, hover] = cellFrames(chart.cells)[frame];
     put(chart.cells.trace, { z, text, customdata: hover });
   }
+  if (chart.line) {
+    // A curve over the frames: all of it, or (grow) as far as this frame, with a marker
+    // on this frame's point.
+    const { trace, x, y, now, grow } = chart.line;
+    if (grow) put(trace, { x: x.slice(0, frame + 1), y: y.slice(0, frame + 1) });
+    if (now) put(now, { x: [x[frame]], y: [y[frame]] });
+  }
+  if (chart.traces) {
+    // Whole attributes of named traces, as the server's figure of each frame has them.
+    for (const [name, frames] of Object.entries(chart.traces)) put(name, frames[frame]);
+  }
   let layout = plot.layout;
+  if (chart.line && chart.line.dticks) {
+    layout = { ...layout, xaxis: { ...layout.xaxis, dtick: chart.line.dticks[frame] } };
+  }
   if (chart.titles) {
     // Streamlit writes titles in bold (<b>…</b>): so is each frame's.
     const bold = (String(layout.title.text).match(/^(<b>)*/) || [''])[0];

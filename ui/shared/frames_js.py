@@ -1,5 +1,5 @@
 """The browser side of the frame player (ui/shared/frames.py), as text: its script.
-Its look is style.FRAME_PLAYER_CSS."""
+Its look is frames.LAYOUT_CSS and style.FRAME_PLAYER_COLOURS."""
 
 JS = r"""
 const labFrames = (window.poolingLabFrames ||= { players: {}, installed: false });
@@ -13,7 +13,23 @@ const KEYS = { ArrowLeft: -1, ArrowRight: 1 };
 function newPlayer(id) {
   return { id, frames: null, position: 0, preview: null, playing: null, speed: 4,
            dirty: false, sent: 0, parts: {}, serverPosition: null, signature: null,
-           linkTimer: null };
+           linkTimer: null, asked: null, target: null };
+}
+
+// Frames in blocks (a stream): more may come after the last frame the browser has.
+function open(player) {
+  const stream = player.frames.stream;
+  return Boolean(stream && !stream.final);
+}
+
+// Ask the server once for the frames after the last one kept, when the position is
+// within `ahead` frames of it.
+function askAhead(player) {
+  if (!open(player) || !player.ask) return;
+  const count = player.frames.count;
+  if (player.position < count - 1 - player.frames.stream.ahead || player.asked === count) return;
+  player.asked = count;
+  player.ask(count);
 }
 
 function shown(player) {
@@ -53,6 +69,9 @@ function tellServer(player) {
 
 function moveTo(player, position, { tell = false } = {}) {
   const last = player.frames.count - 1;
+  // Beyond the frames kept, while more may come: go as far as there are, and on when
+  // they arrive.
+  player.target = position > last && open(player) ? position : null;
   const next = Math.min(Math.max(position, 0), last);
   if (next !== player.position) {
     player.position = next;
@@ -60,6 +79,7 @@ function moveTo(player, position, { tell = false } = {}) {
     writeLink(player);
   }
   draw(player);
+  askAhead(player);
   if (tell) tellServer(player);
 }
 
@@ -74,120 +94,46 @@ function stop(player) {
 
 function play(player) {
   if (player.playing !== null) return stop(player);
-  if (player.position >= player.frames.count - 1) moveTo(player, 0);  // again from the start
+  if (player.position >= player.frames.count - 1 && !open(player)) moveTo(player, 0);  // again
   player.playing = setInterval(() => {
-    if (player.position >= player.frames.count - 1) return stop(player);
+    if (player.position >= player.frames.count - 1) {
+      if (open(player)) return askAhead(player);  // the next block is on its way: wait
+      return stop(player);
+    }
     player.position += 1;
     player.dirty = player.position !== player.serverPosition;
     draw(player);
+    askAhead(player);
   }, 1000 / player.speed);
   draw(player);
 }
 
+function halt(player) {
+  if (player.playing === null) return;
+  clearInterval(player.playing);
+  player.playing = null;
+}
+
 function step(player, delta) {
-  if (player.playing !== null) {
-    clearInterval(player.playing);
-    player.playing = null;
-  }
+  halt(player);
   moveTo(player, player.position + delta);
 }
 
-// -- the parts: controls, words --------------------------------------------------------
-function el(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === 'text') node.textContent = value; else node.setAttribute(name, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
+function jump(player, to) {
+  if ('to' in to) { halt(player); moveTo(player, to.to); } else step(player, to.delta);
 }
 
-// A sentence with **bold** parts, as text nodes: nothing in it is read as HTML.
-function sentence(markdown) {
-  const paragraph = el('p', { class: 'sentence' });
-  markdown.split('**').forEach((piece, i) => {
-    paragraph.append(i % 2 ? el('strong', { text: piece }) : document.createTextNode(piece));
-  });
-  return paragraph;
-}
-
-function controlsPart(root, player, words) {
-  const labels = player.frames.labels;
-  const back = el('button', { type: 'button', 'data-act': 'back', title: labels.back_help },
-                  labels.back, el('kbd', { text: '←' }));
-  const next = el('button', { type: 'button', 'data-act': 'next', title: labels.next_help },
-                  labels.next, el('kbd', { text: '→' }));
-  const playButton = el('button', { type: 'button', 'data-act': 'play', title: labels.play_help });
-  const speed = el('select', { 'aria-label': labels.speed });
-  for (const perSecond of player.frames.speeds) {
-    const option = el('option', { value: String(perSecond), text: perSecond + labels.per_second });
-    if (perSecond === player.speed) option.selected = true;
-    speed.append(option);
-  }
-  const slider = el('input', { type: 'range', min: '1', max: String(player.frames.count),
-                               'aria-label': labels.slider, title: labels.slider_help });
-  const count = el('span', { class: 'count' });
-  back.onclick = () => step(player, -1);
-  next.onclick = () => step(player, 1);
-  playButton.onclick = () => play(player);
-  speed.onchange = () => {
-    player.speed = Number(speed.value);
-    if (player.playing !== null) { stop(player); play(player); }
-  };
-  slider.oninput = () => step(player, Number(slider.value) - 1 - player.position);
-  const speedLabel = el('label', {}, labels.speed + ' ', speed);
-  // A projector's column is narrow and short: the buttons on a row, the slider and the
-  // speed on the next (dL/dx's title counts the windows); a desk has room for the
-  // speed in the buttons' row and a count in the slider's.
-  const rows = root.classList.contains('lecture')
-    ? [el('div', { class: 'row' }, back, next, playButton),
-       el('div', { class: 'row' }, slider, speed)]
-    : [el('div', { class: 'row' }, back, next, playButton, speedLabel),
-       el('label', { class: 'slide' }, labels.slider, slider, count)];
-  root.replaceChildren(...rows, words);
-  return (p) => {
-    const at = shown(p);
-    back.disabled = p.position <= 0;
-    next.disabled = p.position >= p.frames.count - 1;
-    playButton.replaceChildren((p.playing !== null ? '❚❚ ' + labels.pause : '▶ ' + labels.play),
-                               el('kbd', { text: 'P' }));
-    slider.value = String(p.position + 1);
-    slider.setAttribute('aria-valuetext', String(p.position + 1));
-    count.textContent = labels.count.replace('{n}', at + 1).replace('{of}', p.frames.count);
-  };
-}
-
-function wordsPart(root) {
-  return (p) => {
-    const words = p.frames.words[shown(p)];
-    const line = el('p', { class: 'line' + (words.aside ? ' aside' : ''), text: words.line });
-    root.replaceChildren(sentence(words.sentence), line);
-  };
-}
-
-function mountPart(player, part, root, lecture) {
-  const box = el('div', { class: 'lab-frames' + (lecture ? ' lecture' : '') });
-  // The root also holds Streamlit's <style> of this component: only our box is replaced.
-  for (const old of root.querySelectorAll(':scope > .lab-frames')) old.remove();
-  root.append(box);
-  let render;
-  if (part === 'words') render = wordsPart(box);
-  else if (player.frames.count < 2) {
-    box.append(el('p', { text: player.frames.labels.single }));
-    const words = el('div');
-    box.append(words);
-    render = wordsPart(words);
-  } else if (part === 'controls') render = controlsPart(box, player, el('div'));
-  else {
-    const words = el('div');
-    const renderControls = controlsPart(box, player, words);
-    const renderWords = wordsPart(words);
-    render = (p) => { renderControls(p); renderWords(p); };
-  }
-  player.parts[part] = { render };
-}
+// PARTS
 
 // -- keys, and telling the server before the page talks to it --------------------------
+// "shift+ArrowRight" as a person reads it on a key cap.
+function keyLabel(key) {
+  return key.replace('shift+', 'Shift ').replace('ArrowRight', '→').replace('ArrowLeft', '←');
+}
+
+function keyName(event) {
+  return (event.shiftKey ? 'shift+' : '') + event.key;
+}
 function activePlayer() {
   return Object.values(labFrames.players).find(
     (p) => p.frames && Object.values(p.roots || {}).some((root) => root.isConnected));
@@ -208,7 +154,9 @@ function install() {
     const target = event.target instanceof Element ? event.target : null;
     if (target && target.closest(EDITABLE) && !target.closest('.lab-frames')) return;
     if (target && target.closest('.lab-frames input, .lab-frames select')) return;
-    if (event.key in KEYS) step(player, KEYS[event.key]);
+    const to = player.frames.jumps.find((j) => j.key === keyName(event));
+    if (to) jump(player, to);
+    else if (event.key in KEYS && !event.shiftKey) step(player, KEYS[event.key]);
     else if (event.key === 'p' || event.key === 'P') play(player);
     else return;
     event.preventDefault();
@@ -230,19 +178,29 @@ function install() {
   labFrames.installed = true;
 }
 
-export default function ({ data, setStateValue, parentElement }) {
+export default function ({ data, setStateValue, setTriggerValue, parentElement }) {
   if (!labFrames.installed) install();
   const player = (labFrames.players[data.id] ||= newPlayer(data.id));
   player.roots ||= {};
   player.roots[data.part] = parentElement;
   if (data.frames) {
     player.send = (value) => setStateValue('position', value);
+    player.ask = (count) => setTriggerValue('more', count);
     if (data.frames.signature !== player.signature) {
-      if (player.playing !== null) { clearInterval(player.playing); player.playing = null; }
+      // The next block of the same stream: the frames grow, the place and Play stay.
+      const grown = player.frames && player.frames.stream && data.frames.stream
+        && player.frames.stream.id === data.frames.stream.id
+        && data.frames.count >= player.frames.count;
+      if (!grown) {
+        halt(player);
+        player.preview = null;
+        player.serverPosition = null;
+        player.target = null;
+      }
       player.frames = data.frames;
       player.signature = data.frames.signature;
-      player.preview = null;
-      player.serverPosition = null;
+      player.asked = null;
+      if (grown && player.target !== null) moveTo(player, player.target);
     }
     if (data.position !== player.serverPosition) {
       player.position = Math.min(data.position, player.frames.count - 1);
