@@ -50,14 +50,16 @@ def start_app(
     address: str = "127.0.0.1",
     env: dict[str, str] | None = None,
     log=subprocess.DEVNULL,
+    script: str | Path = "app.py",
 ):
     """`streamlit run app.py` from `root`, listening on `address` (another loopback
     address, such as 127.0.0.2, stands for another host in the tests), with `env`
     added to this process's environment (POOLING_LAB_DATABASE_URL, ...); returns
-    (url, process) once healthy."""
+    (url, process) once healthy. `script`: another app to serve the same way, with
+    `root`'s config file (the browser benchmark's floor app)."""
     port = port or free_port(address)
     command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
+        sys.executable, "-m", "streamlit", "run", str(script),
         "--server.port", str(port),
         "--server.address", address,
         "--server.headless", "true",
