@@ -45,14 +45,20 @@ function cellFrames(cells) {
   return cells.built;
 }
 
-function drawChart(chart, frame) {
+// Whether a frame redraws this chart whole (heatmap numbers, a growing curve, the chart
+// pointed at) rather than moving a few scatter traces (moveTraces).
+function redraws(chart, pointed) {
+  return pointed || Boolean(chart.cells || chart.traces || (chart.line && chart.line.grow));
+}
+
+function drawChart(chart, frame, { pointed = false } = {}) {
   const plot = chartOf(chart.key);
   if (!plot || !plot.data || !plot.layout || !window.Plotly) return false;
   const index = {};
   plot.data.forEach((trace, i) => { index[trace.name] = i; });
-  const data = plot.data.slice();
+  const updates = {};  // trace name -> the attributes this frame gives it
   const put = (name, update) => {
-    if (index[name] !== undefined) data[index[name]] = { ...data[index[name]], ...update };
+    if (index[name] !== undefined) updates[name] = { ...updates[name], ...update };
   };
   if (chart.outline) {
     const [xs, ys] = outlinePath(chart.outline.cells[frame]);
@@ -81,19 +87,45 @@ function drawChart(chart, frame) {
     // Whole attributes of named traces, as the server's figure of each frame has them.
     for (const [name, frames] of Object.entries(chart.traces)) put(name, frames[frame]);
   }
+  let title = null;
+  if (chart.titles) {
+    // Streamlit writes titles in bold (<b>…</b>): so is each frame's.
+    const bold = (String(plot.layout.title.text).match(/^(<b>)*/) || [''])[0];
+    title = bold + chart.titles[frame] + '</b>'.repeat(bold.length / 3);
+  }
+  if (!redraws(chart, pointed)) {
+    moveTraces(plot, { frame, index, updates, title });
+    return true;
+  }
+  const data = plot.data.slice();
+  for (const [name, update] of Object.entries(updates))
+    data[index[name]] = { ...data[index[name]], ...update };
   let layout = plot.layout;
   if (chart.line && chart.line.dticks) {
     layout = { ...layout, xaxis: { ...layout.xaxis, dtick: chart.line.dticks[frame] } };
   }
-  if (chart.titles) {
-    // Streamlit writes titles in bold (<b>…</b>): so is each frame's.
-    const bold = (String(layout.title.text).match(/^(<b>)*/) || [''])[0];
-    const text = bold + chart.titles[frame] + '</b>'.repeat(bold.length / 3);
-    layout = { ...layout, title: { ...layout.title, text } };
-  }
+  if (title !== null) layout = { ...layout, title: { ...layout.title, text: title } };
   plot.labFrame = { frame, data };
   window.Plotly.react(plot, data, layout);
   return true;
+}
+
+// Where only scatter traces move (an outline, marks, a marker on a curve that stays) and
+// the title: Plotly moves scatter traces without drawing the chart again (animate with
+// no redraw), a task of about a millisecond where a redraw takes 20 ms or more here;
+// the title is set on its own. Heatmap numbers and a growing curve's axis need react.
+const QUICK = { transition: { duration: 0 }, frame: { duration: 0, redraw: false },
+                mode: 'immediate' };
+
+function moveTraces(plot, { frame, index, updates, title }) {
+  plot.labFrame = { frame, data: plot.data };
+  const names = Object.keys(updates);
+  if (names.length) {
+    const moved = { data: names.map((name) => updates[name]), traces: names.map((n) => index[n]) };
+    window.Plotly.animate(plot, moved, QUICK).catch(() => {});  // a newer frame interrupts
+  }
+  if (title !== null && title !== plot.layout.title.text)
+    window.Plotly.relayout(plot, { 'title.text': title });
 }
 
 // -- pointing at y -----------------------------------------------------------------------
@@ -106,7 +138,8 @@ function hookCharts(player) {
     plot.on('plotly_afterplot', () => {
       if (plot.labFrame && plot.data === plot.labFrame.data && plot.labFrame.frame === player.drawn)
         return;
-      requestAnimationFrame(() => drawChart(chart, shown(player)));
+      const pointed = pointedAt(player, chart);
+      requestAnimationFrame(() => drawChart(chart, shown(player), { pointed }));
     });
     const pointer = player.frames.pointer;
     if (!pointer || pointer.key !== chart.key) continue;

@@ -32,6 +32,12 @@ function askAhead(player) {
   player.ask(count);
 }
 
+// The chart pointed at to follow a window: Plotly's hover and click on it need a whole
+// redraw of it (a quick move of its traces loses the hover a click reads).
+function pointedAt(player, chart) {
+  return Boolean(player.frames.pointer && player.frames.pointer.key === chart.key);
+}
+
 function shown(player) {
   return player.preview !== null ? player.preview : player.position;
 }
@@ -40,9 +46,24 @@ function draw(player) {
   if (!player.frames) return;
   const frame = shown(player);
   player.drawn = frame;
+  const drawing = (player.drawing = (player.drawing || 0) + 1);
+  // The charts whose traces only move at once; those redrawn whole (20 ms or more each
+  // on a slow machine) one an animation frame, in the page's order (the running
+  // dL/dx before y): the step shows within a frame or two and the rest follows. A newer
+  // frame drops what is left of an older one.
+  const whole = [];
   for (const chart of player.frames.charts) {
-    if (!drawChart(chart, frame)) player.pending = true;
+    const pointed = pointedAt(player, chart);
+    if (redraws(chart, pointed)) whole.push([chart, pointed]);
+    else drawChart(chart, frame);
   }
+  const drawNext = () => {
+    if (player.drawing !== drawing || !whole.length) return;
+    const [chart, pointed] = whole.shift();
+    drawChart(chart, frame, { pointed });
+    if (whole.length) requestAnimationFrame(drawNext);
+  };
+  drawNext();
   for (const part of Object.values(player.parts)) part.render(player);
 }
 
