@@ -1,7 +1,7 @@
 """The Batch page through AppTest: data, network and pooling paths, checks, training."""
 
 import pytest
-from apptest import errors, figures, no_exceptions, open_app
+from apptest import component_data, errors, figure_titled, figures, no_exceptions, open_app
 
 from ui.batch.cache import cached_trajectory
 
@@ -73,13 +73,23 @@ def test_a_network_that_does_not_fit_says_so():
     assert any("does not fit" in error for error in errors(app))
 
 
-def test_step_through_counts_positions_reached():
-    app = open_app(BATCH, {"tab": "step"})
-    app.slider(key="bt_example").set_value(3).run()
+def test_step_through_sends_every_example_and_opens_at_the_linked_one():
+    app = open_app(BATCH, {"tab": "step", "ex": "3"})
     assert no_exceptions(app)
-    assert "examples #0…#3 have reached" in markdown_text(app)
-    app.button(key="bt_play").click().run()
-    assert app.session_state["bt_playing"] is True
+    player = component_data(app, "bt_frames")
+    frames = player["frames"]
+    assert player["position"] == 3 and frames["count"] == 8 and frames["link"] == "ex"
+    assert "examples #0…#3 have reached" in frames["words"][3]["sentence"]
+    assert figure_titled(app, "#3 routes") and figure_titled(app, "mean of #0…#3")
+    charts = {chart["key"] for chart in frames["charts"]}
+    assert charts == {
+        "bt_fig_step_image",
+        "bt_fig_step_routed",
+        "bt_fig_step_mean",
+        "bt_fig_step_kernel",
+        "bt_fig_reached",
+    }
+    assert app.query_params["ex"] == "3"
 
 
 def test_training_steps_lower_the_loss_and_live_in_the_link():

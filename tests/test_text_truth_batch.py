@@ -84,7 +84,7 @@ def test_the_pair_counts_windows_where_the_average_borrows_a_winner(ties):
 
 @pytest.mark.parametrize("mode", ["max", "avg"])
 def test_the_batch_step_sentence_counts_what_it_states(mode):
-    from ui.batch.views import step_sentence
+    from ui.batch.step_words import step_sentence
     from ui.minibatch.story import build_batch_story, winner_masks
 
     pool = PoolConfig(mode, 2)

@@ -29,11 +29,12 @@ from .state import (
     publish,
     remember_edits,
 )
-from .views import batch_view, result_view, step_view
+from .views import batch_view, result_view
 from .views_checks import checks_view, reduction_table, wrong_view
 from .views_examples import per_example_view
 from .views_pair import pair_view
 from .views_parameters import parameters_view
+from .views_step import step_view
 from .views_training import training_view, worked_example_view
 from .walk import Screen, tell
 

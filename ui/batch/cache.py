@@ -7,10 +7,13 @@ from dataclasses import replace
 
 import streamlit as st
 
+from ..figures.look import Look
 from ..minibatch.pair import PairStory, build_pair
 from ..minibatch.story import BatchSettings, BatchStory, build_batch_story, start_trajectory
 from ..minibatch.trajectory import Trajectory
+from ..shared.frames import FrameSpec, FrameWords
 from .code import numpy_snippet, torch_snippet
+from .steps import StepLayout, step_frames, step_map_figures
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -43,3 +46,22 @@ def cached_snippets(settings: BatchSettings) -> tuple[str, str]:
     batch of 64, so built once, not on every rerun of the tab."""
     story = cached_story(settings)
     return torch_snippet(story), numpy_snippet(story)
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def cached_step_frames(
+    settings: BatchSettings,
+    feature: int,
+    *,
+    layout: StepLayout,
+    look: Look,
+    keys: tuple[tuple[str, str], ...],
+    link: str,
+    words: FrameWords,
+) -> tuple[dict, dict]:
+    """The step-through's figures of every example (map name -> one per example) and
+    what the browser plays (a FrameSpec's payload), built once per input and look."""
+    story = cached_story(settings)
+    figures = step_map_figures(story, feature, layout=layout, look=look)
+    data = step_frames(story, feature, figures, keys=dict(keys))
+    return figures, FrameSpec(**data, link=link, text=words).payload()

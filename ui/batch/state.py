@@ -20,7 +20,7 @@ from ..shared import browser
 from ..shared.controls import PoolControls
 from ..shared.lecture import with_lecture
 from ..shared.player import at_rest
-from ..shared.state import GridKeys, PageKeys, PlayerKeys, start_page_state
+from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, PlayerKeys, start_page_state
 from .memory import from_stored, to_stored
 
 P = "bt"  # the page's key prefix: every key below starts with it
@@ -68,7 +68,7 @@ class BatchState:
     screen_of: str = f"{P}_screen_of"
     screen_back: str = f"{P}_screen_back"
     screen_next: str = f"{P}_screen_next"
-    player: PlayerKeys = PlayerKeys.under(P, position=example)  # Step through
+    frames: FramePlayerKeys = FramePlayerKeys.under(P)  # Step through's frame player
     trainer: PlayerKeys = PlayerKeys.under(f"{P}_train", position=steps)  # Training
     train_reset: str = f"{P}_train_reset"
     edits: str = f"{P}_edits"  # {example: image}
@@ -164,13 +164,13 @@ def parse_rate(text: str) -> float:
 
 STATE = BatchState()
 FIELDS = STATE.fields
-PLAYERS = {"step": STATE.player, "training": STATE.trainer}  # tab -> the player on it
+PLAYERS = {"training": STATE.trainer}  # tab -> the server's player on it
 
 
 def init_state() -> None:
     """The link's settings (read once), then, once per session, the edits the browser
     kept for the batch the link names."""
-    defaults = {**at_rest(STATE.player), **at_rest(STATE.trainer), STATE.edits: {}}
+    defaults = {**at_rest(STATE.trainer), STATE.edits: {}}
     start_page_state(STATE.page, FIELDS, defaults)
     stored = browser.recalled(P)
     if stored is not None:
@@ -198,6 +198,12 @@ def drop_editors() -> None:
     """Every image editor's state: each starts again from its image."""
     for key in [key for key in st.session_state if str(key).startswith(STATE.editors)]:
         del st.session_state[key]
+
+
+def on_example_moved(position: int) -> None:
+    """The browser's step-through moved to example `position`."""
+    state = st.session_state
+    state[STATE.example] = min(max(position, 0), state[STATE.size] - 1)
 
 
 def publish() -> None:

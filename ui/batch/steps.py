@@ -17,11 +17,10 @@ import plotly.graph_objects as go
 
 from ..figures import grid as grids
 from ..figures import style
-from ..figures.curves import line_figure
 from ..figures.frames import MapFrames, line_frames_data, traces_frames_data
 from ..figures.look import Look, styled
 from ..minibatch.story import BatchStory
-from .text_step import step_sentence
+from .step_words import step_sentence
 
 REACHED_TITLE = "Positions that received any gradient"
 REACHED_Y = "positions"  # the curve trace's name (line_figure names it after its y title)
@@ -56,9 +55,17 @@ PROJECTOR = StepLayout(
 MAPS = ("image", "routed", "mean", "kernel")
 
 
-def _title_lines(titles: list[str], width_px: int, lecture: bool) -> int:
-    """The most lines any of `titles` wraps to in a map `width_px` wide."""
-    frames = MapFrames(titles=tuple(titles), shape=(1, 1), width_px=width_px)
+def _title_lines(titles: list[str], values, *, kind: str, width_px: int, lecture: bool) -> int:
+    """The most lines any of `titles` wraps to in a map `width_px` wide, its power of ten
+    (fitted over every frame's values, (F, H, W)) said in it."""
+    frames = MapFrames(
+        titles=tuple(titles),
+        shape=values.shape[1:],
+        values=values,
+        kind=kind,
+        decimals=2,
+        width_px=width_px,
+    )
     return frames.wrapped_titles(lecture=lecture)[1]
 
 
@@ -95,7 +102,13 @@ def step_map_figures(
     figures = {}
     for name, (values, options) in maps.items():
         gradient = name != "image"
-        lines = _title_lines(titles[name], options["width_px"], layout.lecture)
+        lines = _title_lines(
+            titles[name],
+            values,
+            kind="gradient" if gradient else "value",
+            width_px=options["width_px"],
+            lecture=layout.lecture,
+        )
         figures[name] = [
             styled(
                 grids.grid_figure(
@@ -120,27 +133,12 @@ def _gradient_options(story: BatchStory, feature: int, example: int, name: str, 
     )
 
 
-def reached_figure(story: BatchStory, feature: int, example: int, *, look: Look) -> go.Figure:
-    """How many positions of kernel `feature`'s pooling input have received gradient as
-    examples #0…#n join, the marker at `example`."""
-    figure = line_figure(
-        y_values=story.positions_reached(feature),
-        title=REACHED_TITLE,
-        x_title="examples in the batch so far",
-        y_title=REACHED_Y,
-        marker_at=example,
-        first_x=1,
-    )
-    return styled(figure, look)
-
-
 def step_frames(
     story: BatchStory, feature: int, figures: dict[str, list[go.Figure]], *, keys: dict[str, str]
 ) -> dict:
     """What the browser plays (a FrameSpec's fields but the link and the words' labels):
     per chart key (keys: map name or "reached" -> the chart's key) its frames, and each
     example's sentence."""
-    changing = {"image": ("value",), "routed": ("gradient", "marks"), "mean": ("gradient",)}
     charts = []
     for name, key in keys.items():
         if name == "reached":
@@ -151,11 +149,7 @@ def step_frames(
                 )
             )
             continue
-        names = tuple(
-            trace.name
-            for trace in figures[name][0].data
-            if trace.name in changing.get(name, ("gradient",)) or trace.name.startswith("mark")
-        )
+        names = tuple(dict.fromkeys(t.name for figure in figures[name] for t in figure.data))
         charts.append(traces_frames_data(figures[name], key=key, names=names))
     words = [{"sentence": step_sentence(story, feature, e), "line": ""} for e in range(story.size)]
     return {"count": story.size, "charts": charts, "words": words}

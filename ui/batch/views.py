@@ -1,5 +1,5 @@
-"""The Batch page's batch, the batch built up step by step, and the batch result
-(formatting and placing only; Per example: views_examples)."""
+"""The Batch page's batch and the batch result (formatting and placing only; Per
+example: views_examples; the batch built up step by step: views_step)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,7 @@ from ..figures.style import HALF_PX, LECTURE_HALF_PX
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
-from ..shared.player import Steps, player
-from .state import STATE, publish
-from .views_step import lecture_step_view, reached_figure
+from .state import STATE
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
 
@@ -57,104 +55,6 @@ def feature_picker(story: BatchStory, *, compact: bool = False) -> int:
             help="Each kernel makes its own map, pooled and routed on its own.",
         )
     return STATE.feature_shown()
-
-
-def step_view(story: BatchStory) -> None:
-    feature = STATE.feature_shown()
-    steps = Steps(
-        keys=STATE.player,
-        count=story.size,
-        noun="example",
-        slider_label="Example",
-        help_text="Add the examples to the batch one at a time.",
-        single_note="A batch of one: there is a single example to follow.",
-        seconds=0.8,
-    )
-    if lecture_on():  # two screens, the player folded beside the maps
-        lecture_step_view(story, steps, lambda example: step_sentence(story, feature, example))
-        return
-    player(steps, draw=lambda example: step_figures(story, feature, example), publish=publish)
-
-
-def step_sentence(story: BatchStory, feature: int, example: int) -> str:
-    """What example `example` adds to the batch's reach, with the counts computed."""
-    routed = story.positions_routed(example, feature)
-    reached = story.positions_reached(feature)[example]
-    total = story.positions
-    who = (
-        "So far, example #0 alone has" if example == 0 else f"Together, examples #0…#{example} have"
-    )
-    so_far = f"{who} reached **{reached} of {total}** positions"
-    if story.is_max:
-        return (
-            f"Example #{example} sends nonzero gradient to **{routed}** positions, every one "
-            f"a cell that won one of its windows. {so_far}: each example picks its own winners."
-        )
-    read = story.read_positions
-    where = (
-        "every cell its windows read"
-        if routed == read
-        else f"{routed} of the {read} cells its windows read (the others' shares add up to 0)"
-    )
-    said = f"Example #{example} spreads nonzero gradient over **{routed}** positions: {where}."
-    if example == 0:
-        return f"{said} {so_far}."
-    same = (
-        "the same positions for every example so far; only the amounts differ"
-        if story.same_positions(feature, example)
-        else "not the same positions for every example, as some shares add up to 0"
-    )
-    return f"{said} {so_far}: {same}."
-
-
-def step_figures(story: BatchStory, feature: int, example: int) -> None:
-    routing = story.routing(feature)
-    # One scale for the routing maps and their running mean (or sum, which can
-    # outgrow any one map); the kernel's gradient keeps its own.
-    shared = (routing, story.routing_running(feature))
-    marks = story.winner_cells(example, feature)
-    maps = [
-        ("routed", routing[example], f"#{example} routes", shared, marks),
-        (
-            "mean",
-            story.routing_running(feature)[example],
-            f"{story.reduction} of #0…#{example}",
-            shared,
-            (),
-        ),
-        (
-            "kernel",
-            story.kernel_running(feature)[example],
-            f"{story.reduction} dL/dK, #0…#{example}",
-            None,
-            (),
-        ),
-    ]
-    cells = [column for _ in range(2) for column in st.columns(2)]  # 2x2: wide enough to read
-    with cells[0]:
-        figure = cached(
-            grids.grid_figure,
-            values=story.images[example],
-            title=f"#{example}: “{story.labels[example]}”",
-            width_px=HALF_PX,
-            annotate=False,
-        )
-        chart(figure, key=STATE.fig_step_image)
-    for cell, (name, values, title, scale, starred) in zip(cells[1:], maps, strict=True):
-        with cell:
-            figure = cached(
-                grids.grid_figure,
-                values=values,
-                title=title,
-                kind="gradient",
-                overlay=grids.Overlay(marks=tuple(starred)),
-                shared_range=scale,
-                width_px=HALF_PX,
-                decimals=2,
-            )
-            chart(figure, key=STATE.step_figure(name))
-    st.markdown(step_sentence(story, feature, example))
-    chart(reached_figure(story, feature, example), key=STATE.fig_reached)
 
 
 BIAS_NOTE = (

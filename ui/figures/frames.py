@@ -157,7 +157,8 @@ def line_frames_data(
 def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
     """The traces `names` of one figure per frame (the server's own figures, so what
     the browser draws is what it would have sent), as per-frame attributes: only the
-    attributes that differ between frames. figures: F go.Figures of one builder, laid
+    attributes that differ between frames (a trace only some frames have: whole, or
+    hidden). figures: F go.Figures of one builder, laid
     out alike (a frame changes traces and the title, never the layout: fit their
     numbers over every frame)."""
     layouts_seen = {figure.update_layout(title=None).to_json() for figure in _copies(figures)}
@@ -169,9 +170,18 @@ def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
     ]
     changed: dict[str, list[dict]] = {}
     for name in names:
+        if any(name not in frame for frame in per_frame):
+            # A trace some frames lack (marks where a map has none): whole where it is, so
+            # the browser can add it to a figure drawn without it; hidden where it is not.
+            changed[name] = [
+                {**frame[name], "visible": True} if name in frame else {"visible": False}
+                for frame in per_frame
+            ]
+            continue
         first = per_frame[0][name]
         moving = [a for a in first if any(frame[name].get(a) != first[a] for frame in per_frame)]
-        changed[name] = [{a: frame[name].get(a) for a in moving} for frame in per_frame]
+        if moving:
+            changed[name] = [{a: frame[name].get(a) for a in moving} for frame in per_frame]
     titles = [figure.layout.title.text for figure in figures]
     return {"key": key, "titles": titles if len(set(titles)) > 1 else None, "traces": changed}
 

@@ -100,6 +100,11 @@ function drawChart(chart, frame, { pointed = false } = {}) {
   const data = plot.data.slice();
   for (const [name, update] of Object.entries(updates))
     data[index[name]] = { ...data[index[name]], ...update };
+  if (chart.traces) {
+    // A trace the figure on the page was drawn without (a frame's whole trace): added.
+    for (const [name, frames] of Object.entries(chart.traces))
+      if (index[name] === undefined && frames[frame].type) data.push({ ...frames[frame] });
+  }
   let layout = plot.layout;
   if (chart.line && chart.line.dticks) {
     layout = { ...layout, xaxis: { ...layout.xaxis, dtick: chart.line.dticks[frame] } };

@@ -1,0 +1,76 @@
+"""The Batch step-through's frames (ui/batch/steps.py): replayed on the figure the
+server draws first, each frame is the figure the server would draw for that example;
+the curve's marker sits on the positions reached; each sentence is the page's own."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import pytest
+from plotly.io.json import to_json_plotly
+from test_text_truth_batch import batch_settings
+
+from pooling import PoolConfig
+from ui.batch.step_words import step_sentence
+from ui.batch.steps import DESK, PROJECTOR, step_frames, step_map_figures
+from ui.figures.look import Look
+from ui.minibatch.story import build_batch_story
+
+KEYS = {name: f"k_{name}" for name in ("image", "routed", "mean", "kernel", "reached")}
+LOOKS = [Look(dark=False, lecture=False), Look(dark=True, lecture=True)]
+
+
+def story_for(mode: str, *, size: int = 8, relu: bool = True):
+    network = batch_settings().network
+    network = replace(network, pool=PoolConfig(mode, 2), relu=relu)
+    return build_batch_story(batch_settings(network=network, size=size))
+
+
+def traces(figure) -> dict[str, dict]:
+    return {t["name"]: t for t in json.loads(to_json_plotly(figure.to_dict()))["data"]}
+
+
+@pytest.mark.parametrize("mode", ["max", "avg"])
+@pytest.mark.parametrize("layout", [DESK, PROJECTOR], ids=["desk", "projector"])
+def test_each_replayed_frame_is_the_figure_of_its_example(mode, layout):
+    story = story_for(mode)
+    look = LOOKS[layout.lecture]
+    figures = step_map_figures(story, 0, layout=layout, look=look)
+    data = step_frames(story, 0, figures, keys=KEYS)
+    by_key = {chart["key"]: chart for chart in data["charts"]}
+    for name in ("image", "routed", "mean", "kernel"):
+        chart = by_key[KEYS[name]]
+        drawn = traces(figures[name][0])  # what the server sent at example #0
+        for example, figure in enumerate(figures[name]):
+            for trace, frames in chart["traces"].items():
+                if trace in drawn:
+                    drawn[trace] = {**drawn[trace], **frames[example]}
+                elif frames[example].get("type"):
+                    drawn[trace] = dict(frames[example])
+            wanted = traces(figure)
+            for trace, attributes in wanted.items():
+                assert {a: drawn[trace].get(a) for a in attributes} == attributes
+            title = (chart["titles"] or [figures[name][0].layout.title.text])[example]
+            assert title == figure.layout.title.text
+    assert data["count"] == story.size
+
+
+@pytest.mark.parametrize("mode", ["max", "avg"])
+def test_the_curve_marks_the_positions_reached_and_each_sentence_is_the_pages(mode):
+    story = story_for(mode)
+    figures = step_map_figures(story, 1, layout=DESK, look=LOOKS[0])
+    data = step_frames(story, 1, figures, keys=KEYS)
+    (line,) = [c["line"] for c in data["charts"] if c["key"] == KEYS["reached"]]
+    assert line["y"] == [float(v) for v in story.positions_reached(1)]
+    assert line["x"] == list(range(1, story.size + 1)) and line["grow"] is False
+    for example, words in enumerate(data["words"]):
+        assert words["sentence"] == step_sentence(story, 1, example)
+
+
+def test_a_batch_of_64_is_sent_well_under_the_page_budget():
+    story = story_for("max", size=64)
+    for layout in (DESK, PROJECTOR):
+        figures = step_map_figures(story, 0, layout=layout, look=LOOKS[layout.lecture])
+        data = step_frames(story, 0, figures, keys=KEYS)
+        assert len(json.dumps(data, ensure_ascii=False)) < 500_000
