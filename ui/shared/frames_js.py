@@ -52,19 +52,36 @@ function draw(player) {
   // dL/dx before y): the step shows within a frame or two and the rest follows. A newer
   // frame drops what is left of an older one.
   const whole = [];
+  let missing = false;  // a chart not on the page yet, or not drawn by Plotly yet
   for (const chart of player.frames.charts) {
     const pointed = pointedAt(player, chart);
     if (redraws(chart, pointed)) whole.push([chart, pointed]);
-    else drawChart(chart, frame);
+    else missing = !drawChart(chart, frame) || missing;
   }
   const drawNext = () => {
-    if (player.drawing !== drawing || !whole.length) return;
+    if (player.drawing !== drawing) return;
+    if (!whole.length) return missing && drawLater(player);
     const [chart, pointed] = whole.shift();
-    drawChart(chart, frame, { pointed });
-    if (whole.length) requestAnimationFrame(drawNext);
+    missing = !drawChart(chart, frame, { pointed }) || missing;
+    requestAnimationFrame(drawNext);
   };
   drawNext();
   for (const part of Object.values(player.parts)) part.render(player);
+}
+
+// Charts Streamlit puts on the page after the player (another screen of a lecture's
+// walk, a chart still loading Plotly) get the frame shown when they come: looked for
+// every 100 ms for a few seconds after each draw that missed one.
+const LOOKS_FOR_CHARTS = 50;
+
+function drawLater(player) {
+  if (player.later || (player.looked || 0) >= LOOKS_FOR_CHARTS) return;
+  player.looked = (player.looked || 0) + 1;
+  player.later = setTimeout(() => {
+    player.later = null;
+    hookCharts(player);
+    draw(player);
+  }, 100);
 }
 
 function writeLink(player) {
@@ -155,6 +172,15 @@ function keyLabel(key) {
 function keyName(event) {
   return (event.shiftKey ? 'shift+' : '') + event.key;
 }
+
+const OWN_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'p', 'P', 'Shift', 'Control', 'Alt', 'Meta']);
+
+// A key a player acts on (or a modifier on its own): the page's server hears nothing.
+function playersKey(event) {
+  if (OWN_KEYS.has(event.key) && !(event.altKey || event.ctrlKey || event.metaKey)) return true;
+  return Object.values(labFrames.players).some(
+    (p) => p.frames && p.frames.jumps.some((j) => j.key === keyName(event)));
+}
 function activePlayer() {
   return Object.values(labFrames.players).find(
     (p) => p.frames && Object.values(p.roots || {}).some((root) => root.isConnected));
@@ -184,9 +210,14 @@ function install() {
     event.stopPropagation();
   });
   // Anything else the page sends the server carries the step along, in the same message.
+  // A key is sent on by Streamlit (a button's shortcut, Page Down for a lecture's walk)
+  // unless a player takes it or it is typed into a field, where only Enter and Tab send.
   const before = (event) => {
     if (ours(event.target)) return;
-    if (event.type === 'keydown' && !['Enter', 'Tab', ' '].includes(event.key)) return;
+    if (event.type === 'keydown') {
+      const field = event.target instanceof Element && event.target.closest(EDITABLE);
+      if (field ? !['Enter', 'Tab'].includes(event.key) : playersKey(event)) return;
+    }
     for (const player of Object.values(labFrames.players)) tellServer(player);
   };
   for (const type of ['click', 'change', 'keydown', 'pointerup', 'focusout'])
@@ -238,6 +269,7 @@ export default function ({ data, setStateValue, setTriggerValue, parentElement }
     }
   }
   if (!player.frames) return;
+  player.looked = 0;  // a run of the page may bring charts: look for them again
   hookCharts(player);
   draw(player);
   labFrames.ready = true;
