@@ -102,16 +102,6 @@ def _controls(steps: Steps) -> None:
     _buttons(steps, st.container(horizontal=True, gap="small"))
 
 
-def folded_controls(steps: Steps) -> None:
-    """Back, Next and Play in one row (wrapping where narrow), the slider folded into a
-    popover beside them: for a screen with no row to spare (a projector in lecture
-    mode, where the arrow keys and P do the stepping)."""
-    row = st.container(horizontal=True, gap="xsmall")  # two buttons to a narrow column's row
-    _buttons(steps, row)
-    with row.popover("Go to", icon=":material/linear_scale:", help=steps.help_text):
-        _slider(steps)
-
-
 def _buttons(steps: Steps, row) -> None:
     """Back, Next and Play in `row`."""
     at = st.session_state[steps.keys.position]
