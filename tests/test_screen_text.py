@@ -146,8 +146,11 @@ def test_an_edited_pixel_survives_looking_at_another_example():
     # AppTest cannot type into a data editor: record what the edit leaves behind.
     app.session_state["bt_img0_3_0_current"] = edited
     app.session_state["bt_edits"] = {0: edited}
-    app.slider(key="bt_example").set_value(2).run()  # example 0's editor leaves the screen
-    app.slider(key="bt_example").set_value(0).run()
+    # The step-through moves in the browser, which sends the example it is on.
+    app.session_state["bt_example"] = 2  # example 0's editor leaves the screen
+    app.run()
+    app.session_state["bt_example"] = 0
+    app.run()
     assert app.session_state["bt_img0_3_0_base"][0, 0] == 0.75  # the editor shows it again
     assert app.session_state["bt_edits"][0][0, 0] == 0.75
     app.button(key="bt_discard").click().run()
