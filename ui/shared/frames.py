@@ -119,7 +119,8 @@ class FrameSpec:
     "shift+ArrowRight"), and "delta" (frames on) or "to" (a frame)};
     stream: frames in blocks, {"id": what they are frames of (a block of the same id
     and more frames extends the last), "final": no more will come, "ahead": how many
-    frames before the end the browser asks for more}."""
+    frames before the end the browser asks for more}; first: the number the slider and
+    the count give the first frame (1; 0 where frame t is "t steps taken")."""
 
     count: int
     charts: list[dict]
@@ -130,6 +131,7 @@ class FrameSpec:
     speeds: tuple[int, ...] = field(default=SPEEDS)
     jumps: tuple[dict, ...] = ()
     stream: dict | None = None
+    first: int = 1
 
     def payload(self) -> dict:
         data = {
@@ -142,6 +144,7 @@ class FrameSpec:
             "speeds": list(self.speeds),
             "jumps": list(self.jumps),
             "stream": self.stream,
+            "first": self.first,
         }
         digest = hashlib.blake2b(
             json.dumps(data, sort_keys=True, ensure_ascii=False).encode(), digest_size=8
