@@ -159,11 +159,14 @@ def _moved(key: str, on_move: Callable[[int], None]) -> None:
         on_move(sent["position"])
 
 
-def _wanted(key: str, on_more: Callable[[int], None]) -> None:
-    """The browser nears the end of the frames it has, `count` of them: it asks once."""
+def _wanted(key: str, on_more: Callable[[int], None], on_move: Callable[[int], None]) -> None:
+    """The browser nears the end of the frames it has, `count` of them: it asks once,
+    saying where it is (the run writes the link: with the step the browser shows)."""
     asked = (st.session_state.get(key) or {}).get("more")
-    if isinstance(asked, int):
-        on_more(asked)
+    if isinstance(asked, dict) and isinstance(asked.get("count"), int):
+        if isinstance(asked.get("position"), int):
+            on_move(asked["position"])
+        on_more(asked["count"])
 
 
 def frame_player(
@@ -180,7 +183,11 @@ def frame_player(
     player keyed `keys`, at `position`. spec_payload: FrameSpec.payload(), built once
     per input (it is what the browser plays). on_move(position): the browser moved;
     on_more(count): the browser wants the frames after its `count` (a stream's)."""
-    more = {} if on_more is None else {"on_more_change": lambda: _wanted(keys.player, on_more)}
+    more = (
+        {}
+        if on_more is None
+        else {"on_more_change": lambda: _wanted(keys.player, on_more, on_move)}
+    )
     _component(
         key=keys.player,
         data={
