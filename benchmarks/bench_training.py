@@ -4,9 +4,11 @@
 
 Prints, for a few networks:
 - steps: the time to take 200 steps along a trajectory (each from the last state kept);
-- by tens: the same steps taken by 20 clicks on "10 steps", each run redrawing the loss
-  curve and the kernels (figures built and serialised; what the fragment reruns);
-- play: one step per run, as Play takes them (200 redraws, spread over 80 s of play);
+- blocks: the Training tab's frames of those steps, built a block of 20 at a time as
+  the browser's player asks for them (each block: every frame so far, its figures
+  kept from the block before where the kernels' fit stays; ui/batch/train_frames.py);
+- last block: the slowest of those blocks (Play waits for it if it takes longer than
+  the AHEAD frames it has left);
 - replay: what the old page did, training from zero on every run to the step on screen
   (1 + 2 + ... + 20 tens of steps), for comparison.
 Target: steps under TARGET_S in total; printed, never asserted.
@@ -70,18 +72,20 @@ def steps_seconds(query: dict[str, str]) -> tuple[float, float]:
     return along, time.perf_counter() - start
 
 
-def redraw_seconds(query: dict[str, str], *, stride: int) -> float:
-    """Steps taken `stride` per run, each run redrawing the loss curve and the kernels
-    (built and serialised as the page sends them): 1 is Play, 10 is "10 steps"."""
-    from ui.batch.views_training import training_charts
+def block_seconds(query: dict[str, str]) -> tuple[float, float]:
+    """(every block of the run's frames, built as the player asks; the slowest block)."""
+    from ui.batch.train_frames import BLOCK, KernelFrames, KernelLook, run_states, training_block
     from ui.minibatch.story import start_trajectory
 
     trajectory = start_trajectory(settings_of(query))
-    start = time.perf_counter()
-    for step in range(stride, STEPS + 1, stride):
-        for builder, arguments in training_charts(trajectory.reach(step)):
-            builder(**arguments).to_json()
-    return time.perf_counter() - start
+    kernels = KernelFrames(KernelLook(width_px=250, colour_bar=True, lecture=False))
+    times = []
+    for last in range(BLOCK, STEPS + 1, BLOCK):
+        start = time.perf_counter()
+        states = run_states(trajectory, last)
+        training_block(states, kernels, keys=("loss", "kernels"), rate=0.1, reduction="mean")
+        times.append(time.perf_counter() - start)
+    return sum(times), max(times)
 
 
 def main() -> None:
@@ -89,11 +93,11 @@ def main() -> None:
 
     keep_freed_memory()  # as the app does at start-up: pooling/fast/memory.py
     print(f"{STEPS} steps at batch {BATCH} (target under {TARGET_S} s)")
-    print(f"{'network':32} {'steps':>8} {'by tens':>8} {'play':>8} {'replay':>8}")
+    print(f"{'network':32} {'steps':>8} {'blocks':>8} {'last':>8} {'replay':>8}")
     for name, query in NETWORKS.items():
         along, replayed = steps_seconds(query)
-        tens, play = (redraw_seconds(query, stride=stride) for stride in (10, 1))
-        print(f"{name:32} {along:7.3f}s {tens:7.3f}s {play:7.3f}s {replayed:7.3f}s")
+        blocks, slowest = block_seconds(query)
+        print(f"{name:32} {along:7.3f}s {blocks:7.3f}s {slowest:7.3f}s {replayed:7.3f}s")
 
 
 if __name__ == "__main__":

@@ -3,8 +3,6 @@
 import pytest
 from apptest import component_data, errors, figure_titled, figures, no_exceptions, open_app
 
-from ui.batch.cache import cached_trajectory
-
 BATCH = "screens/batch.py"
 
 
@@ -92,38 +90,53 @@ def test_step_through_sends_every_example_and_opens_at_the_linked_one():
     assert app.query_params["ex"] == "3"
 
 
-def test_training_steps_lower_the_loss_and_live_in_the_link():
+def training_player(app) -> dict:
+    return component_data(app, "bt_train_frames")
+
+
+def test_training_plays_frames_from_the_step_the_link_keeps():
     app = open_app(BATCH, {"tab": "training"})
-    before = float(app.metric[1].value)
-    for _ in range(3):
-        app.button(key="bt_train_1").click().run()
-    assert app.session_state["bt_steps"] == 3 and app.query_params["steps"] == "3"
-    assert float(app.metric[1].value) < before
-    reopened = open_app(BATCH, {k: v for k, v in app.query_params.items()})
-    assert reopened.metric[1].value == app.metric[1].value  # replayed from the link
-    app.button(key="bt_train_10").click().run()
-    assert app.session_state["bt_steps"] == 13 and app.metric[0].value == "13"
+    player = training_player(app)
+    frames = player["frames"]
+    assert player["position"] == 0 and frames["count"] == 21  # steps 0..20, the first block
+    assert not frames["stream"]["final"] and frames["first"] == 0
+    assert [jump["label"] for jump in frames["jumps"]] == ["10 steps", "Reset"]
+    assert frames["labels"]["next"] == "1 step" and frames["labels"]["slider"] == "Steps taken"
+    losses = [float(w["sentence"].split("**")[1]) for w in frames["words"]]
+    assert losses[20] < losses[0]  # the steps lower the loss
+    app.session_state["bt_steps"] = 13  # what the browser sends when Play stops
+    app.run()
+    assert app.query_params["steps"] == "13" and training_player(app)["position"] == 13
     kernels = next(f for f in figures(app) if "after step 13" in str(f))
     assert "K0 after step 13" in str(kernels)
-    app.button(key="bt_train_reset").click().run()
-    assert app.session_state["bt_steps"] == 0
+    reopened = open_app(BATCH, dict(app.query_params.items()))
+    player = training_player(reopened)
+    assert player["position"] == 13 and player["frames"]["count"] == 13 + 20 + 1
+    assert player["frames"]["words"][:21] == training_player(app)["frames"]["words"]
 
 
-def test_playing_trains_and_stops_at_a_divergent_step():
-    # A run another test already trained may have diverged: start this one untrained.
-    cached_trajectory.clear()
-    app = open_app(BATCH, {"tab": "training", "lr": "3.0", "red": "sum", "n": "64", "relu": "0"})
-    app.button(key="bt_train_play").click().run()
-    assert app.session_state["bt_train_playing"] is True
-    for _ in range(20):
-        if app.button(key="bt_train_10").disabled:
-            break
-        app.button(key="bt_train_10").click().run()
-    assert any("ran away" in e for e in errors(app))
-    shown = app.session_state["bt_steps"]
-    assert f"what you see is after step {shown}" in str(errors(app))
-    assert app.button(key="bt_train_1").disabled and app.button(key="bt_train_play").disabled
-    assert app.session_state["bt_train_playing"] is False
+def test_another_learning_rate_is_another_run():
+    app = open_app(BATCH, {"tab": "training", "steps": "5"})
+    stream = training_player(app)["frames"]["stream"]["id"]
+    app.select_slider(key="bt_lr").set_value(0.3).run()
+    player = training_player(app)
+    assert player["frames"]["stream"]["id"] != stream and player["position"] == 5
+    assert "θ − 0.3 · dL/dθ" in player["frames"]["words"][5]["line"]
+
+
+def test_a_runaway_rate_ends_the_frames_at_its_last_finite_step():
+    link = {"tab": "training", "lr": "1.0", "n": "2", "relu": "0", "steps": "40"}
+    app = open_app(BATCH, link)
+    assert no_exceptions(app) and errors(app) == []
+    player = training_player(app)
+    frames = player["frames"]
+    last = frames["count"] - 1
+    assert frames["stream"]["final"] and player["position"] == last < 20
+    assert app.query_params["steps"] == str(last)  # the link follows
+    note = frames["words"][last]["note"]
+    assert note["kind"] == "error"
+    assert f"Step {last + 1} ran away" in note["text"]
+    assert f"what you see is after step {last}" in note["text"]
 
 
 def test_worked_example_gives_the_seed_mean():

@@ -124,14 +124,14 @@ BATCH_ACTIONS = [
     ("radio", "bt_reduction", ["mean", "sum"]),
     ("selectbox", "bt_source", ["digits", "noise", "edit"]),
     ("tab", "bt_tab", ["Two examples", "Per example", "Batch result", "Training"]),
-    ("button", "bt_train_", ["1", "10", "reset"]),
+    ("state", "bt_steps", [1, 13, 0, 200]),  # the training player's step, from the browser
 ]
 
 
 def act(app, kind: str, key: str, value) -> None:
     if kind == "button":
         app.button(key=f"{key}{value}").click()
-    elif kind == "tab":
+    elif kind in ("tab", "state"):  # a tab clicked; a frame player's position sent
         app.session_state[key] = value
     else:
         getattr(app, kind)(key=key).set_value(value)

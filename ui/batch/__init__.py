@@ -19,7 +19,6 @@ from ..shared.tabs import open_tab_only
 from .cache import cached_snippets, cached_story
 from .inputs import image_editor, sidebar_controls
 from .state import (
-    PLAYERS,
     STATE,
     TABS,
     clamp_picks,
@@ -122,6 +121,6 @@ def render() -> None:
             batch_view(story)
             if STATE.chosen_source() == "edit":
                 image_editor(story.images[STATE.example_shown()])
-        open_tab_only(key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story, players=PLAYERS)
+        open_tab_only(key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story, players={})
     remember_edits()
     browser.mount()

@@ -3,6 +3,8 @@ story per step of it. Keyed by BatchSettings, so every session on the same link 
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from dataclasses import replace
 
 import streamlit as st
@@ -14,6 +16,7 @@ from ..minibatch.trajectory import Trajectory
 from ..shared.frames import FrameSpec, FrameWords
 from .code import numpy_snippet, torch_snippet
 from .steps import StepLayout, step_frames, step_map_figures
+from .train_frames import AHEAD, KernelFrames, KernelLook, TrainingBlock, run_states, training_block
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -25,6 +28,54 @@ def cached_trajectory(untrained: BatchSettings) -> Trajectory:
 
 def trajectory_of(settings: BatchSettings) -> Trajectory:
     return cached_trajectory(replace(settings, steps=0))
+
+
+def stream_id(settings: BatchSettings, look: KernelLook) -> str:
+    """What a run's frames are frames of: its batch, network, loss and learning rate
+    (not the step), and their look."""
+    untrained = pickle.dumps((replace(settings, steps=0), look))
+    return hashlib.blake2b(untrained, digest_size=8).hexdigest()
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def kernel_frames(untrained: BatchSettings, look: KernelLook) -> KernelFrames:
+    """The kernels' figures of one run's states in one look, kept as blocks grow."""
+    return KernelFrames(look)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def training_frames(
+    settings: BatchSettings,
+    *,
+    last: int,
+    look: KernelLook,
+    keys: tuple[str, str],
+    link: str,
+    words: FrameWords,
+    jumps: tuple[dict, ...],
+) -> tuple[TrainingBlock, dict]:
+    """The run's frames up to step `last` (fewer where it diverges before), and what
+    the browser plays of them (a FrameSpec payload, one block of the run's stream)."""
+    untrained = replace(settings, steps=0)
+    states = run_states(trajectory_of(untrained), last)
+    block = training_block(
+        states,
+        kernel_frames(untrained, look),
+        keys=keys,
+        rate=settings.learning_rate,
+        reduction=settings.reduction,
+    )
+    spec = FrameSpec(
+        count=len(states),
+        charts=block.charts,
+        words=block.words,
+        link=link,
+        text=words,
+        jumps=jumps,
+        stream={"id": stream_id(settings, look), "final": block.final, "ahead": AHEAD},
+        first=0,
+    )
+    return block, spec.payload()
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

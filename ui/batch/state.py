@@ -19,9 +19,10 @@ from ..pure.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapsh
 from ..shared import browser
 from ..shared.controls import PoolControls
 from ..shared.lecture import with_lecture
-from ..shared.player import at_rest
-from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, PlayerKeys, start_page_state
+from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, start_page_state
 from .memory import from_stored, to_stored
+from .train_frames import BLOCK
+from .train_frames import STEPS_MAX as TRAIN_STEPS_MAX
 
 P = "bt"  # the page's key prefix: every key below starts with it
 LEARNING_RATES = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
@@ -43,7 +44,7 @@ class BatchState:
     seed's in links.py, its own here), and typed reads of its state."""
 
     BATCH_MAX: ClassVar[int] = 64  # examples in a batch
-    STEPS_MAX: ClassVar[int] = 200  # training steps the page takes
+    STEPS_MAX: ClassVar[int] = TRAIN_STEPS_MAX  # training steps the page takes
     KERNELS_MAX: ClassVar[int] = 4  # convolution kernels (feature maps)
     KERNEL_SIZE_MAX: ClassVar[int] = 5  # a kernel's height and width
     SCREENS_MAX: ClassVar[int] = 12  # screens of one tab in lecture mode
@@ -69,8 +70,8 @@ class BatchState:
     screen_back: str = f"{P}_screen_back"
     screen_next: str = f"{P}_screen_next"
     frames: FramePlayerKeys = FramePlayerKeys.under(P)  # Step through's frame player
-    trainer: PlayerKeys = PlayerKeys.under(f"{P}_train", position=steps)  # Training
-    train_reset: str = f"{P}_train_reset"
+    trainer: FramePlayerKeys = FramePlayerKeys.under(f"{P}_train")  # Training's frames
+    train_upto: str = f"{P}_train_upto"  # (stream id, the last step its frames go to)
     edits: str = f"{P}_edits"  # {example: image}
     edits_of: str = f"{P}_edits_of"  # (seed, size): the batch the edits belong to
     editors: str = f"{P}_img"  # the start of every image editor's keys
@@ -94,10 +95,6 @@ class BatchState:
     def image_editor(self, seed: int, size: int, example: int) -> GridKeys:
         """The editor of one example of the batch (seed, size)."""
         return GridKeys.under(f"{self.editors}{seed}_{size}_{example}")
-
-    def train_button(self, delta: int) -> str:
-        """The button that takes `delta` training steps."""
-        return f"{P}_train_{delta}"
 
     def example_maps(self, name: str) -> str:
         """Per example's mosaics: "activation", "pooled", "upstream", "routed", "kernel"."""
@@ -164,13 +161,36 @@ def parse_rate(text: str) -> float:
 
 STATE = BatchState()
 FIELDS = STATE.fields
-PLAYERS = {"training": STATE.trainer}  # tab -> the server's player on it
+
+
+def train_frames_wanted(stream: str) -> int:
+    """The last step the training frames of `stream` go to: the step shown and a
+    BLOCK more when the run (or its learning rate) is new to the session."""
+    state = st.session_state
+    kept_stream, upto = state.get(STATE.train_upto) or (None, 0)
+    if kept_stream != stream:
+        upto = min(STATE.STEPS_MAX, STATE.steps_taken() + BLOCK)
+        state[STATE.train_upto] = (stream, upto)
+    return upto
+
+
+def on_train_more(stream: str, count: int) -> None:
+    """The browser's player of `stream` has its `count` frames and wants BLOCK more."""
+    state = st.session_state
+    kept_stream, upto = state.get(STATE.train_upto) or (None, 0)
+    if kept_stream == stream:
+        state[STATE.train_upto] = (stream, min(STATE.STEPS_MAX, max(upto, count - 1 + BLOCK)))
+
+
+def on_train_moved(position: int) -> None:
+    """The browser's training player stopped at `position` steps taken."""
+    st.session_state[STATE.steps] = min(max(position, 0), STATE.STEPS_MAX)
 
 
 def init_state() -> None:
     """The link's settings (read once), then, once per session, the edits the browser
     kept for the batch the link names."""
-    defaults = {**at_rest(STATE.trainer), STATE.edits: {}}
+    defaults = {STATE.edits: {}}
     start_page_state(STATE.page, FIELDS, defaults)
     stored = browser.recalled(P)
     if stored is not None:

@@ -1,22 +1,39 @@
-"""The Batch page's last two tabs: SGD steps on the batch, and the five-weight example."""
+"""The Batch page's last two tabs: SGD steps on the batch, and the five-weight example.
+
+Training plays in the browser (ui/shared/frames.py): the run's states are computed on
+the server a block at a time (train_frames.py; the browser asks for the next as it
+nears the end of what it has) and stepped, jumped and played there, with no script run
+per step. The server draws the charts at the step it knows (the link's, or where Play
+stopped); every frame the browser draws on them is the figure it would have drawn.
+"""
 
 from __future__ import annotations
+
+from functools import partial
 
 import pandas as pd
 import streamlit as st
 
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples
-from ..figures.style import HALF_PX, WEIGHT_COLUMN_PX
+from ..figures.style import HALF_PX, KERNELS_PX, WEIGHT_COLUMN_PX
 from ..minibatch.story import SEED_GRADIENTS, BatchStory, batch_mean
-from ..minibatch.trajectory import Reached, Trajectory
-from ..pure.numbers import fmt, metric_delta
+from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
+from ..shared.frames import FrameWords, frame_player
 from ..shared.grid_editor import parse_edited
 from ..shared.lecture import lecture_on
-from ..shared.player import Steps, is_playing, move, play_button, player, stop
-from .cache import trajectory_of
-from .state import LEARNING_RATES, STATE, publish
+from .cache import stream_id, training_frames
+from .state import (
+    FIELDS,
+    LEARNING_RATES,
+    STATE,
+    on_train_more,
+    on_train_moved,
+    publish,
+    train_frames_wanted,
+)
+from .train_frames import KernelLook, TrainingBlock, kernel_arguments, loss_arguments
 from .views_train_lecture import lecture_training, rate_popover
 
 WHAT_A_STEP_CHANGES = (
@@ -24,10 +41,47 @@ WHAT_A_STEP_CHANGES = (
     "and biases through the gradient the pool routes back (a kernel whose ReLU is off "
     "at every position of every example gets none), and the linear layer after the pool."
 )
+WORDS = FrameWords(
+    noun="step",
+    slider="Steps taken",
+    slider_help="The weights after this many SGD steps on the batch.",
+    single="The first step already ran away: there are only the weights before it.",
+    others={
+        "next": "1 step",
+        "next_help": "θ ← θ − η · (batch gradient), every weight (→ key).",
+        "back_help": "The weights a step before (← key).",
+        "play_help": "A step after another; more are computed as they are wanted (P key).",
+        "count": "{n} of {of} computed",
+    },
+)
+JUMPS = (
+    {
+        "label": "10 steps",
+        "help": "Ten steps on (Shift → key).",
+        "key": "shift+ArrowRight",
+        "delta": 10,
+    },
+    {
+        "label": "Reset",
+        "help": "Back to the weights before the first step (the steps stay computed).",
+        "to": 0,
+    },
+)
+STEPS_LINK = next(f.url for f in FIELDS if f.key == STATE.steps)
+CHARTS = (STATE.fig_loss, STATE.fig_trained_kernels)
+
+
+def kernel_look(lecture: bool) -> KernelLook:
+    """A desk's kernels in the right column with a colour bar; a projector's beside the
+    loss curve, every number written (the bar's room goes to a second kernel)."""
+    return KernelLook(
+        width_px=KERNELS_PX if lecture else HALF_PX, colour_bar=not lecture, lecture=lecture
+    )
 
 
 def training_view(story: BatchStory) -> None:
-    if lecture_on():
+    lecture = lecture_on()
+    if lecture:
         rate_popover()
     else:
         st.select_slider(
@@ -36,164 +90,60 @@ def training_view(story: BatchStory) -> None:
             key=STATE.rate,
             help="How far one step moves the weights along −dL/dθ.",
         )
-    trajectory = trajectory_of(story.settings)
-    steps = Steps(
-        keys=STATE.trainer,
-        count=STATE.STEPS_MAX + 1,
-        noun="step",
-        slider_label="Steps taken",
-        help_text="",
-        single_note="",
-        seconds=0.4,
+    look = kernel_look(lecture)
+    stream = stream_id(story.settings, look)
+    block, payload = training_frames(
+        story.settings,
+        last=train_frames_wanted(stream),
+        look=look,
+        keys=CHARTS,
+        link=STEPS_LINK,
+        words=WORDS,
+        jumps=JUMPS,
     )
-    if lecture_on():  # the buttons beside the charts, drawn with them
-        player(
-            steps,
-            draw=lambda taken: lecture_figures(story, steps, trajectory, taken),
-            publish=publish,
-            controls=lambda _steps: None,
+    step = step_shown(block)
+    player = dict(
+        keys=STATE.trainer,
+        position=step,
+        on_move=on_train_moved,
+        on_more=partial(on_train_more, stream),
+        lecture=lecture,
+    )
+    loss, kernels = training_figures(block, step, look)
+    if lecture:
+        lecture_training(
+            loss,
+            kernels,
+            controls=lambda: frame_player(payload, **player),
+            note=WHAT_A_STEP_CHANGES,
         )
         return
-    player(
-        steps,
-        draw=lambda taken: training_figures(story, trajectory.reach(taken)),
-        publish=publish,
-        controls=lambda steps: training_controls(steps, trajectory),
-    )
-
-
-def lecture_figures(story: BatchStory, steps: Steps, trajectory: Trajectory, taken: int) -> None:
-    reached = trajectory.reach(taken)
-
-    def controls() -> None:  # the buttons, and under them why they stopped, if they did
-        training_controls(steps, trajectory)
-        alert(story, reached, short=True)
-
-    lecture_training(
-        reached, reduction=story.reduction, controls=controls, note=WHAT_A_STEP_CHANGES
-    )
-
-
-def training_controls(steps: Steps, trajectory: Trajectory) -> None:
-    """One step, ten, Play/Pause and Reset. A run that diverges stops at its last
-    finite step: the count goes back there and Play stops."""
-    reached = trajectory.reach(STATE.steps_taken())
-    if reached.diverged_at is not None and STATE.steps_taken() > reached.taken:
-        st.session_state[STATE.steps] = reached.taken
-        if is_playing(steps.keys):
-            stop(steps.keys)
-            st.rerun(scope="app")  # the page again, with a fragment without a timer
-    stuck = STATE.steps_taken() >= STATE.STEPS_MAX or reached.diverged_at is not None
-    buttons = st.container(horizontal=True, gap="small")
-    for label, delta, icon, key, help_text in (
-        ("1 step", 1, ":material/south:", "right", "θ ← θ − η · (batch gradient), every weight"),
-        ("10 steps", 10, ":material/keyboard_double_arrow_down:", "shift+right", "Ten at once"),
-    ):
-        buttons.button(
-            label,
-            key=STATE.train_button(delta),
-            icon=icon,
-            on_click=move,
-            args=(steps, delta),
-            disabled=stuck,
-            shortcut=key,
-            help=f"{help_text} ({key.replace('shift+', 'Shift ').replace('right', '→')} key).",
-        )
-    play_button(buttons, steps, help_text="A step every moment.", disabled=stuck)
-    buttons.button(
-        "Reset",
-        key=STATE.train_reset,
-        icon=":material/restart_alt:",
-        on_click=move,
-        args=(steps, -STATE.STEPS_MAX),
-        disabled=STATE.steps_taken() == 0,
-        help="Back to the weights before the first step (the steps stay computed).",
-    )
-
-
-def alert(story: BatchStory, reached: Reached, *, short: bool = False) -> None:
-    """Why the steps stopped, if they did: a run that diverged, or the last step.
-    short: in the narrow column beside the charts (lecture mode), the bare facts."""
-    if reached.diverged_at is not None:
-        said = short_divergence_text(story, reached) if short else divergence_text(story, reached)
-        st.error(said, icon=":material/trending_up:")
-    elif reached.taken >= STATE.STEPS_MAX:
-        st.info(f"{STATE.STEPS_MAX} steps is as far as this page trains; Reset to start again.")
-
-
-def training_figures(story: BatchStory, reached: Reached) -> None:
-    alert(story, reached)
-    loss_metrics(story.reduction, reached.losses)
+    frame_player(payload, **player)  # the buttons, the losses in a sentence, a note
     left, right = st.columns([3, 2])
-    (loss_builder, loss_args), (kernel_builder, kernel_args) = training_charts(reached)
     with left:
-        chart(cached(loss_builder, **loss_args), key=STATE.fig_loss)
+        chart(loss, key=STATE.fig_loss)
     with right:
-        chart(cached(kernel_builder, **kernel_args), key=STATE.fig_trained_kernels)
+        chart(kernels, key=STATE.fig_trained_kernels)
     st.caption(WHAT_A_STEP_CHANGES)
 
 
-def training_charts(reached: Reached) -> list[tuple]:
-    """(builder, its arguments) of the loss curve and of the kernels now: what a step
-    of training redraws."""
-    kernels = reached.params.kernels[:, 0]
-    return [
-        (
-            line_figure,
-            dict(
-                y_values=reached.losses,
-                title="Loss after each step",
-                x_title="step",
-                y_title="loss",
-                marker_at=reached.taken,
-            ),
-        ),
-        (
-            small_multiples,
-            dict(
-                maps=list(kernels),
-                titles=[f"K{f} after step {reached.taken}" for f in range(len(kernels))],
-                kind="value",
-                most_columns=2,
-                width_px=HALF_PX,
-            ),
-        ),
-    ]
+def step_shown(block: TrainingBlock) -> int:
+    """The step the link asks for, or the run's last finite one if it diverged before:
+    the link is told so."""
+    last = len(block.states) - 1
+    if STATE.steps_taken() > last:
+        st.session_state[STATE.steps] = last
+        publish()
+    return STATE.steps_taken()
 
 
-def divergence_text(story: BatchStory, reached: Reached) -> str:
-    return (
-        f"Step {reached.diverged_at} ran away: at learning rate {story.settings.learning_rate} "
-        f"with the {story.reduction} loss, each step overshoots the minimum further than the "
-        "last, and the loss grows instead of shrinking. Training stopped there; what you see "
-        f"is after step {reached.taken}. Reset, and try a smaller learning rate"
-        + (
-            " or the mean loss (the sum makes each step N times longer)."
-            if story.reduction == "sum"
-            else "."
-        )
-    )
-
-
-def short_divergence_text(story: BatchStory, reached: Reached) -> str:
-    smaller = " or the mean loss" if story.reduction == "sum" else ""
-    return (
-        f"Step {reached.diverged_at} ran away: the loss grew. Shown: after step "
-        f"{reached.taken}. Reset; try a smaller learning rate{smaller}."
-    )
-
-
-def loss_metrics(reduction: str, losses: list[float]) -> None:
-    cells = st.columns(3)
-    cells[0].metric("Steps taken", len(losses) - 1)
-    cells[1].metric(
-        f"Batch loss ({reduction})",
-        fmt(losses[-1], 4),
-        delta=None if len(losses) < 2 else metric_delta(losses[-1] - losses[-2], 4),
-        delta_color="inverse",
-        help="The change is from the step before.",
-    )
-    cells[2].metric("Before the first step", fmt(losses[0], 4))
+def training_figures(block: TrainingBlock, step: int, look: KernelLook) -> tuple:
+    """The loss curve up to `step` and the kernels after it, as the browser draws that
+    frame (the same arguments, the kernels fitted over every frame of the block)."""
+    reached = block.states[step]
+    loss = cached(line_figure, **loss_arguments(reached.losses))
+    kernels = cached(small_multiples, **kernel_arguments(reached, block.fitted, look))
+    return loss, kernels
 
 
 def worked_example_view(reduction: str) -> None:

@@ -38,6 +38,7 @@ def line_figure(
             marker=dict(size=style.POINT_PX),
             hovertemplate=f"{x_title} %{{x}}: %{{y:.4g}}<extra></extra>",
             name=y_title,
+            cliponaxis=False,  # the axis starts at the first point: its marker whole
         )
     ]
     if marker_at is not None:
@@ -50,6 +51,7 @@ def line_figure(
                 marker=dict(size=style.NOW_PX, color=style.ROUTE_COLOUR),
                 hoverinfo="skip",
                 name="now",
+                cliponaxis=False,
             )
         )
     layout = dict(

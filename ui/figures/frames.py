@@ -15,7 +15,6 @@ import json
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 from plotly.io.json import to_json_plotly
 
 from pooling.config import Cell
@@ -161,12 +160,13 @@ def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
     hidden). figures: F go.Figures of one builder, laid
     out alike (a frame changes traces and the title, never the layout: fit their
     numbers over every frame)."""
-    layouts_seen = {figure.update_layout(title=None).to_json() for figure in _copies(figures)}
+    specs = [figure.to_dict() for figure in figures]  # one copy each (200 frames: no more)
+    layouts_seen = {to_json_plotly({**spec["layout"], "title": None}) for spec in specs}
     if len(layouts_seen) > 1:
         raise ValueError("the frames of one chart must share its layout but for the title")
     per_frame = [
-        {trace["name"]: trace for trace in json.loads(to_json_plotly(figure.to_dict()))["data"]}
-        for figure in figures
+        {trace["name"]: trace for trace in json.loads(to_json_plotly(spec["data"]))}
+        for spec in specs
     ]
     changed: dict[str, list[dict]] = {}
     for name in names:
@@ -184,7 +184,3 @@ def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
             changed[name] = [{a: frame[name].get(a) for a in moving} for frame in per_frame]
     titles = [figure.layout.title.text for figure in figures]
     return {"key": key, "titles": titles if len(set(titles)) > 1 else None, "traces": changed}
-
-
-def _copies(figures):
-    return [go.Figure(data=[], layout=figure.layout) for figure in figures]

@@ -7,12 +7,12 @@ build in milliseconds, where 64 subplots take seconds.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import plotly.graph_objects as go
 
-from ..pure.numbers import common_exponent, power_of_ten
+from ..pure.numbers import common_exponent, fmt_grid, power_of_ten
 from . import layouts, style
 from .grid import colour_range
 from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px
@@ -92,6 +92,51 @@ def fit_mosaic(
     return 1, replace(fit, cell_px=max(fit.cell_px, wide_enough))
 
 
+@dataclass(frozen=True)
+class MosaicFit:
+    """How a mosaic writes its numbers, decided once (over every frame the browser
+    draws it at, ui/figures/frames.traces_frames_data): maps a row, cell and font size,
+    decimals, and the power of ten they are written in."""
+
+    columns: int
+    cell_px: float
+    font_px: float
+    decimals: int
+    exponent: int
+
+
+def mosaic_room(width_px: float, *, lecture: bool, colour_bar: bool) -> float:
+    """The room a mosaic lays its cells out in, before lecture mode scales it up."""
+    room = width_px / layouts.lecture_scale(lecture)
+    return room + (0 if colour_bar else style.COLOUR_BAR_PX)  # no bar: its room is the cells'
+
+
+def mosaic_fit(
+    maps: np.ndarray,
+    titles: list[str],
+    *,
+    kind: str,
+    most_columns: int,
+    room: float,
+    lecture: bool,
+    units: int | None = None,
+) -> MosaicFit:
+    """How small_multiples writes `maps` (any number, (N, H, W): every frame's maps to
+    fit over at once), titled with the longest of `titles`, in `room` (mosaic_room)."""
+    width = maps.shape[2]
+    exponent = common_exponent(maps, SMALL_DECIMALS) if kind == "gradient" else 0
+    exponent = exponent if units is None else units
+    columns, fit = fit_mosaic(
+        maps / 10.0**exponent,
+        most=most_columns,
+        width_px=room,
+        lecture=lecture,
+        title_room=title_px(titles),
+    )
+    cell_px = max(fit.cell_px, mosaic_cell_px(columns, width, room))
+    return MosaicFit(columns, cell_px, fit.font_px, fit.decimals, exponent)
+
+
 def small_multiples(
     maps: list[np.ndarray],
     titles: list[str],
@@ -106,6 +151,7 @@ def small_multiples(
     colour_bar: bool = True,
     own_width: bool = False,
     lecture: bool = False,
+    fitted: MosaicFit | None = None,
 ) -> go.Figure:
     """maps: list of (H, W); titles: one per map; marks: per map, the cells to star;
     width_px: about how wide the column it is placed in is (by default a phone's
@@ -117,32 +163,33 @@ def small_multiples(
     instead (-2: hundredths, so 0.53 reads 53, for maps that must stay narrow);
     without `colour_bar` (numbers written, the bar adds little) its room goes to the
     cells. With `own_width` the figure keeps the width it is laid out at, which a
-    narrower column scrolls (ui/shared/chart) rather than squeeze its numbers. The
-    maps share one colour
-    scale, decided from all of them (colour_range)."""
+    narrower column scrolls (ui/shared/chart) rather than squeeze its numbers.
+    `fitted` (mosaic_fit over every frame of a player) writes the numbers as every
+    frame writes them. The maps share one colour scale, decided from all of them
+    (colour_range)."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
     if width_px is None:
         width_px = style.MAIN_PX if annotate else style.COLOUR_MAIN_PX
-    room = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
-    if not colour_bar:
-        room += style.COLOUR_BAR_PX  # every layout below leaves the bar this much room
+    room = mosaic_room(width_px, lecture=lecture, colour_bar=colour_bar)
     exponent = 0
     if annotate:
         every = np.stack(maps)
-        exponent = common_exponent(every, SMALL_DECIMALS) if kind == "gradient" else 0
-        exponent = exponent if units is None else units
-        maps = [m / 10.0**exponent for m in maps]
-        columns, fit = fit_mosaic(
-            np.stack(maps),
-            most=most_columns,
-            width_px=room,
+        fitted = fitted or mosaic_fit(
+            every,
+            titles,
+            kind=kind,
+            most_columns=most_columns,
+            room=room,
             lecture=lecture,
-            title_room=title_px(titles),
+            units=units,
         )
-        cell_px, font_px = max(fit.cell_px, mosaic_cell_px(columns, width, room)), fit.font_px
-        labels = tile(list(fit.labels), columns, fill="")[0]
-        widest = max(label_px(t, font_px) for t in fit.labels.ravel())
+        exponent, columns = fitted.exponent, fitted.columns
+        written = fmt_grid(every / 10.0**exponent, fitted.decimals)
+        maps = [m / 10.0**exponent for m in maps]
+        cell_px, font_px = fitted.cell_px, fitted.font_px
+        labels = tile(list(written), columns, fill="")[0]
+        widest = max(label_px(t, font_px) for t in written.ravel())
     else:
         columns = columns_for(len(maps), width, needed_px=None, most=most_columns, width_px=room)
         cell_px, font_px, labels, widest = mosaic_cell_px(columns, width, room), 0, None, 0.0

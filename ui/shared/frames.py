@@ -119,7 +119,8 @@ class FrameSpec:
     "shift+ArrowRight"), and "delta" (frames on) or "to" (a frame)};
     stream: frames in blocks, {"id": what they are frames of (a block of the same id
     and more frames extends the last), "final": no more will come, "ahead": how many
-    frames before the end the browser asks for more}."""
+    frames before the end the browser asks for more}; first: the number the slider and
+    the count give the first frame (1; 0 where frame t is "t steps taken")."""
 
     count: int
     charts: list[dict]
@@ -130,6 +131,7 @@ class FrameSpec:
     speeds: tuple[int, ...] = field(default=SPEEDS)
     jumps: tuple[dict, ...] = ()
     stream: dict | None = None
+    first: int = 1
 
     def payload(self) -> dict:
         data = {
@@ -142,6 +144,7 @@ class FrameSpec:
             "speeds": list(self.speeds),
             "jumps": list(self.jumps),
             "stream": self.stream,
+            "first": self.first,
         }
         digest = hashlib.blake2b(
             json.dumps(data, sort_keys=True, ensure_ascii=False).encode(), digest_size=8
@@ -156,11 +159,14 @@ def _moved(key: str, on_move: Callable[[int], None]) -> None:
         on_move(sent["position"])
 
 
-def _wanted(key: str, on_more: Callable[[int], None]) -> None:
-    """The browser nears the end of the frames it has, `count` of them: it asks once."""
+def _wanted(key: str, on_more: Callable[[int], None], on_move: Callable[[int], None]) -> None:
+    """The browser nears the end of the frames it has, `count` of them: it asks once,
+    saying where it is (the run writes the link: with the step the browser shows)."""
     asked = (st.session_state.get(key) or {}).get("more")
-    if isinstance(asked, int):
-        on_more(asked)
+    if isinstance(asked, dict) and isinstance(asked.get("count"), int):
+        if isinstance(asked.get("position"), int):
+            on_move(asked["position"])
+        on_more(asked["count"])
 
 
 def frame_player(
@@ -177,7 +183,11 @@ def frame_player(
     player keyed `keys`, at `position`. spec_payload: FrameSpec.payload(), built once
     per input (it is what the browser plays). on_move(position): the browser moved;
     on_more(count): the browser wants the frames after its `count` (a stream's)."""
-    more = {} if on_more is None else {"on_more_change": lambda: _wanted(keys.player, on_more)}
+    more = (
+        {}
+        if on_more is None
+        else {"on_more_change": lambda: _wanted(keys.player, on_more, on_move)}
+    )
     _component(
         key=keys.player,
         data={

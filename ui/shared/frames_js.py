@@ -23,13 +23,16 @@ function open(player) {
 }
 
 // Ask the server once for the frames after the last one kept, when the position is
-// within `ahead` frames of it.
+// within `ahead` frames of it. The position goes along in the same message: the server
+// writes the link again as it runs, and must not write an old step into it.
 function askAhead(player) {
   if (!open(player) || !player.ask) return;
   const count = player.frames.count;
   if (player.position < count - 1 - player.frames.stream.ahead || player.asked === count) return;
   player.asked = count;
-  player.ask(count);
+  player.dirty = false;
+  player.serverPosition = player.position;
+  player.ask(count, player.position);
 }
 
 // The chart pointed at to follow a window: Plotly's hover and click on it need a whole
@@ -218,6 +221,9 @@ function install() {
       const field = event.target instanceof Element && event.target.closest(EDITABLE);
       if (field ? !['Enter', 'Tab'].includes(event.key) : playersKey(event)) return;
     }
+    // Focus leaving an input commits it; leaving the page's body (clicked) sends nothing.
+    if (event.type === 'focusout' && !(event.target instanceof Element
+                                       && event.target.closest(EDITABLE))) return;
     for (const player of Object.values(labFrames.players)) tellServer(player);
   };
   for (const type of ['click', 'change', 'keydown', 'pointerup', 'focusout'])
@@ -237,7 +243,7 @@ export default function ({ data, setStateValue, setTriggerValue, parentElement }
   player.roots[data.part] = parentElement;
   if (data.frames) {
     player.send = (value) => setStateValue('position', value);
-    player.ask = (count) => setTriggerValue('more', count);
+    player.ask = (count, position) => setTriggerValue('more', { count, position });
     if (data.frames.signature !== player.signature) {
       // The next block of the same stream: the frames grow, the place and Play stay.
       const grown = player.frames && player.frames.stream && data.frames.stream
@@ -259,6 +265,8 @@ export default function ({ data, setStateValue, setTriggerValue, parentElement }
       player.serverPosition = data.position;
       player.dirty = false;
     }
+    // The run just wrote the link with the step the server knew: the browser's is on.
+    if (player.dirty) writeLink(player);
   }
   for (const [part, root] of Object.entries(player.roots)) {
     if (player.frames && (!player.parts[part] || player.parts[part].root !== root

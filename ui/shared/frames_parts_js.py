@@ -74,8 +74,11 @@ function controlsPart(root, player, words) {
     playButton.replaceChildren((p.playing !== null ? '❚❚ ' + labels.pause : '▶ ' + labels.play),
                                el('kbd', { text: 'P' }));
     slider.value = String(p.position + 1);
-    slider.setAttribute('aria-valuetext', String(p.position + 1));
-    count.textContent = labels.count.replace('{n}', at + 1).replace('{of}', p.frames.count);
+    // Frames numbered from `first` (1: "window 1 of 9"; 0: "0 steps taken" is the first).
+    const first = p.frames.first ?? 1;
+    slider.setAttribute('aria-valuetext', String(p.position + first));
+    count.textContent = labels.count.replace('{n}', at + first)
+      .replace('{of}', p.frames.count - 1 + first);
   };
 }
 
