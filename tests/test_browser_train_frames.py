@@ -13,9 +13,10 @@ import re
 
 import numpy as np
 import pytest
-from browser import TIMEOUT_MS, exceptions_on, expect_link, open_page, settle
+from browser import TIMEOUT_MS, exceptions_on, expect_link, settle
 from playwright.sync_api import expect
 from test_batch_model import settings
+from test_browser_step_frames import open_player
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
@@ -25,7 +26,6 @@ from ui.pure.numbers import fmt
 pytestmark = pytest.mark.browser
 
 PLAYER = "bt_train_frames"
-READY = "() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)"
 # The step the kernels' chart shows (its titles say "K0 after step t"), and the loss
 # curve's: its marker's x and how many points it draws.
 SHOWN = """() => {
@@ -53,19 +53,6 @@ DRAWN_STEPS = """() => {
 }"""  # at learning rate 1.0 step 3 runs away (test_train_frames)
 
 
-def messages_sent(page) -> list:
-    sent = []
-    page.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent.append(frame)))
-    return sent
-
-
-def open_training(page, link: str) -> list:
-    sent = messages_sent(page)
-    open_page(page, link)
-    page.wait_for_function(READY, timeout=TIMEOUT_MS)
-    return sent
-
-
 def wait_for_step(page, step: int) -> None:
     """Until the kernels and the loss curve both show `step` steps taken."""
     page.wait_for_function(
@@ -85,7 +72,7 @@ def default_losses(steps: int) -> list[float]:
 
 
 def test_play_crosses_a_block_and_asks_once_per_block(page, app_url):
-    sent = open_training(page, f"{app_url}/batch?tab=training")
+    sent = open_player(page, f"{app_url}/batch?tab=training")
     wait_for_step(page, 0)
     assert page.evaluate(FRAMES) == 21  # steps 0..20: the first block
     page.evaluate(DRAWN_STEPS)
@@ -112,7 +99,7 @@ def test_play_crosses_a_block_and_asks_once_per_block(page, app_url):
 
 
 def test_shift_right_jumps_ten_past_the_first_block_and_reset_goes_back(page, app_url):
-    sent = open_training(page, f"{app_url}/batch?tab=training&steps=3")
+    sent = open_player(page, f"{app_url}/batch?tab=training&steps=3")
     wait_for_step(page, 3)
     before = len(sent)
     sentence(page).click()  # the page has the keys, no input
@@ -140,7 +127,7 @@ def test_shift_right_jumps_ten_past_the_first_block_and_reset_goes_back(page, ap
 
 
 def test_a_runaway_learning_rate_ends_play_with_its_message(page, app_url):
-    open_training(page, f"{app_url}/batch?tab=training&{RUNAWAY}")
+    open_player(page, f"{app_url}/batch?tab=training&{RUNAWAY}")
     wait_for_step(page, 0)
     rate = page.get_by_role("slider", name="Learning rate")
     rate.focus()

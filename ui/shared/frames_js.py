@@ -33,7 +33,18 @@ function askAhead(player) {
   player.dirty = false;
   player.serverPosition = player.position;
   player.ask(count, player.position);
+  // A request lost on a busy server (a rerun dropping the trigger) is asked again while
+  // the player still waits at the end for it.
+  clearTimeout(player.reask);
+  player.reask = setTimeout(() => {
+    const waiting = player.target !== null || player.playing !== null;
+    if (player.frames.count !== count || !waiting) return;
+    player.asked = null;
+    askAhead(player);
+  }, ASK_AGAIN_MS);
 }
+
+const ASK_AGAIN_MS = 3000;
 
 // The chart pointed at to follow a window: Plotly's hover and click on it need a whole
 // redraw of it (a quick move of its traces loses the hover a click reads).
