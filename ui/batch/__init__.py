@@ -121,6 +121,6 @@ def render() -> None:
             batch_view(story)
             if STATE.chosen_source() == "edit":
                 image_editor(story.images[STATE.example_shown()])
-        open_tab_only(key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story, players={})
+        open_tab_only(key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story)
     remember_edits()
     browser.mount()

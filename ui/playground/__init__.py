@@ -92,6 +92,4 @@ def page() -> None:
         first_cell=story.busiest_cell(),
     )
     publish()
-    open_tab_only(
-        key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story, players={"step": STATE.player}
-    )
+    open_tab_only(key=STATE.tab, labels=TABS, views=TAB_VIEWS, story=story)

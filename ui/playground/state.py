@@ -31,8 +31,7 @@ from ..shared.chart import clicked_cell
 from ..shared.controls import PoolControls
 from ..shared.grid_editor import current_grid, set_grid
 from ..shared.lecture import with_lecture
-from ..shared.player import at_rest, stop
-from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, PlayerKeys, start_page_state
+from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, start_page_state
 from .model import UPSTREAMS, Upstream
 from .presets import PRESETS, seed_window
 
@@ -74,7 +73,6 @@ class PlaygroundState:
     upstream: str = f"{P}_upstream"  # Upstream: where dL/dy comes from
     seed: str = f"{P}_seed"  # the random dL/dy's seed, and the presets'
     step: str = f"{P}_step"  # the window being stepped through (from 0)
-    player: PlayerKeys = PlayerKeys.under(P, position=step)
     cell: str = f"{P}_cell"  # the ledger's input cell, (row, col)
     tab: str = f"{P}_tab"
     out_width: str = f"{P}_out_width"  # y's width: a click on y names its window
@@ -142,7 +140,7 @@ FIELDS = STATE.fields
 
 def init_state() -> None:
     """Settings from the link on the session's first run; the grids from it too."""
-    if start_page_state(STATE.page, FIELDS, at_rest(STATE.player)):
+    if start_page_state(STATE.page, FIELDS, {}):
         state = st.session_state
         set_grid(STATE.grid, state.pop(STATE.link_x))
         state[STATE.gy_pending] = state.pop(STATE.link_gy)  # sized once y's shape is known
@@ -173,7 +171,6 @@ def load_preset(name: str) -> None:
         state[keys[setting]] = value
     state[STATE.step] = 0
     state[STATE.cell] = None
-    stop(STATE.player)
 
 
 def clamp_picks(*, windows: int, shape: tuple[int, int], out_width: int, first_cell) -> None:
@@ -190,7 +187,6 @@ def on_pick_output() -> None:
     picked = clicked_cell(STATE.pick_y)
     if picked is not None:
         st.session_state[STATE.step] = picked[0] * st.session_state[STATE.out_width] + picked[1]
-        stop(STATE.player)
 
 
 def on_frame_moved(position: int) -> None:

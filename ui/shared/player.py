@@ -1,7 +1,6 @@
 """Back and Next on the server: buttons (with their shortcut keys) that move a number
 kept in session state within its bounds (a lesson's step, an exercise, a lecture
-walk's screen), and a page's playing flag, which a tab closing stops. Steps and Play
-through frames run in the browser: ui/shared/frames.py."""
+walk's screen). Steps and Play through frames run in the browser: ui/shared/frames.py."""
 
 from __future__ import annotations
 
@@ -9,23 +8,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from .state import PlayerKeys
-
 # How a button's help names its shortcut key.
 KEY_NAMES = {"left": "←", "right": "→", "pageup": "Page Up", "pagedown": "Page Down"}
-
-
-def at_rest(keys: PlayerKeys) -> dict[str, bool]:
-    """The player's state before anything plays: a page's default for it."""
-    return {keys.playing: False}
-
-
-def is_playing(keys: PlayerKeys) -> bool:
-    return st.session_state[keys.playing]
-
-
-def stop(keys: PlayerKeys) -> None:
-    st.session_state[keys.playing] = False
 
 
 def nudge(key: str, delta: int, *, first: int, last: int) -> None:

@@ -49,34 +49,6 @@ class GridKeys:
 
 
 @dataclass(frozen=True)
-class PlayerKeys:
-    """The keys of one step player (ui/shared/player.py): the position it walks (the
-    page's, usually in the link), whether it plays, its buttons and its slider."""
-
-    position: str
-    playing: str
-    moved_at: str  # when Play last moved on (time.monotonic()), or was switched on
-    toggled: str  # Play or Pause was pressed: the page reruns once, for a new timer
-    back: str
-    next: str
-    play: str
-    shown: str  # the slider's number when it counts from 1, not from 0
-
-    @classmethod
-    def under(cls, prefix: str, *, position: str) -> PlayerKeys:
-        return cls(
-            position=position,
-            playing=f"{prefix}_playing",
-            moved_at=f"{prefix}_moved_at",
-            toggled=f"{prefix}_play_toggled",
-            back=f"{prefix}_back",
-            next=f"{prefix}_next",
-            play=f"{prefix}_play",
-            shown=f"{position}_shown",
-        )
-
-
-@dataclass(frozen=True)
 class FramePlayerKeys:
     """The keys of one frame player (ui/shared/frames.py): its controls' element (which
     also keeps the position the browser last sent) and its words' element."""
