@@ -66,7 +66,8 @@ BROWSER_IDLE = """async () => {
 # Every heatmap that writes numbers in its cells, checked against where Plotly drew
 # them. For each such trace: the title of its chart, how many cells hold a value (a
 # finite z; J leaves its zeros blank), how many labels were drawn (`g.hm` groups hold
-# one trace's `.heatmap-label text` elements, bound to its calcdata), the smallest
+# one trace's `.heatmap-label text` elements, bound to its calcdata; a trace with no
+# group on the page drew none), the smallest
 # font size drawn, and each label whose box is not inside its own cell (the cell's
 # pixel box from the axes' c2p plus the plot area's offset, less the gap between
 # cells). A list, one entry per trace.
@@ -79,9 +80,16 @@ MAP_LABELS = """() => {
     const given = plot.layout && plot.layout.title && plot.layout.title.text;
     const title = (given || '').replace(/<br>/g, ' ').replace(/<[^>]+>/g, '');
     const box = plot.getBoundingClientRect();
+    // Every heatmap trace Plotly holds, drawn or not: a trace whose group is missing
+    // from the page (a layer removed) counts as no label drawn.
+    const groups = new Map();
     for (const group of plot.querySelectorAll('g.hm')) {
-      const trace = group.__data__ && group.__data__[0] && group.__data__[0].trace;
-      if (!trace || !trace.texttemplate) continue;
+      const drawn = group.__data__ && group.__data__[0] && group.__data__[0].trace;
+      if (drawn) groups.set(drawn.uid, group);
+    }
+    for (const trace of plot._fullData || []) {
+      if (trace.type !== 'heatmap' || !trace.texttemplate || trace.visible !== true) continue;
+      const group = groups.get(trace.uid);
       const xa = layout[trace.xaxis === 'x' ? 'xaxis' : 'xaxis' + trace.xaxis.slice(1)];
       const ya = layout[trace.yaxis === 'y' ? 'yaxis' : 'yaxis' + trace.yaxis.slice(1)];
       const rows = trace.z.length, cols = trace.z[0].length;
@@ -98,7 +106,7 @@ MAP_LABELS = """() => {
           if (z !== null && Number.isFinite(Number(z)) && !(trace.name === 'J' && Number(z) === 0))
             expected++;
         }
-      const labels = Array.from(group.querySelectorAll('.heatmap-label text'))
+      const labels = Array.from(group ? group.querySelectorAll('.heatmap-label text') : [])
         .filter(t => t.textContent !== '');
       const outside = [];
       let smallest = Infinity;

@@ -96,6 +96,7 @@ def test_five_arrow_steps_redraw_the_window_and_send_nothing(page, app_url):
         wait_for_window(page, step)
         xs, ys = page.evaluate(OUTLINE, "x: the window")
         assert segments(xs, ys) == segments(*outline_path(STORY.window_cells(STORY.out_cell(step))))
+        assert misplaced_numbers(page) == []  # every map keeps its numbers as it steps
     page.keyboard.press("ArrowLeft")
     wait_for_window(page, 4)
     assert len(sent) == before  # no message to the server while stepping

@@ -46,9 +46,14 @@ function cellFrames(cells) {
 }
 
 // Whether a frame redraws this chart whole (heatmap numbers, a growing curve, the chart
-// pointed at) rather than moving a few scatter traces (moveTraces).
+// pointed at, a chart with any trace that is not a scatter) rather than moving a few
+// scatter traces (moveTraces). Plotly.animate draws only the traces it moves and drops
+// the subplot's other layers: a heatmap under a moving outline would lose its colours
+// and numbers (plotly.js 4.2, cartesian plotOne).
 function redraws(chart, pointed) {
-  return pointed || Boolean(chart.cells || chart.traces || (chart.line && chart.line.grow));
+  if (pointed || chart.cells || chart.traces || (chart.line && chart.line.grow)) return true;
+  const plot = chartOf(chart.key);
+  return !plot || !plot.data || plot.data.some((trace) => (trace.type || 'scatter') !== 'scatter');
 }
 
 function drawChart(chart, frame, { pointed = false } = {}) {
@@ -115,10 +120,10 @@ function drawChart(chart, frame, { pointed = false } = {}) {
   return true;
 }
 
-// Where only scatter traces move (an outline, marks, a marker on a curve that stays) and
-// the title: Plotly moves scatter traces without drawing the chart again (animate with
-// no redraw), a task of about a millisecond where a redraw takes 20 ms or more here;
-// the title is set on its own. Heatmap numbers and a growing curve's axis need react.
+// Where a chart is all scatter traces and only some move (a marker on a curve that
+// stays) and the title: Plotly moves them without drawing the chart again (animate
+// with no redraw), a task of about a millisecond where a redraw takes 20 ms or more
+// here; the title is set on its own. Anything else needs react.
 const QUICK = { transition: { duration: 0 }, frame: { duration: 0, redraw: false },
                 mode: 'immediate' };
 
