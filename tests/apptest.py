@@ -67,6 +67,10 @@ def errors(app: AppTest) -> list[str]:
     return [error.value for error in app.error]
 
 
+def expander_labels(app: AppTest) -> list[str]:
+    return [expander.label for expander in app.expander]
+
+
 def component_data(app: AppTest, key: str) -> dict:
     """The data a browser component keyed `key` was given (ui/shared/frames.py ...)."""
     for element in app.get("bidi_component"):

@@ -84,6 +84,12 @@ def select_editor_cell(page, row: int, col: int, columns: int) -> None:
     raise AssertionError("the grid editor never took the click")
 
 
+def unfold_x_editor(page) -> None:
+    """Open the Playground's folded grid editor (it runs only while open)."""
+    page.get_by_text("Edit the values of x").click()
+    expect(page.locator("[data-testid='stDataFrame']").first).to_be_visible(timeout=TIMEOUT_MS)
+
+
 def type_in_editor_cell(page, row: int, col: int, columns: int, text: str) -> None:
     """Select the cell, type (which opens its input), and press Enter to commit."""
     select_editor_cell(page, row, col, columns)

@@ -17,6 +17,7 @@ from browser import (
     select_editor_cell,
     settle,
     type_in_editor_cell,
+    unfold_x_editor,
     wait_for_title,
     wait_for_values,
 )
@@ -173,6 +174,7 @@ def test_batch_page_renders_and_a_step_changes_the_maps(page, app_url):
 
 def test_typing_in_the_grid_updates_y_and_the_link(page, app_url):
     open_page(page, f"{app_url}/playground")
+    unfold_x_editor(page)
     type_in_editor_cell(page, 0, 0, columns=2, text="7")
     wait_for_values(page, "Output y", [[7]])
     expect_link(page, x="7,3;2,0.5")
@@ -180,6 +182,7 @@ def test_typing_in_the_grid_updates_y_and_the_link(page, app_url):
 
 def test_clearing_a_cell_says_which_and_keeps_the_rest(page, app_url):
     open_page(page, f"{app_url}/playground")
+    unfold_x_editor(page)
     select_editor_cell(page, 0, 0, columns=2)
     page.keyboard.press("Delete")
     expect(page.get_by_text("Row 0, column 0 is empty or not a number")).to_be_visible()

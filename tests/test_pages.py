@@ -5,6 +5,7 @@ import pytest
 from apptest import (
     component_data,
     errors,
+    expander_labels,
     figure_titled,
     figures,
     heatmap_values,
@@ -196,6 +197,11 @@ def test_adaptive_windows_overlap_and_route_like_the_others():
     assert counts[2][2] == 4 and counts[0][0] == 1
     grad = heatmap_values(figure_titled(app, "dL/dx"), "gradient")
     assert grad[1][1] == 1 and grad[2][2] == 2 and grad[3][3] == 1  # the 4 wins twice
+    # The rule is folded (its LaTeX would load KaTeX on every open); its label has the size.
+    assert "**Output size 2 × 2**: the rule, with these numbers" in expander_labels(app)
+    assert app.latex == []
+    app.session_state["pg_size_fold"] = True  # opened
+    app.run()
     formula = "\n".join(latex.value for latex in app.latex)
     assert r"0\text{–}2,\ 2\text{–}4" in formula and "(chosen)" in formula
     assert app.query_params["sizing"] == "output" and app.query_params["oh"] == "2"

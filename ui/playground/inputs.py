@@ -11,7 +11,8 @@ from pooling import PoolConfig
 from pooling.geometry import plane_geometry
 
 from ..pure.links import SEED_MAX
-from ..shared.grid_editor import grid_editor, resized, set_grid, size_inputs
+from ..shared.grid_editor import folded_grid_editor, grid_editor, resized, set_grid, size_inputs
+from ..shared.lecture import lecture_on
 from .model import UPSTREAM_LABELS, UPSTREAMS
 from .presets import PRESETS
 from .state import STATE, load_preset
@@ -43,7 +44,12 @@ def input_panel() -> np.ndarray | None:
             help=preset.help,
         )
     size_inputs(STATE.grid)
-    return grid_editor(STATE.grid, "Select a cell (click or tap) to type a new value.")
+    return folded_grid_editor(
+        STATE.grid,
+        "Select a cell (click or tap) to type a new value.",
+        label="Edit the values of x",
+        folded=not lecture_on(),
+    )
 
 
 def upstream_panel() -> None:

@@ -82,6 +82,7 @@ class PlaygroundState:
     fig_gy: str = f"{P}_fig_gy"
     fig_routing: str = f"{P}_fig_routing"
     fig_coverage: str = f"{P}_fig_coverage"
+    size_fold: str = f"{P}_size_fold"  # the expander of the output size's rule
     fig_step_x: str = f"{P}_fig_step_x"
     fig_step_gx: str = f"{P}_fig_step_gx"
     fig_step_y: str = f"{P}_fig_step_y"  # y, whose cells the step-through follows

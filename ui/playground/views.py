@@ -105,9 +105,20 @@ def forward_backward_view(story: LayerStory) -> None:
         chart(figure, key=STATE.fig_coverage)
     with right:
         st.caption(text.coverage_caption(story))
-    st.markdown("**Output size**")
-    for line in size_formula(story.config, *story.x.shape):
-        st.latex(line)
+    output_size_fold(story)
+
+
+def output_size_fold(story: LayerStory) -> None:
+    """The output size, and PyTorch's rule with these numbers in an expander whose
+    content runs only while open: its LaTeX needs KaTeX's scripts and fonts, which
+    would cost every open of the page."""
+    rows, cols = story.output_shape
+    label = f"**Output size {rows} × {cols}**: the rule, with these numbers"
+    fold = st.expander(label, key=STATE.size_fold, on_change="rerun", icon=":material/functions:")
+    if fold.open:
+        with fold:
+            for line in size_formula(story.config, *story.x.shape):
+                st.latex(line)
 
 
 def ledger_view(story: LayerStory) -> None:

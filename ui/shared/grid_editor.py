@@ -96,3 +96,18 @@ def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
         return None
     state[keys.current] = grid
     return grid
+
+
+def folded_grid_editor(keys: GridKeys, caption: str, *, label: str, folded: bool):
+    """grid_editor in an expander whose content runs only while it is open
+    (on_change="rerun"), or straight on the page when not `folded` (lecture mode folds
+    a page's inputs already). Folded, the page opens without the editor's scripts (the
+    data grid and Arrow, about 1.3 MB: a seventh of the floor app's open time) and the
+    grid is the user's last valid one. Returns as grid_editor does."""
+    if not folded:
+        return grid_editor(keys, caption)
+    fold = st.expander(label, key=keys.fold, on_change="rerun", icon=":material/edit:")
+    if not fold.open:
+        return current_grid(keys)
+    with fold:
+        return grid_editor(keys, caption)

@@ -29,18 +29,20 @@ class PageKeys:
 @dataclass(frozen=True)
 class GridKeys:
     """The keys of one grid editor (ui/shared/grid_editor.py): the grid handed to the
-    editor, how often it was replaced, the last valid edit, the row and column inputs."""
+    editor, how often it was replaced, the last valid edit, the row and column inputs,
+    the expander it may be folded in."""
 
     base: str
     version: str
     current: str
     rows: str
     cols: str
+    fold: str  # the expander the editor is folded in, where a page folds it
     editor_stem: str  # the editor's own key is this and the version
 
     @classmethod
     def under(cls, prefix: str) -> GridKeys:
-        names = ("base", "version", "current", "rows", "cols")
+        names = ("base", "version", "current", "rows", "cols", "fold")
         return cls(**{name: f"{prefix}_{name}" for name in names}, editor_stem=f"{prefix}_editor")
 
     def editor(self, version: int) -> str:
