@@ -72,12 +72,28 @@ def _draw(figure: go.Figure, *, key: str, on_select: Callable[[], None] | None) 
         )
 
 
+class FrozenFigure(go.Figure):
+    """A figure the cache shares and nobody changes, whose dict (what st.plotly_chart
+    asks for on every run, by a deep copy with every array turned to base64: most of
+    a warm rerun's time) is made once, on the first call. The dict is shared too:
+    read it, never change it."""
+
+    def to_dict(self) -> dict:
+        if self._frozen_dict is None:
+            self._frozen_dict = super().to_dict()
+        return self._frozen_dict
+
+    _frozen_dict: dict | None = None
+
+
 @st.cache_resource(max_entries=512, show_spinner=False)
 def _built(name: str, _builder: Callable[..., go.Figure], arguments: dict, look: Look) -> go.Figure:
     if look.lecture and "lecture" in inspect.signature(_builder).parameters:
         # Maps lay their cells out for lecture-size numbers before `styled` scales them.
         arguments = {**arguments, "lecture": True}
-    return styled(_builder(**arguments), look)
+    figure = styled(_builder(**arguments), look)
+    figure.__class__ = FrozenFigure  # the same figure, no copy: only to_dict differs
+    return figure
 
 
 def cached(builder: Callable[..., go.Figure], **arguments) -> go.Figure:
