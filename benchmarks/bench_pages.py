@@ -11,7 +11,8 @@ Streamlit's own work on the run is counted) of:
 
 --root measures another checkout (the code before a change) with the same cases; a
 page without the `tab` link field then simply runs whatever it runs.
-Target: warm and cold medians under TARGET_MS; printed, never asserted.
+Target: a warm rerun of every page's default tab (marked *) under TARGET_MS (issue 19);
+printed, never asserted.
 """
 
 from __future__ import annotations
@@ -23,9 +24,18 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGET_MS = 60
+TARGET_MS = 30
 
 PLAYGROUND, BATCH = "screens/playground.py", "screens/batch.py"
+# Pages opened with no link: their first screen (the Class page's lecturer without a
+# room, the Join page without a code).
+PLAIN_PAGES = {
+    "Lesson": "screens/lesson.py",
+    "Exercises": "screens/exercises.py",
+    "Class": "screens/room.py",
+    "Join": "screens/join.py",
+}
+DEFAULT_TABS = ("forward", "pair")
 GRID_6 = ";".join(",".join(str((r * 5 + c * 3) % 7) for c in range(6)) for r in range(6))
 GRID_16 = ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(16)) for r in range(16))
 PLAYGROUND_TABS = ("forward", "step", "ledger", "matrix", "ties", "share")
@@ -42,7 +52,13 @@ def cases() -> list[tuple[str, str, dict[str, str]]]:
     for size in ("8", "64"):
         for tab in BATCH_TABS:
             found.append((f"Batch n={size} · {tab}", BATCH, {"n": size, "tab": tab}))
+    found += [(name, script, {}) for name, script in PLAIN_PAGES.items()]
     return found
+
+
+def is_default(query: dict[str, str]) -> bool:
+    """Whether a case is what a page shows first (the default tab, or no tabs)."""
+    return "tab" not in query or query["tab"] in DEFAULT_TABS
 
 
 def cpu_ms(run) -> float:
@@ -89,10 +105,15 @@ def main() -> int:
     parser.add_argument("--reruns", type=int, default=9)
     args = parser.parse_args()
     sys.path.insert(0, str(args.root))
-    print(f"{'case':<40} {'warm ms':>8} {'cold ms':>8}   (target {TARGET_MS} ms)")
+    print(f"{'case':<40} {'warm ms':>8} {'cold ms':>8}   (* a default tab: warm < {TARGET_MS} ms)")
+    over = []
     for name, page, query in cases():
         warm, cold = measure(args.root, page, query, args.reruns)
-        print(f"{name:<40} {warm:8.1f} {cold:8.1f}")
+        default = is_default(query)
+        print(f"{name:<40} {warm:8.1f} {cold:8.1f}   {'*' if default else ''}")
+        if default and warm >= TARGET_MS:
+            over.append(name)
+    print(f"default tabs at or over {TARGET_MS} ms warm: {', '.join(over) or 'none'}")
     return 0
 
 

@@ -3,7 +3,9 @@ through `cached`."""
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import pickle
 from collections.abc import Callable
 
 import plotly.graph_objects as go
@@ -87,7 +89,10 @@ class FrozenFigure(go.Figure):
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
-def _built(name: str, _builder: Callable[..., go.Figure], arguments: dict, look: Look) -> go.Figure:
+def _built(
+    name: str, digest: str, _builder: Callable[..., go.Figure], _arguments: dict, look: Look
+) -> go.Figure:
+    arguments = _arguments
     if look.lecture and "lecture" in inspect.signature(_builder).parameters:
         # Maps lay their cells out for lecture-size numbers before `styled` scales them.
         arguments = {**arguments, "lecture": True}
@@ -105,7 +110,16 @@ def cached(builder: Callable[..., go.Figure], **arguments) -> go.Figure:
     the viewer's look (theme, lecture mode).
     """
     name = f"{builder.__module__}.{builder.__qualname__}"
-    return _built(name, builder, arguments, current_look())
+    return _built(name, arguments_digest(arguments), builder, arguments, current_look())
+
+
+def arguments_digest(arguments: dict) -> str:
+    """A figure's arguments as a short key. Streamlit's own hashing walks every
+    argument object by object (a window's cells, a list of maps), which was most of a
+    warm rerun of the Batch page; pickle writes them in C. Equal digests mean equal
+    pickles, so equal arguments; equal arguments pickled apart (a set built in another
+    order) only cost a build."""
+    return hashlib.blake2b(pickle.dumps(arguments, protocol=5), digest_size=20).hexdigest()
 
 
 def clicked_cell(key: str) -> Cell | None:
