@@ -15,9 +15,15 @@ from .lecture import LECTURE_CSS, lecture_switch, show_bad_link, start_lecture
 # a second row instead of being cut off on a narrow screen or a zoomed projector. On a
 # screen with no hover (a phone) a chart's tool bars cannot wait for the pointer: they
 # would sit on the figure's top labels for good, so they go (pinching still zooms).
+# On a phone a worked formula (KaTeX, about 19 px) is drawn a little smaller, so that
+# the output size's three lines with their numbers fit in an expander; one still wider
+# scrolls sideways rather than being cut at the screen's edge.
 PAGE_CSS = """
 @media (hover: none) {
   .js-plotly-plot .modebar-container, [data-testid="stElementToolbar"] { display: none; }
+}
+@media (max-width: 480px) {
+  .katex-display { font-size: 0.85em; overflow-x: auto; overflow-y: hidden; }
 }
 [data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
 [data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] { padding-top: 1rem; }
