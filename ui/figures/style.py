@@ -92,6 +92,7 @@ MAP_TITLE_PX = 13  # each small map's own title, above it in a mosaic
 # figure is laid out for the narrowest place it sits in: every cell as tall as it is
 # wide there, no empty band under it; wider screens keep spare room to its right.
 PHONE_PX = 358  # the main column on a phone
+PHONE_SCREEN_PX = 480  # widest screen taken for a phone held upright (a CSS media query)
 MAIN_PX = PHONE_PX  # a figure as wide as the main column (routing, J, mosaics of numbers)
 HALF_PX = 250  # a map in half the main column (projector: 253)
 THREE_QUARTERS_PX = 390  # beside a quarter-wide column: 3/4 of a projector's 521

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ..figures.style import PHONE_SCREEN_PX
 from ..pure.pages import PAGE_BY_LABEL
 from .lecture import LECTURE_CSS, lecture_switch, show_bad_link, start_lecture
 
@@ -18,16 +19,16 @@ from .lecture import LECTURE_CSS, lecture_switch, show_bad_link, start_lecture
 # On a phone a worked formula (KaTeX, about 19 px) is drawn a little smaller, so that
 # the output size's three lines with their numbers fit in an expander; one still wider
 # scrolls sideways rather than being cut at the screen's edge.
-PAGE_CSS = """
-@media (hover: none) {
-  .js-plotly-plot .modebar-container, [data-testid="stElementToolbar"] { display: none; }
-}
-@media (max-width: 480px) {
-  .katex-display { font-size: 0.85em; overflow-x: auto; overflow-y: hidden; }
-}
-[data-testid="stMainBlockContainer"] { padding-top: 2.2rem; }
-[data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] { padding-top: 1rem; }
-[data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; row-gap: 0.25rem; }
+PAGE_CSS = f"""
+@media (hover: none) {{
+  .js-plotly-plot .modebar-container, [data-testid="stElementToolbar"] {{ display: none; }}
+}}
+@media (max-width: {PHONE_SCREEN_PX}px) {{
+  .katex-display {{ font-size: 0.85em; overflow-x: auto; overflow-y: hidden; }}
+}}
+[data-testid="stMainBlockContainer"] {{ padding-top: 2.2rem; }}
+[data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] {{ padding-top: 1rem; }}
+[data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: 0.25rem; }}
 """
 
 
