@@ -5,7 +5,9 @@ browser tests and the browser benchmark (JavaScript, for Playwright's wait_for_f
 # The script is idle, nothing on the page is stale, every lazily loaded element is in
 # place of its skeleton, every formula is typeset (its markdown container is empty until
 # KaTeX has loaded), the lab's browser component (ui/shared/browser.py) has run its
-# script where the page mounts it, and every Plotly chart is drawn.
+# script where the page mounts it, every Plotly chart is drawn and none is being drawn
+# (Plotly's _replotting, from the start of a draw to its traces), and no frame player
+# has charts of its frame left to draw (ui/shared/frames_js.py).
 SETTLED = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
@@ -13,8 +15,14 @@ SETTLED = """() => {
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
   for (const text of document.querySelectorAll('[data-testid="stMarkdownContainer"]'))
     if (!text.childNodes.length) return false;
+  if (window.poolingLabFrames && window.poolingLabFrames.busy && window.poolingLabFrames.busy())
+    return false;
   const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"]'));
-  return charts.every(chart => chart.querySelector('.js-plotly-plot .main-svg'));
+  return charts.every(chart => {
+    const plot = chart.querySelector('.js-plotly-plot');
+    const drawing = plot && plot._fullLayout && plot._fullLayout._replotting;
+    return plot && plot.querySelector('.main-svg') && !drawing;
+  });
 }"""
 
 # The Plotly element whose title (Streamlit wraps titles in <b>; a long one is broken

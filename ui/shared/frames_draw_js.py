@@ -59,6 +59,10 @@ function redraws(chart, pointed) {
 function drawChart(chart, frame, { pointed = false } = {}) {
   const plot = chartOf(chart.key);
   if (!plot || !plot.data || !plot.layout || !window.Plotly) return false;
+  // Plotly still drawing the chart (Streamlit's own draw, between its first steps and
+  // the traces): a second draw now would mix the two. Tried again later (drawLater),
+  // and Streamlit's draw, once done, calls for the frame (plotly_afterplot).
+  if (plot._fullLayout && plot._fullLayout._replotting) return false;
   const index = {};
   plot.data.forEach((trace, i) => { index[trace.name] = i; });
   const updates = {};  // trace name -> the attributes this frame gives it

@@ -3,6 +3,9 @@ Its look is frames.LAYOUT_CSS and style.FRAME_PLAYER_COLOURS."""
 
 JS = r"""
 const labFrames = (window.poolingLabFrames ||= { players: {}, installed: false });
+// Whether a player still has charts of its frame to draw (one an animation frame): what
+// the page shows is not yet the frame it names (page_state.SETTLED waits on this).
+labFrames.busy = () => Object.values(labFrames.players).some((player) => player.queued > 0);
 const EDITABLE = 'input, textarea, select, [contenteditable="true"], [role="slider"], '
   + '[role="radio"], [role="tab"], [role="option"], [role="combobox"], '
   + '[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"]';
@@ -74,6 +77,7 @@ function draw(player) {
   }
   const drawNext = () => {
     if (player.drawing !== drawing) return;
+    player.queued = whole.length;  // charts of this frame not drawn yet (labFrames.busy)
     if (!whole.length) return missing && drawLater(player);
     const [chart, pointed] = whole.shift();
     missing = !drawChart(chart, frame, { pointed }) || missing;
