@@ -80,12 +80,12 @@ class FrozenFigure(go.Figure):
     a warm rerun's time) is made once, on the first call. The dict is shared too:
     read it, never change it."""
 
+    _frozen_dict: dict | None = None
+
     def to_dict(self) -> dict:
         if self._frozen_dict is None:
             self._frozen_dict = super().to_dict()
         return self._frozen_dict
-
-    _frozen_dict: dict | None = None
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)
