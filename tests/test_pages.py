@@ -138,6 +138,28 @@ def test_invalid_combinations_show_a_message_and_keep_the_work(changes, message)
     assert heatmap_values(figure_titled(app, "Input x"), "value") == grid_before
 
 
+def test_the_folded_editor_opens_again_on_the_grid_edited_before_it_was_closed():
+    """An edit kept as the user's grid while the fold was closed (Streamlit dropped the
+    editor's own edits with it): opening the fold again starts the editor from it, with
+    no traceback, and the sizes stay."""
+    app = open_app(PLAYGROUND)
+    app.session_state["pg_grid_fold"] = True  # opened
+    app.run()
+    assert len(app.dataframe) == 1 and no_exceptions(app)  # the editor
+    app.session_state["pg_grid_fold"] = False  # closed
+    app.run()
+    assert len(app.dataframe) == 0
+    edited = np.array([[7.0, 3.0], [2.0, 0.5]])
+    app.session_state["pg_grid_current"] = edited  # what the editor had kept
+    app.run()
+    app.session_state["pg_grid_fold"] = True  # opened again
+    app.run()
+    assert no_exceptions(app), app.exception
+    assert heatmap_values(figure_titled(app, "Input x"), "value") == edited.tolist()
+    assert (app.session_state["pg_grid_base"] == edited).all()  # the editor starts from it
+    assert app.number_input(key="pg_grid_rows").value == 2
+
+
 def test_resizing_keeps_the_values_that_still_fit():
     app = open_app(PLAYGROUND)
     app.number_input(key="pg_grid_rows").set_value(3).run()
@@ -198,7 +220,8 @@ def test_adaptive_windows_overlap_and_route_like_the_others():
     grad = heatmap_values(figure_titled(app, "dL/dx"), "gradient")
     assert grad[1][1] == 1 and grad[2][2] == 2 and grad[3][3] == 1  # the 4 wins twice
     # The rule is folded (its LaTeX would load KaTeX on every open); its label has the size.
-    assert "**Output size 2 × 2**: the rule, with these numbers" in expander_labels(app)
+    assert "**Output size** 2 × 2" in [text.value for text in app.markdown]
+    assert "PyTorch's rule, with these numbers" in expander_labels(app)
     assert app.latex == []
     app.session_state["pg_size_fold"] = True  # opened
     app.run()

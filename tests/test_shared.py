@@ -81,3 +81,24 @@ def test_the_first_run_freezes_what_it_loaded_once(monkeypatch):
         assert gc.get_freeze_count() == frozen and gc.is_tracked(kept)
     finally:
         gc.unfreeze()
+
+
+# -- the figure cache's frozen figures -------------------------------------------------
+
+
+def test_a_frozen_figure_makes_its_dict_once_and_copies_leave_it_as_made():
+    import copy
+    import pickle
+
+    import plotly.graph_objects as go
+
+    from ui.shared.chart import FrozenFigure
+
+    figure = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]))
+    figure.__class__ = FrozenFigure
+    made = figure.to_dict()
+    assert figure.to_dict() is made  # made once
+    as_made = copy.deepcopy(made)
+    for copied in (copy.deepcopy(figure), pickle.loads(pickle.dumps(figure))):
+        assert copied.to_dict()["data"][0]["z"] == [[1, 2], [3, 4]]
+    assert figure.to_dict() == as_made  # Plotly's copies added nothing to the shared dict

@@ -113,7 +113,10 @@ def output_size_fold(story: LayerStory) -> None:
     content runs only while open: its LaTeX needs KaTeX's scripts and fonts, which
     would cost every open of the page."""
     rows, cols = story.output_shape
-    label = f"**Output size {rows} × {cols}**: the rule, with these numbers"
+    st.markdown(f"**Output size** {rows} × {cols}")
+    # A label of its own, fixed: Streamlit takes a new label for a new expander, which
+    # would close it each time the numbers change.
+    label = "PyTorch's rule, with these numbers"
     fold = st.expander(label, key=STATE.size_fold, on_change="rerun", icon=":material/functions:")
     if fold.open:
         with fold:

@@ -87,6 +87,11 @@ class FrozenFigure(go.Figure):
             self._frozen_dict = super().to_dict()
         return self._frozen_dict
 
+    def __reduce__(self):
+        # Plotly's copy and pickle add keys to the dict to_dict returns: here, a fresh
+        # one (a plain figure), so that the shared dict stays as made.
+        return go.Figure, (super().to_dict(),)
+
 
 @st.cache_resource(max_entries=512, show_spinner=False)
 def _built(

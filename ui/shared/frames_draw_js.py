@@ -4,6 +4,11 @@ and the title it changes; and the charts hooked, so that they keep their frame w
 Streamlit redraws them and pointing at y follows a window."""
 
 DRAW_JS = r"""
+// Charts of a frame still to draw, or put off while Plotly drew them: SETTLED waits on
+// this, and so does Play.
+labFrames.busy = () => Object.values(labFrames.players).some((player) => player.queued > 0)
+  || Array.from(document.querySelectorAll('.js-plotly-plot')).some((plot) => plot.labPending);
+
 // -- drawing a frame on a Plotly chart -------------------------------------------------
 // The outer edges of a set of cells [r, c, r, c, ...] as segments split by nulls (the
 // same path as ui/figures/marks.outline_path).
@@ -61,8 +66,10 @@ function drawChart(chart, frame, { pointed = false } = {}) {
   if (!plot || !plot.data || !plot.layout || !window.Plotly) return false;
   // Plotly still drawing the chart (Streamlit's own draw, between its first steps and
   // the traces): a second draw now would mix the two. Tried again later (drawLater),
-  // and Streamlit's draw, once done, calls for the frame (plotly_afterplot).
-  if (plot._fullLayout && plot._fullLayout._replotting) return false;
+  // and Streamlit's draw, once done, calls for the frame (plotly_afterplot); until
+  // then the chart is pending (labFrames.busy).
+  plot.labPending = Boolean(plot._fullLayout && plot._fullLayout._replotting);
+  if (plot.labPending) return false;
   const index = {};
   plot.data.forEach((trace, i) => { index[trace.name] = i; });
   const updates = {};  // trace name -> the attributes this frame gives it

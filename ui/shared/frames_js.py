@@ -3,9 +3,6 @@ Its look is frames.LAYOUT_CSS and style.FRAME_PLAYER_COLOURS."""
 
 JS = r"""
 const labFrames = (window.poolingLabFrames ||= { players: {}, installed: false });
-// Whether a player still has charts of its frame to draw (one an animation frame): what
-// the page shows is not yet the frame it names (page_state.SETTLED waits on this).
-labFrames.busy = () => Object.values(labFrames.players).some((player) => player.queued > 0);
 const EDITABLE = 'input, textarea, select, [contenteditable="true"], [role="slider"], '
   + '[role="radio"], [role="tab"], [role="option"], [role="combobox"], '
   + '[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"]';
@@ -16,7 +13,7 @@ const KEYS = { ArrowLeft: -1, ArrowRight: 1 };
 function newPlayer(id) {
   return { id, frames: null, position: 0, preview: null, playing: null, speed: 4,
            dirty: false, sent: 0, parts: {}, serverPosition: null, signature: null,
-           linkTimer: null, asked: null, target: null };
+           linkTimer: null, asked: null, target: null, waited: 0 };
 }
 
 // Frames in blocks (a stream): more may come after the last frame the browser has.
@@ -152,6 +149,9 @@ function play(player) {
   if (player.playing !== null) return stop(player);
   if (player.position >= player.frames.count - 1 && !open(player)) moveTo(player, 0);  // again
   player.playing = setInterval(() => {
+    // A frame still being drawn (a busy machine): Play waits for it, a tick or a few.
+    player.waited = labFrames.busy() && player.waited < 4 ? player.waited + 1 : 0;
+    if (player.waited) return;
     if (player.position >= player.frames.count - 1) {
       if (open(player)) return askAhead(player);  // the next block is on its way: wait
       return stop(player);

@@ -73,9 +73,12 @@ def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
     state = st.session_state
     editor_key = keys.editor(state[keys.version])
     if editor_key not in state and not np.array_equal(state[keys.current], state[keys.base]):
-        # The editor was off screen for a run (another choice, another example), and
-        # Streamlit dropped its edits with it: start it again from the user's grid.
-        set_grid(keys, state[keys.current])
+        # The editor was off screen for a run (another choice, another example, its
+        # fold closed), and Streamlit dropped its edits with it: start it again from
+        # the user's grid. Its shape is the size inputs' already (they may be drawn
+        # above it in this run, and then cannot be set).
+        state[keys.base] = state[keys.current]
+        state[keys.version] += 1
         editor_key = keys.editor(state[keys.version])
     base = state[keys.base]
     columns = [str(c) for c in range(base.shape[1])]
