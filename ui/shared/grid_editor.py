@@ -20,11 +20,17 @@ from .state import GridKeys
 
 def set_grid(keys: GridKeys, grid: np.ndarray) -> None:
     """Replace the grid from outside the editor (preset, resize, link)."""
+    _restart_editor(keys, grid)
+    st.session_state[keys.rows], st.session_state[keys.cols] = np.shape(grid)
+
+
+def _restart_editor(keys: GridKeys, grid: np.ndarray) -> None:
+    """Hand `grid` to a new editor (a new key) as the user's grid; the size inputs
+    are left alone (the caller sets them, or they already match)."""
     state = st.session_state
     state[keys.base] = np.array(grid, dtype=np.float64)
     state[keys.current] = state[keys.base]
     state[keys.version] = state.get(keys.version, 0) + 1
-    state[keys.rows], state[keys.cols] = state[keys.base].shape
 
 
 def current_grid(keys: GridKeys) -> np.ndarray:
@@ -77,8 +83,7 @@ def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
         # fold closed), and Streamlit dropped its edits with it: start it again from
         # the user's grid. Its shape is the size inputs' already (they may be drawn
         # above it in this run, and then cannot be set).
-        state[keys.base] = state[keys.current]
-        state[keys.version] += 1
+        _restart_editor(keys, state[keys.current])
         editor_key = keys.editor(state[keys.version])
     base = state[keys.base]
     columns = [str(c) for c in range(base.shape[1])]
