@@ -75,6 +75,9 @@ def test_the_arrow_key_after_a_lesson_answer_goes_to_the_next_step(page, app_url
     )
     score = f"Answered 1 of {STEP_COUNT} steps, 1 right at the first try"
     expect(page.get_by_text(score, exact=False)).to_be_visible(timeout=TIMEOUT_MS)
+    # A person presses ← once step 2 is drawn: its title comes before its buttons, and
+    # step 1's Previous, still on screen until then, is disabled (its key does nothing).
+    settle(page)
     page.keyboard.press("ArrowLeft")
     expect(page.get_by_text(f"Step 1 of {STEP_COUNT}:", exact=False)).to_be_visible(
         timeout=TIMEOUT_MS
