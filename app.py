@@ -7,11 +7,12 @@ import streamlit as st
 
 from pooling import keep_freed_memory
 from ui.pure.pages import PAGES
+from ui.shared import browser
 from ui.shared.process import freeze_after_first_run
 
 keep_freed_memory()  # the process keeps freed blocks for the next call: pooling/fast/memory.py
 
-st.navigation(
+shown = st.navigation(
     [
         st.Page(
             page.script,
@@ -22,5 +23,7 @@ st.navigation(
         )
         for page in PAGES
     ]
-).run()
+)
+browser.on_page(shown.url_path)  # a page being left stays quiet: ui/shared/browser.py
+shown.run()
 freeze_after_first_run()  # the loaded objects out of the collector's walks: ui/shared/process.py

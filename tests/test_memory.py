@@ -28,7 +28,7 @@ def test_stored_text_that_is_not_json_gives_nothing(text):
 
 def test_a_fresh_session_reads_before_it_writes():
     requests = browser.Requests(store={"ex": "{}", "ls": "{}"}, wanted={"ex", "ls", "bt"})
-    data = browser.browser_data(requests, arrived={"ls"})
+    data = browser.browser_data(requests, arrived={"ls"}, page="lesson")
     assert data["recall"] == ["bt", "ex"]  # not come back yet: asked for, not written
     assert data["store"] == {"ls": "{}"}
 

@@ -15,6 +15,10 @@ away once an option is chosen, so the ← and → keys reach the page's Previous
 shortcuts instead of changing the answer. `enter_presses` makes Enter in text inputs
 press a button (an answer box's Check).
 
+Leaving: a page being left (a link to another page followed) holds back its request
+for stored work, which would name it and so bring it back; `on_page` (app.py) tells the
+browser which page a run draws.
+
 Touch: one tap on a chart's cell picks it, as a click does (the hover Plotly picks from
 is made under the finger first); a page with clickable charts mounts the component.
 """
@@ -26,119 +30,20 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
+from ui.pure.pages import PAGES
+from ui.shared import browser_js
+
 KEY = "lab_browser"  # its element's key, hence its CSS class: st-key-lab_browser
 ARRIVED = "browser_arrived"  # namespaces whose stored value has come back this session
 RECALLED = "browser_recalled"  # {namespace: stored text} come back, not yet handed out
 PENDING = "browser_pending"  # what this run asks of the browser, sent by mount()
+PAGE = "browser_page"  # the URL path of the page this run draws, set by app.py
 MAX_STORED_CHARS = 100_000  # per namespace; anything longer is ignored, never parsed
 
 # The element container holding the component is hidden: no empty row, no gap.
 CSS = f".st-key-{KEY} {{ display: none; }}"
 
-JS = """
-const PREFIX = 'pooling-lab:';
-const MAX_CHARS = MAX_STORED_CHARS;
-const ARROWS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
-
-function read(namespace) {
-  try {
-    const text = window.localStorage.getItem(PREFIX + namespace);
-    return text !== null && text.length <= MAX_CHARS ? text : null;
-  } catch (error) {
-    return null;  // storage switched off: nothing comes back
-  }
-}
-
-function write(namespace, text) {
-  try {
-    window.localStorage.setItem(PREFIX + namespace, text);
-  } catch (error) {
-    // full or switched off: the work stays for this session only
-  }
-}
-
-const boxOf = (key) => document.querySelector('.st-key-' + CSS.escape(key));
-
-// The listed radio group holding `node`, with its element container, or null.
-function groupOf(lab, node) {
-  if (!(node instanceof Element)) return null;
-  for (const group of lab.groups) {
-    const box = node.closest('.st-key-' + CSS.escape(group.key));
-    if (box) return { group, box };
-  }
-  return null;
-}
-
-const chosen = (box) => !!box.querySelector('input[type="radio"]:checked');
-
-function leave(box) {
-  const active = document.activeElement;
-  if (active && box.contains(active) && chosen(box)) active.blur();
-}
-
-// -- Touch: one tap picks a chart's cell ----------------------------------------------
-// Plotly picks the point its last hover found (kept on the plot, computed on
-// mousemove). A finger sends no mousemove before it taps: the browser makes one up only
-// after the tap, so a first tap picked nothing (it only showed the tooltip) and a second
-// picked the cell of the first. So when a finger lands on a plot's drag layer (the
-// rectangle over its cells, class nsewdrag), the hover runs there first, at the finger,
-// and the tap's click picks the cell under it. Passive: scrolling stays the browser's.
-function hoverUnderFinger(event) {
-  const touch = event.touches.length === 1 ? event.touches[0] : null;
-  const layer = touch && event.target instanceof Element && event.target.closest('.nsewdrag');
-  if (!layer) return;
-  const at = { clientX: touch.clientX, clientY: touch.clientY };
-  layer.dispatchEvent(new MouseEvent('mousemove', { ...at, bubbles: true, view: window }));
-}
-
-function install() {
-  const lab = { groups: [], enter: [], sent: null };
-  document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
-  // A choice made (mouse or touch): focus leaves the group, after Streamlit has seen it.
-  document.addEventListener('click', (event) => {
-    const found = groupOf(lab, event.target);
-    if (!found) return;
-    leave(found.box);
-    setTimeout(() => leave(found.box), 0);
-  });
-  // An arrow key on a group already answered must not change the answer: it goes to
-  // the page's Previous or Next instead. Before a choice, arrows keep their meaning.
-  document.addEventListener('keydown', (event) => {
-    if (!ARROWS.includes(event.key)) return;
-    const found = groupOf(lab, event.target);
-    if (!found || !chosen(found.box)) return;
-    event.preventDefault();
-    event.stopPropagation();
-    event.target.blur();
-    const button = found.group.arrows[event.key];
-    const box = button && boxOf(button);
-    if (box) box.querySelector('button')?.click();
-  }, true);
-  // Enter in a listed text input presses its button, once Streamlit has the text.
-  document.addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement)) return;
-    const pair = lab.enter.find((pair) =>
-      pair.inputs.some((key) => event.target.closest('.st-key-' + CSS.escape(key))));
-    if (!pair) return;
-    setTimeout(() => boxOf(pair.button)?.querySelector('button')?.click(), 0);
-  });
-  return lab;
-}
-
-export default function ({ data, setStateValue }) {
-  const lab = (window.poolingLabBrowser ||= install());
-  lab.groups = data.focus || [];
-  lab.enter = data.enter || [];
-  for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
-  const wanted = data.recall || [];
-  if (!wanted.length) return;
-  const found = Object.fromEntries(wanted.map((namespace) => [namespace, read(namespace)]));
-  const message = JSON.stringify(found);
-  if (message === lab.sent) return;  // already on its way
-  lab.sent = message;
-  setStateValue('recalled', found);
-}
-""".replace("MAX_STORED_CHARS", str(MAX_STORED_CHARS))
+JS = browser_js.JS.replace("MAX_STORED_CHARS", str(MAX_STORED_CHARS))
 
 _component = st.components.v2.component("pooling_lab_browser", css=CSS, js=JS, isolate_styles=False)
 
@@ -212,6 +117,12 @@ def enter_presses(input_keys: list[str], button_key: str) -> None:
     _requests().enter.append({"inputs": list(input_keys), "button": button_key})
 
 
+def on_page(url_path: str) -> None:
+    """The run draws the page at `url_path` ("" for home): the browser then tells a
+    page being left (a link followed) from the one arriving."""
+    st.session_state[PAGE] = url_path
+
+
 def _take_recall() -> None:
     """The browser answered: note which namespaces came back and keep their text."""
     result = st.session_state.get(KEY) or {}
@@ -226,10 +137,13 @@ def _take_recall() -> None:
                 waiting[namespace] = text
 
 
-def browser_data(requests: Requests, arrived: set[str]) -> dict:
-    """What the component is given: the namespaces to read (not yet come back), the
-    text to write (only for those that have), the focus and Enter rules."""
+def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> dict:
+    """What the component is given: the page's URL path (None when unknown) and every
+    page's, the namespaces to read (not yet come back), the text to write (only for
+    those that have), the focus and Enter rules."""
     return {
+        "page": page,
+        "pages": [entry.url_path for entry in PAGES],
         "recall": sorted(requests.wanted - arrived),
         "store": {ns: text for ns, text in sorted(requests.store.items()) if ns in arrived},
         "focus": requests.focus,
@@ -244,7 +158,7 @@ def mount() -> None:
     requests = st.session_state.pop(PENDING, None) or Requests()
     _component(
         key=KEY,
-        data=browser_data(requests, _arrived()),
+        data=browser_data(requests, _arrived(), page=st.session_state.get(PAGE)),
         on_recalled_change=_take_recall,
         width="stretch",
         height="content",

@@ -1,0 +1,113 @@
+"""A page being left stays quiet, in headless Chromium: the lab's browser script
+(ui/shared/browser_js.py) run on its own, on a bare page, with Playwright's clock.
+
+Why: a fresh session's page asks the browser for its stored work once its run is
+drawn, and that request reruns the page it names. When a learner clicks a menu entry
+before the request leaves, the server gets the new page, then the old one again, and
+runs the old one: the click is lost (seen in CI: a click on Lesson stayed on Batch).
+"""
+
+import pytest
+
+from ui.pure.pages import PAGES
+from ui.shared.browser import JS
+
+pytestmark = pytest.mark.browser
+
+ORIGIN = "http://lab.test"  # answered by the route below: no server, no network
+LEAVE_MS = 5000  # browser_js.LEAVE_MS
+# Links as Streamlit draws them; like Streamlit's menu, the page follows none itself.
+BARE_PAGE = """<!doctype html><title>probe</title>
+<a id="lesson" href="/lesson">Lesson</a>
+<a id="batch" href="/batch">Batch</a>
+<a id="lesson-tab" href="/lesson" target="_blank">Lesson in a new tab</a>
+<script>document.addEventListener('click', (event) => event.preventDefault());</script>"""
+LOAD = """async (js) => {
+  const url = URL.createObjectURL(new Blob([js], { type: 'text/javascript' }));
+  const component = (await import(url)).default;
+  window.sent = [];
+  window.cleanups = [];
+  window.run = (page, namespace) => {
+    const data = { page, pages: PAGES, recall: [namespace] };
+    const setStateValue = (name, value) => window.sent.push([page, name, value]);
+    window.cleanups.push(component({ data, setStateValue }));
+  };
+  component({ data: { page: 'batch', pages: PAGES }, setStateValue: () => {} });  // on
+}"""
+
+
+@pytest.fixture
+def bare(page):
+    """A bare page with the lab's browser script loaded; window.run(page, namespace) is
+    one run of `page` asking for `namespace`; window.sent what reached the server."""
+    page.route(
+        f"{ORIGIN}/**", lambda route: route.fulfill(content_type="text/html", body=BARE_PAGE)
+    )
+    page.clock.install()
+    page.goto(f"{ORIGIN}/batch")
+    pages = [entry.url_path for entry in PAGES]
+    page.evaluate(LOAD.replace("PAGES", repr(pages)), JS)
+    return page
+
+
+def sent(page) -> list:
+    return page.evaluate("() => window.sent")
+
+
+def test_a_page_not_being_left_asks_at_once(bare):
+    bare.evaluate("() => window.run('batch', 'bt')")
+    assert sent(bare) == [["batch", "recalled", {"bt": None}]]
+
+
+def test_a_link_followed_holds_the_old_pages_request_and_the_new_page_drops_it(bare):
+    bare.click("#lesson")
+    bare.evaluate("() => window.run('batch', 'bt')")  # Batch's run, drawn after the click
+    bare.clock.run_for(LEAVE_MS // 2)
+    assert sent(bare) == []
+    bare.evaluate("() => window.run('lesson', 'ls')")  # Lesson arrives
+    bare.clock.run_for(2 * LEAVE_MS)
+    assert sent(bare) == [["lesson", "recalled", {"ls": None}]]
+
+
+def test_the_request_of_a_page_that_goes_is_dropped(bare):
+    bare.click("#lesson")
+    bare.evaluate("() => window.run('batch', 'bt')")
+    bare.evaluate("() => window.cleanups.at(-1)()")  # unmounted: the new page has none
+    bare.clock.run_for(2 * LEAVE_MS)
+    assert sent(bare) == []
+
+
+def test_a_link_that_led_nowhere_lets_the_request_go_after_a_while(bare):
+    bare.click("#lesson")
+    bare.evaluate("() => window.run('batch', 'bt')")
+    bare.clock.run_for(LEAVE_MS - 500)
+    assert sent(bare) == []
+    bare.clock.run_for(1000)
+    assert sent(bare) == [["batch", "recalled", {"bt": None}]]
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        {"selector": "#batch"},
+        {"selector": "#lesson-tab"},
+        {"selector": "#lesson", "modifiers": ["Control"]},
+    ],
+)
+def test_a_link_to_the_same_page_or_to_a_new_tab_holds_nothing(bare, how):
+    bare.click(how["selector"], modifiers=how.get("modifiers", []))
+    bare.evaluate("() => window.run('batch', 'bt')")
+    assert sent(bare) == [["batch", "recalled", {"bt": None}]]
+
+
+def test_going_back_in_the_browser_holds_the_old_pages_request_too(bare):
+    bare.evaluate("""() => new Promise((done) => {
+      history.pushState({}, '', '/lesson');
+      window.addEventListener('popstate', done, { once: true });
+      history.back();
+    })""")
+    bare.evaluate("() => window.run('lesson', 'ls')")  # drawn after the back button
+    bare.clock.run_for(LEAVE_MS // 2)
+    assert sent(bare) == []
+    bare.evaluate("() => window.run('batch', 'bt')")
+    assert sent(bare) == [["batch", "recalled", {"bt": None}]]

@@ -1,0 +1,158 @@
+"""The browser side of the lab's browser component (ui/shared/browser.py), as text: its
+script. MAX_STORED_CHARS is filled in by that module."""
+
+JS = r"""
+const PREFIX = 'pooling-lab:';
+const MAX_CHARS = MAX_STORED_CHARS;
+const ARROWS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
+
+function read(namespace) {
+  try {
+    const text = window.localStorage.getItem(PREFIX + namespace);
+    return text !== null && text.length <= MAX_CHARS ? text : null;
+  } catch (error) {
+    return null;  // storage switched off: nothing comes back
+  }
+}
+
+function write(namespace, text) {
+  try {
+    window.localStorage.setItem(PREFIX + namespace, text);
+  } catch (error) {
+    // full or switched off: the work stays for this session only
+  }
+}
+
+const boxOf = (key) => document.querySelector('.st-key-' + CSS.escape(key));
+
+// The listed radio group holding `node`, with its element container, or null.
+function groupOf(lab, node) {
+  if (!(node instanceof Element)) return null;
+  for (const group of lab.groups) {
+    const box = node.closest('.st-key-' + CSS.escape(group.key));
+    if (box) return { group, box };
+  }
+  return null;
+}
+
+const chosen = (box) => !!box.querySelector('input[type="radio"]:checked');
+
+function leave(box) {
+  const active = document.activeElement;
+  if (active && box.contains(active) && chosen(box)) active.blur();
+}
+
+// -- Touch: one tap picks a chart's cell ----------------------------------------------
+// Plotly picks the point its last hover found (kept on the plot, computed on
+// mousemove). A finger sends no mousemove before it taps: the browser makes one up only
+// after the tap, so a first tap picked nothing (it only showed the tooltip) and a second
+// picked the cell of the first. So when a finger lands on a plot's drag layer (the
+// rectangle over its cells, class nsewdrag), the hover runs there first, at the finger,
+// and the tap's click picks the cell under it. Passive: scrolling stays the browser's.
+function hoverUnderFinger(event) {
+  const touch = event.touches.length === 1 ? event.touches[0] : null;
+  const layer = touch && event.target instanceof Element && event.target.closest('.nsewdrag');
+  if (!layer) return;
+  const at = { clientX: touch.clientX, clientY: touch.clientY };
+  layer.dispatchEvent(new MouseEvent('mousemove', { ...at, bubbles: true, view: window }));
+}
+
+// -- Leaving a page: its late request must not pull the learner back -----------------
+// A click on a link to another page asks the server for that page; but a request the
+// old page makes before the new one arrives names the old page, and the server runs
+// that one: the click is lost. So once a link is followed (or the browser goes back or
+// forward), the stored work asked for by a page being left waits; it is dropped when
+// that page goes, and sent if the page is still there LEAVE_MS later (the link led
+// nowhere). A click before this script first runs in the tab is not seen.
+const LEAVE_MS = 5000;
+
+function pageOf(lab, pathname) {
+  const path = pathname.replace(/\/+$/, '');
+  return lab.pages.find((page) => page && path.endsWith('/' + page)) ?? '';
+}
+
+function followed(event) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
+    return null;  // a new tab or window: this page stays
+  }
+  const link = event.target instanceof Element && event.target.closest('a[href]');
+  if (!link || (link.target && link.target !== '_self')) return null;
+  const url = new URL(link.href, document.baseURI);
+  return url.origin === window.location.origin ? url : null;
+}
+
+function leaving(lab, pathname) {
+  lab.leaving = { to: pageOf(lab, pathname), at: performance.now() };
+}
+
+const leavingElsewhere = (lab, page) =>
+  lab.leaving !== null && lab.leaving.to !== page && performance.now() - lab.leaving.at < LEAVE_MS;
+
+function install() {
+  const lab = { groups: [], enter: [], sent: null, pages: [], page: null, leaving: null, calls: 0 };
+  document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
+  document.addEventListener('click', (event) => {
+    const url = followed(event);
+    if (url) leaving(lab, url.pathname);
+  }, true);
+  window.addEventListener('popstate', () => leaving(lab, window.location.pathname));
+  // A choice made (mouse or touch): focus leaves the group, after Streamlit has seen it.
+  document.addEventListener('click', (event) => {
+    const found = groupOf(lab, event.target);
+    if (!found) return;
+    leave(found.box);
+    setTimeout(() => leave(found.box), 0);
+  });
+  // An arrow key on a group already answered must not change the answer: it goes to
+  // the page's Previous or Next instead. Before a choice, arrows keep their meaning.
+  document.addEventListener('keydown', (event) => {
+    if (!ARROWS.includes(event.key)) return;
+    const found = groupOf(lab, event.target);
+    if (!found || !chosen(found.box)) return;
+    event.preventDefault();
+    event.stopPropagation();
+    event.target.blur();
+    const button = found.group.arrows[event.key];
+    const box = button && boxOf(button);
+    if (box) box.querySelector('button')?.click();
+  }, true);
+  // Enter in a listed text input presses its button, once Streamlit has the text.
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement)) return;
+    const pair = lab.enter.find((pair) =>
+      pair.inputs.some((key) => event.target.closest('.st-key-' + CSS.escape(key))));
+    if (!pair) return;
+    setTimeout(() => boxOf(pair.button)?.querySelector('button')?.click(), 0);
+  });
+  return lab;
+}
+
+export default function ({ data, setStateValue }) {
+  const lab = (window.poolingLabBrowser ||= install());
+  const call = ++lab.calls;
+  lab.groups = data.focus || [];
+  lab.enter = data.enter || [];
+  lab.pages = data.pages || [];
+  lab.page = data.page;  // the page whose run sent the data last
+  if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
+  for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
+  const wanted = data.recall || [];
+  if (!wanted.length) return undefined;
+  const found = Object.fromEntries(wanted.map((namespace) => [namespace, read(namespace)]));
+  const message = JSON.stringify(found);
+  const send = () => {
+    if (call !== lab.calls) return;  // a later run's data came, or the page went
+    if (leavingElsewhere(lab, data.page)) {
+      setTimeout(send, 100);
+      return;
+    }
+    if (message === lab.sent) return;  // already on its way
+    lab.sent = message;
+    setStateValue('recalled', found);
+  };
+  send();
+  return () => {
+    if (call === lab.calls) lab.calls += 1;  // unmounted: its request is off
+  };
+}
+"""
