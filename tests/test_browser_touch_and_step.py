@@ -176,6 +176,7 @@ def test_on_a_phone_the_running_dl_dx_sits_right_under_the_window_feeding_it(pho
     assert abs(running["x"] - window["x"]) <= 2
     assert 0 <= running["y"] - (window["y"] + window["height"]) <= NEXT_ROW_PX
     sentence = page.locator(".lab-frames p.sentence").filter(has_text=SENTENCE)
+    expect(sentence).to_be_visible(timeout=TIMEOUT_MS)  # the player may be writing it
     assert sentence.bounding_box()["y"] >= running["y"] + running["height"]
 
 
