@@ -10,17 +10,21 @@ runs the old one: the click is lost (seen in CI: a click on Lesson stayed on Bat
 import pytest
 
 from ui.pure.pages import PAGES
-from ui.shared.browser import JS
+from ui.shared.browser import JS, LEAVE_AFTER_MS
 
 pytestmark = pytest.mark.browser
 
 ORIGIN = "http://lab.test"  # answered by the route below: no server, no network
-LEAVE_MS = 5000  # browser_js.LEAVE_MS
-# Links as Streamlit draws them; like Streamlit's menu, the page follows none itself.
+LEAVE_MS = LEAVE_AFTER_MS
+# Page links as Streamlit draws them (menu, st.page_link), and links that change no page;
+# like Streamlit, the page follows none of them itself.
 BARE_PAGE = """<!doctype html><title>probe</title>
-<a id="lesson" href="/lesson">Lesson</a>
-<a id="batch" href="/batch">Batch</a>
-<a id="lesson-tab" href="/lesson" target="_blank">Lesson in a new tab</a>
+<a id="lesson" data-testid="stSidebarNavLink" href="/lesson">Lesson</a>
+<a id="batch" data-testid="stSidebarNavLink" href="/batch">Batch</a>
+<a id="lesson-card" data-testid="stPageLink-NavLink" href="/lesson">Lesson</a>
+<a id="lesson-tab" data-testid="stPageLink-NavLink" href="/lesson" target="_blank">Lesson</a>
+<a id="anchor" href="#top">Top</a>
+<a id="download" href="/lesson/chart.png" download>Download the chart</a>
 <script>document.addEventListener('click', (event) => event.preventDefault());</script>"""
 LOAD = """async (js) => {
   const url = URL.createObjectURL(new Blob([js], { type: 'text/javascript' }));
@@ -43,8 +47,9 @@ def bare(page):
     page.route(
         f"{ORIGIN}/**", lambda route: route.fulfill(content_type="text/html", body=BARE_PAGE)
     )
-    page.clock.install()
+    page.clock.install(time=0)
     page.goto(f"{ORIGIN}/batch")
+    page.clock.pause_at(1000)  # time moves only when a test moves it
     pages = [entry.url_path for entry in PAGES]
     page.evaluate(LOAD.replace("PAGES", repr(pages)), JS)
     return page
@@ -59,8 +64,9 @@ def test_a_page_not_being_left_asks_at_once(bare):
     assert sent(bare) == [["batch", "recalled", {"bt": None}]]
 
 
-def test_a_link_followed_holds_the_old_pages_request_and_the_new_page_drops_it(bare):
-    bare.click("#lesson")
+@pytest.mark.parametrize("link", ["#lesson", "#lesson-card"], ids=["menu", "page-link"])
+def test_a_link_followed_holds_the_old_pages_request_and_the_new_page_drops_it(bare, link):
+    bare.click(link)
     bare.evaluate("() => window.run('batch', 'bt')")  # Batch's run, drawn after the click
     bare.clock.run_for(LEAVE_MS // 2)
     assert sent(bare) == []
@@ -92,9 +98,12 @@ def test_a_link_that_led_nowhere_lets_the_request_go_after_a_while(bare):
         {"selector": "#batch"},
         {"selector": "#lesson-tab"},
         {"selector": "#lesson", "modifiers": ["Control"]},
+        {"selector": "#anchor"},
+        {"selector": "#download"},
     ],
+    ids=["same-page", "new-tab", "ctrl-click", "anchor", "download"],
 )
-def test_a_link_to_the_same_page_or_to_a_new_tab_holds_nothing(bare, how):
+def test_a_link_to_the_same_page_or_a_new_tab_or_no_page_holds_nothing(bare, how):
     bare.click(how["selector"], modifiers=how.get("modifiers", []))
     bare.evaluate("() => window.run('batch', 'bt')")
     assert sent(bare) == [["batch", "recalled", {"bt": None}]]
@@ -110,4 +119,5 @@ def test_going_back_in_the_browser_holds_the_old_pages_request_too(bare):
     bare.clock.run_for(LEAVE_MS // 2)
     assert sent(bare) == []
     bare.evaluate("() => window.run('batch', 'bt')")
+    bare.clock.run_for(2 * LEAVE_MS)  # and Lesson's, held, never goes
     assert sent(bare) == [["batch", "recalled", {"bt": None}]]

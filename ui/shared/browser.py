@@ -15,9 +15,9 @@ away once an option is chosen, so the ← and → keys reach the page's Previous
 shortcuts instead of changing the answer. `enter_presses` makes Enter in text inputs
 press a button (an answer box's Check).
 
-Leaving: a page being left (a link to another page followed) holds back its request
-for stored work, which would name it and so bring it back; `on_page` (app.py) tells the
-browser which page a run draws.
+Leaving: a page being left (a page link followed, or back or forward in the browser)
+holds back its request for stored work, which would name it and so bring it back;
+`on_page` (app.py) tells the browser which page a run draws.
 
 Touch: one tap on a chart's cell picks it, as a click does (the hover Plotly picks from
 is made under the finger first); a page with clickable charts mounts the component.
@@ -39,11 +39,14 @@ RECALLED = "browser_recalled"  # {namespace: stored text} come back, not yet han
 PENDING = "browser_pending"  # what this run asks of the browser, sent by mount()
 PAGE = "browser_page"  # the URL path of the page this run draws, set by app.py
 MAX_STORED_CHARS = 100_000  # per namespace; anything longer is ignored, never parsed
+LEAVE_AFTER_MS = 5_000  # a page link followed that changed nothing by then led nowhere
 
 # The element container holding the component is hidden: no empty row, no gap.
 CSS = f".st-key-{KEY} {{ display: none; }}"
 
-JS = browser_js.JS.replace("MAX_STORED_CHARS", str(MAX_STORED_CHARS))
+JS = browser_js.JS.replace("MAX_STORED_CHARS", str(MAX_STORED_CHARS)).replace(
+    "LEAVE_AFTER_MS", str(LEAVE_AFTER_MS)
+)
 
 _component = st.components.v2.component("pooling_lab_browser", css=CSS, js=JS, isolate_styles=False)
 

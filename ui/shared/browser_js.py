@@ -1,5 +1,5 @@
 """The browser side of the lab's browser component (ui/shared/browser.py), as text: its
-script. MAX_STORED_CHARS is filled in by that module."""
+script. MAX_STORED_CHARS and LEAVE_AFTER_MS are filled in by that module."""
 
 JS = r"""
 const PREFIX = 'pooling-lab:';
@@ -60,11 +60,15 @@ function hoverUnderFinger(event) {
 // -- Leaving a page: its late request must not pull the learner back -----------------
 // A click on a link to another page asks the server for that page; but a request the
 // old page makes before the new one arrives names the old page, and the server runs
-// that one: the click is lost. So once a link is followed (or the browser goes back or
-// forward), the stored work asked for by a page being left waits; it is dropped when
-// that page goes, and sent if the page is still there LEAVE_MS later (the link led
+// that one: the click is lost. So once a page link is followed (or the browser goes
+// back or forward), the stored work asked for by a page being left waits; it is dropped
+// when that page goes, and sent if the page is still there LEAVE_MS later (the link led
 // nowhere). A click before this script first runs in the tab is not seen.
-const LEAVE_MS = 5000;
+const LEAVE_MS = LEAVE_AFTER_MS;
+// Streamlit's own page links (menu, top bar, st.page_link): the only links that change
+// the page in place. Any other link (an anchor, a download, a file) leaves it be.
+const PAGE_LINKS = ['stSidebarNavLink', 'stTopNavLink', 'stTopNavDropdownLink',
+  'stPageLink-NavLink'].map((id) => `a[href][data-testid="${id}"]`).join(', ');
 
 function pageOf(lab, pathname) {
   const path = pathname.replace(/\/+$/, '');
@@ -75,10 +79,14 @@ function followed(event) {
   if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
     return null;  // a new tab or window: this page stays
   }
-  const link = event.target instanceof Element && event.target.closest('a[href]');
+  const link = event.target instanceof Element && event.target.closest(PAGE_LINKS);
   if (!link || (link.target && link.target !== '_self')) return null;
-  const url = new URL(link.href, document.baseURI);
-  return url.origin === window.location.origin ? url : null;
+  try {
+    const url = new URL(link.href, document.baseURI);
+    return url.origin === window.location.origin ? url : null;
+  } catch (error) {
+    return null;  // an address the browser cannot read leads nowhere
+  }
 }
 
 function leaving(lab, pathname) {
@@ -89,7 +97,7 @@ const leavingElsewhere = (lab, page) =>
   lab.leaving !== null && lab.leaving.to !== page && performance.now() - lab.leaving.at < LEAVE_MS;
 
 function install() {
-  const lab = { groups: [], enter: [], sent: null, pages: [], page: null, leaving: null, calls: 0 };
+  const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0 };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('click', (event) => {
     const url = followed(event);
@@ -133,7 +141,6 @@ export default function ({ data, setStateValue }) {
   lab.groups = data.focus || [];
   lab.enter = data.enter || [];
   lab.pages = data.pages || [];
-  lab.page = data.page;  // the page whose run sent the data last
   if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
   for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
   const wanted = data.recall || [];
@@ -153,6 +160,7 @@ export default function ({ data, setStateValue }) {
   send();
   return () => {
     if (call === lab.calls) lab.calls += 1;  // unmounted: its request is off
+    lab.sent = null;  // a page mounted again asks again (a request lost to a page change)
   };
 }
 """
