@@ -7,9 +7,11 @@ before the request leaves, the server gets the new page, then the old one again,
 runs the old one: the click is lost (seen in CI: a click on Lesson stayed on Batch).
 """
 
+import json
+
 import pytest
 
-from ui.pure.pages import PAGES
+from ui.pure.pages import URL_PATHS
 from ui.shared.browser import JS, LEAVE_AFTER_MS
 
 pytestmark = pytest.mark.browser
@@ -50,8 +52,7 @@ def bare(page):
     page.clock.install(time=0)
     page.goto(f"{ORIGIN}/batch")
     page.clock.pause_at(1000)  # time moves only when a test moves it
-    pages = [entry.url_path for entry in PAGES]
-    page.evaluate(LOAD.replace("PAGES", repr(pages)), JS)
+    page.evaluate(LOAD.replace("PAGES", json.dumps(URL_PATHS)), JS)
     return page
 
 

@@ -25,3 +25,4 @@ PAGES = (
     Page("screens/join.py", "Join", ":material/how_to_reg:", "join"),
 )
 PAGE_BY_LABEL = {page.label: page for page in PAGES}
+URL_PATHS = tuple(page.url_path for page in PAGES)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from ui.pure.pages import PAGES
+from ui.pure.pages import URL_PATHS
 from ui.shared import browser_js
 
 KEY = "lab_browser"  # its element's key, hence its CSS class: st-key-lab_browser
@@ -146,7 +146,7 @@ def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> 
     those that have), the focus and Enter rules."""
     return {
         "page": page,
-        "pages": [entry.url_path for entry in PAGES],
+        "pages": URL_PATHS,
         "recall": sorted(requests.wanted - arrived),
         "store": {ns: text for ns, text in sorted(requests.store.items()) if ns in arrived},
         "focus": requests.focus,

@@ -13,7 +13,7 @@ const KEYS = { ArrowLeft: -1, ArrowRight: 1 };
 function newPlayer(id) {
   return { id, frames: null, position: 0, preview: null, playing: null, speed: 4,
            dirty: false, sent: 0, parts: {}, serverPosition: null, signature: null,
-           linkTimer: null, asked: null, target: null, waited: 0 };
+           linkTimer: null, asked: null, target: null, waited: 0, queued: 0 };
 }
 
 // Frames in blocks (a stream): more may come after the last frame the browser has.
