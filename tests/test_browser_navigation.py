@@ -6,9 +6,10 @@ import re
 
 import pytest
 from browser import TIMEOUT_MS, exceptions_on, expect_link, open_page
+from conftest import PHONE
 from playwright.sync_api import expect
 
-from ui.pure.pages import PAGES
+from ui.pure.pages import PAGE_BY_LABEL, PAGES
 
 pytestmark = pytest.mark.browser
 
@@ -83,3 +84,27 @@ def test_the_home_pages_links_open_the_pages_they_name(page, app_url):
         main.get_by_role("link", name=entry.label).click()
         expect(page.locator("h1").first).to_have_text(entry.label, timeout=TIMEOUT_MS)
         expect(page).to_have_url(at_path(app_url, entry.url_path), timeout=TIMEOUT_MS)
+
+
+@pytest.mark.parametrize("screen", ["phone", "desktop"])
+def test_a_menu_entry_tapped_on_a_phone_folds_the_menu_and_on_a_desktop_leaves_it(
+    browser, app_url, screen
+):
+    """On a phone the menu lies over the page: after a tap on an entry the new page
+    must not arrive under it. Beside the page, on a wider screen, it stays open."""
+    phone = screen == "phone"
+    context = browser.new_context(
+        **(PHONE if phone else {"viewport": {"width": 1400, "height": 900}})
+    )
+    page = context.new_page()
+    open_page(page, f"{app_url}/playground")
+    sidebar = page.locator("[data-testid='stSidebar']")
+    if phone:
+        page.locator("[data-testid='stExpandSidebarButton']").first.tap()
+        expect(sidebar).to_have_attribute("data-collapsed", "false", timeout=TIMEOUT_MS)
+    entry = page.locator(MENU).nth(PAGES.index(PAGE_BY_LABEL["Lesson"]))
+    entry.tap() if phone else entry.click()
+    expect(page.locator("h1").first).to_have_text("Lesson", timeout=TIMEOUT_MS)
+    expect(sidebar).to_have_attribute("data-collapsed", str(phone).lower(), timeout=TIMEOUT_MS)
+    assert exceptions_on(page) == []
+    context.close()

@@ -17,7 +17,8 @@ press a button (an answer box's Check).
 
 Leaving: a page being left (a page link followed, or back or forward in the browser)
 holds back its request for stored work, which would name it and so bring it back;
-`on_page` (app.py) tells the browser which page a run draws.
+`on_page` (app.py) tells the browser which page a run draws. On a phone, where the menu
+lies over the page, a page link followed in it folds it.
 
 Touch: one tap on a chart's cell picks it, as a click does (the hover Plotly picks from
 is made under the finger first); a page with clickable charts mounts the component.

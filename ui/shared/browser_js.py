@@ -89,6 +89,17 @@ function followed(event) {
   }
 }
 
+// On a phone the menu lies over the page, and Streamlit leaves it open after a page
+// link in it was followed: the new page would arrive under it. So it folds then, as a
+// tap on its « does; where it sits beside the page (a wider screen) it stays.
+function foldMenuOver(node) {
+  const menu = node.closest('[data-testid="stSidebar"]');
+  const page = document.querySelector('[data-testid="stMain"]');
+  if (!menu || !page) return;
+  if (menu.getBoundingClientRect().right <= page.getBoundingClientRect().left + 1) return;
+  menu.querySelector('[data-testid="stSidebarCollapseButton"] button')?.click();
+}
+
 function leaving(lab, pathname) {
   lab.leaving = { to: pageOf(lab, pathname), at: performance.now() };
 }
@@ -101,7 +112,9 @@ function install() {
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('click', (event) => {
     const url = followed(event);
-    if (url) leaving(lab, url.pathname);
+    if (!url) return;
+    leaving(lab, url.pathname);
+    setTimeout(() => foldMenuOver(event.target), 0);  // once Streamlit has the click
   }, true);
   window.addEventListener('popstate', () => leaving(lab, window.location.pathname));
   // A choice made (mouse or touch): focus leaves the group, after Streamlit has seen it.
