@@ -91,7 +91,7 @@ function followed(event) {
 
 // On a phone the menu lies over the page, and Streamlit leaves it open after a page
 // link in it was followed: the new page would arrive under it. So it folds then, as a
-// tap on its « does; where it sits beside the page (a wider screen) it stays.
+// tap on its « does; where it leaves the page room (a wider screen) it stays.
 function foldMenuOver(node) {
   const menu = node.closest('[data-testid="stSidebar"]');
   const page = document.querySelector('[data-testid="stMain"]');
