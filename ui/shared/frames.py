@@ -70,10 +70,14 @@ LAYOUT_CSS = """
 .lab-frames.lecture p { margin-bottom: 0.3rem; }
 """
 
+# The player's whole script, as the browser runs it (an ES module: its default export is
+# called on every run of the page with the player's data).
+PLAYER_JS = JS.replace("// DRAWING", DRAW_JS).replace("// PARTS", PARTS_JS)
+
 _component = st.components.v2.component(
     "pooling_lab_frames",
     css=LAYOUT_CSS.replace("LECTURE_TEXT", f"{LECTURE_TEXT_PX}px") + FRAME_PLAYER_COLOURS,
-    js=JS.replace("// DRAWING", DRAW_JS).replace("// PARTS", PARTS_JS),
+    js=PLAYER_JS,
     isolate_styles=False,
 )
 

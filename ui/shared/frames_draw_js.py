@@ -150,23 +150,36 @@ function moveTraces(plot, { frame, index, updates, title }) {
 }
 
 // -- pointing at y -----------------------------------------------------------------------
+// The chart keyed `key` in the player's frames as they are now: a hook outlives the
+// frames it was made under (new frames may come before or after Streamlit's new chart).
+function chartFor(player, key) {
+  return (player.frames && player.frames.charts.find((chart) => chart.key === key)) || null;
+}
+
+function pointerOn(player, key) {
+  const pointer = player.frames && player.frames.pointer;
+  return pointer && pointer.key === key ? pointer : null;
+}
+
+// Each chart is hooked once per player; its handlers read the frames when they fire.
 function hookCharts(player) {
-  for (const chart of player.frames.charts) {
-    const plot = chartOf(chart.key);
+  for (const { key } of player.frames.charts) {
+    const plot = chartOf(key);
     if (!plot || !plot.on || plot.labHooked === player) continue;
     plot.labHooked = player;
     // Streamlit may draw its own figure again (a resize, a theme): draw the frame back.
     plot.on('plotly_afterplot', () => {
       if (plot.labFrame && plot.data === plot.labFrame.data && plot.labFrame.frame === player.drawn)
         return;
-      const pointed = pointedAt(player, chart);
-      requestAnimationFrame(() => drawChart(chart, shown(player), { pointed }));
+      requestAnimationFrame(() => {
+        const chart = chartFor(player, key);
+        if (chart) drawChart(chart, shown(player), { pointed: pointedAt(player, chart) });
+      });
     });
-    const pointer = player.frames.pointer;
-    if (!pointer || pointer.key !== chart.key) continue;
     const windowAt = (event) => {
+      const pointer = pointerOn(player, key);
       const point = event && event.points && event.points[0];
-      if (!point) return null;
+      if (!pointer || !point) return null;
       return Math.round(point.y) * pointer.columns + Math.round(point.x);
     };
     plot.on('plotly_hover', (event) => {
@@ -176,7 +189,7 @@ function hookCharts(player) {
       draw(player);
     });
     plot.on('plotly_unhover', () => {
-      if (player.preview === null) return;
+      if (player.preview === null || !pointerOn(player, key)) return;
       player.preview = null;
       draw(player);
     });

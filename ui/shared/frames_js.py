@@ -49,7 +49,7 @@ const ASK_AGAIN_MS = 3000;
 // The chart pointed at to follow a window: Plotly's hover and click on it need a whole
 // redraw of it (a quick move of its traces loses the hover a click reads).
 function pointedAt(player, chart) {
-  return Boolean(player.frames.pointer && player.frames.pointer.key === chart.key);
+  return Boolean(pointerOn(player, chart.key));
 }
 
 function shown(player) {
