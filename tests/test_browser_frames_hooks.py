@@ -86,24 +86,49 @@ NEW = playground(np.arange(36.0).reshape(6, 6) % 7, kernel=2, stride=2)  # y 3x3
 
 
 @pytest.fixture
-def bare(page):
-    """The old input's charts drawn and its frames in the player; then Streamlit's new
-    charts come first and the mouse moves over the page before the new frames come."""
+def loaded(page):
+    """A bare page with the player's script loaded: no chart, no frames yet."""
     page.route(f"{ORIGIN}/plotly.min.js", lambda route: route.fulfill(path=PLOTLY_JS))
     page.route(f"{ORIGIN}/", lambda route: route.fulfill(content_type="text/html", body=BARE_PAGE))
     page.goto(f"{ORIGIN}/")
     page.evaluate(LOAD, PLAYER_JS)
-    for key, figure in OLD["figures"].items():
-        page.evaluate("([key, figure]) => newChart(key, figure)", [key, figure])
-    page.evaluate("(frames) => player(frames)", OLD["frames"])
-    for key, figure in NEW["figures"].items():
-        page.evaluate("([key, figure]) => newChart(key, figure)", [key, figure])
-    page.mouse.move(10, 10)
-    page.mouse.move(20, 20)  # the player hooks charts on a mouse move
-    page.evaluate("() => frames()")
-    page.evaluate("(frames) => player(frames)", NEW["frames"])
-    page.evaluate("() => frames()")
     return page
+
+
+def draw_charts(page, figures: dict) -> None:
+    for key, figure in figures.items():
+        page.evaluate("([key, figure]) => newChart(key, figure)", [key, figure])
+
+
+@pytest.fixture
+def bare(loaded):
+    """The old input's charts drawn and its frames in the player; then Streamlit's new
+    charts come (the player hooks them as they come) before the new frames."""
+    draw_charts(loaded, OLD["figures"])
+    loaded.evaluate("(frames) => player(frames)", OLD["frames"])
+    draw_charts(loaded, NEW["figures"])
+    loaded.evaluate("() => frames()")
+    loaded.evaluate("(frames) => player(frames)", NEW["frames"])
+    loaded.evaluate("() => frames()")
+    return loaded
+
+
+def test_a_new_chart_in_an_old_ones_place_gets_the_step_shown_with_no_mouse_move(loaded):
+    """A run of the page (the next block of training frames asked for) may bring a new
+    chart element with the server's step after the player has drawn its own: before,
+    only a mouse move hooked it, and a learner on the keys saw the server's step."""
+    draw_charts(loaded, NEW["figures"])
+    loaded.evaluate("(frames) => player(frames)", NEW["frames"])
+    for _ in range(4):
+        loaded.keyboard.press("ArrowRight")
+    loaded.evaluate("() => frames()")
+    key = KEYS["gx"]
+    assert loaded.evaluate(CHART, key)["title"] == "dL/dx after 5 of 9 windows"
+    loaded.evaluate("([key, figure]) => newChart(key, figure)", [key, NEW["figures"][key]])
+    loaded.evaluate("() => frames()")
+    drawn = loaded.evaluate(CHART, key)
+    assert drawn["title"] == "dL/dx after 5 of 9 windows"
+    np.testing.assert_array_equal(np.asarray(drawn["z"], dtype=float), NEW["running"][4])
 
 
 def test_a_chart_drawn_again_by_streamlit_gets_the_new_inputs_frame(bare):

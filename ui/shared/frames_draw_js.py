@@ -161,12 +161,17 @@ function pointerOn(player, key) {
   return pointer && pointer.key === key ? pointer : null;
 }
 
+function unhooked(player, key) {
+  const plot = chartOf(key);
+  return plot && plot.on && !(plot.labHooks && plot.labHooks.has(player)) ? plot : null;
+}
+
 // Each chart is hooked once per player; its handlers read the frames when they fire.
 function hookCharts(player) {
   for (const { key } of player.frames.charts) {
-    const plot = chartOf(key);
-    if (!plot || !plot.on || plot.labHooked === player) continue;
-    plot.labHooked = player;
+    const plot = unhooked(player, key);
+    if (!plot) continue;
+    (plot.labHooks ||= new Set()).add(player);
     // Streamlit may draw its own figure again (a resize, a theme): draw the frame back.
     plot.on('plotly_afterplot', () => {
       if (plot.labFrame && plot.data === plot.labFrame.data && plot.labFrame.frame === player.drawn)
@@ -200,5 +205,19 @@ function hookCharts(player) {
       moveTo(player, frame);
     });
   }
+}
+
+// A run of the page may put a new chart element in an old one's place after the player
+// has drawn (its figure at the step the server knew). Plotly fills a new chart with its
+// layers as it starts drawing: that is when it is hooked, and it gets the frame shown
+// (before, only a mouse move hooked it: a learner on the keys saw the server's step).
+function watchCharts() {
+  new MutationObserver(() => {
+    for (const player of Object.values(labFrames.players)) {
+      if (!player.frames || !player.frames.charts.some(({ key }) => unhooked(player, key))) continue;
+      hookCharts(player);
+      draw(player);
+    }
+  }).observe(document.body, { childList: true, subtree: true });
 }
 """

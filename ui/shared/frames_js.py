@@ -243,11 +243,7 @@ function install() {
   };
   for (const type of ['click', 'change', 'keydown', 'pointerup', 'focusout'])
     document.addEventListener(type, before, true);
-  // A chart drawn after the player (lower on a phone's page, or redrawn by Streamlit) is
-  // hooked before Plotly reads the pointer over it: hover and click follow at once.
-  document.addEventListener('mousemove', () => {
-    for (const player of Object.values(labFrames.players)) if (player.frames) hookCharts(player);
-  }, true);
+  watchCharts();
   labFrames.installed = true;
 }
 
