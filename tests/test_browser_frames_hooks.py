@@ -100,6 +100,14 @@ def draw_charts(page, figures: dict) -> None:
         page.evaluate("([key, figure]) => newChart(key, figure)", [key, figure])
 
 
+def assert_gradient_map_after(page, *, window: int) -> None:
+    """The dL/dx chart, once drawn, is the new input's after `window` (from 0)."""
+    page.evaluate("() => frames()")
+    drawn = page.evaluate(CHART, KEYS["gx"])
+    assert drawn["title"] == f"dL/dx after {window + 1} of 9 windows"
+    np.testing.assert_array_equal(np.asarray(drawn["z"], dtype=float), NEW["running"][window])
+
+
 @pytest.fixture
 def bare(loaded):
     """The old input's charts drawn and its frames in the player; then Streamlit's new
@@ -121,23 +129,16 @@ def test_a_new_chart_in_an_old_ones_place_gets_the_step_shown_with_no_mouse_move
     loaded.evaluate("(frames) => player(frames)", NEW["frames"])
     for _ in range(4):
         loaded.keyboard.press("ArrowRight")
-    loaded.evaluate("() => frames()")
+    assert_gradient_map_after(loaded, window=4)
     key = KEYS["gx"]
-    assert loaded.evaluate(CHART, key)["title"] == "dL/dx after 5 of 9 windows"
-    loaded.evaluate("([key, figure]) => newChart(key, figure)", [key, NEW["figures"][key]])
-    loaded.evaluate("() => frames()")
-    drawn = loaded.evaluate(CHART, key)
-    assert drawn["title"] == "dL/dx after 5 of 9 windows"
-    np.testing.assert_array_equal(np.asarray(drawn["z"], dtype=float), NEW["running"][4])
+    draw_charts(loaded, {key: NEW["figures"][key]})
+    assert_gradient_map_after(loaded, window=4)
 
 
 def test_a_chart_drawn_again_by_streamlit_gets_the_new_inputs_frame(bare):
     key = KEYS["gx"]
     bare.evaluate("([key, figure]) => drawAgain(key, figure)", [key, NEW["figures"][key]])
-    bare.evaluate("() => frames()")
-    drawn = bare.evaluate(CHART, key)
-    assert drawn["title"] == "dL/dx after 1 of 9 windows"
-    np.testing.assert_array_equal(np.asarray(drawn["z"], dtype=float), NEW["running"][0])
+    assert_gradient_map_after(bare, window=0)
 
 
 def test_pointing_at_y_picks_the_window_by_the_new_width_of_y(bare):

@@ -12,6 +12,7 @@ from browser import (
     TIMEOUT_MS,
     exceptions_on,
     expect_link,
+    misplaced_numbers,
     open_page,
     screen_fit,
     settle,
@@ -20,7 +21,7 @@ from browser import (
 from conftest import PHONE, PROJECTOR
 from playwright.sync_api import expect
 
-from deploy.page_state import CELL_PIXEL, FIND_CHART, MAP_LABELS
+from deploy.page_state import CELL_PIXEL, FIND_CHART
 from ui.exercises.model import make_problem
 from ui.figures.style import LECTURE_CELL_FONT_PX, MIN_CELL_FONT_PX
 from ui.playground.presets import PRESETS
@@ -117,18 +118,6 @@ WIDTHS = """() => ({
   scrollers: Array.from(document.querySelectorAll('[class*="st-key-scroll_"]'),
                         (box) => [box.scrollWidth, box.clientWidth]),
 })"""
-
-
-def misplaced_numbers(page, floor_px: float) -> list:
-    """Maps whose numbers are not all drawn, stick out of their cells or are smaller
-    than `floor_px` (MAP_LABELS)."""
-    return [
-        entry
-        for entry in page.evaluate(MAP_LABELS)
-        if entry["drawn"] != entry["expected"]
-        or entry["outside"]
-        or (entry["drawn"] and entry["smallest"] < floor_px - 0.01)
-    ]
 
 
 @pytest.mark.parametrize(
