@@ -7,6 +7,7 @@ import pytest
 from apptest import (
     errors,
     figure_titled,
+    figures,
     heatmap_values,
     no_exceptions,
     open_app,
@@ -53,6 +54,8 @@ def test_link_round_trip_restores_the_screen():
         {"step": "-3"},
         {"x": "1,nan"},
         {"g": "zeros"},
+        {"screen": "5"},
+        {"screen": "two"},
     ],
 )
 def test_tampered_links_fall_back_with_a_notice(query):
@@ -92,3 +95,21 @@ def test_a_link_with_a_huge_value_falls_back_with_a_notice():
     app = open_app(PLAYGROUND, {"x": "1,2;3,1e300"})
     assert no_exceptions(app)
     assert any("Link value **x**" in w.value and "between" in w.value for w in app.warning)
+
+
+def titles(app) -> list[str]:
+    return [figure["layout"]["title"]["text"] for figure in figures(app)]
+
+
+def test_in_lecture_mode_both_passes_shows_one_screen_and_a_link_opens_on_its_screen():
+    """A projector's screen each: the forward pass's two maps, then the backward
+    pass's; on a desk all six charts, one under the other, with no walk."""
+    first = open_app(PLAYGROUND, {"lecture": "1"})
+    assert no_exceptions(first)
+    assert titles(first) == ["Input x", "Output y"]
+    assert "**1 of 4** · The forward pass: x and y" in [m.value for m in first.markdown]
+    second = open_app(PLAYGROUND, {"lecture": "1", "screen": "2"})
+    assert titles(second) == ["Upstream dL/dy", "dL/dx"]
+    desk = open_app(PLAYGROUND, {"screen": "2"})
+    assert len(titles(desk)) == 6
+    assert not any(" of 4** · " in m.value for m in desk.markdown)

@@ -16,6 +16,7 @@ from ..shared.code_view import reproduce_view
 from ..shared.lecture import folded_in_lecture, lecture_on
 from ..shared.state import show_notices
 from ..shared.tabs import open_tab_only
+from ..shared.walk import Screen, tell
 from .cache import cached_snippets, cached_story
 from .inputs import image_editor, sidebar_controls
 from .state import (
@@ -35,7 +36,6 @@ from .views_pair import pair_view
 from .views_parameters import parameters_view
 from .views_step import step_view
 from .views_training import training_view, worked_example_view
-from .walk import Screen, tell
 
 
 def settings_from_state() -> BatchSettings:
@@ -79,7 +79,7 @@ def result_and_checks(story: BatchStory) -> None:
         Screen("Mean against sum", lambda: reduction_table(story)),
         Screen("Every weight, and the code", lambda: own_notebook(story)),
     ]
-    tell("result", screens)
+    tell("result", screens, keys=STATE.walk, publish=publish)
 
 
 def own_notebook(story: BatchStory) -> None:

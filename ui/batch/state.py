@@ -19,7 +19,7 @@ from ..pure.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapsh
 from ..shared import browser
 from ..shared.controls import PoolControls
 from ..shared.lecture import with_lecture
-from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, start_page_state
+from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, WalkKeys, start_page_state
 from .memory import from_stored, to_stored
 from .train_frames import BLOCK
 from .train_frames import STEPS_MAX as TRAIN_STEPS_MAX
@@ -65,10 +65,7 @@ class BatchState:
     tab: str = f"{P}_tab"
     # Lecture mode walks a tab's story a screen at a time: the screen shown (in the link),
     # the tab it belongs to (another tab starts at its first), the walk's two buttons.
-    screen: str = f"{P}_screen"
-    screen_of: str = f"{P}_screen_of"
-    screen_back: str = f"{P}_screen_back"
-    screen_next: str = f"{P}_screen_next"
+    walk: WalkKeys = WalkKeys.under(P)
     frames: FramePlayerKeys = FramePlayerKeys.under(P)  # Step through's frame player
     trainer: FramePlayerKeys = FramePlayerKeys.under(f"{P}_train")  # Training's frames
     train_upto: str = f"{P}_train_upto"  # (stream id, the last step its frames go to)
@@ -129,7 +126,7 @@ class BatchState:
             Field(self.example, "ex", 0, int_in(0, self.BATCH_MAX - 1)),
             Field(self.feature, "map", 0, int_in(0, self.KERNELS_MAX - 1)),
             Field(self.tab, "tab", TABS["pair"], *label_in(TABS)),
-            Field(self.screen, "screen", 1, int_in(1, self.SCREENS_MAX)),
+            Field(self.walk.screen, "screen", 1, int_in(1, self.SCREENS_MAX)),
         ]
 
     def chosen_source(self) -> Source:
@@ -143,10 +140,6 @@ class BatchState:
 
     def feature_shown(self) -> int:
         return st.session_state[self.feature]
-
-    def screen_shown(self) -> int:
-        """The lecture screen shown, counted from 1 as the link counts it."""
-        return st.session_state[self.screen]
 
 
 def parse_rate(text: str) -> float:

@@ -1,7 +1,7 @@
 """The Batch page's Per example tab: the batch's examples side by side at each stage of
 the forward and the backward pass, one mosaic per stage (formatting and placing only).
 On a desk and a phone the stages stand one under the other; in lecture mode each is a
-screen of its own (ui.batch.walk), its words in a column beside its mosaic."""
+screen of its own (ui.shared.walk), its words in a column beside its mosaic."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from ..figures.style import (
 from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
-from .state import STATE
+from ..shared.walk import Screen, tell
+from .state import STATE, publish
 from .views import ANNOTATE_UP_TO, feature_picker, titles
-from .walk import Screen, tell
 
 HUNDREDTHS = 2  # decimals the maps' numbers keep, written in whole hundredths in a row
 
@@ -74,7 +74,13 @@ def per_example_view(story: BatchStory) -> None:
     screens = [
         Screen(name, stage_drawer(story, lead=lead, mosaic=mosaic)) for name, lead, mosaic in stages
     ]
-    tell("examples", screens, beside=lambda: feature_picker(story, compact=lecture_on()))
+    tell(
+        "examples",
+        screens,
+        keys=STATE.walk,
+        publish=publish,
+        beside=lambda: feature_picker(story, compact=lecture_on()),
+    )
     if not lecture_on() and story.size > ANNOTATE_UP_TO:
         st.caption(colour_only_note())
 

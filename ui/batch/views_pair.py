@@ -14,11 +14,11 @@ from ..pure.numbers import fmt
 from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
+from ..shared.walk import Screen, tell
 from .cache import cached_pair
-from .state import STATE
+from .state import STATE, publish
 from .views import feature_picker
 from .views_update import grid_row, update_stage
-from .walk import Screen, tell
 
 
 def pair_view(story: BatchStory) -> None:
@@ -35,7 +35,13 @@ def pair_view(story: BatchStory) -> None:
         Screen("Wrong against right", lambda: wrong_kernels_stage(pair)),
         Screen("Mean against sum", lambda: sum_stage(pair)),
     ]
-    tell("pair", screens, beside=lambda: feature_picker(story, compact=True))
+    tell(
+        "pair",
+        screens,
+        keys=STATE.walk,
+        publish=publish,
+        beside=lambda: feature_picker(story, compact=True),
+    )
 
 
 def intro(pair: PairStory) -> str:

@@ -23,10 +23,10 @@ from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.frames import FrameWords, frame_player, frame_words
 from ..shared.lecture import current_look, lecture_on
+from ..shared.walk import Screen, tell
 from .cache import cached_step_frames
-from .state import FIELDS, STATE, on_example_moved
+from .state import FIELDS, STATE, on_example_moved, publish
 from .steps import DESK, PROJECTOR, REACHED_TITLE, REACHED_Y
-from .walk import Screen, tell
 
 PAGE_KEYS = ("pageup", "pagedown")  # the walk's; the player keeps ← → and P
 WORDS = FrameWords(
@@ -115,6 +115,8 @@ def lecture_step_view(story: BatchStory, feature: int, example: int, *, shown, p
             Screen(f"What each example routes, and the {story.reduction}", routing_screen),
             Screen("What the batch has reached", reach_screen),
         ],
+        keys=STATE.walk,
+        publish=publish,
         shortcuts=PAGE_KEYS,
     )
 

@@ -24,7 +24,8 @@ from .inputs import (
 )
 from .model import LayerSettings, LayerStory
 from .state import STATE, TABS, clamp_picks, init_state, publish
-from .views import forward_backward_view, ledger_view, matrix_view, tie_view
+from .views import ledger_view, matrix_view, tie_view
+from .views_passes import forward_backward_view
 from .views_share import share_view
 from .views_step import step_view
 

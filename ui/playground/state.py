@@ -31,7 +31,7 @@ from ..shared.chart import clicked_cell
 from ..shared.controls import PoolControls
 from ..shared.grid_editor import current_grid, set_grid
 from ..shared.lecture import with_lecture
-from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, start_page_state
+from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, WalkKeys, start_page_state
 from .model import UPSTREAMS, Upstream
 from .presets import PRESETS, seed_window
 
@@ -62,6 +62,7 @@ class PlaygroundState:
     # The last window a link can name (numbered from 0). Padding is at most half the
     # window, so it adds at most one output row or column: (MAX_GRID + 1)^2 windows.
     STEP_MAX: ClassVar[int] = (MAX_GRID + 1) ** 2 - 1
+    SCREENS_MAX: ClassVar[int] = 4  # Both passes' screens in lecture mode (views_passes)
 
     page: PageKeys = PageKeys.under(P)
     pool: PoolControls = PoolControls.under(P)
@@ -75,6 +76,7 @@ class PlaygroundState:
     step: str = f"{P}_step"  # the window being stepped through (from 0)
     cell: str = f"{P}_cell"  # the ledger's input cell, (row, col)
     tab: str = f"{P}_tab"
+    walk: WalkKeys = WalkKeys.under(P)  # lecture mode's screens of Both passes
     out_width: str = f"{P}_out_width"  # y's width: a click on y names its window
     pick_y: str = f"{P}_pick_y"  # the clickable charts
     pick_gx: str = f"{P}_pick_gx"
@@ -107,7 +109,8 @@ class PlaygroundState:
 
     @cached_property
     def fields(self) -> list[Field]:
-        """The share link: every setting, both grids, the step, the cell and the tab."""
+        """The share link: every setting, both grids, the step, the cell, the tab and
+        lecture mode's screen."""
         return self.pool.fields + [
             Field(self.link_x, "x", seed_window().grid, parse_grid, write_grid),
             Field(self.upstream, "g", "ones", one_of(UPSTREAMS)),
@@ -116,6 +119,7 @@ class PlaygroundState:
             Field(self.step, "step", 0, int_in(0, self.STEP_MAX)),
             Field(self.cell, "cell", None, parse_cell, _write_optional(write_cell)),
             Field(self.tab, "tab", TABS["forward"], *label_in(TABS)),
+            Field(self.walk.screen, "screen", 1, int_in(1, self.SCREENS_MAX)),
         ]
 
     def preset_keys(self) -> dict[str, str]:

@@ -1,5 +1,5 @@
-"""The Playground's tabs, one function each (the step-through's in views_step, the
-Share tab's in views_share): they format and place what the story computed (no maths
+"""The Playground's tabs, one function each (Both passes in views_passes, Step through
+in views_step, Share in views_share): they format and place what the story computed (no maths
 here), with every figure built through the figure cache."""
 
 from __future__ import annotations
@@ -8,120 +8,17 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from ..figures import grid as grids
 from ..figures.matrix import jacobian_figure
 from ..figures.mosaic import small_multiples
-from ..figures.routing import routing_figure
-from ..pure.formulas import ledger_formula, size_formula
+from ..pure.formulas import ledger_formula
 from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
 from . import cache, text
 from .model import LayerStory
-from .state import STATE, load_preset, on_pick_input, on_pick_output
+from .state import STATE, load_preset
 
 MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
 SMALL_PRODUCT = (6, 16)  # largest J (outputs, inputs) written out as Jᵀ g
-
-
-def input_overlay(story: LayerStory, out_cell, marks) -> grids.Overlay:
-    return grids.Overlay(
-        window=story.window_cells(out_cell),
-        marks=tuple(marks),
-        padding=story.config.padding,
-        pad_label=story.pad_label,
-    )
-
-
-def gradient_maps(story: LayerStory) -> tuple[np.ndarray, ...]:
-    """The arrays every gradient map of the page takes its one colour scale from."""
-    return story.grad_x, story.grad_output
-
-
-def gradient_map(values, *, title: str, story: LayerStory, **options):
-    return cached(
-        grids.grid_figure,
-        values=values,
-        title=title,
-        kind="gradient",
-        shared_range=gradient_maps(story),
-        **options,
-    )
-
-
-def forward_backward_view(story: LayerStory) -> None:
-    out_cell = story.out_cell(STATE.step_shown())
-    left, right = st.columns(2)
-    with left:
-        overlay = input_overlay(story, out_cell, story.winner_cells())
-        chart(
-            cached(grids.grid_figure, values=story.x, title="Input x", overlay=overlay),
-            key=STATE.fig_x,
-        )
-        st.caption(text.input_caption(story))
-    with right:
-        picked = grids.Overlay(window=(out_cell,))
-        figure = cached(
-            grids.grid_figure,
-            values=story.output,
-            title="Output y",
-            overlay=picked,
-            clickable=True,
-        )
-        chart(figure, key=STATE.pick_y, on_select=on_pick_output)
-        st.caption("Pick a cell of y (click or tap) to follow its window.")
-    left, right = st.columns(2)
-    with left:
-        chart(
-            gradient_map(story.grad_output, title="Upstream dL/dy", story=story),
-            key=STATE.fig_gy,
-        )
-        st.caption("Orange is positive, purple negative; both gradient maps share one scale.")
-    with right:
-        figure = gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True)
-        chart(figure, key=STATE.pick_gx, on_select=on_pick_input)
-        if story.inflates:
-            st.warning(text.inflation_warning(story), icon=":material/warning:")
-        st.caption("Pick a cell of dL/dx (click or tap) to read its ledger (tab Ledger).")
-    upstream = fmt(story.grad_output[out_cell])
-    title = f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes"
-    figure = cached(
-        routing_figure,
-        grad_output=story.grad_output,
-        sent=story.sent_by(out_cell),
-        out_cell=out_cell,
-        window=story.window_cells(out_cell, real_only=True),
-        shared_range=gradient_maps(story),
-        title=title,
-    )
-    chart(figure, key=STATE.fig_routing)  # a row of its own: it is two grids wide
-    left, right = st.columns(2)
-    with left:
-        figure = cached(
-            grids.grid_figure,
-            values=story.coverage,
-            title="Windows reading each cell",
-            kind="count",
-        )
-        chart(figure, key=STATE.fig_coverage)
-    with right:
-        st.caption(text.coverage_caption(story))
-    output_size_fold(story)
-
-
-def output_size_fold(story: LayerStory) -> None:
-    """The output size, and PyTorch's rule with these numbers in an expander whose
-    content runs only while open: its LaTeX needs KaTeX's scripts and fonts, which
-    would cost every open of the page."""
-    rows, cols = story.output_shape
-    st.markdown(f"**Output size** {rows} × {cols}")
-    # A label of its own, fixed: Streamlit takes a new label for a new expander, which
-    # would close it each time the numbers change.
-    label = "PyTorch's rule, with these numbers"
-    fold = st.expander(label, key=STATE.size_fold, on_change="rerun", icon=":material/functions:")
-    if fold.open:
-        with fold:
-            for line in size_formula(story.config, *story.x.shape):
-                st.latex(line)
 
 
 def ledger_view(story: LayerStory) -> None:

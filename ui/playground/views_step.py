@@ -32,7 +32,7 @@ from . import cache
 from .model import LayerStory
 from .state import FIELDS, STATE, on_frame_moved
 from .steps import StepMaps
-from .views import gradient_maps
+from .views_passes import gradient_maps
 
 WORDS = FrameWords(
     noun="window",

@@ -214,7 +214,8 @@ function hookCharts(player) {
 function watchCharts() {
   new MutationObserver(() => {
     for (const player of Object.values(labFrames.players)) {
-      if (!player.frames || !player.frames.charts.some(({ key }) => unhooked(player, key))) continue;
+      const charts = player.frames ? player.frames.charts : [];
+      if (!charts.some(({ key }) => unhooked(player, key))) continue;
       hookCharts(player);
       draw(player);
     }

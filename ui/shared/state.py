@@ -64,6 +64,22 @@ class FramePlayerKeys:
 
 
 @dataclass(frozen=True)
+class WalkKeys:
+    """The keys of lecture mode's walk through a tab (ui/shared/walk.py): the screen
+    shown (from 1, in the link), the tab it belongs to, and its two buttons."""
+
+    screen: str
+    screen_of: str
+    back: str
+    next: str
+
+    @classmethod
+    def under(cls, prefix: str) -> WalkKeys:
+        screen = f"{prefix}_screen"
+        return cls(screen, f"{screen}_of", f"{screen}_back", f"{screen}_next")
+
+
+@dataclass(frozen=True)
 class PoolKeys:
     """The widget keys of the pooling controls (ui/shared/controls.py)."""
 

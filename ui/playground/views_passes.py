@@ -1,0 +1,210 @@
+"""The Playground's Both passes tab: x and y (the forward pass), dL/dy and dL/dx (the
+backward pass), where the followed window's dL/dy goes, and how many windows read
+each cell with the output size. On a desk and a phone one stage under the other; in
+lecture mode a screen each (ui/shared/walk.py), so that each fits the projector."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from ..figures import grid as grids
+from ..figures.routing import routing_figure
+from ..figures.sizes import drawn_width
+from ..figures.style import (
+    COLUMN_GAP_PX,
+    HALF_PX,
+    LECTURE_MAIN_PX,
+    LECTURE_STEP_MAP_PX,
+    LECTURE_WORDS_MIN_PX,
+)
+from ..pure.formulas import size_formula
+from ..pure.numbers import fmt
+from ..shared.chart import cached, chart
+from ..shared.lecture import lecture_on
+from ..shared.walk import Screen, tell
+from . import text
+from .model import LayerStory
+from .state import STATE, on_pick_input, on_pick_output, publish
+
+PICK_Y = "Pick a cell of y (click or tap) to follow its window."
+PICK_GX = "Pick a cell of dL/dx (click or tap) to read its ledger (tab Ledger)."
+SHARED_SCALE = "Orange is positive, purple negative; both gradient maps share one scale."
+
+
+def input_overlay(story: LayerStory, out_cell, marks) -> grids.Overlay:
+    return grids.Overlay(
+        window=story.window_cells(out_cell),
+        marks=tuple(marks),
+        padding=story.config.padding,
+        pad_label=story.pad_label,
+    )
+
+
+def gradient_maps(story: LayerStory) -> tuple[np.ndarray, ...]:
+    """The arrays every gradient map of the page takes its one colour scale from."""
+    return story.grad_x, story.grad_output
+
+
+def gradient_map(values, *, title: str, story: LayerStory, **options):
+    return cached(
+        grids.grid_figure,
+        values=values,
+        title=title,
+        kind="gradient",
+        shared_range=gradient_maps(story),
+        width_px=map_width(),
+        **options,
+    )
+
+
+def forward_backward_view(story: LayerStory) -> None:
+    out_cell = story.out_cell(STATE.step_shown())
+    tell(
+        "forward",
+        [
+            Screen("The forward pass: x and y", lambda: forward_pass(story, out_cell)),
+            Screen("The backward pass: dL/dy and dL/dx", lambda: backward_pass(story)),
+            Screen("Where one dL/dy goes", lambda: routing(story, out_cell)),
+            Screen("Windows reading each cell, and the output size", lambda: coverage(story)),
+        ],
+        keys=STATE.walk,
+        publish=publish,
+    )
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A map to place: its figure, its chart key, what picking a cell does, and the
+    words that go with it."""
+
+    figure: go.Figure
+    key: str
+    words: Callable[[], None]
+    on_select: Callable[[], None] | None = None
+
+
+def map_width() -> int:
+    """A map's width: half the main column, or on a projector the step-through's size,
+    which leaves a column for the words (a map over its words would overflow 720 px)."""
+    return LECTURE_STEP_MAP_PX if lecture_on() else HALF_PX
+
+
+def maps_in_a_row(placed: Sequence[Placed]) -> None:
+    """Two maps side by side on a desk, each with its words under it; a lone map, or
+    any map on a projector, beside a column of the words."""
+    if len(placed) == 2 and not lecture_on():
+        for column, one in zip(st.columns(2), placed, strict=True):
+            with column:
+                chart(one.figure, key=one.key, on_select=one.on_select)
+                one.words()
+        return
+    *columns, words = st.columns(beside_words_widths(placed), gap="small")
+    for column, one in zip(columns, placed, strict=True):
+        with column:
+            chart(one.figure, key=one.key, on_select=one.on_select)
+    with words:
+        for one in placed:
+            one.words()
+
+
+def beside_words_widths(placed: Sequence[Placed]) -> list[float]:
+    """The columns' widths: halves on a desk; on a projector each map as wide as it is
+    drawn, and the words the rest of the main column."""
+    if not lecture_on():
+        return [1.0] * (len(placed) + 1)
+    widths = [drawn_width(one.figure) for one in placed]
+    rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX
+    return [*widths, max(LECTURE_WORDS_MIN_PX, rest)]
+
+
+def forward_pass(story: LayerStory, out_cell) -> None:
+    x_figure = cached(
+        grids.grid_figure,
+        values=story.x,
+        title="Input x",
+        overlay=input_overlay(story, out_cell, story.winner_cells()),
+        width_px=map_width(),
+    )
+    y_figure = cached(
+        grids.grid_figure,
+        values=story.output,
+        title="Output y",
+        overlay=grids.Overlay(window=(out_cell,)),
+        clickable=True,
+        width_px=map_width(),
+    )
+    maps_in_a_row(
+        [
+            Placed(x_figure, STATE.fig_x, lambda: st.caption(text.input_caption(story))),
+            Placed(y_figure, STATE.pick_y, lambda: st.caption(PICK_Y), on_pick_output),
+        ]
+    )
+
+
+def backward_pass(story: LayerStory) -> None:
+    gy_figure = gradient_map(story.grad_output, title="Upstream dL/dy", story=story)
+    gx_figure = gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True)
+
+    def gx_words() -> None:
+        if story.inflates:
+            st.warning(text.inflation_warning(story), icon=":material/warning:")
+        st.caption(PICK_GX)
+
+    maps_in_a_row(
+        [
+            Placed(gy_figure, STATE.fig_gy, lambda: st.caption(SHARED_SCALE)),
+            Placed(gx_figure, STATE.pick_gx, gx_words, on_pick_input),
+        ]
+    )
+
+
+def routing(story: LayerStory, out_cell) -> None:
+    upstream = fmt(story.grad_output[out_cell])
+    title = f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes"
+    figure = cached(
+        routing_figure,
+        grad_output=story.grad_output,
+        sent=story.sent_by(out_cell),
+        out_cell=out_cell,
+        window=story.window_cells(out_cell, real_only=True),
+        shared_range=gradient_maps(story),
+        title=title,
+    )
+    chart(figure, key=STATE.fig_routing)  # a row of its own: it is two grids wide
+
+
+def coverage(story: LayerStory) -> None:
+    figure = cached(
+        grids.grid_figure,
+        values=story.coverage,
+        title="Windows reading each cell",
+        kind="count",
+        width_px=map_width(),
+    )
+
+    def words() -> None:
+        st.caption(text.coverage_caption(story))
+        output_size_fold(story)
+
+    maps_in_a_row([Placed(figure, STATE.fig_coverage, words)])
+
+
+def output_size_fold(story: LayerStory) -> None:
+    """The output size, and PyTorch's rule with these numbers in an expander whose
+    content runs only while open: its LaTeX needs KaTeX's scripts and fonts, which
+    would cost every open of the page."""
+    rows, cols = story.output_shape
+    st.markdown(f"**Output size** {rows} × {cols}")
+    # A label of its own, fixed: Streamlit takes a new label for a new expander, which
+    # would close it each time the numbers change.
+    label = "PyTorch's rule, with these numbers"
+    fold = st.expander(label, key=STATE.size_fold, on_change="rerun", icon=":material/functions:")
+    if fold.open:
+        with fold:
+            for line in size_formula(story.config, *story.x.shape):
+                st.latex(line)
