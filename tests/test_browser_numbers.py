@@ -28,12 +28,17 @@ AVERAGE_PADDED = (
 # (link, {chart title: labels it must draw, or None for "every cell it holds"}).
 CASES = {
     "average-padded": (AVERAGE_PADDED, {"Output y": 9, "Input x": 25 + 24, "dL/dx": 25}),
+    # In lecture mode Both passes is walked: x and y on screen 1, dL/dy and dL/dx on 2.
+    "average-padded-backward": (f"{AVERAGE_PADDED}&screen=2", {"Upstream dL/dy": 9, "dL/dx": 25}),
     "lesson-step-10": ("lesson?step=10", {"dL_0/dK": 9, "dL_1/dK": 9, "mean dL/dK": 9}),
     "batch-mosaics": ("batch?tab=examples&n=4", {"": None}),
     "routing-mean": ("batch?tab=result", {"mean of the routing maps": None}),
 }
 # In lecture mode Lesson step 10's three maps are one mosaic, in hundredths.
-LECTURE_WANTED = {"lesson-step-10": {"In units of 10⁻²": 27}}
+LECTURE_WANTED = {
+    "lesson-step-10": {"In units of 10⁻²": 27},
+    "average-padded": {"Output y": 9, "Input x": 25 + 24},
+}
 # Titles that carry a power of ten, and whether that chart writes numbers.
 SCALED_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
   .map(plot => [((plot.layout.title && plot.layout.title.text) || '')

@@ -5,6 +5,7 @@ lecture mode a screen each (ui/shared/walk.py), so that each fits the projector.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -95,31 +96,39 @@ def map_width() -> int:
 
 
 def maps_in_a_row(placed: Sequence[Placed]) -> None:
-    """Two maps side by side on a desk, each with its words under it; a lone map, or
-    any map on a projector, beside a column of the words."""
-    if len(placed) == 2 and not lecture_on():
-        for column, one in zip(st.columns(2), placed, strict=True):
-            with column:
-                chart(one.figure, key=one.key, on_select=one.on_select)
-                one.words()
+    """Two maps side by side on a desk, each with its words under it, and a lone map
+    beside its words. On a projector the maps, each exactly as wide as it is drawn,
+    and a column of all the words in one row; where the row is too narrow for the
+    words (a projector at 150 % zoom) they go under the maps: a map is never squeezed
+    (its numbers would spill out of their cells)."""
+    if lecture_on():
+        maps_beside_words(placed)
         return
-    *columns, words = st.columns(beside_words_widths(placed), gap="small")
-    for column, one in zip(columns, placed, strict=True):
+    if len(placed) == 1:
+        left, right = st.columns(2)
+        with left:
+            chart(placed[0].figure, key=placed[0].key, on_select=placed[0].on_select)
+        with right:
+            placed[0].words()
+        return
+    for column, one in zip(st.columns(2), placed, strict=True):
         with column:
             chart(one.figure, key=one.key, on_select=one.on_select)
-    with words:
-        for one in placed:
             one.words()
 
 
-def beside_words_widths(placed: Sequence[Placed]) -> list[float]:
-    """The columns' widths: halves on a desk; on a projector each map as wide as it is
-    drawn, and the words the rest of the main column."""
-    if not lecture_on():
-        return [1.0] * (len(placed) + 1)
-    widths = [drawn_width(one.figure) for one in placed]
-    rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX
-    return [*widths, max(LECTURE_WORDS_MIN_PX, rest)]
+def maps_beside_words(placed: Sequence[Placed]) -> None:
+    widths = [math.ceil(drawn_width(one.figure)) for one in placed]
+    # The words take the rest of the projector's main column (a pixel or two to spare
+    # for rounding: a row one pixel too wide wraps).
+    rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX - 2
+    with st.container(horizontal=True, gap="small"):
+        for width, one in zip(widths, placed, strict=True):
+            with st.container(width=width):
+                chart(one.figure, key=one.key, on_select=one.on_select)
+        with st.container(width=max(LECTURE_WORDS_MIN_PX, rest)):
+            for one in placed:
+                one.words()
 
 
 def forward_pass(story: LayerStory, out_cell) -> None:
