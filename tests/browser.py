@@ -13,7 +13,12 @@ import re
 from playwright.sync_api import expect
 
 from deploy.page_state import CELL_PIXEL, CHART_TITLE, CHART_Z, MAP_LABELS, SETTLED
-from ui.figures.style import EDITOR_COLUMN_PX, MIN_CELL_FONT_PX
+from ui.figures.style import (
+    EDITOR_COLUMN_PX,
+    LECTURE_CELL_FONT_PX,
+    LECTURE_TEXT_PX,
+    MIN_CELL_FONT_PX,
+)
 
 TIMEOUT_MS = 30_000
 EDITOR_ROW_PX = 35  # st.data_editor's rows and header
@@ -154,9 +159,27 @@ SMALL_TEXT = """(floor) => {
 }"""
 
 
+FIT = 1.05  # viewports: a screen may overhang by a sliver, never by a line of text
+
+
+def walk_position(page):
+    """A lecture walk's "k of n · title", as shown beside its buttons."""
+    return page.get_by_text(re.compile(r"^\d+ of \d+ · ")).first
+
+
 def screen_fit(page) -> dict:
     """{"screens": the page's height in viewports, "hidden": inner scrollers}."""
     return page.evaluate(SCREEN_FIT)
+
+
+def assert_one_projector_screen(page) -> None:
+    """The page within one viewport (FIT) with no inner scroller, its text at lecture
+    size, every map number inside its cell at lecture size, and no exception."""
+    fit = screen_fit(page)
+    assert fit["screens"] <= FIT and fit["hidden"] == [], fit
+    assert small_text(page, LECTURE_TEXT_PX) == []
+    assert misplaced_numbers(page, LECTURE_CELL_FONT_PX) == []
+    assert exceptions_on(page) == []
 
 
 def small_text(page, floor_px: float) -> list:

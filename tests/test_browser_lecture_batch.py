@@ -9,7 +9,9 @@ import re
 import numpy as np
 import pytest
 from browser import (
+    FIT,
     TIMEOUT_MS,
+    assert_one_projector_screen,
     chart_values,
     exceptions_on,
     expect_link,
@@ -19,6 +21,7 @@ from browser import (
     settle,
     small_text,
     wait_for_title,
+    walk_position,
 )
 from playwright.sync_api import expect
 
@@ -29,7 +32,6 @@ from ui.pure.formulas import batch_rule, step_rule
 
 pytestmark = pytest.mark.browser
 
-FIT = 1.05  # viewports: a screen may overhang by a sliver, never by a line of text
 # Screens of each walked tab, with the default link's settings.
 WALKED = {"pair": 7, "step": 2, "examples": 5, "result": 5}
 TEXT_PX = 20  # lecture mode's text, at the least
@@ -54,11 +56,6 @@ def lecture_link(app_url: str, tab: str, screen: int, extra: str = "") -> str:
     return f"{app_url}/batch?tab={tab}&screen={screen}{extra}&lecture=1"
 
 
-def position(page):
-    """The walk's "k of n" as shown beside its buttons."""
-    return page.get_by_text(re.compile(r"^\d+ of \d+ · ")).first
-
-
 @pytest.mark.parametrize(
     "tab, screen",
     [(tab, screen) for tab, count in WALKED.items() for screen in range(1, count + 1)],
@@ -66,7 +63,7 @@ def position(page):
 def test_every_screen_of_a_walked_tab_fits_the_projector(projector_page, app_url, tab, screen):
     page = projector_page
     open_page(page, lecture_link(app_url, tab, screen))
-    expect(position(page)).to_have_text(
+    expect(walk_position(page)).to_have_text(
         re.compile(rf"^{screen} of {WALKED[tab]} · "), timeout=TIMEOUT_MS
     )
     fit = screen_fit(page)
@@ -82,7 +79,7 @@ def test_a_small_batch_per_example_writes_its_numbers_in_one_row(projector_page,
     """Three examples: their maps numbered (in hundredths), side by side on one screen."""
     page = projector_page
     open_page(page, lecture_link(app_url, "examples", screen, "&n=3"))
-    expect(position(page)).to_have_text(re.compile(rf"^{screen} of 5 · "), timeout=TIMEOUT_MS)
+    expect(walk_position(page)).to_have_text(re.compile(rf"^{screen} of 5 · "), timeout=TIMEOUT_MS)
     chart_values(page, "In units of 10⁻²")
     fit = screen_fit(page)
     assert fit["screens"] <= FIT and fit["hidden"] == [], (screen, fit)
@@ -109,11 +106,7 @@ def test_training_is_one_screen_with_its_player_beside_the_charts(projector_page
         expect(page.get_by_role("button", name="Reset", exact=True)).to_be_visible()
     if "steps=40" in extra or "steps=200" in extra:  # why the steps stop, in view
         assert page.locator(".lab-frames p.note").evaluate(IN_VIEW)
-    fit = screen_fit(page)
-    assert fit["screens"] <= FIT and fit["hidden"] == [], fit
-    assert small_text(page, TEXT_PX) == []
-    assert misplaced_numbers(page, NUMBER_PX) == []
-    assert exceptions_on(page) == []
+    assert_one_projector_screen(page)
 
 
 def test_training_takes_a_step_on_the_arrow_key(projector_page, app_url):
@@ -137,13 +130,13 @@ def test_step_through_keeps_the_arrows_for_its_player_and_pages_for_its_screens(
     and keeps the example: both screens follow the one player."""
     page = projector_page
     open_page(page, lecture_link(app_url, "step", 1))
-    position(page).click()  # focus on the page, not in an input
+    walk_position(page).click()  # focus on the page, not in an input
     page.keyboard.press("ArrowRight")
     expect_link(page, ex="1", screen="1")
     chart_values(page, "#1 “")  # what example #1 (“its label”) routes
     page.keyboard.press("PageDown")
     expect_link(page, ex="1", screen="2")
-    expect(position(page)).to_have_text(re.compile(r"^2 of 2 · "), timeout=TIMEOUT_MS)
+    expect(walk_position(page)).to_have_text(re.compile(r"^2 of 2 · "), timeout=TIMEOUT_MS)
     story = build_batch_story(default_settings())
     np.testing.assert_allclose(
         chart_values(page, "mean dL/dK, #0…#1"), story.kernel_running(0)[1], atol=1e-12
@@ -175,15 +168,15 @@ def test_the_one_step_screen_shows_the_whole_answer_without_scrolling(projector_
 def test_the_arrow_keys_walk_the_screens_and_the_link_follows(projector_page, app_url):
     page = projector_page
     open_page(page, lecture_link(app_url, "pair", 1))
-    position(page).click()  # focus on the page, not in an input
+    walk_position(page).click()  # focus on the page, not in an input
     page.keyboard.press("ArrowRight")
     expect_link(page, screen="2")
-    expect(position(page)).to_have_text(re.compile(r"^2 of 7 · "), timeout=TIMEOUT_MS)
+    expect(walk_position(page)).to_have_text(re.compile(r"^2 of 7 · "), timeout=TIMEOUT_MS)
     page.keyboard.press("ArrowRight")
     expect_link(page, screen="3")
     page.keyboard.press("ArrowLeft")
     expect_link(page, screen="2")
-    expect(position(page)).to_have_text(re.compile(r"^2 of 7 · "), timeout=TIMEOUT_MS)
+    expect(walk_position(page)).to_have_text(re.compile(r"^2 of 7 · "), timeout=TIMEOUT_MS)
     settle(page)
     assert exceptions_on(page) == []
 

@@ -13,23 +13,19 @@ import numpy as np
 import pytest
 from browser import (
     TIMEOUT_MS,
-    exceptions_on,
+    assert_one_projector_screen,
     expect_link,
-    misplaced_numbers,
     open_page,
-    screen_fit,
     settle,
-    small_text,
+    walk_position,
 )
 from playwright.sync_api import expect
 
-from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 from ui.playground.presets import PRESETS
 from ui.pure.links import write_grid
 
 pytestmark = pytest.mark.browser
 
-FIT = 1.05  # viewports: a screen may overhang by a sliver, never by a line of text
 SCREENS = 4
 G8 = ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(8)) for r in range(8))
 
@@ -49,11 +45,6 @@ LINKS = {
 }
 
 
-def position(page):
-    """The walk's "k of n" as shown beside its buttons."""
-    return page.get_by_text(re.compile(r"^\d+ of \d+ · ")).first
-
-
 # Left open: the routing screen of an 8x8 grid with padding 1 and 3x3 average windows
 # overhangs by 0.09 of a screen: its 1/9 shares, written at lecture size, need cells so
 # big that x's 8 rows of them do not fit under the walk's row.
@@ -70,29 +61,25 @@ CASES = [
 def test_every_screen_of_both_passes_fits_the_projector(projector_page, app_url, name, screen):
     page = projector_page
     open_page(page, f"{app_url}/playground?{LINKS[name]}&screen={screen}&lecture=1")
-    expect(position(page)).to_have_text(
+    expect(walk_position(page)).to_have_text(
         re.compile(rf"^{screen} of {SCREENS} · "), timeout=TIMEOUT_MS
     )
-    fit = screen_fit(page)
-    assert fit["screens"] <= FIT and fit["hidden"] == [], fit
-    assert small_text(page, LECTURE_TEXT_PX) == []
-    assert misplaced_numbers(page, LECTURE_CELL_FONT_PX) == []
-    assert exceptions_on(page) == []
+    assert_one_projector_screen(page)
 
 
 def test_the_arrow_keys_walk_the_screens_and_the_link_keeps_the_screen(projector_page, app_url):
     page = projector_page
     open_page(page, f"{app_url}/playground?lecture=1")
-    expect(position(page)).to_have_text("1 of 4 · The forward pass: x and y")
+    expect(walk_position(page)).to_have_text("1 of 4 · The forward pass: x and y")
     page.keyboard.press("ArrowRight")
-    expect(position(page)).to_have_text(
+    expect(walk_position(page)).to_have_text(
         "2 of 4 · The backward pass: dL/dy and dL/dx", timeout=TIMEOUT_MS
     )
     expect_link(page, screen="2")
     settle(page)
     page.keyboard.press("ArrowRight")
-    expect(position(page)).to_have_text("3 of 4 · Where one dL/dy goes", timeout=TIMEOUT_MS)
+    expect(walk_position(page)).to_have_text("3 of 4 · Where one dL/dy goes", timeout=TIMEOUT_MS)
     settle(page)
     page.keyboard.press("ArrowLeft")
-    expect(position(page)).to_have_text(re.compile(r"^2 of 4 · "), timeout=TIMEOUT_MS)
+    expect(walk_position(page)).to_have_text(re.compile(r"^2 of 4 · "), timeout=TIMEOUT_MS)
     expect_link(page, screen="2")
