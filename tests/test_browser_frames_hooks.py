@@ -1,6 +1,7 @@
 """A chart the frame player hooked keeps following the player's frames as they are
 now, in headless Chromium: the player's script (ui/shared/frames.py) run on its own, on
-a bare page with the page's own Plotly, fed the Playground's real frames and figures.
+a bare page with Plotly (the plotly package's build), fed the Playground's real frames
+and figures.
 
 Why: a new input (a preset, a stride) brings new charts and new frames, in either
 order. A chart hooked while the old frames were still in the player kept them: the
@@ -111,10 +112,13 @@ def assert_gradient_map_after(page, *, window: int) -> None:
 @pytest.fixture
 def bare(loaded):
     """The old input's charts drawn and its frames in the player; then Streamlit's new
-    charts come (the player hooks them as they come) before the new frames."""
+    charts come and are hooked while the player still has the old frames (a run of the
+    player's part then, as on a page whose controls come before its charts), before
+    the new frames come."""
     draw_charts(loaded, OLD["figures"])
     loaded.evaluate("(frames) => player(frames)", OLD["frames"])
     draw_charts(loaded, NEW["figures"])
+    loaded.evaluate("(frames) => player(frames)", OLD["frames"])
     loaded.evaluate("() => frames()")
     loaded.evaluate("(frames) => player(frames)", NEW["frames"])
     loaded.evaluate("() => frames()")

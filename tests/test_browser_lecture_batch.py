@@ -26,6 +26,7 @@ from browser import (
 from playwright.sync_api import expect
 
 from deploy.page_state import FIND_CHART
+from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 from ui.minibatch.pair import build_pair
 from ui.minibatch.story import build_batch_story
 from ui.pure.formulas import batch_rule, step_rule
@@ -34,8 +35,8 @@ pytestmark = pytest.mark.browser
 
 # Screens of each walked tab, with the default link's settings.
 WALKED = {"pair": 7, "step": 2, "examples": 5, "result": 5}
-TEXT_PX = 20  # lecture mode's text, at the least
-NUMBER_PX = 18  # lecture mode's numbers on maps, at the least
+TEXT_PX = LECTURE_TEXT_PX  # lecture mode's text, at the least
+NUMBER_PX = LECTURE_CELL_FONT_PX  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab
 SEED_TITLES = ("dL_0/dK", "dL_1/dK", "mean dL/dK", "K before", "K after")
 

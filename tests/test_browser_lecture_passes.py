@@ -22,23 +22,28 @@ from browser import (
 from playwright.sync_api import expect
 
 from ui.playground.presets import PRESETS
-from ui.pure.links import write_grid
+from ui.playground.state import FIELDS, STATE
 
 pytestmark = pytest.mark.browser
 
-SCREENS = 4
+SCREENS = STATE.SCREENS_MAX  # Both passes' screens
 G8 = ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(8)) for r in range(8))
 
 
 def preset_link(name: str) -> str:
-    """The link a preset's grid and settings make (seed 0's draw)."""
+    """The link a preset's grid and settings make (seed 0's draw), each value written
+    by its link field, as the page writes it."""
     start = PRESETS[name].make(np.random.default_rng(0))
-    return urlencode({"x": write_grid(start.grid), **start.settings})
+    fields = {field.key: field for field in FIELDS}
+    keys = STATE.preset_keys()
+    values = {STATE.link_x: start.grid} | {keys[n]: v for n, v in start.settings.items()}
+    return urlencode({fields[key].url: fields[key].write(value) for key, value in values.items()})
 
 
 LINKS = {
     "default": "",
     **{f"preset-{name}": preset_link(name) for name in PRESETS},
+    "ties-all": f"{preset_link('ties')}&ties=all",  # the warning that totals are inflated
     "8x8-2x2-stride-2": f"x={G8}",
     "8x8-3x3-stride-1": f"x={G8}&kh=3&kw=3&sh=1&sw=1",
     "8x8-avg-3x3-pad-1": f"x={G8}&mode=avg&kh=3&kw=3&pad=1",
@@ -50,20 +55,27 @@ LINKS = {
 # big that x's 8 rows of them do not fit under the walk's row.
 OVERHANGS = {("8x8-avg-3x3-pad-1", 3)}
 CASES = [
-    (name, screen)
+    pytest.param(
+        name,
+        screen,
+        id=f"{name}-{screen}",
+        marks=[pytest.mark.xfail(strict=True, reason="overhangs")]
+        if (name, screen) in OVERHANGS
+        else [],
+    )
     for name in LINKS
     for screen in range(1, SCREENS + 1)
-    if (name, screen) not in OVERHANGS
 ]
 
 
-@pytest.mark.parametrize("name, screen", CASES, ids=[f"{name}-{s}" for name, s in CASES])
+@pytest.mark.parametrize("name, screen", CASES)
 def test_every_screen_of_both_passes_fits_the_projector(projector_page, app_url, name, screen):
     page = projector_page
     open_page(page, f"{app_url}/playground?{LINKS[name]}&screen={screen}&lecture=1")
     expect(walk_position(page)).to_have_text(
         re.compile(rf"^{screen} of {SCREENS} · "), timeout=TIMEOUT_MS
     )
+    expect(page.get_by_text("Link value")).to_have_count(0)  # the link is read whole
     assert_one_projector_screen(page)
 
 
@@ -79,6 +91,7 @@ def test_the_arrow_keys_walk_the_screens_and_the_link_keeps_the_screen(projector
     settle(page)
     page.keyboard.press("ArrowRight")
     expect(walk_position(page)).to_have_text("3 of 4 · Where one dL/dy goes", timeout=TIMEOUT_MS)
+    expect_link(page, screen="3")
     settle(page)
     page.keyboard.press("ArrowLeft")
     expect(walk_position(page)).to_have_text(re.compile(r"^2 of 4 · "), timeout=TIMEOUT_MS)

@@ -46,7 +46,7 @@ def test_average_mode_never_speaks_of_winners(page, tabs):
 
 def test_max_mode_without_padding_speaks_of_no_padding():
     for name, app in every_tab(PLAYGROUND, PLAYGROUND_TABS, {"mode": "max", "pad": "0"}):
-        assert "Grey cells are padding" not in screen_text(app), name
+        assert "grey cells are padding" not in screen_text(app), name
 
 
 # Maps a page draws as colour only on purpose, a caption saying to hover for the

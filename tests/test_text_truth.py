@@ -226,7 +226,7 @@ def test_the_ledger_caption_counts_readers_and_senders(story):
 @pytest.mark.parametrize("story", ALL[::4], ids=lambda story: str(story.config))
 def test_the_input_caption_speaks_of_padding_and_winners_only_when_there_are_some(story):
     caption = text.input_caption(story)
-    assert ("Grey cells are padding" in caption) == any(story.config.padding)
+    assert ("grey cells are padding" in caption) == any(story.config.padding)
     assert ("won a window" in caption) == (story.config.mode == "max")
     if any(story.config.padding):
         assert f"reads {'−∞' if story.config.mode == 'max' else '0'} there" in caption

@@ -24,11 +24,12 @@ def cell_name(prefix: str, cell: Cell) -> str:
 def input_caption(story: LayerStory) -> str:
     """What the marks on the input map mean, for the settings on screen."""
     parts = []
+    # Each sentence names x: on a projector the words of x and y share one column.
     if any(story.config.padding):
-        parts.append(f"Grey cells are padding: pooling reads {story.pad_label} there.")
-    parts.append("Outlined: the cells the current window reads.")
+        parts.append(f"On x, grey cells are padding: pooling reads {story.pad_label} there.")
+    parts.append("On x, the outline marks the cells the current window reads.")
     if story.config.mode == "max":
-        parts.append(f"Each cell that won a window has {MARK_LEGEND}.")
+        parts.append(f"Each cell of x that won a window has {MARK_LEGEND}.")
     return " ".join(parts)
 
 

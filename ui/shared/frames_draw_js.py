@@ -179,6 +179,7 @@ function hookCharts(player) {
       requestAnimationFrame(() => {
         const chart = chartFor(player, key);
         if (chart) drawChart(chart, shown(player), { pointed: pointedAt(player, chart) });
+        else plot.labPending = false;  // no longer this player's chart: nothing to wait for
       });
     });
     const windowAt = (event) => {
@@ -207,13 +208,20 @@ function hookCharts(player) {
   }
 }
 
+// Whether the player's controls or words are on the page now.
+function onPage(player) {
+  return Object.values(player.roots || {}).some((root) => root.isConnected);
+}
+
 // A run of the page may put a new chart element in an old one's place after the player
 // has drawn (its figure at the step the server knew). Plotly fills a new chart with its
 // layers as it starts drawing: that is when it is hooked, and it gets the frame shown
 // (before, only a mouse move hooked it: a learner on the keys saw the server's step).
+// Until the run's new frames reach the player, that is the frame of the frames it has.
 function watchCharts() {
   new MutationObserver(() => {
     for (const player of Object.values(labFrames.players)) {
+      if (!onPage(player)) continue;  // another page's or tab's player: not drawn here
       const charts = player.frames ? player.frames.charts : [];
       if (!charts.some(({ key }) => unhooked(player, key))) continue;
       hookCharts(player);

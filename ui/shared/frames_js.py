@@ -200,8 +200,7 @@ function playersKey(event) {
     (p) => p.frames && p.frames.jumps.some((j) => j.key === keyName(event)));
 }
 function activePlayer() {
-  return Object.values(labFrames.players).find(
-    (p) => p.frames && Object.values(p.roots || {}).some((root) => root.isConnected));
+  return Object.values(labFrames.players).find((p) => p.frames && onPage(p));
 }
 
 function ours(target) {
