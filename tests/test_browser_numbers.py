@@ -30,6 +30,11 @@ CASES = {
     "average-padded": (AVERAGE_PADDED, {"Output y": 9, "Input x": 25 + 24, "dL/dx": 25}),
     # In lecture mode Both passes is walked: x and y on screen 1, dL/dy and dL/dx on 2.
     "average-padded-backward": (f"{AVERAGE_PADDED}&screen=2", {"Upstream dL/dy": 9, "dL/dx": 25}),
+    # The step-through: on a projector at 150 % its maps once shrank into their columns.
+    "average-padded-step": (
+        f"{AVERAGE_PADDED}&tab=step",
+        {"x: the window": None, "dL/dx after": None},
+    ),
     "lesson-step-10": ("lesson?step=10", {"dL_0/dK": 9, "dL_1/dK": 9, "mean dL/dK": 9}),
     "batch-mosaics": ("batch?tab=examples&n=4", {"": None}),
     "routing-mean": ("batch?tab=result", {"mean of the routing maps": None}),

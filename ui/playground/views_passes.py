@@ -5,26 +5,20 @@ lecture mode a screen each (ui/shared/walk.py), so that each fits the projector.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.routing import routing_figure
-from ..figures.sizes import drawn_width
 from ..figures.style import (
-    COLUMN_GAP_PX,
     HALF_PX,
-    LECTURE_MAIN_PX,
     LECTURE_STEP_MAP_PX,
-    LECTURE_WORDS_MIN_PX,
 )
 from ..pure.formulas import size_formula
 from ..pure.numbers import fmt
+from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from ..shared.walk import Screen, tell
@@ -78,17 +72,6 @@ def forward_backward_view(story: LayerStory) -> None:
     )
 
 
-@dataclass(frozen=True)
-class Placed:
-    """A map to place: its figure, its chart key, what picking a cell does, and the
-    words that go with it."""
-
-    figure: go.Figure
-    key: str
-    words: Callable[[], None]
-    on_select: Callable[[], None] | None = None
-
-
 def map_width() -> int:
     """A map's width: half the main column, or on a projector the step-through's size,
     which leaves a column for the words (a map over its words would overflow 720 px)."""
@@ -97,12 +80,10 @@ def map_width() -> int:
 
 def maps_in_a_row(placed: Sequence[Placed]) -> None:
     """Two maps side by side on a desk, each with its words under it, and a lone map
-    beside its words. On a projector the maps, each exactly as wide as it is drawn,
-    and a column of all the words in one row; where the row is too narrow for the
-    words (a projector at 150 % zoom) they go under the maps: a map is never squeezed
-    (its numbers would spill out of their cells)."""
+    beside its words; on a projector the maps at their drawn width beside a column of
+    all their words (ui/shared/beside.py)."""
     if lecture_on():
-        maps_beside_words(placed)
+        maps_beside_words(placed, words=lambda: [one.words() for one in placed])
         return
     if len(placed) == 1:
         left, right = st.columns(2)
@@ -115,20 +96,6 @@ def maps_in_a_row(placed: Sequence[Placed]) -> None:
         with column:
             chart(one.figure, key=one.key, on_select=one.on_select)
             one.words()
-
-
-def maps_beside_words(placed: Sequence[Placed]) -> None:
-    widths = [math.ceil(drawn_width(one.figure)) for one in placed]
-    # The words take the rest of the projector's main column (a pixel or two to spare
-    # for rounding: a row one pixel too wide wraps).
-    rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX - 2
-    with st.container(horizontal=True, gap="small"):
-        for width, one in zip(widths, placed, strict=True):
-            with st.container(width=width):
-                chart(one.figure, key=one.key, on_select=one.on_select)
-        with st.container(width=max(LECTURE_WORDS_MIN_PX, rest)):
-            for one in placed:
-                one.words()
 
 
 def forward_pass(story: LayerStory, out_cell) -> None:

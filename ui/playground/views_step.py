@@ -17,14 +17,11 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.frames import MapFrames
-from ..figures.sizes import drawn_width
 from ..figures.style import (
-    COLUMN_GAP_PX,
     HALF_PX,
-    LECTURE_MAIN_PX,
     LECTURE_STEP_MAP_PX,
-    LECTURE_WORDS_MIN_PX,
 )
+from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.frames import FrameWords, frame_player, frame_words
 from ..shared.lecture import lecture_on
@@ -141,13 +138,11 @@ def pointer_figure(story: LayerStory, frames: MapFrames, step: int):
 def lecture_step(story: LayerStory, maps: StepMaps, step: int, controls) -> None:
     """x, dL/dx and the words side by side, each map as wide as it is drawn."""
     x_figure, gx_figure = step_figures(story, maps, step, lecture=True)
-    widths = [drawn_width(x_figure), drawn_width(gx_figure)]
-    words_px = max(LECTURE_WORDS_MIN_PX, LECTURE_MAIN_PX - sum(widths) - 2 * COLUMN_GAP_PX)
-    x_column, gx_column, words = st.columns([*widths, words_px], gap="small")
-    with x_column:
-        chart(x_figure, key=STATE.fig_step_x)
-    with gx_column:
-        chart(gx_figure, key=STATE.fig_step_gx)
-    with words:
+
+    def words() -> None:
         controls()
         overlap_note(story)
+
+    maps_beside_words(
+        [Placed(x_figure, STATE.fig_step_x), Placed(gx_figure, STATE.fig_step_gx)], words
+    )

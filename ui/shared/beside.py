@@ -1,0 +1,43 @@
+"""Maps beside their words on a projector: each map exactly as wide as it is drawn and
+a column of words taking the rest of lecture mode's main column, in one row that
+wraps. Where the row is too narrow for the words (a projector at 150 % zoom: an
+853-px-wide page) they go under the maps; a map is never squeezed, as columns sized
+by proportion would squeeze it, and its numbers would spill out of their cells."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+import streamlit as st
+
+from ..figures.sizes import drawn_width
+from ..figures.style import COLUMN_GAP_PX, LECTURE_MAIN_PX, LECTURE_WORDS_MIN_PX
+from .chart import chart
+
+ROUNDING_PX = 2  # to spare: a row one pixel too wide wraps
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A map to place: its figure, its chart key, what picking a cell does, and the
+    words that go with it (drawn by the caller where the layout puts words)."""
+
+    figure: go.Figure
+    key: str
+    words: Callable[[], None] = lambda: None
+    on_select: Callable[[], None] | None = None
+
+
+def maps_beside_words(placed: Sequence[Placed], words: Callable[[], None]) -> None:
+    """The maps `placed`, then `words()` in the rest of the row."""
+    widths = [math.ceil(drawn_width(one.figure)) for one in placed]
+    rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX - ROUNDING_PX
+    with st.container(horizontal=True, gap="small"):
+        for width, one in zip(widths, placed, strict=True):
+            with st.container(width=width):
+                chart(one.figure, key=one.key, on_select=one.on_select)
+        with st.container(width=max(LECTURE_WORDS_MIN_PX, rest)):
+            words()
