@@ -35,6 +35,7 @@ CASES = {
         f"{AVERAGE_PADDED}&tab=step",
         {"x: the window": None, "dL/dx after": None},
     ),
+    "batch-step-reach": ("batch?tab=step&screen=2", {"mean dL/dK": 9}),
     "lesson-step-10": ("lesson?step=10", {"dL_0/dK": 9, "dL_1/dK": 9, "mean dL/dK": 9}),
     "batch-mosaics": ("batch?tab=examples&n=4", {"": None}),
     "routing-mean": ("batch?tab=result", {"mean of the routing maps": None}),

@@ -17,9 +17,9 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures.curves import line_figure
-from ..figures.sizes import drawn_width
-from ..figures.style import COLUMN_GAP_PX, LECTURE_MAIN_PX, LECTURE_WORDS_MIN_PX, REACH_CHART_PX
+from ..figures.style import REACH_CHART_PX
 from ..minibatch.story import BatchStory
+from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.frames import FrameWords, frame_player, frame_words
 from ..shared.lecture import current_look, lecture_on
@@ -87,27 +87,25 @@ def lecture_step_view(story: BatchStory, feature: int, example: int, *, shown, p
     has reached, the example's image in the words' column."""
 
     def routing_screen() -> None:
-        beside_words([(*shown("routed"), None), (*shown("mean"), None)], corner=None)
+        beside_words([Placed(*shown("routed")), Placed(*shown("mean"))], corner=None)
 
     def reach_screen() -> None:
-        reach = (reached_figure(story, feature, example), STATE.fig_reached, REACH_CHART_PX)
-        beside_words([(*shown("kernel"), None), reach], corner=shown("image"))
+        reach = Placed(
+            reached_figure(story, feature, example), STATE.fig_reached, width=REACH_CHART_PX
+        )
+        beside_words([Placed(*shown("kernel")), reach], corner=shown("image"))
 
-    def beside_words(placed: list[tuple], corner: tuple | None) -> None:
-        """placed: (figure, key, width or None for its drawn width), side by side; the
-        player's controls, `corner` (a small figure and its key) and the words in the
-        column left over."""
-        widths = [width or drawn_width(figure) for figure, _, width in placed]
-        spare = LECTURE_MAIN_PX - sum(widths) - len(placed) * COLUMN_GAP_PX
-        *places, words = st.columns([*widths, max(LECTURE_WORDS_MIN_PX, spare)], gap="small")
-        for place, (figure, key, _) in zip(places, placed, strict=True):
-            with place:
-                chart(figure, key=key)
-        with words:
+    def beside_words(placed: list[Placed], corner: tuple | None) -> None:
+        """The charts `placed` side by side; the player's controls, `corner` (a small
+        figure and its key) and the words in the column left over."""
+
+        def words() -> None:
             frame_player(payload, part="controls", **player)
             if corner is not None:
                 chart(corner[0], key=corner[1])
             frame_words(keys=STATE.frames, lecture=True)
+
+        maps_beside_words(placed, words)
 
     tell(
         "step",

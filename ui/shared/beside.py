@@ -22,18 +22,20 @@ ROUNDING_PX = 2  # to spare: a row one pixel too wide wraps
 
 @dataclass(frozen=True)
 class Placed:
-    """A map to place: its figure, its chart key, what picking a cell does, and the
-    words that go with it (drawn by the caller where the layout puts words)."""
+    """A map to place: its figure, its chart key, what picking a cell does, the words
+    that go with it (drawn by the caller where the layout puts words), and its width
+    where it is not a map drawn at its own width (a curve): None for the drawn width."""
 
     figure: go.Figure
     key: str
     words: Callable[[], None] = lambda: None
     on_select: Callable[[], None] | None = None
+    width: int | None = None
 
 
 def maps_beside_words(placed: Sequence[Placed], words: Callable[[], None]) -> None:
     """The maps `placed`, then `words()` in the rest of the row."""
-    widths = [math.ceil(drawn_width(one.figure)) for one in placed]
+    widths = [one.width or math.ceil(drawn_width(one.figure)) for one in placed]
     rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX - ROUNDING_PX
     with st.container(horizontal=True, gap="small"):
         for width, one in zip(widths, placed, strict=True):
