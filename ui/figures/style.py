@@ -112,13 +112,14 @@ LECTURE_HALF_PX = 552  # half of it (st.columns(2), 1 rem apart): a Lesson step'
 # cells hold an answer's marks clear of their numbers, with the ledger still under it.
 LECTURE_PICK_MAP_PX = 380
 # Lecture mode's step-through (1280x720): the main column is 1120 px, holding x, dL/dx
-# and the words side by side, 16 px apart (st.columns' small gap). Each map is laid out
+# and the words side by side, 16 px apart (Streamlit's small gap). Each map is laid out
 # for a third of it: its title on one line, its cells as small as 18-px numbers allow
 # once 8 rows or more share the height.
 LECTURE_MAIN_PX = 1120
 LECTURE_STEP_MAP_PX = 400
 COLUMN_GAP_PX = 16
 LECTURE_WORDS_MIN_PX = 220  # the words' column, at the least (8x8 maps of 0.11: 235)
+ROW_ROUNDING_PX = 2  # spared in a row of fixed widths: one pixel too wide wraps it
 # -- the Batch page in lecture mode (1280x720: a 1120-px main column) ---------------
 LECTURE_THREE_QUARTERS_PX = 820  # 3/4 of a projector's 1120-px main column, less the gap
 LECTURE_MOSAIC_PX = 720  # of the projector's 1120-px main column; the words take the rest

@@ -14,10 +14,13 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from ..figures.sizes import drawn_width
-from ..figures.style import COLUMN_GAP_PX, LECTURE_MAIN_PX, LECTURE_WORDS_MIN_PX
+from ..figures.style import (
+    COLUMN_GAP_PX,
+    LECTURE_MAIN_PX,
+    LECTURE_WORDS_MIN_PX,
+    ROW_ROUNDING_PX,
+)
 from .chart import chart
-
-ROUNDING_PX = 2  # to spare: a row one pixel too wide wraps
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class Placed:
 def maps_beside_words(placed: Sequence[Placed], words: Callable[[], None]) -> None:
     """The maps `placed`, then `words()` in the rest of the row."""
     widths = [one.width or math.ceil(drawn_width(one.figure)) for one in placed]
-    rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX - ROUNDING_PX
+    rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX - ROW_ROUNDING_PX
     with st.container(horizontal=True, gap="small"):
         for width, one in zip(widths, placed, strict=True):
             with st.container(width=width):
