@@ -5,17 +5,14 @@ lecture mode a screen each (ui/shared/walk.py), so that each fits the projector.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.routing import routing_figure
-from ..figures.style import (
-    HALF_PX,
-    LECTURE_STEP_MAP_PX,
-)
+from ..figures.style import HALF_PX, LECTURE_STEP_MAP_PX
 from ..pure.formulas import size_formula
 from ..pure.numbers import fmt
 from ..shared.beside import Placed, maps_beside_words
@@ -73,29 +70,34 @@ def forward_backward_view(story: LayerStory) -> None:
 
 
 def map_width() -> int:
-    """A map's width: half the main column, or on a projector the step-through's size,
-    which leaves a column for the words (a map over its words would overflow 720 px)."""
+    """A map's width here and in the step-through: half the main column, or on a
+    projector a third of it, which leaves a column for the words (a map over its words
+    would overflow 720 px)."""
     return LECTURE_STEP_MAP_PX if lecture_on() else HALF_PX
 
 
-def maps_in_a_row(placed: Sequence[Placed]) -> None:
-    """Two maps side by side on a desk, each with its words under it, and a lone map
-    beside its words; on a projector the maps at their drawn width beside a column of
-    all their words (ui/shared/beside.py)."""
+def maps_in_a_row(placed: Sequence[tuple[Placed, Callable[[], None]]]) -> None:
+    """Maps, each with the function drawing its words: two side by side on a desk,
+    each over its words, and a lone map beside its words; on a projector the maps at
+    their drawn width beside a column of all their words (ui/shared/beside.py)."""
+    charts = [one for one, _ in placed]
+
+    def all_words() -> None:
+        for _, words in placed:
+            words()
+
     if lecture_on():
-        maps_beside_words(placed, words=lambda: [one.words() for one in placed])
+        maps_beside_words(charts, all_words)
         return
-    if len(placed) == 1:
-        left, right = st.columns(2)
-        with left:
-            chart(placed[0].figure, key=placed[0].key, on_select=placed[0].on_select)
-        with right:
-            placed[0].words()
-        return
-    for column, one in zip(st.columns(2), placed, strict=True):
+    columns = st.columns(2)
+    for column, (one, words) in zip(columns, placed, strict=False):
         with column:
             chart(one.figure, key=one.key, on_select=one.on_select)
-            one.words()
+            if len(placed) > 1:
+                words()
+    if len(placed) == 1:  # a lone map: its words in the other half
+        with columns[1]:
+            all_words()
 
 
 def forward_pass(story: LayerStory, out_cell) -> None:
@@ -116,8 +118,8 @@ def forward_pass(story: LayerStory, out_cell) -> None:
     )
     maps_in_a_row(
         [
-            Placed(x_figure, STATE.fig_x, lambda: st.caption(text.input_caption(story))),
-            Placed(y_figure, STATE.pick_y, lambda: st.caption(PICK_Y), on_pick_output),
+            (Placed(x_figure, STATE.fig_x), lambda: st.caption(text.input_caption(story))),
+            (Placed(y_figure, STATE.pick_y, on_pick_output), lambda: st.caption(PICK_Y)),
         ]
     )
 
@@ -133,8 +135,8 @@ def backward_pass(story: LayerStory) -> None:
 
     maps_in_a_row(
         [
-            Placed(gy_figure, STATE.fig_gy, lambda: st.caption(SHARED_SCALE)),
-            Placed(gx_figure, STATE.pick_gx, gx_words, on_pick_input),
+            (Placed(gy_figure, STATE.fig_gy), lambda: st.caption(SHARED_SCALE)),
+            (Placed(gx_figure, STATE.pick_gx, on_pick_input), gx_words),
         ]
     )
 
@@ -167,7 +169,7 @@ def coverage(story: LayerStory) -> None:
         st.caption(text.coverage_caption(story))
         output_size_fold(story)
 
-    maps_in_a_row([Placed(figure, STATE.fig_coverage, words)])
+    maps_in_a_row([(Placed(figure, STATE.fig_coverage), words)])
 
 
 def output_size_fold(story: LayerStory) -> None:

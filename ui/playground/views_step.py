@@ -17,10 +17,6 @@ import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.frames import MapFrames
-from ..figures.style import (
-    HALF_PX,
-    LECTURE_STEP_MAP_PX,
-)
 from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.frames import FrameWords, frame_player, frame_words
@@ -29,7 +25,7 @@ from . import cache
 from .model import LayerStory
 from .state import FIELDS, STATE, on_frame_moved
 from .steps import StepMaps
-from .views_passes import gradient_maps
+from .views_passes import gradient_maps, map_width
 
 WORDS = FrameWords(
     noun="window",
@@ -51,7 +47,7 @@ def step_view(story: LayerStory) -> None:
         keys["y"] = STATE.fig_step_y
     maps, payload = cache.step_frames(
         story.settings,
-        width_px=LECTURE_STEP_MAP_PX if lecture else HALF_PX,
+        width_px=map_width(),
         lecture=lecture,
         keys=tuple(keys.items()),
         link=STEP_LINK,

@@ -25,13 +25,11 @@ from .chart import chart
 
 @dataclass(frozen=True)
 class Placed:
-    """A map to place: its figure, its chart key, what picking a cell does, the words
-    that go with it (drawn by the caller where the layout puts words), and its width
+    """A chart to place: its figure, its key, what picking a cell does, and its width
     where it is not a map drawn at its own width (a curve): None for the drawn width."""
 
     figure: go.Figure
     key: str
-    words: Callable[[], None] = lambda: None
     on_select: Callable[[], None] | None = None
     width: int | None = None
 
