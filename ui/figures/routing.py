@@ -117,7 +117,8 @@ def routing_figure(
     )
     picked = outline_traces([(out_cell[0] + lift, out_cell[1])], name="dL/dy cell")
     frame = outline_traces([(row, col + x_left) for row, col in window])
-    top = -1.1
+    header = style.ROUTING_HEADER_PX / size  # in rows: one line over the grids
+    top, bottom = -0.5 - header, total_rows - 0.4  # 0.1 of a row under the last
     margin = style.ROUTING_MARGIN
     layout = dict(
         xaxis=dict(
@@ -128,19 +129,19 @@ def routing_figure(
         ),
         yaxis=dict(
             visible=False,
-            range=[total_rows - 0.4, top - 0.5],
+            range=[bottom, top],
             scaleanchor="x",
             scaleratio=1,
             constrain="domain",
             constraintoward="top",
         ),
         annotations=[
-            dict(x=(out_w - 1) / 2, y=top, text="<b>dL/dy</b>", showarrow=False),
-            dict(x=x_left + (width - 1) / 2, y=top, text="<b>sent to x</b>", showarrow=False),
+            dict(x=x, y=-0.5 - header / 2, text=f"<b>{name}</b>", showarrow=False)
+            for x, name in (((out_w - 1) / 2, "dL/dy"), (x_left + (width - 1) / 2, "sent to x"))
         ],
         **layouts.base_layout(
             title=title,
-            height=(total_rows + 1.6) * size + margin["t"] + margin["b"],
+            height=(bottom - top) * size + margin["t"] + margin["b"],
             margin=margin,
             # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
             own_width=sizes.snug_width(total_cols + 0.2, size, margin) if grown else None,

@@ -146,6 +146,10 @@ SNUG_SLACK_PX = 3  # ... at the least, in a column too narrow for that: the gap 
 THIN_GAP_PX = 1  # between the cells of dense figures: mosaics, J
 MARGIN = dict(l=36, r=16, t=72, b=16)
 ROUTING_MARGIN = dict(MARGIN, t=40)  # the title only: the grids' own labels sit inside
+# The band over the routing grids holding their names ("dL/dy", "sent to x"): one line,
+# whatever the cells' size (cells grown for lecture-size numbers once made it a cell and
+# a half, and an 8x8 grid of 1/9 shares overhung the projector's screen).
+ROUTING_HEADER_PX = 24
 MOSAIC_MARGIN = dict(l=8, r=8, t=8, b=8)
 MOSAIC_TITLE_MARGIN_PX = 44  # a mosaic's top margin when it has a title
 MOSAIC_SPARE_PX = 8  # below a mosaic's last row, beyond its margin
