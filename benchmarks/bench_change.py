@@ -1,0 +1,193 @@
+"""Where a control change's time goes, the lab beside the floor (Playwright + Debian
+Chromium, warm servers): the breakdown behind bench_browser.py's "change" ratio.
+
+    python benchmarks/bench_change.py [--root OTHER_CHECKOUT] [--repeats 9]
+
+Same servers, link and actions as bench_browser.py (the floor's "Window height" +, the
+lab's sidebar Max -> Average), runs alternating, each in a new browser context. Each
+phase is timed in the page, by its own clock, from the pointer going down on the
+control:
+
+- request: the page's rerun request leaving on the WebSocket;
+- first / last message: the first and the last message the server sent back before the
+  watched chart changed (the floor's "Output y", the lab's "dL/dx"); their number and
+  bytes. The last one ends the server's part: the script ran and its elements came;
+- drawn: the chart's numbers changed (requestAnimationFrame, as bench_browser.py);
+- long tasks: main-thread tasks over 50 ms from the press to drawn, summed (the page
+  building its elements and Plotly drawing charts);
+- charts drawn anew: Plotly charts whose element was replaced (Streamlit remounts a
+  chart whose figure changed: its whole draw, not an update).
+
+It prints medians per phase for both apps and the lab's extra, and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_browser import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    FLOOR_APP,
+    QUERY,
+    VIEWPORT,
+    WAIT_MS,
+    described,
+)
+from benchmarks.browser_probes import BROWSER_IDLE_OR_TIMEOUT  # noqa: E402
+from deploy.local_server import start_app, stop  # noqa: E402
+from deploy.page_state import CHART_Z, SETTLED  # noqa: E402
+
+# Installed before the page's own scripts: every WebSocket message, sent or received,
+# with the page's clock and its size in bytes, in window.benchSocket.
+RECORD_SOCKET = """(() => {
+  const log = window.benchSocket = [];
+  const Socket = window.WebSocket, send = Socket.prototype.send;
+  const size = (data) => data.byteLength ?? data.size ?? data.length ?? 0;
+  Socket.prototype.send = function (data) {
+    log.push({ sent: true, at: performance.now(), bytes: size(data) });
+    return send.call(this, data);
+  };
+  window.WebSocket = function (...args) {
+    const socket = new Socket(...args);
+    socket.addEventListener('message', (event) =>
+      log.push({ sent: false, at: performance.now(), bytes: size(event.data) }));
+    return socket;
+  };
+  window.WebSocket.prototype = Socket.prototype;
+  Object.assign(window.WebSocket, Socket);
+})();"""
+
+# Arms one change: marks every chart element now on the page, clears the socket log,
+# and records in window.benchChange when the pointer goes down, each long task, and the
+# first animation frame whose chart `prefix` holds numbers other than `old`.
+ARM_CHANGE = f"""([prefix, old]) => {{
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) plot.benchOld = true;
+  window.benchSocket.length = 0;
+  const probe = window.benchChange = {{ pressed: null, drawn: null, tasks: [] }};
+  window.addEventListener('pointerdown', () => {{ probe.pressed ??= performance.now(); }},
+                          {{ capture: true, once: true }});
+  new PerformanceObserver((list) => {{
+    for (const task of list.getEntries()) probe.tasks.push([task.startTime, task.duration]);
+  }}).observe({{ type: 'longtask' }});
+  const numbers = ({CHART_Z});
+  const look = () => {{
+    const now = probe.pressed === null ? null : numbers(prefix);
+    if (now !== null && JSON.stringify(now) !== JSON.stringify(old)) {{
+      probe.drawn = performance.now();
+      probe.redrawn = Array.from(document.querySelectorAll('.js-plotly-plot'))
+        .filter((plot) => !plot.benchOld).length;
+      return;
+    }}
+    requestAnimationFrame(look);
+  }};
+  requestAnimationFrame(look);
+}}"""
+
+PHASES = (
+    ("request (ms)", "request"),
+    ("first message (ms)", "first"),
+    ("last message (ms)", "last"),
+    ("drawn (ms)", "drawn"),
+    ("  last message to drawn", "render"),
+    ("long tasks (ms)", "long"),
+    ("messages", "messages"),
+    ("kB received", "kilobytes"),
+    ("charts drawn anew", "redrawn"),
+)
+
+
+def one_change(browser, url: str, *, chart: str, control) -> dict:
+    """A new student opens the Playground, waits for it to settle, and changes `control`
+    (a function of the page giving its locator); each phase in ms from the press."""
+    context = browser.new_context(viewport=VIEWPORT)
+    context.add_init_script(RECORD_SOCKET)
+    page = context.new_page()
+    page.goto(f"{url}/playground?{QUERY}")
+    page.wait_for_function(SETTLED, timeout=WAIT_MS)
+    page.evaluate(BROWSER_IDLE_OR_TIMEOUT)
+    page.evaluate(ARM_CHANGE, [chart, page.evaluate(CHART_Z, chart)])
+    control(page).click()
+    page.wait_for_function("() => window.benchChange.drawn !== null", timeout=WAIT_MS)
+    probe, socket = page.evaluate("() => [window.benchChange, window.benchSocket]")
+    context.close()
+    return phases(probe, socket)
+
+
+def phases(probe: dict, socket: list[dict]) -> dict:
+    """The press, the socket log and the drawn frame as the PHASES (ms from the press)."""
+    start, drawn = probe["pressed"], probe["drawn"]
+    request = next(message["at"] for message in socket if message["sent"])
+    came = [m for m in socket if not m["sent"] and request <= m["at"] <= drawn]
+    long = sum(length for begun, length in probe["tasks"] if start <= begun <= drawn)
+    return {
+        "request": request - start,
+        "first": came[0]["at"] - start if came else float("nan"),
+        "last": came[-1]["at"] - start if came else float("nan"),
+        "drawn": drawn - start,
+        "render": drawn - came[-1]["at"] if came else float("nan"),
+        "long": long,
+        "messages": len(came),
+        "kilobytes": sum(message["bytes"] for message in came) / 1000,
+        "redrawn": probe["redrawn"],
+    }
+
+
+def floor_control(page):
+    height = page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput']")
+    return height.filter(has_text="Window height").locator("[data-testid='stNumberInputStepUp']")
+
+
+def lab_control(page):
+    return page.locator("[data-testid='stSidebar']").get_by_text("Average", exact=True)
+
+
+def report(floor: list[dict], lab: list[dict]) -> None:
+    median = statistics.median
+    print(f"{'':<26} {'floor':>8} {'lab':>8} {'lab extra':>10}")
+    for label, name in PHASES:
+        sides = [median(run[name] for run in runs) for runs in (floor, lab)]
+        print(f"{label:<26} {sides[0]:8.1f} {sides[1]:8.1f} {sides[1] - sides[0]:10.1f}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--root", type=Path, default=ROOT, help="lab checkout to serve")
+    parser.add_argument("--repeats", type=int, default=9, help="changes on each app")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    with ExitStack() as servers:
+        floor_url, process = start_app(args.root, script=FLOOR_APP)
+        servers.callback(stop, process)
+        lab_url, process = start_app(args.root)
+        servers.callback(stop, process)
+        apps = {
+            "floor": (floor_url, "Output y", floor_control),
+            "lab": (lab_url, "dL/dx", lab_control),
+        }
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+            runs = {name: [] for name in apps}
+            for repeat in range(max(1, args.repeats) + 1):  # the first of each warms up
+                for name, (url, chart, control) in apps.items():
+                    run = one_change(browser, url, chart=chart, control=control)
+                    if repeat:
+                        runs[name].append(run)
+            browser.close()
+    print(f"floor: {FLOOR_APP}\nlab:   {described(args.root)}")
+    print(f"{len(runs['lab'])} changes on each, alternating, after one warm-up of each;")
+    print("medians, in ms from the pointer going down on the control (page clock)")
+    report(runs["floor"], runs["lab"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
