@@ -76,11 +76,32 @@ BROWSER_IDLE = """async () => {
 # finite z; J leaves its zeros blank), how many labels were drawn (`g.hm` groups hold
 # one trace's `.heatmap-label text` elements, bound to its calcdata; a trace with no
 # group on the page drew none), the smallest
-# font size drawn, and each label whose box is not inside its own cell (the cell's
+# font size drawn, each label whose box is not inside its own cell (the cell's
 # pixel box from the axes' c2p plus the plot area's offset, less the gap between
-# cells). A list, one entry per trace.
+# cells), and each label whose digits a filled marker covers. A list, one entry per
+# trace.
 MAP_LABELS = """() => {
-  const SLACK_PX = 0.5;
+  const SLACK_PX = 0.5, INK_TOP_EM = 0.2, INK_BOTTOM_EM = 0.2;
+  // The filled markers a chart's scatter traces draw (an arrow head, a winner's star),
+  // each with its trace's name. Open ones are left out: a winner's frame is drawn
+  // around its number on purpose, and transparent ones (click targets) draw nothing.
+  const visibleMarks = (plot) => {
+    const marks = [];
+    for (const trace of plot.querySelectorAll('.scatterlayer .trace')) {
+      const name = trace.__data__ && trace.__data__[0] && trace.__data__[0].trace
+        && trace.__data__[0].trace.name;
+      if (parseFloat(getComputedStyle(trace).opacity) < 0.05) continue;
+      for (const point of trace.querySelectorAll('path.point')) {
+        const look = getComputedStyle(point);
+        if (parseFloat(look.opacity) < 0.05 || look.fill === 'none'
+            || parseFloat(look.fillOpacity) < 0.05) continue;
+        const r = point.getBoundingClientRect();
+        if (r.width && r.height)
+          marks.push({trace: name, left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+      }
+    }
+    return marks;
+  };
   const found = [];
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
     const layout = plot._fullLayout;
@@ -88,6 +109,7 @@ MAP_LABELS = """() => {
     const given = plot.layout && plot.layout.title && plot.layout.title.text;
     const title = (given || '').replace(/<br>/g, ' ').replace(/<[^>]+>/g, '');
     const box = plot.getBoundingClientRect();
+    const marks = visibleMarks(plot);
     // Every heatmap trace Plotly holds, drawn or not: a trace whose group is missing
     // from the page (a layer removed) counts as no label drawn.
     const groups = new Map();
@@ -116,11 +138,19 @@ MAP_LABELS = """() => {
         }
       const labels = Array.from(group ? group.querySelectorAll('.heatmap-label text') : [])
         .filter(t => t.textContent !== '');
-      const outside = [];
+      const outside = [], covered = [];
       let smallest = Infinity;
       for (const label of labels) {
-        smallest = Math.min(smallest, parseFloat(getComputedStyle(label).fontSize));
+        const font = parseFloat(getComputedStyle(label).fontSize);
+        smallest = Math.min(smallest, font);
         const r = label.getBoundingClientRect();
+        // The digits' own box: a text box runs from the font's ascent, above a digit's
+        // top, to its descent, under the baseline.
+        const inkTop = r.top + INK_TOP_EM * font, inkBottom = r.bottom - INK_BOTTOM_EM * font;
+        for (const mark of marks)
+          if (mark.left < r.right - SLACK_PX && mark.right > r.left + SLACK_PX
+              && mark.top < inkBottom - SLACK_PX && mark.bottom > inkTop + SLACK_PX)
+            covered.push(`${label.textContent} under a mark of ${mark.trace}`);
         const cx = (r.left + r.right) / 2 - box.left - xa._offset;
         const cy = (r.top + r.bottom) / 2 - box.top - ya._offset;
         let col = 0, row = 0;
@@ -139,7 +169,7 @@ MAP_LABELS = """() => {
             `x${(bottom - top).toFixed(1)}`);
       }
       found.push({title, trace: trace.name, expected, drawn: labels.length,
-                  smallest: labels.length ? smallest : null, outside,
+                  smallest: labels.length ? smallest : null, outside, covered,
                   width: Math.round(box.width)});
     }
   }

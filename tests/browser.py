@@ -191,12 +191,13 @@ FONT_SLACK_PX = 0.01  # a computed font size may fall a rounding short of its CS
 
 
 def misplaced_numbers(page, floor_px: float = MIN_CELL_FONT_PX) -> list:
-    """Maps whose numbers are missing, stick out of their cells or are drawn under
-    `floor_px` (MAP_LABELS)."""
+    """Maps whose numbers are missing, stick out of their cells, lie under a mark or
+    are drawn under `floor_px` (MAP_LABELS)."""
     return [
         entry
         for entry in page.evaluate(MAP_LABELS)
         if entry["drawn"] != entry["expected"]
         or entry["outside"]
+        or entry["covered"]
         or (entry["drawn"] and entry["smallest"] < floor_px - FONT_SLACK_PX)
     ]

@@ -1,7 +1,8 @@
 """Every map's numbers, where Chromium draws them: all there, each inside its own cell,
-at 12 px or more (18 in lecture mode), on a desktop, a projector in lecture mode and a
-phone. The cases are maps that used to lose every number (their labels did not fit);
-tests/test_browser.py checks the same on every tab of every page.
+clear of every filled mark, at 12 px or more (18 in lecture mode), on a desktop, a projector
+in lecture mode and a phone. The cases are maps that used to lose every number (their
+labels did not fit) or had marks over them; tests/test_browser_overflow.py checks the
+same on every tab of every page.
 
 Cells are located from Plotly's own axes (c2p plus the plot area's offset) and labels
 by their drawn boxes: see MAP_LABELS in deploy/page_state.py.
@@ -20,6 +21,7 @@ SCREENS = {
     "lecture": dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5),
     "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
 }
+GRID_8 = ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(8)) for r in range(8))
 # Average pooling with padding: y holds ninths such as 6.778 and 13.667.
 AVERAGE_PADDED = (
     "playground?mode=avg&kh=3&kw=3&sh=2&sw=2&pad=1"
@@ -39,6 +41,11 @@ CASES = {
     "lesson-step-10": ("lesson?step=10", {"dL_0/dK": 9, "dL_1/dK": 9, "mean dL/dK": 9}),
     "batch-mosaics": ("batch?tab=examples&n=4", {"": None}),
     "routing-mean": ("batch?tab=result", {"mean of the routing maps": None}),
+    # Ninths sent to an 8x8 x: the arrow heads once sat on the numbers' tops.
+    "routing-ninths": (
+        f"playground?x={GRID_8}&mode=avg&kh=3&kw=3&pad=1&screen=3",
+        {"Routing": None},
+    ),
 }
 # In lecture mode Lesson step 10's three maps are one mosaic, in hundredths.
 LECTURE_WANTED = {
@@ -80,6 +87,7 @@ def test_every_number_of_the_map_is_drawn_inside_its_cell(screen_pages, app_url,
     floor = LECTURE_CELL_FONT_PX if lecture else MIN_CELL_FONT_PX
     for entry in entries:
         assert entry["outside"] == [], entry
+        assert entry["covered"] == [], entry  # no arrow head or star over a digit
         assert entry["drawn"] == entry["expected"], entry
         if entry["drawn"]:
             assert entry["smallest"] >= floor - 0.01, entry

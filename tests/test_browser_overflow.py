@@ -1,6 +1,6 @@
 """Every tab of every page on a projector (1280x720 at 150 %), a small screen and a
 touch phone: nothing cut off, the page never scrolls sideways, and every map's numbers
-are drawn inside their cells.
+are drawn inside their cells, clear of every filled mark.
 
 Every wait is for a condition on the page, never a fixed time.
 """

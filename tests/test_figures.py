@@ -9,9 +9,18 @@ from pooling.explain import shares
 from ui.figures import grid as grids
 from ui.figures import labels, marks, style
 from ui.figures.curves import line_figure, max_curve_figure
+from ui.figures.labels import needed_cell_px
 from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import small_multiples
-from ui.figures.routing import routing_figure
+from ui.figures.routing import DIGIT_HALF_EM, arrow_head, routing_figure
+from ui.figures.style import (
+    ARROW_CLEAR_PX,
+    ARROW_MIN_PX,
+    ARROW_PX,
+    CELL_FONT_PX,
+    CELL_PX,
+    MIN_CELL_FONT_PX,
+)
 from ui.pure.numbers import fmt, symmetric_range
 
 
@@ -190,14 +199,27 @@ def test_routing_follows_the_gutters_and_never_crosses_a_number():
     routes = trace(figure, "routes")
     points = [(x_, y_) for x_, y_ in zip(routes.x, routes.y, strict=True) if x_ is not None]
     # Every point lies on a gutter (a half-integer) in x or in y, or is an arrow's end
-    # in the top third of a cell, above the number at its centre.
+    # in the top half of a cell, above the number at its centre (arrow_head: how far).
     for px, py in points:
         on_gutter = (px * 2) % 2 == 1 or (py * 2) % 2 == 1
-        arrow_end = py % 1 == pytest.approx(0.7)
+        arrow_end = 0.5 < py % 1 < 1
         assert on_gutter or arrow_end, (px, py)
     assert len(trace(figure, "arrow heads").x) == 4  # average: all four cells receive
     assert trace(figure, "dL/dy").text.tolist() == [["2", "−1"]]
     assert received.text.tolist() == [["", "−0.25", "−0.25"], ["", "−0.25", "−0.25"]]
+
+
+@pytest.mark.parametrize("font_px", [MIN_CELL_FONT_PX, CELL_FONT_PX])
+def test_an_arrow_head_stops_short_of_the_number_in_any_cell_that_holds_one(font_px):
+    """From the smallest cell a one-digit number fits in to the largest: the head hangs
+    from the cell's top edge, and its tip stays ARROW_CLEAR_PX above the digits."""
+    for cell_px in range(int(np.ceil(needed_cell_px(["0"], font_px))), 2 * CELL_PX):
+        size, head = arrow_head(cell_px, font_px)
+        assert ARROW_MIN_PX <= size <= ARROW_PX
+        assert (head - size / 2 / cell_px) * cell_px == pytest.approx(-cell_px / 2)  # top edge
+        tip_px = (head + size / 2 / cell_px) * cell_px  # from the centre, down is positive
+        digits_top_px = -DIGIT_HALF_EM * font_px
+        assert tip_px <= digits_top_px - ARROW_CLEAR_PX + 1e-9, (cell_px, size)
 
 
 def test_routing_on_a_large_grid_still_writes_every_number():

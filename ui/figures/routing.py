@@ -18,16 +18,29 @@ from .labels import fit_labels
 from .marks import line_trace, outline_traces
 
 GAP = 2.0  # cells between the two grids
+DIGIT_HALF_EM = 0.36  # a digit reaches this far above the middle of its line, in font sizes
 
 
-def route_path(start: tuple[float, float], targets, lane_x: float) -> tuple[list, list]:
-    """x, y of Manhattan routes from `start` (a gutter corner) to the top of each target
-    (x, y) cell centre, via the vertical lane at `lane_x`; segments split by None."""
+def route_path(
+    start: tuple[float, float], targets, lane_x: float, *, head: float
+) -> tuple[list, list]:
+    """x, y of Manhattan routes from `start` (a gutter corner) to each target (x, y)
+    cell centre's arrow head, `head` rows from the centre (negative: above), via the
+    vertical lane at `lane_x` and the gutter over the target; segments split by None."""
     xs, ys = [], []
     for x, y in targets:
         xs += [start[0], lane_x, lane_x, x, x, None]
-        ys += [start[1], start[1], y - 0.5, y - 0.5, y - 0.3, None]
+        ys += [start[1], start[1], y - 0.5, y - 0.5, y + head, None]
     return xs, ys
+
+
+def arrow_head(cell_px: float, font_px: float) -> tuple[float, float]:
+    """An arrow head that hangs from the top edge of a cell `cell_px` wide (as drawn)
+    and stops short of its number, written at `font_px`: its size in px (style.ARROW_PX
+    where there is room) and its centre, in rows from the cell's centre."""
+    room = cell_px / 2 - DIGIT_HALF_EM * font_px - style.ARROW_CLEAR_PX
+    size = max(style.ARROW_MIN_PX, min(style.ARROW_PX, room))
+    return size, -0.5 + size / 2 / cell_px
 
 
 def routing_figure(
@@ -98,10 +111,14 @@ def routing_figure(
         ygap=style.CELL_GAP_PX,
         name="x",
     )
+    # A grown cell is drawn at the snug width's cell (sizes.snug_width), a little smaller.
+    drawn = size - style.LABEL_SLACK_PX + style.SNUG_SLACK_PX if grown else size
+    arrow_px, head = arrow_head(drawn, fit.font_px)
     xs, ys = route_path(
         (out_cell[1] + 0.5, out_cell[0] + lift + 0.5),
         [(x_left + col, row) for row, col in receivers],
         x_left - GAP / 2 - 0.5,  # the gutter in the middle of the gap
+        head=head,
     )
     routes = line_trace(
         xs, ys, colour=style.ROUTE_COLOUR, width=style.ROUTE_WIDTH_PX, name="routes"
@@ -109,9 +126,9 @@ def routing_figure(
     heads = dict(
         type="scatter",
         x=[x_left + col for _, col in receivers],
-        y=[row - 0.3 for row, _ in receivers],
+        y=[row + head for row, _ in receivers],
         mode="markers",
-        marker=dict(symbol="triangle-down", size=style.ARROW_PX, color=style.ROUTE_COLOUR),
+        marker=dict(symbol="triangle-down", size=arrow_px, color=style.ROUTE_COLOUR),
         hoverinfo="skip",
         name="arrow heads",
     )
