@@ -111,13 +111,22 @@ def open_and_change(page, url: str, *, chart: str, change) -> dict:
     return run
 
 
+def floor_control(page):
+    """The floor's control changed: its sidebar "Window height" + button."""
+    sidebar = page.locator("[data-testid='stSidebar']")
+    height = sidebar.locator("[data-testid='stNumberInput']").filter(has_text="Window height")
+    return height.locator("[data-testid='stNumberInputStepUp']")
+
+
+def lab_control(page):
+    """The lab's control changed: its sidebar's Average (from Max)."""
+    return page.locator("[data-testid='stSidebar']").get_by_text("Average", exact=True)
+
+
 def floor_run(browser, url: str) -> dict:
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
-    sidebar = page.locator("[data-testid='stSidebar']")
-    height = sidebar.locator("[data-testid='stNumberInput']").filter(has_text="Window height")
-    plus = height.locator("[data-testid='stNumberInputStepUp']")
-    run = open_and_change(page, url, chart="Output y", change=plus.click)
+    run = open_and_change(page, url, chart="Output y", change=floor_control(page).click)
     context.close()
     return run
 
@@ -184,8 +193,7 @@ def lab_run(browser, url: str) -> dict:
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     sent = SentFrames(page)
-    average = page.locator("[data-testid='stSidebar']").get_by_text("Average", exact=True)
-    run = open_and_change(page, url, chart="dL/dx", change=average.click)
+    run = open_and_change(page, url, chart="dL/dx", change=lab_control(page).click)
     run.update(steps=None, play=None, sent=sent.counts)
     tab = page.get_by_role("tab", name="Step through")
     if tab.count():

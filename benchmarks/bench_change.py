@@ -40,6 +40,8 @@ from benchmarks.bench_browser import (  # noqa: E402
     VIEWPORT,
     WAIT_MS,
     described,
+    floor_control,
+    lab_control,
 )
 from benchmarks.browser_probes import BROWSER_IDLE_OR_TIMEOUT  # noqa: E402
 from deploy.local_server import start_app, stop  # noqa: E402
@@ -138,15 +140,6 @@ def phases(probe: dict, socket: list[dict]) -> dict:
         "kilobytes": sum(message["bytes"] for message in came) / 1000,
         "redrawn": probe["redrawn"],
     }
-
-
-def floor_control(page):
-    height = page.locator("[data-testid='stSidebar'] [data-testid='stNumberInput']")
-    return height.filter(has_text="Window height").locator("[data-testid='stNumberInputStepUp']")
-
-
-def lab_control(page):
-    return page.locator("[data-testid='stSidebar']").get_by_text("Average", exact=True)
 
 
 def report(floor: list[dict], lab: list[dict]) -> None:
