@@ -56,6 +56,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.browser_apps import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_FLAGS,
+    FLOOR_APP,
+    QUERY,
+    VIEWPORT,
+    WAIT_MS,
+    floor_control,
+    lab_control,
+)
 from benchmarks.browser_probes import (  # noqa: E402
     ARM_STEP,
     BROWSER_IDLE_OR_TIMEOUT,
@@ -66,13 +76,6 @@ from benchmarks.browser_probes import (  # noqa: E402
 from deploy.local_server import start_app, stop  # noqa: E402
 from deploy.page_state import CHART_TITLE, CHART_Z, SETTLED  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-FLOOR_APP = Path("/work/shared/bench/floor_app.py")
-GRID = ";".join(",".join(str((r * 5 + c * 3) % 7) for c in range(6)) for r in range(6))
-QUERY = f"x={GRID}&kh=2&kw=2&sh=1&sw=1"  # the floor reads x only
-VIEWPORT = {"width": 1400, "height": 900}
-WAIT_MS = 60_000
 STEPS = 5  # steps timed a run
 PLAY_SPEED = "8"  # frames a second: an option of the player's <select>
 PLAY_FRAMES = 12  # frames recorded a run
@@ -109,18 +112,6 @@ def open_and_change(page, url: str, *, chart: str, change) -> dict:
     run["change"] = timed(change, CHANGED, page, [chart, before])
     page.wait_for_function(SETTLED, timeout=WAIT_MS)
     return run
-
-
-def floor_control(page):
-    """The floor's control changed: its sidebar "Window height" + button."""
-    sidebar = page.locator("[data-testid='stSidebar']")
-    height = sidebar.locator("[data-testid='stNumberInput']").filter(has_text="Window height")
-    return height.locator("[data-testid='stNumberInputStepUp']")
-
-
-def lab_control(page):
-    """The lab's control changed: its sidebar's Average (from Max)."""
-    return page.locator("[data-testid='stSidebar']").get_by_text("Average", exact=True)
 
 
 def floor_run(browser, url: str) -> dict:

@@ -9,14 +9,17 @@ phase is timed in the page, by its own clock, from the pointer going down on the
 control:
 
 - request: the page's rerun request leaving on the WebSocket;
-- first / last message: the first and the last message the server sent back before the
-  watched chart changed (the floor's "Output y", the lab's "dL/dx"); their number and
-  bytes. The last one ends the server's part: the script ran and its elements came;
-- drawn: the chart's numbers changed (requestAnimationFrame, as bench_browser.py);
+- first message: the first message the server sent back;
+- drawn: the watched chart's numbers changed (the floor's "Output y", the lab's
+  "dL/dx"; requestAnimationFrame, as bench_browser.py); the messages that came before
+  it (their number and bytes), the last of them, and from it to drawn;
 - long tasks: main-thread tasks over 50 ms from the press to drawn, summed (the page
   building its elements and Plotly drawing charts);
-- charts drawn anew: Plotly charts whose element was replaced (Streamlit remounts a
-  chart whose figure changed: its whole draw, not an update).
+- run's last message: the last message of the whole run (Streamlit draws elements as
+  they come, so the chart may change before the script has finished), and the run's
+  messages and bytes, counted once the page has settled;
+- charts drawn anew: Plotly charts whose element was replaced by the run (Streamlit
+  remounts a chart whose figure changed: its whole draw, not an update).
 
 It prints medians per phase for both apps and the lab's extra, and asserts nothing.
 """
@@ -24,6 +27,7 @@ It prints medians per phase for both apps and the lab's extra, and asserts nothi
 from __future__ import annotations
 
 import argparse
+import signal
 import statistics
 import sys
 from contextlib import ExitStack
@@ -32,14 +36,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.bench_browser import (  # noqa: E402
+from benchmarks.bench_browser import described  # noqa: E402
+from benchmarks.browser_apps import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_FLAGS,
     FLOOR_APP,
     QUERY,
     VIEWPORT,
     WAIT_MS,
-    described,
     floor_control,
     lab_control,
 )
@@ -67,7 +71,8 @@ RECORD_SOCKET = """(() => {
   Object.assign(window.WebSocket, Socket);
 })();"""
 
-# Arms one change: marks every chart element now on the page, clears the socket log,
+# Arms one change: marks every chart element now on the page (REDRAWN counts the
+# others), clears the socket log,
 # and records in window.benchChange when the pointer goes down, each long task, and the
 # first animation frame whose chart `prefix` holds numbers other than `old`.
 ARM_CHANGE = f"""([prefix, old]) => {{
@@ -84,24 +89,27 @@ ARM_CHANGE = f"""([prefix, old]) => {{
     const now = probe.pressed === null ? null : numbers(prefix);
     if (now !== null && JSON.stringify(now) !== JSON.stringify(old)) {{
       probe.drawn = performance.now();
-      probe.redrawn = Array.from(document.querySelectorAll('.js-plotly-plot'))
-        .filter((plot) => !plot.benchOld).length;
       return;
     }}
     requestAnimationFrame(look);
   }};
   requestAnimationFrame(look);
 }}"""
+REDRAWN = """() => Array.from(document.querySelectorAll('.js-plotly-plot'))
+  .filter((plot) => !plot.benchOld).length"""
 
 PHASES = (
     ("request (ms)", "request"),
     ("first message (ms)", "first"),
-    ("last message (ms)", "last"),
     ("drawn (ms)", "drawn"),
-    ("  last message to drawn", "render"),
-    ("long tasks (ms)", "long"),
-    ("messages", "messages"),
-    ("kB received", "kilobytes"),
+    ("  messages before it", "messages"),
+    ("  kB before it", "kilobytes"),
+    ("  last of them (ms)", "last"),
+    ("  from it to drawn (ms)", "render"),
+    ("long tasks to drawn (ms)", "long"),
+    ("run's last message (ms)", "finished"),
+    ("  run's messages", "run_messages"),
+    ("  run's kB", "run_kilobytes"),
     ("charts drawn anew", "redrawn"),
 )
 
@@ -118,26 +126,37 @@ def one_change(browser, url: str, *, chart: str, control) -> dict:
     page.evaluate(ARM_CHANGE, [chart, page.evaluate(CHART_Z, chart)])
     control(page).click()
     page.wait_for_function("() => window.benchChange.drawn !== null", timeout=WAIT_MS)
+    page.wait_for_function(SETTLED, timeout=WAIT_MS)
     probe, socket = page.evaluate("() => [window.benchChange, window.benchSocket]")
+    probe["redrawn"] = page.evaluate(REDRAWN)
     context.close()
     return phases(probe, socket)
 
 
 def phases(probe: dict, socket: list[dict]) -> dict:
-    """The press, the socket log and the drawn frame as the PHASES (ms from the press)."""
+    """The press, the socket log and the drawn frame as the PHASES (ms from the press);
+    RuntimeError if the page sent no request after the press or heard nothing back
+    before the chart changed."""
     start, drawn = probe["pressed"], probe["drawn"]
-    request = next(message["at"] for message in socket if message["sent"])
-    came = [m for m in socket if not m["sent"] and request <= m["at"] <= drawn]
-    long = sum(length for begun, length in probe["tasks"] if start <= begun <= drawn)
+    request = next((m["at"] for m in socket if m["sent"] and m["at"] >= start), None)
+    if request is None:
+        raise RuntimeError("the page sent the server nothing after the press")
+    came = [m for m in socket if not m["sent"] and m["at"] >= request]
+    before = [m for m in came if m["at"] <= drawn]
+    if not before:
+        raise RuntimeError("the chart changed before any message came back")
     return {
         "request": request - start,
-        "first": came[0]["at"] - start if came else float("nan"),
-        "last": came[-1]["at"] - start if came else float("nan"),
+        "first": came[0]["at"] - start,
         "drawn": drawn - start,
-        "render": drawn - came[-1]["at"] if came else float("nan"),
-        "long": long,
-        "messages": len(came),
-        "kilobytes": sum(message["bytes"] for message in came) / 1000,
+        "messages": len(before),
+        "kilobytes": sum(m["bytes"] for m in before) / 1000,
+        "last": before[-1]["at"] - start,
+        "render": drawn - before[-1]["at"],
+        "long": sum(length for begun, length in probe["tasks"] if start <= begun <= drawn),
+        "finished": came[-1]["at"] - start,
+        "run_messages": len(came),
+        "run_kilobytes": sum(m["bytes"] for m in came) / 1000,
         "redrawn": probe["redrawn"],
     }
 
@@ -157,6 +176,7 @@ def main() -> int:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on a kill too
     with ExitStack() as servers:
         floor_url, process = start_app(args.root, script=FLOOR_APP)
         servers.callback(stop, process)

@@ -78,7 +78,8 @@ BROWSER_IDLE = """async () => {
 # group on the page drew none), the smallest
 # font size drawn, each label whose box is not inside its own cell (the cell's
 # pixel box from the axes' c2p plus the plot area's offset, less the gap between
-# cells), and each label whose digits a filled marker covers. A list, one entry per
+# cells), each label whose digits a filled marker covers, and how many filled markers
+# the chart drew (none found would make that check say nothing). A list, one entry per
 # trace.
 MAP_LABELS = """() => {
   const SLACK_PX = 0.5, INK_TOP_EM = 0.2, INK_BOTTOM_EM = 0.2;
@@ -170,6 +171,7 @@ MAP_LABELS = """() => {
       }
       found.push({title, trace: trace.name, expected, drawn: labels.length,
                   smallest: labels.length ? smallest : null, outside, covered,
+                  marks: marks.length,
                   width: Math.round(box.width)});
     }
   }

@@ -91,6 +91,8 @@ def test_every_number_of_the_map_is_drawn_inside_its_cell(screen_pages, app_url,
         assert entry["drawn"] == entry["expected"], entry
         if entry["drawn"]:
             assert entry["smallest"] >= floor - 0.01, entry
+    if case == "routing-ninths":  # the marks looked for are found: four arrow heads
+        assert {entry["marks"] for entry in entries if entry["title"].startswith("Routing")} == {4}
     totals = labels_by_chart(entries)
     for title, count in wanted.items():
         charts = [name for name in totals if name.startswith(title)]

@@ -124,7 +124,8 @@ def test_nothing_is_cut_off_on_a_projector_a_small_screen_or_a_phone(
     screen_pages, app_url, screen, path
 ):
     """Every tab: no tab list, title, label, formula or table cut off, the page never
-    scrolls sideways, and every map's numbers are all drawn, inside their cells."""
+    scrolls sideways, and every map's numbers are all drawn, inside their cells and
+    clear of every filled mark."""
     page = screen_pages(screen)
     open_every_part(page, f"{app_url}/{path}")
     assert page.evaluate(CUT_OFF) == []

@@ -4,23 +4,11 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from pooling import PoolConfig
-from pooling.explain import shares
 from ui.figures import grid as grids
 from ui.figures import labels, marks, style
 from ui.figures.curves import line_figure, max_curve_figure
-from ui.figures.labels import needed_cell_px
 from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import small_multiples
-from ui.figures.routing import DIGIT_HALF_EM, arrow_head, routing_figure
-from ui.figures.style import (
-    ARROW_CLEAR_PX,
-    ARROW_MIN_PX,
-    ARROW_PX,
-    CELL_FONT_PX,
-    CELL_PX,
-    MIN_CELL_FONT_PX,
-)
 from ui.pure.numbers import fmt, symmetric_range
 
 
@@ -178,63 +166,6 @@ def test_a_mosaic_in_a_power_of_ten_says_so_and_colours_in_the_same_units():
     assert cells.zmax == pytest.approx(4.7)  # the colour bar reads in the labels' units
     plain = small_multiples(maps, ["a", "b"], title="dL/dK", annotate=False)
     assert plain.layout.title.text == "dL/dK" and trace(plain, "gradient").zmax == 0.0047
-
-
-def test_routing_follows_the_gutters_and_never_crosses_a_number():
-    x = np.array([[1.0, 3.0, 0.0], [2.0, 0.5, 4.0]])
-    config = PoolConfig("avg", (2, 2), stride=1)
-    share_maps = shares(x, config)
-    grad_output = np.array([[2.0, -1.0]])
-    sent = share_maps[0, 1] * grad_output[0, 1]
-    figure = routing_figure(
-        grad_output,
-        sent,
-        out_cell=(0, 1),
-        window=((0, 1), (0, 2), (1, 1), (1, 2)),
-        title="Routing",
-    )
-    assert trace(figure, "dL/dy").z.tolist() == [[2.0, -1.0]]  # gradients, not y values
-    received = trace(figure, "sent")
-    assert np.nansum(received.z) == pytest.approx(-1.0)
-    routes = trace(figure, "routes")
-    points = [(x_, y_) for x_, y_ in zip(routes.x, routes.y, strict=True) if x_ is not None]
-    # Every point lies on a gutter (a half-integer) in x or in y, or is an arrow's end
-    # in the top half of a cell, above the number at its centre (arrow_head: how far).
-    for px, py in points:
-        on_gutter = (px * 2) % 2 == 1 or (py * 2) % 2 == 1
-        arrow_end = 0.5 < py % 1 < 1
-        assert on_gutter or arrow_end, (px, py)
-    assert len(trace(figure, "arrow heads").x) == 4  # average: all four cells receive
-    assert trace(figure, "dL/dy").text.tolist() == [["2", "−1"]]
-    assert received.text.tolist() == [["", "−0.25", "−0.25"], ["", "−0.25", "−0.25"]]
-
-
-@pytest.mark.parametrize("font_px", [MIN_CELL_FONT_PX, CELL_FONT_PX])
-def test_an_arrow_head_stops_short_of_the_number_in_any_cell_that_holds_one(font_px):
-    """From the smallest cell a one-digit number fits in to the largest: the head hangs
-    from the cell's top edge, and its tip stays ARROW_CLEAR_PX above the digits."""
-    for cell_px in range(int(np.ceil(needed_cell_px(["0"], font_px))), 2 * CELL_PX):
-        size, head = arrow_head(cell_px, font_px)
-        assert ARROW_MIN_PX <= size <= ARROW_PX
-        assert (head - size / 2 / cell_px) * cell_px == pytest.approx(-cell_px / 2)  # top edge
-        tip_px = (head + size / 2 / cell_px) * cell_px  # from the centre, down is positive
-        digits_top_px = -DIGIT_HALF_EM * font_px
-        assert tip_px <= digits_top_px - ARROW_CLEAR_PX + 1e-9, (cell_px, size)
-
-
-def test_routing_on_a_large_grid_still_writes_every_number():
-    sent = np.zeros((16, 16))
-    sent[4:7, 4:7] = 1 / 9
-    figure = routing_figure(
-        np.full((14, 14), 1.0),
-        sent,
-        out_cell=(4, 4),
-        window=tuple((r, c) for r in range(4, 7) for c in range(4, 7)),
-        title="Routing",
-    )
-    received = trace(figure, "sent")
-    assert received.texttemplate == "%{text}" and trace(figure, "dL/dy").texttemplate
-    assert (received.text != "").sum() == 9 and received.textfont.size >= 12
 
 
 def test_jacobian_figure_holds_the_matrix():

@@ -23,6 +23,9 @@ LINE_EM = 1.2  # a label's box is this many font sizes tall (Arial's ascent + de
 # Advance widths in em of Arial (Inter is within a few %): what a label needs across.
 CHAR_EM = {".": 0.278, ",": 0.278, "−": 0.584, "-": 0.333, "∞": 0.713, " ": 0.278}
 DIGIT_EM = 0.556
+# How far a digit's top stands above the middle of its cell, in font sizes: Plotly puts a
+# heatmap label's baseline 0.35 em under the middle, and a digit is about 0.72 em tall.
+DIGIT_TOP_EM = 0.37
 
 
 def label_px(label: str, font_px: float = CELL_FONT_PX) -> float:

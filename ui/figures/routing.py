@@ -14,11 +14,10 @@ import plotly.graph_objects as go
 from ..pure.numbers import DECIMALS, fmt_grid
 from . import layouts, sizes, style
 from .grid import SharedRange, cells_trace
-from .labels import fit_labels
+from .labels import DIGIT_TOP_EM, fit_labels
 from .marks import line_trace, outline_traces
 
 GAP = 2.0  # cells between the two grids
-DIGIT_HALF_EM = 0.36  # a digit reaches this far above the middle of its line, in font sizes
 
 
 def route_path(
@@ -35,12 +34,14 @@ def route_path(
 
 
 def arrow_head(cell_px: float, font_px: float) -> tuple[float, float]:
-    """An arrow head that hangs from the top edge of a cell `cell_px` wide (as drawn)
-    and stops short of its number, written at `font_px`: its size in px (style.ARROW_PX
-    where there is room) and its centre, in rows from the cell's centre."""
-    room = cell_px / 2 - DIGIT_HALF_EM * font_px - style.ARROW_CLEAR_PX
-    size = max(style.ARROW_MIN_PX, min(style.ARROW_PX, room))
-    return size, -0.5 + size / 2 / cell_px
+    """An arrow head that hangs from the top edge of a cell drawn at least `cell_px`
+    wide and stops ARROW_CLEAR_PX short of the digits of its number, written at
+    `font_px`: its size in px (style.ARROW_PX where there is room) and where Plotly
+    puts it, in rows from the cell's centre. Plotly's "triangle-down" of size s runs
+    from s/4 over that point to its tip s/2 under it: 3s/4 in all."""
+    room = cell_px / 2 - DIGIT_TOP_EM * font_px - style.ARROW_CLEAR_PX
+    size = min(style.ARROW_PX, room * 4 / 3)
+    return size, -0.5 + size / 4 / cell_px
 
 
 def routing_figure(
@@ -111,8 +112,9 @@ def routing_figure(
         ygap=style.CELL_GAP_PX,
         name="x",
     )
-    # A grown cell is drawn at the snug width's cell (sizes.snug_width), a little smaller.
-    drawn = size - style.LABEL_SLACK_PX + style.SNUG_SLACK_PX if grown else size
+    # A grown map keeps its own width: a column narrower than that (a phone) draws its
+    # cells at the snug width's cell (sizes.snug_width), a little smaller than `size`.
+    drawn = sizes.snug_cell(size) if grown else size
     arrow_px, head = arrow_head(drawn, fit.font_px)
     xs, ys = route_path(
         (out_cell[1] + 0.5, out_cell[0] + lift + 0.5),

@@ -26,12 +26,17 @@ def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
     return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
 
 
+def snug_cell(grown_cell: float) -> float:
+    """A cell grown to hold its number with LABEL_SLACK_PX to spare, at the least width
+    its map keeps (snug_width): SNUG_SLACK_PX to spare."""
+    return grown_cell - LABEL_SLACK_PX + SNUG_SLACK_PX
+
+
 def snug_width(cols: float, grown_cell: float, margin: dict = MARGIN) -> int:
     """The least width of a map `cols` cells across whose cells grew to hold their
     numbers with LABEL_SLACK_PX to spare: each number keeps SNUG_SLACK_PX there, and a
     narrower column scrolls the map rather than squeeze it (its own width)."""
-    cell = grown_cell - LABEL_SLACK_PX + SNUG_SLACK_PX
-    return math.ceil(cols * cell + margin["l"] + margin["r"])
+    return math.ceil(cols * snug_cell(grown_cell) + margin["l"] + margin["r"])
 
 
 def drawn_cell_px(figure) -> float:

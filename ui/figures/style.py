@@ -188,7 +188,6 @@ ANSWER_MARK_SHARE = 0.25  # a tick or a cross: this share of its cell, clear of 
 MISSED_DASH = "dash"  # Plotly's dash style for the missed cell's frame
 ROUTE_WIDTH_PX = 2.5
 ARROW_PX = 9  # a route's arrow head
-ARROW_MIN_PX = 5  # ... in a cell whose number leaves less room above it
 ARROW_CLEAR_PX = 1  # between an arrow head's tip and the top of its cell's number
 CURVE_WIDTH_PX = 2.5
 MAX_CURVE_WIDTH_PX = 3
