@@ -78,11 +78,11 @@ BROWSER_IDLE = """async () => {
 # group on the page drew none), the smallest
 # font size drawn, each label whose box is not inside its own cell (the cell's
 # pixel box from the axes' c2p plus the plot area's offset, less the gap between
-# cells), each label whose digits a filled marker covers, and how many filled markers
-# the chart drew (none found would make that check say nothing). A list, one entry per
-# trace.
+# cells), each label whose digits a filled marker or a line covers, and how many filled
+# markers the chart drew (none found would make that check say nothing). A list, one
+# entry per trace.
 MAP_LABELS = """() => {
-  const SLACK_PX = 0.5, INK_TOP_EM = 0.2, INK_BOTTOM_EM = 0.2;
+  const SLACK_PX = 0.5, INK_TOP_EM = 0.2, INK_BOTTOM_EM = 0.2, BEARING_PX = 1;
   // The filled markers a chart's scatter traces draw (an arrow head, a winner's star),
   // each with its trace's name. Open ones are left out: a winner's frame is drawn
   // around its number on purpose, and transparent ones (click targets) draw nothing.
@@ -103,6 +103,28 @@ MAP_LABELS = """() => {
     }
     return marks;
   };
+  // The lines of a chart's scatter traces (a window's outline and its halo, a route),
+  // each segment's box with its line's width: all run along the cells' edges.
+  const visibleLines = (plot, box) => {
+    const lines = [], layout = plot._fullLayout;
+    for (const trace of plot._fullData || []) {
+      if (trace.type !== 'scatter' || !String(trace.mode).includes('lines')
+          || trace.visible !== true || trace.opacity < 0.05) continue;
+      const xa = layout[trace.xaxis === 'x' ? 'xaxis' : 'xaxis' + trace.xaxis.slice(1)];
+      const ya = layout[trace.yaxis === 'y' ? 'yaxis' : 'yaxis' + trace.yaxis.slice(1)];
+      const half = ((trace.line && trace.line.width) || 0) / 2;
+      const px = (x) => box.left + xa._offset + xa.c2p(x);
+      const py = (y) => box.top + ya._offset + ya.c2p(y);
+      for (let i = 0; i + 1 < trace.x.length; i++) {
+        const [x0, y0, x1, y1] = [trace.x[i], trace.y[i], trace.x[i + 1], trace.y[i + 1]];
+        if ([x0, y0, x1, y1].some((v) => v === null || v === undefined)) continue;
+        lines.push({trace: trace.name,
+                    left: Math.min(px(x0), px(x1)) - half, right: Math.max(px(x0), px(x1)) + half,
+                    top: Math.min(py(y0), py(y1)) - half, bottom: Math.max(py(y0), py(y1)) + half});
+      }
+    }
+    return lines;
+  };
   const found = [];
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
     const layout = plot._fullLayout;
@@ -110,7 +132,7 @@ MAP_LABELS = """() => {
     const given = plot.layout && plot.layout.title && plot.layout.title.text;
     const title = (given || '').replace(/<br>/g, ' ').replace(/<[^>]+>/g, '');
     const box = plot.getBoundingClientRect();
-    const marks = visibleMarks(plot);
+    const marks = visibleMarks(plot), over = marks.concat(visibleLines(plot, box));
     // Every heatmap trace Plotly holds, drawn or not: a trace whose group is missing
     // from the page (a layer removed) counts as no label drawn.
     const groups = new Map();
@@ -146,10 +168,11 @@ MAP_LABELS = """() => {
         smallest = Math.min(smallest, font);
         const r = label.getBoundingClientRect();
         // The digits' own box: a text box runs from the font's ascent, above a digit's
-        // top, to its descent, under the baseline.
+        // top, to its descent, under the baseline, and holds each end's side bearing.
         const inkTop = r.top + INK_TOP_EM * font, inkBottom = r.bottom - INK_BOTTOM_EM * font;
-        for (const mark of marks)
-          if (mark.left < r.right - SLACK_PX && mark.right > r.left + SLACK_PX
+        const inkLeft = r.left + BEARING_PX, inkRight = r.right - BEARING_PX;
+        for (const mark of over)
+          if (mark.left < inkRight - SLACK_PX && mark.right > inkLeft + SLACK_PX
               && mark.top < inkBottom - SLACK_PX && mark.bottom > inkTop + SLACK_PX)
             covered.push(`${label.textContent} under a mark of ${mark.trace}`);
         const cx = (r.left + r.right) / 2 - box.left - xa._offset;

@@ -6,7 +6,7 @@ import pytest
 
 from pooling import PoolConfig
 from pooling.explain import shares
-from ui.figures.labels import needed_cell_px
+from ui.figures.labels import label_px, needed_cell_px
 from ui.figures.routing import arrow_head, routing_figure
 from ui.figures.sizes import snug_cell
 from ui.figures.style import ARROW_CLEAR_PX, ARROW_PX, CELL_FONT_PX, CELL_PX, MIN_CELL_FONT_PX
@@ -47,13 +47,13 @@ def test_routing_follows_the_gutters_and_never_crosses_a_number():
 
 @pytest.mark.parametrize("font_px", [MIN_CELL_FONT_PX, CELL_FONT_PX])
 def test_an_arrow_head_hangs_from_the_top_edge_and_stops_short_of_the_digits(font_px):
-    """Every cell a grown map may draw, from the snug cell of the smallest cell a
-    one-digit number grows to, up to twice the largest: the triangle (Plotly's
+    """Every cell a grown map may draw, from the snug cell (a phone's) of the smallest
+    cell a one-digit number grows to, up to twice the largest: the triangle (Plotly's
     "triangle-down" of size s spans s/4 over its point to s/2 under it) starts at the
     cell's top edge and its tip stays clear of the digits' top (the baseline 0.35 em
     under the cell's middle, digits 0.73 em tall: a stricter measure than the
     figure's own)."""
-    smallest = snug_cell(np.ceil(needed_cell_px(["0"], font_px)))
+    smallest = snug_cell(np.ceil(needed_cell_px(["0"], font_px)), label_px("0", font_px))
     digits_top_px = (0.35 - 0.73) * font_px  # from the cell's middle, down positive
     for cell_px in np.arange(smallest, 2 * CELL_PX, 0.5):
         size, head = arrow_head(cell_px, font_px)

@@ -28,7 +28,7 @@ from ..pure.numbers import (
     symmetric_range,
 )
 from . import layouts, sizes, style
-from .labels import LabelFit, fit_labels, label_px
+from .labels import LabelFit, fit_labels, widest_px
 from .marks import marks_traces, outline_traces
 
 
@@ -253,9 +253,11 @@ def grid_figure(
     traces.append(cells)
     if overlay.window:
         traces += outline_traces(overlay.window)
-    if overlay.marks:
-        widest = max(label_px(t, fit.font_px) for t in fit.labels.ravel()) if annotate else 0
+    widest = widest_px(fit.labels.ravel(), fit.font_px) if annotate else 0.0
+    if overlay.marks:  # on real cells only: a padding cell never wins
         traces += marks_traces(overlay.marks, size, label_px=widest)
+    if padded and annotate:  # a window's outline may frame padding's label too
+        widest = max(widest, widest_px([overlay.pad_label], fit.font_px))
     grown = size > sizes.cell_px(rows, cols, room)  # for its numbers: keeps its own width
     layout = dict(
         **layouts.matrix_axes(values.shape, overlay.padding, cell=size),
@@ -263,7 +265,7 @@ def grid_figure(
             title=title,
             height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
             width_px=room,
-            own_width=sizes.snug_width(cols, size) if grown else None,
+            own_width=sizes.snug_width(cols, size, widest) if grown else None,
             least_lines=title_lines,
         ),
     )

@@ -33,11 +33,15 @@ def label_px(label: str, font_px: float = CELL_FONT_PX) -> float:
     return font_px * sum(CHAR_EM.get(char, DIGIT_EM) for char in str(label))
 
 
+def widest_px(labels, font_px: float = CELL_FONT_PX) -> float:
+    """The width of the widest of `labels` (any shape; "" for none) at `font_px`."""
+    return max((label_px(label, font_px) for label in set(labels)), default=0.0)
+
+
 def needed_cell_px(labels, font_px: float = CELL_FONT_PX) -> float:
     """The smallest square cell that holds every label at `font_px` with 3 px to spare
     on each side (plus the 2-px gap between cells), across and up."""
-    widest = max((label_px(label, font_px) for label in set(labels)), default=0.0)
-    return max(widest, LINE_EM * font_px) + LABEL_SLACK_PX
+    return max(widest_px(labels, font_px), LINE_EM * font_px) + LABEL_SLACK_PX
 
 
 def fits_in_cell(labels, cell_px: float, font_px: float = CELL_FONT_PX) -> bool:

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from ..pure.numbers import DECIMALS, fmt_grid
 from . import layouts, sizes, style
 from .grid import SharedRange, cells_trace
-from .labels import DIGIT_TOP_EM, fit_labels
+from .labels import DIGIT_TOP_EM, fit_labels, widest_px
 from .marks import line_trace, outline_traces
 
 GAP = 2.0  # cells between the two grids
@@ -114,8 +114,8 @@ def routing_figure(
     )
     # A grown map keeps its own width: a column narrower than that (a phone) draws its
     # cells at the snug width's cell (sizes.snug_width), a little smaller than `size`.
-    drawn = sizes.snug_cell(size) if grown else size
-    arrow_px, head = arrow_head(drawn, fit.font_px)
+    widest = widest_px(fit.labels.ravel(), fit.font_px)
+    arrow_px, head = arrow_head(sizes.snug_cell(size, widest) if grown else size, fit.font_px)
     xs, ys = route_path(
         (out_cell[1] + 0.5, out_cell[0] + lift + 0.5),
         [(x_left + col, row) for row, col in receivers],
@@ -163,7 +163,7 @@ def routing_figure(
             height=(bottom - top) * size + margin["t"] + margin["b"],
             margin=margin,
             # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
-            own_width=sizes.snug_width(total_cols + 0.2, size, margin) if grown else None,
+            own_width=sizes.snug_width(total_cols + 0.2, size, widest, margin) if grown else None,
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, *picked, *frame]

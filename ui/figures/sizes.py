@@ -13,6 +13,7 @@ from .style import (
     MAP_MOST_PX,
     MARGIN,
     MIN_CELL_PX,
+    OUTLINE_ROOM_PX,
     SNUG_SLACK_PX,
     TITLE_CHAR_EM,
 )
@@ -26,17 +27,21 @@ def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
     return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
 
 
-def snug_cell(grown_cell: float) -> float:
-    """A cell grown to hold its number with LABEL_SLACK_PX to spare, at the least width
-    its map keeps (snug_width): SNUG_SLACK_PX to spare."""
-    return grown_cell - LABEL_SLACK_PX + SNUG_SLACK_PX
+def snug_cell(grown_cell: float, widest_px: float) -> float:
+    """A cell grown to hold its numbers (the widest `widest_px` across) with
+    LABEL_SLACK_PX to spare, at the least width its map keeps (snug_width):
+    SNUG_SLACK_PX to spare, and across a number the room of a window's outline
+    (OUTLINE_ROOM_PX)."""
+    snug = max(grown_cell - LABEL_SLACK_PX + SNUG_SLACK_PX, widest_px + OUTLINE_ROOM_PX)
+    return min(grown_cell, snug)
 
 
-def snug_width(cols: float, grown_cell: float, margin: dict = MARGIN) -> int:
+def snug_width(cols: float, grown_cell: float, widest_px: float, margin: dict = MARGIN) -> int:
     """The least width of a map `cols` cells across whose cells grew to hold their
-    numbers with LABEL_SLACK_PX to spare: each number keeps SNUG_SLACK_PX there, and a
-    narrower column scrolls the map rather than squeeze it (its own width)."""
-    return math.ceil(cols * snug_cell(grown_cell) + margin["l"] + margin["r"])
+    numbers (the widest `widest_px` across) with LABEL_SLACK_PX to spare: each number
+    keeps snug_cell's room there, and a narrower column scrolls the map rather than
+    squeeze it (its own width)."""
+    return math.ceil(cols * snug_cell(grown_cell, widest_px) + margin["l"] + margin["r"])
 
 
 def drawn_cell_px(figure) -> float:

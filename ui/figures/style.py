@@ -171,6 +171,11 @@ OUTLINE_WIDTH_PX = 3  # the current window's outline
 # on light cells, the halo on dark cells and on a dark page, where the outline's outer
 # half runs over the page between the cells.
 HALO_PX = 1.5
+# Across a number, the room a cell keeps for a window's outline: the line and its halo
+# reach half their width inside each cell they frame, on both sides, and 1 px more. A
+# snug cell (a phone's, sizes.snug_cell) keeps it: at SNUG_SLACK_PX alone, the outline
+# covered the edges of −1.25 on an 8x8 grid.
+OUTLINE_ROOM_PX = OUTLINE_WIDTH_PX + 2 * HALO_PX + 1
 FRAME_WIDTH_PX = 2  # a winner's frame, on cells too small for a star
 MARK_EDGE_PX = 1.2
 STAR_PX = (7, 12)  # a winner's star, smallest and largest
