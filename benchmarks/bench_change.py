@@ -36,17 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks import browser_apps as apps  # noqa: E402
 from benchmarks.bench_browser import described  # noqa: E402
-from benchmarks.browser_apps import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_FLAGS,
-    FLOOR_APP,
-    QUERY,
-    VIEWPORT,
-    WAIT_MS,
-    floor_control,
-    lab_control,
-)
 from benchmarks.browser_probes import BROWSER_IDLE_OR_TIMEOUT  # noqa: E402
 from deploy.local_server import start_app, stop  # noqa: E402
 from deploy.page_state import CHART_Z, SETTLED  # noqa: E402
@@ -117,16 +108,16 @@ PHASES = (
 def one_change(browser, url: str, *, chart: str, control) -> dict:
     """A new student opens the Playground, waits for it to settle, and changes `control`
     (a function of the page giving its locator); each phase in ms from the press."""
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=apps.VIEWPORT)
     context.add_init_script(RECORD_SOCKET)
     page = context.new_page()
-    page.goto(f"{url}/playground?{QUERY}")
-    page.wait_for_function(SETTLED, timeout=WAIT_MS)
+    page.goto(f"{url}/playground?{apps.QUERY}")
+    page.wait_for_function(SETTLED, timeout=apps.WAIT_MS)
     page.evaluate(BROWSER_IDLE_OR_TIMEOUT)
     page.evaluate(ARM_CHANGE, [chart, page.evaluate(CHART_Z, chart)])
     control(page).click()
-    page.wait_for_function("() => window.benchChange.drawn !== null", timeout=WAIT_MS)
-    page.wait_for_function(SETTLED, timeout=WAIT_MS)
+    page.wait_for_function("() => window.benchChange.drawn !== null", timeout=apps.WAIT_MS)
+    page.wait_for_function(SETTLED, timeout=apps.WAIT_MS)
     probe, socket = page.evaluate("() => [window.benchChange, window.benchSocket]")
     probe["redrawn"] = page.evaluate(REDRAWN)
     context.close()
@@ -178,24 +169,25 @@ def main() -> int:
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on a kill too
     with ExitStack() as servers:
-        floor_url, process = start_app(args.root, script=FLOOR_APP)
+        floor_url, process = start_app(args.root, script=apps.FLOOR_APP)
         servers.callback(stop, process)
         lab_url, process = start_app(args.root)
         servers.callback(stop, process)
-        apps = {
-            "floor": (floor_url, "Output y", floor_control),
-            "lab": (lab_url, "dL/dx", lab_control),
+        served = {
+            "floor": (floor_url, "Output y", apps.floor_control),
+            "lab": (lab_url, "dL/dx", apps.lab_control),
         }
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-            runs = {name: [] for name in apps}
+            chromium = playwright.chromium
+            browser = chromium.launch(executable_path=apps.CHROMIUM, args=apps.CHROMIUM_FLAGS)
+            runs = {name: [] for name in served}
             for repeat in range(max(1, args.repeats) + 1):  # the first of each warms up
-                for name, (url, chart, control) in apps.items():
+                for name, (url, chart, control) in served.items():
                     run = one_change(browser, url, chart=chart, control=control)
                     if repeat:
                         runs[name].append(run)
             browser.close()
-    print(f"floor: {FLOOR_APP}\nlab:   {described(args.root)}")
+    print(f"floor: {apps.FLOOR_APP}\nlab:   {described(args.root)}")
     print(f"{len(runs['lab'])} changes on each, alternating, after one warm-up of each;")
     print("medians, in ms from the pointer going down on the control (page clock)")
     report(runs["floor"], runs["lab"])
