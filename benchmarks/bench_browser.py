@@ -43,13 +43,10 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import signal
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
-from contextlib import ExitStack
 from itertools import pairwise
 from pathlib import Path
 
@@ -57,14 +54,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.browser_apps import (  # noqa: E402
-    CHROMIUM,
-    CHROMIUM_FLAGS,
     FLOOR_APP,
     QUERY,
     VIEWPORT,
     WAIT_MS,
+    described,
     floor_control,
     lab_control,
+    served_with_chromium,
 )
 from benchmarks.browser_probes import (  # noqa: E402
     ARM_STEP,
@@ -73,7 +70,6 @@ from benchmarks.browser_probes import (  # noqa: E402
     RECORD_FRAMES,
     SentFrames,
 )
-from deploy.local_server import start_app, stop  # noqa: E402
 from deploy.page_state import CHART_TITLE, CHART_Z, SETTLED  # noqa: E402
 
 STEPS = 5  # steps timed a run
@@ -200,17 +196,6 @@ def lab_run(browser, url: str) -> dict:
     return run
 
 
-def described(root: Path) -> str:
-    try:
-        commit = subprocess.run(
-            ["git", "-C", str(root), "log", "-1", "--format=%h %s"],
-            capture_output=True, text=True, check=True, timeout=10,
-        ).stdout.strip()  # fmt: skip
-    except (OSError, subprocess.SubprocessError):
-        commit = "not a git checkout"
-    return f"{root} ({commit})"
-
-
 def row(name: str, floor: list | None, lab: list, *, target: str, worst=max, form=".3f") -> str:
     median = statistics.median
     sides = [median(lab), worst(lab)] if floor is None else [median(floor), worst(floor)]
@@ -265,25 +250,15 @@ def main() -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="lab checkout to serve")
     parser.add_argument("--repeats", type=int, default=7, help="runs of each app")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
     load = os.getloadavg()[0]
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on a kill too
-    with ExitStack() as servers:
-        floor_url, process = start_app(args.root, script=FLOOR_APP)
-        servers.callback(stop, process)
-        lab_url, process = start_app(args.root)
-        servers.callback(stop, process)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
-            floor_run(browser, floor_url)  # warm both servers: imports, caches
-            lab_run(browser, lab_url)
-            UNSETTLED.clear()
-            floor, lab = [], []
-            for _ in range(max(1, args.repeats)):
-                floor.append(floor_run(browser, floor_url))
-                lab.append(lab_run(browser, lab_url))
-            browser.close()
+    with served_with_chromium(args.root) as (floor_url, lab_url, browser):
+        floor_run(browser, floor_url)  # warm both servers: imports, caches
+        lab_run(browser, lab_url)
+        UNSETTLED.clear()
+        floor, lab = [], []
+        for _ in range(max(1, args.repeats)):
+            floor.append(floor_run(browser, floor_url))
+            lab.append(lab_run(browser, lab_url))
     print(f"floor: {FLOOR_APP}\nlab:   {described(args.root)}")
     print(f"{len(lab)} runs of each, alternating, after one warm-up run of each")
     print(f"load average (1 min) {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end")

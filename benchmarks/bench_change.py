@@ -27,19 +27,15 @@ It prints medians per phase for both apps and the lab's extra, and asserts nothi
 from __future__ import annotations
 
 import argparse
-import signal
 import statistics
 import sys
-from contextlib import ExitStack
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks import browser_apps as apps  # noqa: E402
-from benchmarks.bench_browser import described  # noqa: E402
 from benchmarks.browser_probes import BROWSER_IDLE_OR_TIMEOUT  # noqa: E402
-from deploy.local_server import start_app, stop  # noqa: E402
 from deploy.page_state import CHART_Z, SETTLED  # noqa: E402
 
 # Installed before the page's own scripts: every WebSocket message, sent or received,
@@ -63,9 +59,9 @@ RECORD_SOCKET = """(() => {
 })();"""
 
 # Arms one change: marks every chart element now on the page (REDRAWN counts the
-# others), clears the socket log,
-# and records in window.benchChange when the pointer goes down, each long task, and the
-# first animation frame whose chart `prefix` holds numbers other than `old`.
+# others), clears the socket log, and records in window.benchChange when the pointer
+# goes down, each long task, and the first animation frame whose chart `prefix` holds
+# numbers other than `old`.
 ARM_CHANGE = f"""([prefix, old]) => {{
   for (const plot of document.querySelectorAll('.js-plotly-plot')) plot.benchOld = true;
   window.benchSocket.length = 0;
@@ -165,29 +161,16 @@ def main() -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="lab checkout to serve")
     parser.add_argument("--repeats", type=int, default=9, help="changes on each app")
     args = parser.parse_args()
-    from playwright.sync_api import sync_playwright
-
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on a kill too
-    with ExitStack() as servers:
-        floor_url, process = start_app(args.root, script=apps.FLOOR_APP)
-        servers.callback(stop, process)
-        lab_url, process = start_app(args.root)
-        servers.callback(stop, process)
-        served = {
-            "floor": (floor_url, "Output y", apps.floor_control),
-            "lab": (lab_url, "dL/dx", apps.lab_control),
-        }
-        with sync_playwright() as playwright:
-            chromium = playwright.chromium
-            browser = chromium.launch(executable_path=apps.CHROMIUM, args=apps.CHROMIUM_FLAGS)
-            runs = {name: [] for name in served}
-            for repeat in range(max(1, args.repeats) + 1):  # the first of each warms up
-                for name, (url, chart, control) in served.items():
-                    run = one_change(browser, url, chart=chart, control=control)
-                    if repeat:
-                        runs[name].append(run)
-            browser.close()
-    print(f"floor: {apps.FLOOR_APP}\nlab:   {described(args.root)}")
+    controls = {"floor": ("Output y", apps.floor_control), "lab": ("dL/dx", apps.lab_control)}
+    runs = {name: [] for name in controls}
+    with apps.served_with_chromium(args.root) as (floor_url, lab_url, browser):
+        urls = {"floor": floor_url, "lab": lab_url}
+        for repeat in range(max(1, args.repeats) + 1):  # the first of each warms up
+            for name, (chart, control) in controls.items():
+                run = one_change(browser, urls[name], chart=chart, control=control)
+                if repeat:
+                    runs[name].append(run)
+    print(f"floor: {apps.FLOOR_APP}\nlab:   {apps.described(args.root)}")
     print(f"{len(runs['lab'])} changes on each, alternating, after one warm-up of each;")
     print("medians, in ms from the pointer going down on the control (page clock)")
     report(runs["floor"], runs["lab"])
