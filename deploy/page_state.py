@@ -83,6 +83,10 @@ BROWSER_IDLE = """async () => {
 # entry per trace.
 MAP_LABELS = """() => {
   const SLACK_PX = 0.5, INK_TOP_EM = 0.2, INK_BOTTOM_EM = 0.2, BEARING_PX = 1;
+  // A trace's x and y axes in the full layout ('x2' is layout.xaxis2).
+  const axesOf = (layout, trace) => [
+    layout[trace.xaxis === 'x' ? 'xaxis' : 'xaxis' + trace.xaxis.slice(1)],
+    layout[trace.yaxis === 'y' ? 'yaxis' : 'yaxis' + trace.yaxis.slice(1)]];
   // The filled markers a chart's scatter traces draw (an arrow head, a winner's star),
   // each with its trace's name. Open ones are left out: a winner's frame is drawn
   // around its number on purpose, and transparent ones (click targets) draw nothing.
@@ -110,8 +114,7 @@ MAP_LABELS = """() => {
     for (const trace of plot._fullData || []) {
       if (trace.type !== 'scatter' || !String(trace.mode).includes('lines')
           || trace.visible !== true || trace.opacity < 0.05) continue;
-      const xa = layout[trace.xaxis === 'x' ? 'xaxis' : 'xaxis' + trace.xaxis.slice(1)];
-      const ya = layout[trace.yaxis === 'y' ? 'yaxis' : 'yaxis' + trace.yaxis.slice(1)];
+      const [xa, ya] = axesOf(layout, trace);
       const half = ((trace.line && trace.line.width) || 0) / 2;
       const px = (x) => box.left + xa._offset + xa.c2p(x);
       const py = (y) => box.top + ya._offset + ya.c2p(y);
@@ -143,8 +146,7 @@ MAP_LABELS = """() => {
     for (const trace of plot._fullData || []) {
       if (trace.type !== 'heatmap' || !trace.texttemplate || trace.visible !== true) continue;
       const group = groups.get(trace.uid);
-      const xa = layout[trace.xaxis === 'x' ? 'xaxis' : 'xaxis' + trace.xaxis.slice(1)];
-      const ya = layout[trace.yaxis === 'y' ? 'yaxis' : 'yaxis' + trace.yaxis.slice(1)];
+      const [xa, ya] = axesOf(layout, trace);
       const rows = trace.z.length, cols = trace.z[0].length;
       const xs = Array.from({length: cols}, (_, i) =>
         xa.type === 'category' ? i : Number(trace.x ? trace.x[i] : i));

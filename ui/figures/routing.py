@@ -69,15 +69,16 @@ def routing_figure(
     room = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
     if shared_range is None:
         shared_range = (grad_output, sent)
+    laid_out = sizes.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room)
     fit = fit_labels(
         np.concatenate([grad_output.ravel(), sent.ravel()]),
-        cell_px=sizes.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room),
+        cell_px=laid_out,
         decimals=DECIMALS,
         lecture=lecture,
         keep=np.concatenate([np.ones(grad_output.size, bool), sent.ravel() != 0]),
     )
     size = fit.cell_px
-    grown = size > sizes.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room)
+    grown = size > laid_out  # for its numbers: keeps its own width
     labels = np.split(fit.labels, [grad_output.size])
     gradient = cells_trace(
         grad_output,
