@@ -213,9 +213,26 @@ def test_winner_marks_move_off_the_number_when_a_cell_is_small():
     values = np.arange(256.0).reshape(16, 16) % 10
     overlay = grids.Overlay(marks=((0, 0),))
     small = trace(grids.grid_figure(values, title="x", overlay=overlay), "winner")
-    assert small.marker.symbol == "square-open" and (small.x[0], small.y[0]) == (0, 0)
+    # A square along the cell's edges, where a window's outline runs: clear of its number.
+    corners = list(zip(small.x, small.y, strict=True))
+    assert small.mode == "lines" and corners[:5] == [
+        (-0.5, -0.5),
+        (0.5, -0.5),
+        (0.5, 0.5),
+        (-0.5, 0.5),
+        (-0.5, -0.5),
+    ]
     large = trace(grids.grid_figure(values[:4, :4], title="x", overlay=overlay), "winner")
     assert large.marker.symbol == "star"
+
+
+def test_a_winners_frame_needs_no_more_room_than_a_windows_outline():
+    """Both run along cell edges with a halo: a number that keeps OUTLINE_ROOM_PX
+    clear of an outline keeps clear of a frame."""
+    from ui.figures import style
+
+    assert style.FRAME_WIDTH_PX <= style.OUTLINE_WIDTH_PX
+    assert style.OUTLINE_ROOM_PX <= style.LABEL_SLACK_PX  # a grown cell keeps it too
 
 
 def test_tiny_tiles_number_their_maps_on_hover_instead_of_titles():

@@ -86,18 +86,26 @@ def test_each_frame_outlines_the_window_and_marks_its_winners(story):
     assert data["pointer"] == {"key": "fig_y", "columns": story.output_shape[1]}
 
 
-def test_the_marks_sit_where_the_figure_puts_them():
-    story = story_for(np.arange(16.0).reshape(4, 4) % 5, PoolConfig("max", 2, stride=1))
+@pytest.mark.parametrize("size, mode", [(4, "markers"), (16, "lines")])  # a star, a frame
+def test_the_marks_sit_where_the_figure_puts_them(size, mode):
+    values = np.arange(float(size * size)).reshape(size, size) % 5
+    story = story_for(values, PoolConfig("max", 2, stride=1))
     maps = step_maps(story)
     chart = frames_data(story, maps, keys=KEYS, lecture=False)["charts"][0]
-    figure = grids.grid_figure(story.x, title="x", overlay=grids.Overlay(marks=maps.x.marks[0]))
-    (row, col), *_ = maps.x.marks[0]
-    for trace in figure.data:
-        if trace.name in chart["marks"]["shifts"]:
-            dx, dy = chart["marks"]["shifts"][trace.name]
-            assert (trace.x[0], trace.y[0]) == (col + dx, row + dy)
-    winners = {trace.name for trace in figure.data if trace.name.startswith("winner")}
-    assert set(chart["marks"]["shifts"]) == winners
+    cells = maps.x.marks[0]
+    figure = grids.grid_figure(story.x, title="x", overlay=grids.Overlay(marks=cells))
+    paths = chart["marks"]["paths"]
+    winners = [trace for trace in figure.data if trace.name.startswith("winner")]
+    assert {trace.name for trace in winners} == set(paths)
+    for trace in winners:
+        assert trace.mode == mode
+        moved = [
+            None if p is None else (col + p[0], row + p[1])
+            for row, col in cells
+            for p in paths[trace.name]
+        ]
+        drawn = [None if x is None else (x, y) for x, y in zip(trace.x, trace.y, strict=True)]
+        assert drawn == moved
 
 
 NUMBER = r"−?\d+(?:\.\d+)?(?:e[−+]\d+)?"

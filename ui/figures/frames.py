@@ -83,11 +83,18 @@ def _flat_cells(cells) -> list[int]:
     return [int(v) for cell in cells for v in cell]
 
 
-def _mark_shifts(cells_px: float, widest_px: float) -> dict[str, list[float]]:
-    """Where each marks trace puts its mark relative to its cell's centre, by trace
-    name: a star in the corner, a frame on the centre (marks.marks_traces)."""
+def _mark_paths(cells_px: float, widest_px: float) -> dict[str, list[list[float] | None]]:
+    """What each marks trace draws for one cell, by trace name: its points [dx, dy]
+    from the cell's centre, None where its line breaks (marks.marks_traces: a star's
+    one point in the corner, a frame's square along the edges)."""
     probe = marks_traces([(0, 0)], cells_px, label_px=widest_px)
-    return {trace["name"]: [float(trace["x"][0]), float(trace["y"][0])] for trace in probe}
+    return {
+        trace["name"]: [
+            None if x is None else [float(x), float(y)]
+            for x, y in zip(trace["x"], trace["y"], strict=True)
+        ]
+        for trace in probe
+    }
 
 
 def _cell_changes(frames: MapFrames, numbers: MapNumbers) -> dict:
@@ -131,7 +138,7 @@ def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
     if frames.marks is not None:
         widest = max(label_px(t, numbers.fit.font_px) for t in numbers.fit.labels.ravel())
         data["marks"] = {
-            "shifts": _mark_shifts(numbers.fit.cell_px, widest),
+            "paths": _mark_paths(numbers.fit.cell_px, widest),
             "cells": [_flat_cells(cells) for cells in frames.marks],
         }
     if frames.values is not None:

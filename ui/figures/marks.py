@@ -50,13 +50,24 @@ def outline_traces(cells, name: str = "window") -> list[dict]:
     ]
 
 
+def frame_path(cells) -> tuple[list, list]:
+    """x, y of each cell's own square along its edges (where a window's outline runs),
+    one closed path per cell, the paths separated by None."""
+    xs, ys = [], []
+    for row, col in cells:
+        xs += [col - 0.5, col + 0.5, col + 0.5, col - 0.5, col - 0.5, None]
+        ys += [row - 0.5, row - 0.5, row + 0.5, row + 0.5, row - 0.5, None]
+    return xs, ys
+
+
 def marks_traces(
     cells, cell_px: float, *, label_px: float = 0.0, name: str = "winner"
 ) -> list[dict]:
     """Winner marks that never cover a number: a star in the top-right corner of each
-    cell while the cell has room for it beside its widest label (`label_px`), else an
-    open square along the cell's edge, around the number, over a light halo (a star
-    has its own light edge)."""
+    cell while the cell has room for it beside its widest label (`label_px`), else a
+    square along the cell's edges, over a light halo, in data coordinates: it keeps to
+    its cell at any size the map is drawn, and a number keeps clear of it wherever it
+    keeps clear of a window's outline (style.OUTLINE_ROOM_PX is the wider of the two)."""
     rows = [row for row, _ in cells]
     cols = [col for _, col in cells]
     smallest, largest = style.STAR_PX
@@ -75,19 +86,12 @@ def marks_traces(
                 ),
             )
         ]
-    frame_px = max(style.FRAME_MIN_PX, cell_px - style.MARK_INSET_PX)
+    xs, ys = frame_path(cells)
+    halo_px = style.FRAME_WIDTH_PX + 2 * style.HALO_PX
     return [
-        _markers(
-            cols, rows, name=f"{name} halo", marker=_frame(frame_px, style.MARK_EDGE, halo=True)
-        ),
-        _markers(cols, rows, name=name, marker=_frame(frame_px, style.MARK_COLOUR)),
+        line_trace(xs, ys, colour=style.MARK_EDGE, width=halo_px, name=f"{name} halo"),
+        line_trace(xs, ys, colour=style.MARK_COLOUR, width=style.FRAME_WIDTH_PX, name=name),
     ]
-
-
-def _frame(size_px: float, colour: str, *, halo: bool = False) -> dict:
-    """An open square `size_px` wide; a halo's line is wider by style.HALO_PX a side."""
-    width = style.FRAME_WIDTH_PX + (2 * style.HALO_PX if halo else 0)
-    return dict(symbol="square-open", size=size_px, color=colour, line=dict(width=width))
 
 
 def _markers(xs, ys, *, name: str, marker: dict) -> dict:

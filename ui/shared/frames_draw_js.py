@@ -82,9 +82,15 @@ function drawChart(chart, frame, { pointed = false } = {}) {
   }
   if (chart.marks) {
     const flat = chart.marks.cells[frame];
-    for (const [name, [dx, dy]] of Object.entries(chart.marks.shifts)) {
+    // Each marked cell gets its trace's path, moved onto it (ui/figures/frames._mark_paths).
+    for (const [name, path] of Object.entries(chart.marks.paths)) {
       const xs = [], ys = [];
-      for (let i = 0; i < flat.length; i += 2) { ys.push(flat[i] + dy); xs.push(flat[i + 1] + dx); }
+      for (let i = 0; i < flat.length; i += 2) {
+        for (const point of path) {
+          xs.push(point === null ? null : flat[i + 1] + point[0]);
+          ys.push(point === null ? null : flat[i] + point[1]);
+        }
+      }
       put(name, { x: xs, y: ys });
     }
   }
