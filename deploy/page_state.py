@@ -88,8 +88,9 @@ MAP_LABELS = """() => {
     layout[trace.xaxis === 'x' ? 'xaxis' : 'xaxis' + trace.xaxis.slice(1)],
     layout[trace.yaxis === 'y' ? 'yaxis' : 'yaxis' + trace.yaxis.slice(1)]];
   // The filled markers a chart's scatter traces draw (an arrow head, a winner's star),
-  // each with its trace's name. Open ones are left out: a winner's frame is drawn
-  // around its number on purpose, and transparent ones (click targets) draw nothing.
+  // each with its trace's name. Open ones are left out (a hollow mark is drawn around
+  // what it marks; a winner's frame is a line, checked with the lines), and so are
+  // transparent ones (click targets), which draw nothing.
   const visibleMarks = (plot) => {
     const marks = [];
     for (const trace of plot.querySelectorAll('.scatterlayer .trace')) {
