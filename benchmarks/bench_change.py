@@ -2,6 +2,7 @@
 Chromium, warm servers): the breakdown behind bench_browser.py's "change" ratio.
 
     python benchmarks/bench_change.py [--root OTHER_CHECKOUT] [--repeats 9]
+        [--lab-script benchmarks/one_component_app.py]
 
 Same servers, link and actions as bench_browser.py (the floor's "Window height" +, the
 lab's sidebar Max -> Average), runs alternating, each in a new browser context. Each
@@ -22,6 +23,10 @@ control:
   remounts a chart whose figure changed: its whole draw, not an update).
 
 It prints medians per phase for both apps and the lab's extra, and asserts nothing.
+With --lab-script, another app is served in the lab's place from the same checkout:
+benchmarks/one_component_app.py, the Both passes maps in one custom component with the
+Pooling radio alone (or the whole sidebar), is the yardstick for what a Playground
+redrawn through one component could reach.
 """
 
 from __future__ import annotations
@@ -109,6 +114,8 @@ def one_change(browser, url: str, *, chart: str, control) -> dict:
     page = context.new_page()
     page.goto(f"{url}/playground?{apps.QUERY}")
     page.wait_for_function(SETTLED, timeout=apps.WAIT_MS)
+    # A chart a custom component draws (one_component_app.py) is not one SETTLED knows.
+    page.wait_for_function(f"() => ({CHART_Z})({chart!r}) !== null", timeout=apps.WAIT_MS)
     page.evaluate(BROWSER_IDLE_OR_TIMEOUT)
     page.evaluate(ARM_CHANGE, [chart, page.evaluate(CHART_Z, chart)])
     control(page).click()
@@ -160,17 +167,25 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--root", type=Path, default=ROOT, help="lab checkout to serve")
     parser.add_argument("--repeats", type=int, default=9, help="changes on each app")
+    parser.add_argument(
+        "--lab-script",
+        type=Path,
+        default=None,
+        help="serve this app as the lab (benchmarks/one_component_app.py: the yardstick)",
+    )
     args = parser.parse_args()
     controls = {"floor": ("Output y", apps.floor_control), "lab": ("dL/dx", apps.lab_control)}
     runs = {name: [] for name in controls}
-    with apps.served_with_chromium(args.root) as (floor_url, lab_url, browser):
+    served = apps.served_with_chromium(args.root, args.lab_script)
+    with served as (floor_url, lab_url, browser):
         urls = {"floor": floor_url, "lab": lab_url}
         for repeat in range(max(1, args.repeats) + 1):  # the first of each warms up
             for name, (chart, control) in controls.items():
                 run = one_change(browser, urls[name], chart=chart, control=control)
                 if repeat:
                     runs[name].append(run)
-    print(f"floor: {apps.FLOOR_APP}\nlab:   {apps.described(args.root)}")
+    lab = apps.described(args.root) + (f", serving {args.lab_script}" if args.lab_script else "")
+    print(f"floor: {apps.FLOOR_APP}\nlab:   {lab}")
     print(f"{len(runs['lab'])} changes on each, alternating, after one warm-up of each;")
     print("medians, in ms from the pointer going down on the control (page clock)")
     report(runs["floor"], runs["lab"])

@@ -35,16 +35,19 @@ def lab_control(page):
 
 
 @contextmanager
-def served_with_chromium(root: Path) -> Iterator[tuple[str, str, object]]:
-    """The floor and the lab at `root`, each on its own loopback port and served the
-    same way (deploy/local_server), and Debian's Chromium: (floor URL, lab URL, browser).
-    Both servers stop at the end, on an error and on a kill (SIGTERM) too."""
+def served_with_chromium(
+    root: Path, lab_script: Path | None = None
+) -> Iterator[tuple[str, str, object]]:
+    """The floor and the lab at `root` (or `lab_script` in its place, run from `root`),
+    each on its own loopback port and served the same way (deploy/local_server), and
+    Debian's Chromium: (floor URL, lab URL, browser). Both servers stop at the end, on
+    an error and on a kill (SIGTERM) too."""
     from playwright.sync_api import sync_playwright
 
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     floor_url, floor = start_app(root, script=FLOOR_APP)
     try:
-        lab_url, lab = start_app(root)
+        lab_url, lab = start_app(root, script=lab_script or "app.py")
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
