@@ -28,19 +28,18 @@ import streamlit as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pooling.config import MODES  # noqa: E402
-from ui.figures import grid as grids  # noqa: E402
-from ui.figures.routing import routing_figure  # noqa: E402
 from ui.playground import checked_story  # noqa: E402
 from ui.playground.inputs import sidebar_controls  # noqa: E402
 from ui.playground.state import STATE, init_state  # noqa: E402
 from ui.playground.views_passes import (  # noqa: E402
+    coverage_map,
     gradient_map,
-    gradient_maps,
-    input_overlay,
-    map_width,
+    routing_map,
+    x_map,
+    y_map,
 )
 from ui.pure.words import MODE_LABELS  # noqa: E402
-from ui.shared.chart import CHART_CONFIG, cached  # noqa: E402
+from ui.shared.chart import CHART_CONFIG  # noqa: E402
 from ui.shared.grid_editor import current_grid  # noqa: E402
 
 # Streamlit's own Plotly, the chunk its charts load (it sets window.Plotly): the
@@ -96,39 +95,12 @@ def playground() -> None:
         return
     out_cell = story.out_cell(STATE.step_shown())
     figures = [
-        cached(
-            grids.grid_figure,
-            values=story.x,
-            title="Input x",
-            overlay=input_overlay(story, out_cell, story.winner_cells()),
-            width_px=map_width(),
-        ),
-        cached(
-            grids.grid_figure,
-            values=story.output,
-            title="Output y",
-            overlay=grids.Overlay(window=(out_cell,)),
-            clickable=True,
-            width_px=map_width(),
-        ),
+        x_map(story, out_cell),
+        y_map(story, out_cell),
         gradient_map(story.grad_output, title="Upstream dL/dy", story=story),
         gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True),
-        cached(
-            routing_figure,
-            grad_output=story.grad_output,
-            sent=story.sent_by(out_cell),
-            out_cell=out_cell,
-            window=story.window_cells(out_cell, real_only=True),
-            shared_range=gradient_maps(story),
-            title="Where one dL/dy goes",
-        ),
-        cached(
-            grids.grid_figure,
-            values=story.coverage,
-            title="Windows reading each cell",
-            kind="count",
-            width_px=map_width(),
-        ),
+        routing_map(story, out_cell),
+        coverage_map(story),
     ]
     _maps(
         key="bench_maps",

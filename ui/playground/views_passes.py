@@ -100,15 +100,20 @@ def maps_in_a_row(placed: Sequence[tuple[Placed, Callable[[], None]]]) -> None:
             all_words()
 
 
-def forward_pass(story: LayerStory, out_cell) -> None:
-    x_figure = cached(
+def x_map(story: LayerStory, out_cell):
+    """x with the window of y[out_cell] outlined and its winners marked."""
+    return cached(
         grids.grid_figure,
         values=story.x,
         title="Input x",
         overlay=input_overlay(story, out_cell, story.winner_cells()),
         width_px=map_width(),
     )
-    y_figure = cached(
+
+
+def y_map(story: LayerStory, out_cell):
+    """y with out_cell outlined; a click picks a cell."""
+    return cached(
         grids.grid_figure,
         values=story.output,
         title="Output y",
@@ -116,10 +121,19 @@ def forward_pass(story: LayerStory, out_cell) -> None:
         clickable=True,
         width_px=map_width(),
     )
+
+
+def forward_pass(story: LayerStory, out_cell) -> None:
     maps_in_a_row(
         [
-            (Placed(x_figure, STATE.fig_x), lambda: st.caption(text.input_caption(story))),
-            (Placed(y_figure, STATE.pick_y, on_pick_output), lambda: st.caption(PICK_Y)),
+            (
+                Placed(x_map(story, out_cell), STATE.fig_x),
+                lambda: st.caption(text.input_caption(story)),
+            ),
+            (
+                Placed(y_map(story, out_cell), STATE.pick_y, on_pick_output),
+                lambda: st.caption(PICK_Y),
+            ),
         ]
     )
 
@@ -141,23 +155,22 @@ def backward_pass(story: LayerStory) -> None:
     )
 
 
-def routing(story: LayerStory, out_cell) -> None:
+def routing_map(story: LayerStory, out_cell):
+    """Where dL/dy[out_cell] goes: dL/dy beside the shares it sends into x."""
     upstream = fmt(story.grad_output[out_cell])
-    title = f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes"
-    figure = cached(
+    return cached(
         routing_figure,
         grad_output=story.grad_output,
         sent=story.sent_by(out_cell),
         out_cell=out_cell,
         window=story.window_cells(out_cell, real_only=True),
         shared_range=gradient_maps(story),
-        title=title,
+        title=f"Routing: where dL/dy[{out_cell[0]},{out_cell[1]}] = {upstream} goes",
     )
-    chart(figure, key=STATE.fig_routing)  # a row of its own: it is two grids wide
 
 
-def coverage(story: LayerStory) -> None:
-    figure = cached(
+def coverage_map(story: LayerStory):
+    return cached(
         grids.grid_figure,
         values=story.coverage,
         title="Windows reading each cell",
@@ -165,11 +178,17 @@ def coverage(story: LayerStory) -> None:
         width_px=map_width(),
     )
 
+
+def routing(story: LayerStory, out_cell) -> None:
+    chart(routing_map(story, out_cell), key=STATE.fig_routing)  # a row of its own: two grids wide
+
+
+def coverage(story: LayerStory) -> None:
     def words() -> None:
         st.caption(text.coverage_caption(story))
         output_size_fold(story)
 
-    maps_in_a_row([(Placed(figure, STATE.fig_coverage), words)])
+    maps_in_a_row([(Placed(coverage_map(story), STATE.fig_coverage), words)])
 
 
 def output_size_fold(story: LayerStory) -> None:
