@@ -1,11 +1,12 @@
 """Every map's numbers, where Chromium draws them: all there, each inside its own cell,
-clear of every filled mark, at 12 px or more (18 in lecture mode), on a desktop, a projector
-in lecture mode and a phone. The cases are maps that used to lose every number (their
-labels did not fit) or had marks over them; tests/test_browser_overflow.py checks the
-same on every tab of every page.
+clear of every filled mark, at 12 px or more (18 in lecture mode), and no empty band
+under a grid grown for its numbers, on a desktop, a projector in lecture mode and a
+phone. The cases are maps that used to lose every number (their labels did not fit) or
+had marks over them; tests/test_browser_overflow.py checks the same on every tab of
+every page.
 
-Cells are located from Plotly's own axes (c2p plus the plot area's offset) and labels
-by their drawn boxes: see MAP_LABELS in deploy/page_state.py.
+Cells are located from Plotly's own axes (c2p plus the plot area's offset) and labels by
+their drawn boxes: see MAP_LABELS in deploy/page_state.py.
 """
 
 import pytest
@@ -59,6 +60,20 @@ SCALED_TITLES = """() => Array.from(document.querySelectorAll('.js-plotly-plot')
                 plot.querySelectorAll('.heatmap-label text').length])
   .filter(([title]) => /×10|units of 10/.test(title))"""
 
+# Maps that keep a width of their own (their cells grew for their numbers: one
+# square-celled plot) whose plot area is left partly empty: the height left after the
+# margins, less what the grid takes, over 1.5 px, as [title, px]. (A map stretched to a
+# column narrower than it was laid out for, a mosaic on a phone, is not one of them.)
+EMPTY_BANDS = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(plot => {
+  const layout = plot._fullLayout;
+  // ui/shared/chart.py puts a figure of its own width in a box keyed wide_<key>.
+  const own = plot.closest('[class*="st-key-wide_"]');
+  if (!own || !layout || !layout.yaxis || !layout.yaxis.scaleanchor || layout.yaxis2) return [];
+  const band = layout.height - layout.margin.t - layout.margin.b - layout.yaxis._length;
+  const title = (plot.layout.title && plot.layout.title.text) || "";
+  return band > 1.5 ? [[title, band]] : [];
+})"""
+
 
 @pytest.fixture(scope="module")
 def screen_pages(context_pages):
@@ -91,6 +106,8 @@ def test_every_number_of_the_map_is_drawn_inside_its_cell(screen_pages, app_url,
         assert entry["drawn"] == entry["expected"], entry
         if entry["drawn"]:
             assert entry["smallest"] >= floor - 0.01, entry
+    # A map grown for its numbers is drawn at its own width, and laid out for it.
+    assert page.evaluate(EMPTY_BANDS) == []
     if case == "routing-ninths":  # the marks looked for are found: four arrow heads
         assert {entry["marks"] for entry in entries if entry["title"].startswith("Routing")} == {4}
     totals = labels_by_chart(entries)

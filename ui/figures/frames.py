@@ -21,7 +21,7 @@ from pooling.config import Cell
 
 from ..pure.numbers import power_of_ten
 from . import curves, layouts, sizes, style
-from .grid import MapNumbers, map_numbers
+from .grid import MapNumbers, drawn_cell, map_numbers
 from .labels import label_px
 from .marks import marks_traces
 
@@ -64,6 +64,13 @@ class MapFrames:
             lecture=lecture,
             also=(self.pad_label,) if any(self.padding) else (),
         )
+
+    def drawn_cell(self, numbers: MapNumbers, *, lecture: bool) -> float:
+        """The cell grid_figure draws this map at, its numbers written as `numbers`."""
+        rows = self.shape[0] + 2 * self.padding[0]
+        cols = self.shape[1] + 2 * self.padding[1]
+        pad_label = self.pad_label if any(self.padding) else None
+        return drawn_cell(numbers.fit, sizes.cell_px(rows, cols, self.room(lecture)), pad_label)
 
     def wrapped_titles(self, *, lecture: bool) -> tuple[list[str], int]:
         """Each frame's title as its figure writes it, and the most lines any takes."""
@@ -138,7 +145,7 @@ def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
     if frames.marks is not None:
         widest = max(label_px(t, numbers.fit.font_px) for t in numbers.fit.labels.ravel())
         data["marks"] = {
-            "paths": _mark_paths(numbers.fit.cell_px, widest),
+            "paths": _mark_paths(frames.drawn_cell(numbers, lecture=lecture), widest),
             "cells": [_flat_cells(cells) for cells in frames.marks],
         }
     if frames.values is not None:

@@ -12,6 +12,7 @@ decided here, from the map's own values or from the group it is compared with
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -192,6 +193,14 @@ def map_numbers(
     return MapNumbers(exponent, fit, rounded)
 
 
+def drawn_cell(fit, column_cell: float, pad_label: str | None = None) -> float:
+    """The cell a map whose numbers are fitted as `fit` is drawn at, in a column whose
+    cell is `column_cell` (sizes.drawn_cell); `pad_label`: the padding's label, written
+    in its cells too, or None."""
+    labels = [*fit.labels.ravel(), *([pad_label] if pad_label else [])]
+    return sizes.drawn_cell(fit.cell_px, column_cell, widest_px(labels, fit.font_px))
+
+
 def grid_figure(
     values,
     *,
@@ -253,24 +262,25 @@ def grid_figure(
     traces.append(cells)
     if overlay.window:
         traces += outline_traces(overlay.window)
-    widest = widest_px(fit.labels.ravel(), fit.font_px) if annotate else 0.0
+    column_cell = sizes.cell_px(rows, cols, room)
+    pad_label = overlay.pad_label if padded and annotate else None
+    cell = drawn_cell(fit, column_cell, pad_label) if annotate else size
     if overlay.marks:  # on real cells only: a padding cell never wins
-        traces += marks_traces(overlay.marks, size, label_px=widest)
-    if padded and annotate:  # a window's outline may frame padding's label too
-        widest = max(widest, widest_px([overlay.pad_label], fit.font_px))
-    grown = size > sizes.cell_px(rows, cols, room)  # for its numbers: keeps its own width
+        widest = widest_px(fit.labels.ravel(), fit.font_px) if annotate else 0.0
+        traces += marks_traces(overlay.marks, cell, label_px=widest)
+    grown = size > column_cell  # for its numbers: keeps its own, least width
     layout = dict(
-        **layouts.matrix_axes(values.shape, overlay.padding, cell=size),
+        **layouts.matrix_axes(values.shape, overlay.padding, cell=cell),
         **layouts.base_layout(
             title=title,
-            height=rows * size + style.MARGIN["t"] + style.MARGIN["b"],
+            height=math.ceil(rows * cell + style.MARGIN["t"] + style.MARGIN["b"]),
             width_px=room,
-            own_width=sizes.snug_width(cols, size, widest) if grown else None,
+            own_width=sizes.own_width(cols, cell) if grown else None,
             least_lines=title_lines,
         ),
     )
     if clickable:
-        traces.append(click_trace(values.shape, cells["customdata"], size))
+        traces.append(click_trace(values.shape, cells["customdata"], cell))
         layout["clickmode"] = "event+select"
     # Dicts, validated once when the figure is built: fast even with many marks.
     return go.Figure(data=traces, layout=layout)

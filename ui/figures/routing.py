@@ -8,6 +8,8 @@ line crosses a number, at 2x2 or at 16x16.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -113,10 +115,10 @@ def routing_figure(
         ygap=style.CELL_GAP_PX,
         name="x",
     )
-    # A grown map keeps its own width: a column narrower than that (a phone) draws its
-    # cells at the snug width's cell (sizes.snug_width), a little smaller than `size`.
+    # A grown map keeps its own, least width, which draws its cells at the snug size.
     widest = widest_px(fit.labels.ravel(), fit.font_px)
-    arrow_px, head = arrow_head(sizes.snug_cell(size, widest) if grown else size, fit.font_px)
+    cell = sizes.drawn_cell(size, laid_out, widest)
+    arrow_px, head = arrow_head(cell, fit.font_px)
     xs, ys = route_path(
         (out_cell[1] + 0.5, out_cell[0] + lift + 0.5),
         [(x_left + col, row) for row, col in receivers],
@@ -137,7 +139,7 @@ def routing_figure(
     )
     picked = outline_traces([(out_cell[0] + lift, out_cell[1])], name="dL/dy cell")
     frame = outline_traces([(row, col + x_left) for row, col in window])
-    header = style.ROUTING_HEADER_PX / size  # in rows: one line over the grids
+    header = style.ROUTING_HEADER_PX / cell  # in rows: one line over the grids
     top, bottom = -0.5 - header, total_rows - 0.4  # 0.1 of a row under the last
     margin = style.ROUTING_MARGIN
     layout = dict(
@@ -161,10 +163,10 @@ def routing_figure(
         ],
         **layouts.base_layout(
             title=title,
-            height=(bottom - top) * size + margin["t"] + margin["b"],
+            height=math.ceil((bottom - top) * cell + margin["t"] + margin["b"]),
             margin=margin,
             # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
-            own_width=sizes.snug_width(total_cols + 0.2, size, widest, margin) if grown else None,
+            own_width=sizes.own_width(total_cols + 0.2, cell, margin) if grown else None,
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, *picked, *frame]

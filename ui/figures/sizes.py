@@ -29,19 +29,25 @@ def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
 
 def snug_cell(grown_cell: float, widest_px: float) -> float:
     """A cell grown to hold its numbers (the widest `widest_px` across) with
-    LABEL_SLACK_PX to spare, at the least width its map keeps (snug_width):
+    LABEL_SLACK_PX to spare, at the least width its map keeps (drawn_cell):
     SNUG_SLACK_PX to spare, and across a number the room of a window's outline
     (OUTLINE_ROOM_PX)."""
     snug = max(grown_cell - LABEL_SLACK_PX + SNUG_SLACK_PX, widest_px + OUTLINE_ROOM_PX)
     return min(grown_cell, snug)
 
 
-def snug_width(cols: float, grown_cell: float, widest_px: float, margin: dict = MARGIN) -> int:
-    """The least width of a map `cols` cells across whose cells grew to hold their
-    numbers (the widest `widest_px` across) with LABEL_SLACK_PX to spare: each number
-    keeps snug_cell's room there, and a narrower column scrolls the map rather than
-    squeeze it (its own width)."""
-    return math.ceil(cols * snug_cell(grown_cell, widest_px) + margin["l"] + margin["r"])
+def drawn_cell(fit_cell: float, column_cell: float, widest_px: float) -> float:
+    """The cell a map is drawn at: the column's cell (`column_cell`, cell_px) while its
+    numbers fit there. Where they needed a grown cell (`fit_cell` larger), the map
+    keeps its own, least width (own_width of the snug cell) and Streamlit draws it at
+    that width: its cells are the snug ones, and its height and marks are laid out for
+    those, so that no band is left empty under the grid."""
+    return snug_cell(fit_cell, widest_px) if fit_cell > column_cell else fit_cell
+
+
+def own_width(cols: float, cell: float, margin: dict = MARGIN) -> int:
+    """The width of a map `cols` cells of `cell` px across, with its margins."""
+    return math.ceil(cols * cell + margin["l"] + margin["r"])
 
 
 def drawn_cell_px(figure) -> float:

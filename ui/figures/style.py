@@ -173,7 +173,7 @@ OUTLINE_WIDTH_PX = 3  # the current window's outline
 HALO_PX = 1.5
 # Across a number, the room a cell keeps for a window's outline: the line and its halo
 # reach half their width inside each cell they frame, on both sides, and 1 px more. A
-# snug cell (a phone's, sizes.snug_cell) keeps it: at SNUG_SLACK_PX alone, the outline
+# snug cell (a grown map's, sizes.snug_cell) keeps it: at SNUG_SLACK_PX alone, the outline
 # covered the edges of −1.25 on an 8x8 grid.
 OUTLINE_ROOM_PX = OUTLINE_WIDTH_PX + 2 * HALO_PX + 1
 FRAME_WIDTH_PX = 2  # a winner's frame, on cells too small for a star
