@@ -12,7 +12,8 @@ component that keeps its charts mounted and updates them with Plotly.react: one
 message per change for all the maps, no chart remounted. Its controls are the
 Playground's Pooling radio alone (the default), or with ONE_COMPONENT_CONTROLS=sidebar
 the Playground's whole sidebar (its fourteen Streamlit widgets). No input panel, no
-tabs, no words: the least a Playground with these maps and these controls could send
+tabs, no words, and the six maps one under the other at their own sizes (the tab puts
+two in a row): the least a Playground with these maps and these controls could send
 and draw on a change.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+import weakref
 from pathlib import Path
 
 import plotly.io as pio
@@ -33,7 +35,8 @@ from ui.playground.inputs import sidebar_controls  # noqa: E402
 from ui.playground.state import STATE, init_state  # noqa: E402
 from ui.playground.views_passes import (  # noqa: E402
     coverage_map,
-    gradient_map,
+    dx_map,
+    dy_map,
     routing_map,
     x_map,
     y_map,
@@ -68,13 +71,17 @@ export default async function ({ data, parentElement }) {
 """
 
 _maps = st.components.v2.component("bench_one_component_maps", js=JS, isolate_styles=False)
-_SPECS: dict[int, str] = {}  # a cached figure's JSON, by the figure (the cache keeps it)
+_SPECS: dict[int, str] = {}  # a cached figure's JSON, by the figure's id while it lives
 
 
 def spec(figure) -> str:
-    if id(figure) not in _SPECS:
-        _SPECS[id(figure)] = pio.to_json(figure, validate=False)
-    return _SPECS[id(figure)]
+    """The figure's JSON, made once per figure (the figure cache keeps each figure; an
+    entry goes with its figure, so a later figure with the same id is not served it)."""
+    key = id(figure)
+    if key not in _SPECS:
+        _SPECS[key] = pio.to_json(figure, validate=False)
+        weakref.finalize(figure, _SPECS.pop, key, None)
+    return _SPECS[key]
 
 
 def controls() -> None:
@@ -97,8 +104,8 @@ def playground() -> None:
     figures = [
         x_map(story, out_cell),
         y_map(story, out_cell),
-        gradient_map(story.grad_output, title="Upstream dL/dy", story=story),
-        gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True),
+        dy_map(story),
+        dx_map(story),
         routing_map(story, out_cell),
         coverage_map(story),
     ]

@@ -10,10 +10,9 @@ from ui.figures import labels, style
 
 def holds(texts, cell: float, font_px: float) -> bool:
     """Whether a drawn cell holds every label with a window outline's room across it
-    and up (what a grown map's snug cell keeps, sizes.snug_cell; a cell the labels fit
-    without growing keeps more, LABEL_SLACK_PX)."""
-    widest = max(labels.widest_px(texts, font_px), labels.LINE_EM * font_px)
-    return cell >= widest + style.OUTLINE_ROOM_PX
+    (what a grown map's snug cell keeps, sizes.snug_cell; a cell the labels fit
+    without growing keeps more, LABEL_SLACK_PX, across and up)."""
+    return cell >= labels.widest_px(texts, font_px) + style.OUTLINE_ROOM_PX
 
 
 def trace(figure, name):

@@ -226,13 +226,24 @@ def test_winner_marks_move_off_the_number_when_a_cell_is_small():
     assert large.marker.symbol == "star"
 
 
-def test_a_winners_frame_needs_no_more_room_than_a_windows_outline():
-    """Both run along cell edges with a halo: a number that keeps OUTLINE_ROOM_PX
-    clear of an outline keeps clear of a frame."""
+def test_a_winners_frame_keeps_to_the_outlines_room_and_shows_over_it():
+    """A frame runs along its cell's edges, as a window's outline does, and reaches no
+    further into the cell (so a number clear of one is clear of the other: a snug cell
+    keeps OUTLINE_ROOM_PX across it). Drawn over the outline, in its colours the other
+    way round, the winner still shows where the two meet."""
     from ui.figures import style
 
-    assert style.FRAME_WIDTH_PX <= style.OUTLINE_WIDTH_PX
-    assert style.OUTLINE_ROOM_PX <= style.LABEL_SLACK_PX  # a grown cell keeps it too
+    values = np.arange(256.0).reshape(16, 16) % 10
+    overlay = grids.Overlay(window=((0, 0), (0, 1), (1, 0), (1, 1)), marks=((0, 0),))
+    figure = grids.grid_figure(values, title="x", overlay=overlay)
+    names = [t.name for t in figure.data]
+    frame, frame_edges = trace(figure, "winner"), trace(figure, "winner halo")
+    outline, outline_halo = trace(figure, "window"), trace(figure, "window halo")
+    assert frame.mode == frame_edges.mode == "lines"
+    assert frame_edges.line.width <= outline_halo.line.width < style.OUTLINE_ROOM_PX
+    assert names.index("winner halo") > names.index("window")  # drawn over the outline
+    assert frame.line.color == outline_halo.line.color != frame_edges.line.color
+    assert frame_edges.line.color == outline.line.color
 
 
 def test_tiny_tiles_number_their_maps_on_hover_instead_of_titles():

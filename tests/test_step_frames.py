@@ -86,19 +86,33 @@ def test_each_frame_outlines_the_window_and_marks_its_winners(story):
     assert data["pointer"] == {"key": "fig_y", "columns": story.output_shape[1]}
 
 
-@pytest.mark.parametrize("size, mode", [(4, "markers"), (16, "lines")])  # a star, a frame
-def test_the_marks_sit_where_the_figure_puts_them(size, mode):
+# (grid size, padding, lecture, column width): digits get a star; numbers such as
+# −1.25 on a 16x16 grid a frame; padding's label counted; lecture size; a narrow column,
+# whose cells grow for their numbers.
+MARK_CASES = [(4, 0, False, 276), (16, 0, False, 276), (9, 1, False, 276), (9, 1, True, 276)]
+MARK_CASES += [(6, 1, False, 150), (6, 0, True, 150)]
+
+
+def mark_values(size: int) -> np.ndarray:
+    """Digits on the smallest grid, numbers such as −1.25 on the others."""
     values = np.arange(float(size * size)).reshape(size, size) % 5
-    story = story_for(values, PoolConfig("max", 2, stride=1))
-    maps = step_maps(story)
-    chart = frames_data(story, maps, keys=KEYS, lecture=False)["charts"][0]
+    return values if size <= 4 else values - 1.25
+
+
+@pytest.mark.parametrize("size, padding, lecture, width", MARK_CASES)
+def test_the_marks_sit_where_the_figure_puts_them(size, padding, lecture, width):
+    """The browser draws each frame's winner marks with the figure's own: the same
+    star or frame, sized by the same drawn cell, moved onto each cell alike."""
+    story = story_for(mark_values(size), PoolConfig("max", 2, stride=1, padding=padding))
+    maps = step_maps(story, width_px=width)
+    chart = frames_data(story, maps, keys=KEYS, lecture=lecture)["charts"][0]
     cells = maps.x.marks[0]
-    figure = grids.grid_figure(story.x, title="x", overlay=grids.Overlay(marks=cells))
+    overlay = grids.Overlay(marks=cells, padding=maps.x.padding, pad_label=maps.x.pad_label)
+    figure = grids.grid_figure(story.x, title="x", overlay=overlay, width_px=width, lecture=lecture)
     paths = chart["marks"]["paths"]
     winners = [trace for trace in figure.data if trace.name.startswith("winner")]
     assert {trace.name for trace in winners} == set(paths)
     for trace in winners:
-        assert trace.mode == mode
         moved = [
             None if p is None else (col + p[0], row + p[1])
             for row, col in cells
@@ -106,6 +120,22 @@ def test_the_marks_sit_where_the_figure_puts_them(size, mode):
         ]
         drawn = [None if x is None else (x, y) for x, y in zip(trace.x, trace.y, strict=True)]
         assert drawn == moved
+
+
+def test_the_mark_cases_meet_a_star_a_frame_and_a_grown_cell():
+    """MARK_CASES cover what they claim: both marks, and a map grown for its numbers."""
+    modes, grown = set(), False
+    for size, padding, lecture, width in MARK_CASES:
+        story = story_for(mark_values(size), PoolConfig("max", 2, stride=1, padding=padding))
+        overlay = grids.Overlay(
+            marks=story.winner_cells(), padding=(padding, padding), pad_label=story.pad_label
+        )
+        figure = grids.grid_figure(
+            story.x, title="x", overlay=overlay, width_px=width, lecture=lecture
+        )
+        modes |= {trace.mode for trace in figure.data if trace.name == "winner"}
+        grown |= bool(figure.layout.width)
+    assert modes == {"markers", "lines"} and grown
 
 
 NUMBER = r"−?\d+(?:\.\d+)?(?:e[−+]\d+)?"

@@ -21,8 +21,7 @@ from pooling.config import Cell
 
 from ..pure.numbers import power_of_ten
 from . import curves, layouts, sizes, style
-from .grid import MapNumbers, drawn_cell, map_numbers
-from .labels import label_px
+from .grid import MapNumbers, cell_and_widest, map_numbers
 from .marks import marks_traces
 
 SIGNIFICANT = 6  # a colour needs no more digits than this
@@ -51,26 +50,23 @@ class MapFrames:
     def room(self, lecture: bool) -> float:
         return self.width_px / layouts.lecture_scale(lecture)
 
-    def numbers(self, *, lecture: bool) -> MapNumbers:
-        """How grid_figure writes this map's numbers, over every frame."""
+    def column_cell(self, lecture: bool) -> int:
+        """The cell grid_figure's column gives this map, padding in (sizes.cell_px)."""
         rows = self.shape[0] + 2 * self.padding[0]
         cols = self.shape[1] + 2 * self.padding[1]
+        return sizes.cell_px(rows, cols, self.room(lecture))
+
+    def numbers(self, *, lecture: bool) -> MapNumbers:
+        """How grid_figure writes this map's numbers, over every frame."""
         fitted = self.values if self.values is not None else self.static_values
         return map_numbers(
             np.asarray(fitted, dtype=np.float64),
             kind=self.kind,
-            cell_px=sizes.cell_px(rows, cols, self.room(lecture)),
+            cell_px=self.column_cell(lecture),
             decimals=self.decimals,
             lecture=lecture,
             also=(self.pad_label,) if any(self.padding) else (),
         )
-
-    def drawn_cell(self, numbers: MapNumbers, *, lecture: bool) -> float:
-        """The cell grid_figure draws this map at, its numbers written as `numbers`."""
-        rows = self.shape[0] + 2 * self.padding[0]
-        cols = self.shape[1] + 2 * self.padding[1]
-        pad_label = self.pad_label if any(self.padding) else None
-        return drawn_cell(numbers.fit, sizes.cell_px(rows, cols, self.room(lecture)), pad_label)
 
     def wrapped_titles(self, *, lecture: bool) -> tuple[list[str], int]:
         """Each frame's title as its figure writes it, and the most lines any takes."""
@@ -143,9 +139,10 @@ def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
             "cells": [_flat_cells(cells) for cells in frames.windows],
         }
     if frames.marks is not None:
-        widest = max(label_px(t, numbers.fit.font_px) for t in numbers.fit.labels.ravel())
+        pad_label = frames.pad_label if any(frames.padding) else None
+        cell, widest = cell_and_widest(numbers.fit, frames.column_cell(lecture), pad_label)
         data["marks"] = {
-            "paths": _mark_paths(frames.drawn_cell(numbers, lecture=lecture), widest),
+            "paths": _mark_paths(cell, widest),
             "cells": [_flat_cells(cells) for cells in frames.marks],
         }
     if frames.values is not None:

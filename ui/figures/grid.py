@@ -5,9 +5,10 @@ it, at CELL_FONT_PX or shrunk to the 12-px floor, rounded, or in a bigger cell (
 labels.fit_labels), never left out; padding
 cells grey and labelled with what pooling reads there; the current window outlined
 along the exact cells it reads (a dilated window is not a solid box); winners marked
-by a star in the cell's corner. A gradient map's colour scale is centred on 0 and
-decided here, from the map's own values or from the group it is compared with
-(`shared_range`), so that maps side by side read alike.
+by a star in the cell's corner, or a frame along its edges (marks.marks_traces). A
+gradient map's colour scale is centred on 0 and decided here, from the map's own values
+or from the group it is compared with (`shared_range`), so that maps side by side read
+alike.
 """
 
 from __future__ import annotations
@@ -193,12 +194,14 @@ def map_numbers(
     return MapNumbers(exponent, fit, rounded)
 
 
-def drawn_cell(fit, column_cell: float, pad_label: str | None = None) -> float:
-    """The cell a map whose numbers are fitted as `fit` is drawn at, in a column whose
-    cell is `column_cell` (sizes.drawn_cell); `pad_label`: the padding's label, written
-    in its cells too, or None."""
-    labels = [*fit.labels.ravel(), *([pad_label] if pad_label else [])]
-    return sizes.drawn_cell(fit.cell_px, column_cell, widest_px(labels, fit.font_px))
+def cell_and_widest(fit, column_cell: float, pad_label: str | None = None):
+    """(the cell a map whose numbers are fitted as `fit` is drawn at, in a column whose
+    cell is `column_cell` (sizes.drawn_cell); its widest number): what its winner marks
+    are sized by, in the figure and in the frames the browser draws. `pad_label`: the
+    padding's label, written in its cells too (it counts for the cell), or None."""
+    widest = widest_px(fit.labels.ravel(), fit.font_px)
+    with_pad = widest_px([pad_label], fit.font_px) if pad_label else 0.0
+    return sizes.drawn_cell(fit.cell_px, column_cell, max(widest, with_pad)), widest
 
 
 def grid_figure(
@@ -264,9 +267,8 @@ def grid_figure(
         traces += outline_traces(overlay.window)
     column_cell = sizes.cell_px(rows, cols, room)
     pad_label = overlay.pad_label if padded and annotate else None
-    cell = drawn_cell(fit, column_cell, pad_label) if annotate else size
+    cell, widest = cell_and_widest(fit, column_cell, pad_label) if annotate else (size, 0.0)
     if overlay.marks:  # on real cells only: a padding cell never wins
-        widest = widest_px(fit.labels.ravel(), fit.font_px) if annotate else 0.0
         traces += marks_traces(overlay.marks, cell, label_px=widest)
     grown = size > column_cell  # for its numbers: keeps its own, least width
     layout = dict(

@@ -1,7 +1,7 @@
 """The lines and marks drawn over a map's cells: the current window's outline and the
-winners' marks. Each is a dark core over a light halo or edge (style.HALO_PX,
-style.MARK_EDGE), so that it shows on every cell colour of both themes and on a dark
-page, where an outline's outer half runs over the page between the cells."""
+winners' marks. Each pairs a dark line or fill with a light one (a halo, style.HALO_PX,
+or an edge, style.MARK_EDGE), so that it shows on every cell colour of both themes and
+on a dark page, where an outline's outer half runs over the page between the cells."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def outline_traces(cells, name: str = "window") -> list[dict]:
     ]
 
 
-def frame_path(cells) -> tuple[list, list]:
+def cell_edges_path(cells) -> tuple[list, list]:
     """x, y of each cell's own square along its edges (where a window's outline runs),
     one closed path per cell, the paths separated by None."""
     xs, ys = [], []
@@ -65,9 +65,12 @@ def marks_traces(
 ) -> list[dict]:
     """Winner marks that never cover a number: a star in the top-right corner of each
     cell while the cell has room for it beside its widest label (`label_px`), else a
-    square along the cell's edges, over a light halo, in data coordinates: it keeps to
-    its cell at any size the map is drawn, and a number keeps clear of it wherever it
-    keeps clear of a window's outline (style.OUTLINE_ROOM_PX is the wider of the two)."""
+    square along the cell's edges in data coordinates, which keeps to its cell at any
+    size the map is drawn: a number keeps clear of it wherever it keeps clear of a
+    window's outline (style.OUTLINE_ROOM_PX holds the wider of the two). The square is
+    the outline's colours the other way round, a light core between dark edges, drawn
+    over it: where the two meet the outline reads as a double line, so a winner stays
+    marked inside the current window, a dilated window's lone cells included."""
     rows = [row for row, _ in cells]
     cols = [col for _, col in cells]
     smallest, largest = style.STAR_PX
@@ -86,11 +89,11 @@ def marks_traces(
                 ),
             )
         ]
-    xs, ys = frame_path(cells)
-    halo_px = style.FRAME_WIDTH_PX + 2 * style.HALO_PX
+    xs, ys = cell_edges_path(cells)
+    edges_px = style.FRAME_WIDTH_PX + 2 * style.HALO_PX
     return [
-        line_trace(xs, ys, colour=style.MARK_EDGE, width=halo_px, name=f"{name} halo"),
-        line_trace(xs, ys, colour=style.MARK_COLOUR, width=style.FRAME_WIDTH_PX, name=name),
+        line_trace(xs, ys, colour=style.MARK_COLOUR, width=edges_px, name=f"{name} halo"),
+        line_trace(xs, ys, colour=style.MARK_EDGE, width=style.FRAME_WIDTH_PX, name=name),
     ]
 
 

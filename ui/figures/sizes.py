@@ -39,9 +39,10 @@ def snug_cell(grown_cell: float, widest_px: float) -> float:
 def drawn_cell(fit_cell: float, column_cell: float, widest_px: float) -> float:
     """The cell a map is drawn at: the column's cell (`column_cell`, cell_px) while its
     numbers fit there. Where they needed a grown cell (`fit_cell` larger), the map
-    keeps its own, least width (own_width of the snug cell) and Streamlit draws it at
-    that width: its cells are the snug ones, and its height and marks are laid out for
-    those, so that no band is left empty under the grid."""
+    keeps its own, least width (own_width of the snug cell): a narrower column scrolls
+    it at that width, and a wider one draws it as tall as its height, which is laid out
+    for the snug cell too. Either way its cells are the snug ones, its marks are sized
+    for them, and no band is left empty under the grid."""
     return snug_cell(fit_cell, widest_px) if fit_cell > column_cell else fit_cell
 
 

@@ -38,7 +38,7 @@ PADDING_COLOUR = "#e4e4e7"
 PADDING_TEXT = "#52525b"
 BACKDROP_COLOUR = "#f4f4f5"  # the routing figure's input cells that receive nothing
 OUTLINE_COLOUR = "#111111"  # the current window
-MARK_COLOUR = "#111111"  # winners: a star in the cell's corner, or a frame (see grid)
+MARK_COLOUR = "#111111"  # winners: a star in the cell's corner, or a frame (see marks)
 MARK_LEGEND = "a star (a frame on cells too small for one)"  # what captions call it
 MARK_EDGE = "#ffffff"
 # An exercise's answer on x (ui/figures/answer_marks.py), each its own shape: a light
@@ -176,7 +176,7 @@ HALO_PX = 1.5
 # snug cell (a grown map's, sizes.snug_cell) keeps it: at SNUG_SLACK_PX alone, the outline
 # covered the edges of −1.25 on an 8x8 grid.
 OUTLINE_ROOM_PX = OUTLINE_WIDTH_PX + 2 * HALO_PX + 1
-FRAME_WIDTH_PX = 2  # a winner's frame, on cells too small for a star
+FRAME_WIDTH_PX = 2  # a winner's frame's light core, on cells too small for a star
 MARK_EDGE_PX = 1.2
 STAR_PX = (7, 12)  # a winner's star, smallest and largest
 STAR_SHARE = 0.26  # of its cell's width

@@ -101,7 +101,7 @@ def maps_in_a_row(placed: Sequence[tuple[Placed, Callable[[], None]]]) -> None:
 
 
 def x_map(story: LayerStory, out_cell):
-    """x with the window of y[out_cell] outlined and its winners marked."""
+    """x with the window of y[out_cell] outlined and every window's winners marked."""
     return cached(
         grids.grid_figure,
         values=story.x,
@@ -138,9 +138,18 @@ def forward_pass(story: LayerStory, out_cell) -> None:
     )
 
 
+def dy_map(story: LayerStory):
+    """The upstream dL/dy, on the gradient scale it shares with dL/dx."""
+    return gradient_map(story.grad_output, title="Upstream dL/dy", story=story)
+
+
+def dx_map(story: LayerStory):
+    """dL/dx, on the shared gradient scale; a click picks a cell (its ledger)."""
+    return gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True)
+
+
 def backward_pass(story: LayerStory) -> None:
-    gy_figure = gradient_map(story.grad_output, title="Upstream dL/dy", story=story)
-    gx_figure = gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True)
+    gy_figure, gx_figure = dy_map(story), dx_map(story)
 
     def gx_words() -> None:
         if story.inflates:
@@ -170,6 +179,7 @@ def routing_map(story: LayerStory, out_cell):
 
 
 def coverage_map(story: LayerStory):
+    """How many windows read each cell of x."""
     return cached(
         grids.grid_figure,
         values=story.coverage,
