@@ -5,7 +5,7 @@ import plotly.graph_objects as go
 import pytest
 
 from ui.figures import grid as grids
-from ui.figures import labels, marks, style
+from ui.figures import labels, marks, sizes, style
 from ui.figures.curves import line_figure, max_curve_figure
 from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import small_multiples
@@ -52,7 +52,14 @@ def test_padding_window_and_winners_are_drawn():
     assert (min(xs), max(xs), min(ys), max(ys)) == (-1.5, 0.5, -1.5, 0.5)
     star = trace(figure, "winner")
     assert (star.x[0], star.y[0]) == (2.3, 0.7)  # the top-right corner of cell (1, 2)
-    assert figure.layout.xaxis.range == (-1.5, 3.5)
+    # Around the cells, room for the outer half of the outline (and its halo) that runs
+    # along the padding's edge: the plot area would cut it.
+    cell = sizes.drawn_cell_px(figure)
+    halo = trace(figure, "window halo").line.width
+    left, right = figure.layout.xaxis.range
+    bottom, top = figure.layout.yaxis.range
+    for spare in (-1.5 - left, right - 3.5, -1.5 - top, bottom - 2.5):
+        assert spare * cell >= halo / 2
 
 
 def test_a_dilated_window_outlines_only_the_cells_it_reads():

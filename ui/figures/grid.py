@@ -275,9 +275,9 @@ def grid_figure(
         **layouts.matrix_axes(values.shape, overlay.padding, cell=cell),
         **layouts.base_layout(
             title=title,
-            height=math.ceil(rows * cell + style.MARGIN["t"] + style.MARGIN["b"]),
+            height=math.ceil(sizes.map_extent(rows, cell) + style.MARGIN["t"] + style.MARGIN["b"]),
             width_px=room,
-            own_width=sizes.own_width(cols, cell) if grown else None,
+            own_width=sizes.own_width(sizes.map_extent(cols, cell)) if grown else None,
             least_lines=title_lines,
         ),
     )

@@ -10,6 +10,7 @@ import textwrap
 from .style import (
     BACKGROUND,
     CELL_PX,
+    EDGE_SPARE_PX,
     FONT,
     LECTURE_SCALE,
     MARGIN,
@@ -100,15 +101,16 @@ def matrix_axes(
     shape: tuple[int, int], padding: tuple[int, int] = (0, 0), *, cell: float = CELL_PX
 ) -> dict:
     """Layout axes for matrix orientation: row 0 on top, square cells, integer ticks on
-    the real cells (thinned on small cells), column numbers along the top, spare room
-    below and to the right."""
+    the real cells (thinned on small cells), column numbers along the top, and
+    EDGE_SPARE_PX around the cells, where a line along their outer edges runs."""
     height, width = shape
     pad_r, pad_c = padding
     step = tick_step(cell)
+    spare = EDGE_SPARE_PX / cell  # in cells, on every side (sizes.map_extent)
     ticks = dict(showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT_PX))
     return dict(
         xaxis=dict(
-            range=[-pad_c - 0.5, width + pad_c - 0.5],
+            range=[-pad_c - 0.5 - spare, width + pad_c - 0.5 + spare],
             tickmode="array",
             tickvals=list(range(0, width, step)),
             side="top",
@@ -117,7 +119,7 @@ def matrix_axes(
             **ticks,
         ),
         yaxis=dict(
-            range=[height + pad_r - 0.5, -pad_r - 0.5],
+            range=[height + pad_r - 0.5 + spare, -pad_r - 0.5 - spare],
             tickmode="array",
             tickvals=list(range(0, height, step)),
             constrain="domain",

@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..pure.numbers import common_exponent, fmt_grid, power_of_ten
-from . import layouts, style
+from . import layouts, sizes, style
 from .grid import colour_range
 from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px
 from .marks import marks_traces
@@ -249,8 +249,11 @@ def small_multiples(
         unit = power_of_ten(exponent)
         title = f"In units of {unit}" if title is None else f"{title} (×{unit})"
     margin = style.MOSAIC_MARGIN
+    # Room past the outer maps' left, right and bottom edges for a frame along them
+    # (style.EDGE_SPARE_PX; a blank row over each map leaves room at the top).
+    spare = style.EDGE_SPARE_PX / cell_px
     drawn_px = int(
-        mosaic.shape[1] * cell_px
+        sizes.map_extent(mosaic.shape[1], cell_px)
         + margin["l"]
         + margin["r"]
         + (style.COLOUR_BAR_PX if colour_bar else 0)
@@ -260,13 +263,13 @@ def small_multiples(
     layout = dict(
         xaxis=dict(
             visible=False,
-            range=[-0.5, mosaic.shape[1] - 0.5],
+            range=[-0.5 - spare, mosaic.shape[1] - 0.5 + spare],
             constrain="domain",
             constraintoward="left",
         ),
         yaxis=dict(
             visible=False,
-            range=[mosaic.shape[0] - 0.5, -0.7],
+            range=[mosaic.shape[0] - 0.5 + spare, -0.7],
             scaleanchor="x",
             scaleratio=1,
             constrain="domain",
@@ -274,7 +277,11 @@ def small_multiples(
         ),
         **layouts.base_layout(
             title=title,
-            height=mosaic.shape[0] * cell_px + margin["t"] + margin["b"] + style.MOSAIC_SPARE_PX,
+            height=mosaic.shape[0] * cell_px
+            + style.EDGE_SPARE_PX
+            + margin["t"]
+            + margin["b"]
+            + style.MOSAIC_SPARE_PX,
             margin=margin,
             own_width=drawn_px if own_width else None,
         ),

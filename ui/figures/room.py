@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from . import layouts, style
+from . import layouts, sizes, style
 from .labels import LINE_EM, label_px
 from .marks import outline_traces
 
@@ -82,7 +82,9 @@ def share_map(
         **layouts.matrix_axes(shares.shape, cell=cell_px),
         **layouts.base_layout(
             title=title,
-            height=rows * cell_px + style.ROOM_MARGIN["t"] + style.ROOM_MARGIN["b"],
+            height=sizes.map_extent(rows, cell_px)
+            + style.ROOM_MARGIN["t"]
+            + style.ROOM_MARGIN["b"],
             margin=style.ROOM_MARGIN,
             width_px=width_px / layouts.lecture_scale(lecture),
         ),

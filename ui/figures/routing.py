@@ -166,7 +166,7 @@ def routing_figure(
             height=math.ceil((bottom - top) * cell + margin["t"] + margin["b"]),
             margin=margin,
             # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
-            own_width=sizes.own_width(total_cols + 0.2, cell, margin) if grown else None,
+            own_width=sizes.own_width((total_cols + 0.2) * cell, margin) if grown else None,
         ),
     )
     traces = [backdrop, gradient, received, routes, heads, *picked, *frame]

@@ -8,6 +8,7 @@ import math
 
 from .style import (
     CELL_PX,
+    EDGE_SPARE_PX,
     HALF_PX,
     LABEL_SLACK_PX,
     MAP_MOST_PX,
@@ -23,7 +24,7 @@ def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
     """Pixels per square cell when a map of rows x cols is placed in a column about
     `width_px` wide: what is left after the margins, no more than CELL_PX, and short
     enough to fit a screen."""
-    across = int(width_px - MARGIN["l"] - MARGIN["r"]) // max(cols, 1)
+    across = int(width_px - MARGIN["l"] - MARGIN["r"] - 2 * EDGE_SPARE_PX) // max(cols, 1)
     return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
 
 
@@ -46,9 +47,15 @@ def drawn_cell(fit_cell: float, column_cell: float, widest_px: float) -> float:
     return snug_cell(fit_cell, widest_px) if fit_cell > column_cell else fit_cell
 
 
-def own_width(cols: float, cell: float, margin: dict = MARGIN) -> int:
-    """The width of a map `cols` cells of `cell` px across, with its margins."""
-    return math.ceil(cols * cell + margin["l"] + margin["r"])
+def own_width(across_px: float, margin: dict = MARGIN) -> int:
+    """The width of a map whose cells take `across_px`, with its margins."""
+    return math.ceil(across_px + margin["l"] + margin["r"])
+
+
+def map_extent(cells: int, cell: float) -> float:
+    """The px a map laid out by layouts.matrix_axes takes for `cells` cells across (or
+    down): the cells and EDGE_SPARE_PX on both sides."""
+    return cells * cell + 2 * EDGE_SPARE_PX
 
 
 def drawn_cell_px(figure) -> float:

@@ -176,6 +176,10 @@ HALO_PX = 1.5
 # snug cell (a grown map's, sizes.snug_cell) keeps it: at SNUG_SLACK_PX alone, the outline
 # covered the edges of −1.25 on an 8x8 grid.
 OUTLINE_ROOM_PX = OUTLINE_WIDTH_PX + 2 * HALO_PX + 1
+# Room around a map's cells, inside its plot area, for the outer half of a line along
+# its outer edges (a window's outline, a winner's frame): the plot area cuts what runs
+# past it, and a frame on a dark edge cell would lose its dark edge.
+EDGE_SPARE_PX = OUTLINE_WIDTH_PX / 2 + HALO_PX
 FRAME_WIDTH_PX = 2  # a winner's frame's light core, on cells too small for a star
 MARK_EDGE_PX = 1.2
 STAR_PX = (7, 12)  # a winner's star, smallest and largest
