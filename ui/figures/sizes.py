@@ -22,8 +22,8 @@ from .style import (
 
 def cell_px(rows: int, cols: int, width_px: float = HALF_PX) -> int:
     """Pixels per square cell when a map of rows x cols is placed in a column about
-    `width_px` wide: what is left after the margins, no more than CELL_PX, and short
-    enough to fit a screen."""
+    `width_px` wide: what is left after the margins and the room around the cells
+    (EDGE_SPARE_PX), no more than CELL_PX, and short enough to fit a screen."""
     across = int(width_px - MARGIN["l"] - MARGIN["r"] - 2 * EDGE_SPARE_PX) // max(cols, 1)
     return max(MIN_CELL_PX, min(CELL_PX, across, MAP_MOST_PX // max(rows, 1)))
 
