@@ -29,7 +29,6 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pooling.config import MODES  # noqa: E402
 from ui.playground import checked_story  # noqa: E402
 from ui.playground.inputs import sidebar_controls  # noqa: E402
 from ui.playground.state import STATE, init_state  # noqa: E402
@@ -41,7 +40,6 @@ from ui.playground.views_passes import (  # noqa: E402
     x_map,
     y_map,
 )
-from ui.pure.words import MODE_LABELS  # noqa: E402
 from ui.shared.chart import CHART_CONFIG  # noqa: E402
 from ui.shared.grid_editor import current_grid  # noqa: E402
 
@@ -89,9 +87,7 @@ def controls() -> None:
         sidebar_controls()
         return
     with st.sidebar:  # the Playground's Pooling radio, alone
-        st.radio(
-            "Pooling", MODES, key=STATE.pool.keys.mode, horizontal=True, format_func=MODE_LABELS.get
-        )
+        STATE.pool.draw_mode()
 
 
 def playground() -> None:

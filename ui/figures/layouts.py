@@ -106,7 +106,7 @@ def matrix_axes(
     height, width = shape
     pad_r, pad_c = padding
     step = tick_step(cell)
-    spare = EDGE_SPARE_PX / cell  # in cells, on every side (sizes.map_extent)
+    spare = edge_spare(cell)  # on every side (sizes.map_extent)
     ticks = dict(showgrid=False, zeroline=False, tickfont=dict(size=TICK_FONT_PX))
     return dict(
         xaxis=dict(
@@ -129,6 +129,11 @@ def matrix_axes(
             **ticks,
         ),
     )
+
+
+def edge_spare(cell: float) -> float:
+    """EDGE_SPARE_PX in cells `cell` px wide: the room kept past a map's outer cells."""
+    return EDGE_SPARE_PX / cell
 
 
 def tick_step(cell: float) -> int:

@@ -251,7 +251,7 @@ def small_multiples(
     margin = style.MOSAIC_MARGIN
     # Room past the outer maps' left, right and bottom edges for a frame along them
     # (style.EDGE_SPARE_PX; a blank row over each map leaves room at the top).
-    spare = style.EDGE_SPARE_PX / cell_px
+    spare = layouts.edge_spare(cell_px)
     drawn_px = int(
         sizes.map_extent(mosaic.shape[1], cell_px)
         + margin["l"]

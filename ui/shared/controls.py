@@ -60,17 +60,21 @@ class PoolControls:
     def sizing(self) -> Sizing:
         return st.session_state.get(self.keys.sizing, "window")
 
-    def draw(self) -> None:
-        """The widgets, in the order a student thinks of them."""
-        keys, is_max = self.keys, self.mode() == "max"
+    def draw_mode(self) -> None:
+        """The Pooling radio: max or average."""
         st.radio(
             "Pooling",
             MODES,
-            key=keys.mode,
+            key=self.keys.mode,
             horizontal=True,
             format_func=MODE_LABELS.get,
             help=MODE_HELP,
         )
+
+    def draw(self) -> None:
+        """The widgets, in the order a student thinks of them."""
+        keys, is_max = self.keys, self.mode() == "max"
+        self.draw_mode()
         st.radio(
             "Windows from",
             tuple(SIZINGS),
