@@ -2,10 +2,11 @@
 
 Local replicas run on loopback ports of this machine; replicas already running on
 other hosts (`backends`, HOST:PORT) join them in the proxy's backend, warmed the same
-way. Every local replica gets the class rooms' database URL and the public address
-of the join link in its environment (POOLING_LAB_DATABASE_URL,
-POOLING_LAB_PUBLIC_URL); without a database URL they share the embedded SQLite file
-of this checkout's data folder, which serves one machine only.
+way. Every local replica gets the settings given on the command line in its
+environment, over the ones it inherits (POOLING_LAB_DATABASE_URL, POOLING_LAB_PUBLIC_URL,
+POOLING_LAB_DATA; ui/room/settings.py: the command line > the environment >
+secrets.toml > the default); without a database URL they share the embedded SQLite
+file of the user's data folder, which serves one machine only.
 
 deploy/serve is the command; the benchmarks and the tests use this module.
 """
@@ -15,10 +16,12 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ui.pure.pages import PAGES
+from ui.room.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL
 
 from .local_server import ROOT, start_app, stop, wait_healthy
 from .stream_client import run_apart, visit
@@ -34,8 +37,18 @@ def page_paths() -> tuple[str, ...]:
 WARM_PAGES = tuple((path, "") for path in page_paths())  # every page, once
 
 
-DATABASE_VARIABLE = "POOLING_LAB_DATABASE_URL"  # read by ui/room/database.py
-PUBLIC_VARIABLE = "POOLING_LAB_PUBLIC_URL"  # the join link's address behind a proxy
+DATABASE_VARIABLE = DATABASE_URL.variable  # read by ui/room/database.py
+PUBLIC_VARIABLE = PUBLIC_URL.variable  # the join link's address behind a proxy
+DATA_VARIABLE = DATA_FOLDER.variable  # where the default SQLite file lives
+
+
+def checkout_secrets(root: Path = ROOT) -> dict:
+    """`root`'s .streamlit/secrets.toml as its replicas read it; {} when there is none
+    or it does not parse (Streamlit then reads none either)."""
+    try:
+        return tomllib.loads((root / ".streamlit" / "secrets.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
 
 
 def parse_backend(text: str) -> str:
@@ -76,8 +89,9 @@ def warm_up(url: str) -> None:
 @dataclass
 class Cluster:
     """`replicas` local Streamlit processes and the `backends` on other hosts behind
-    one HAProxy on host:port. database_url and public_url go to the local replicas'
-    environment when given (None: theirs, or the defaults)."""
+    one HAProxy on host:port. database_url, public_url and data_folder (the command
+    line's) go to the local replicas' environment when given, over what they inherit
+    (None: theirs, or secrets.toml's, or the defaults)."""
 
     replicas: int
     port: int
@@ -85,6 +99,7 @@ class Cluster:
     root: Path = ROOT
     database_url: str | None = None
     public_url: str | None = None
+    data_folder: str | None = None
     backends: tuple[str, ...] = ()
     processes: list[subprocess.Popen] = field(default_factory=list)
     replica_urls: list[str] = field(default_factory=list)
@@ -130,7 +145,11 @@ class Cluster:
 
     def replica_env(self) -> dict[str, str]:
         """What a local replica's environment gets on top of this process's."""
-        given = {DATABASE_VARIABLE: self.database_url, PUBLIC_VARIABLE: self.public_url}
+        given = {
+            DATABASE_VARIABLE: self.database_url,
+            PUBLIC_VARIABLE: self.public_url,
+            DATA_VARIABLE: self.data_folder,
+        }
         return {name: value for name, value in given.items() if value}
 
     def stop(self) -> None:

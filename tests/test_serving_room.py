@@ -52,10 +52,17 @@ def test_a_backend_is_host_and_port(text):
 
 
 def test_local_replicas_get_the_database_and_the_public_address():
-    cluster = Cluster(1, 1, database_url="postgresql+psycopg://db/lab", public_url="https://x.org")
+    cluster = Cluster(
+        1,
+        1,
+        database_url="postgresql+psycopg://db/lab",
+        public_url="https://x.org",
+        data_folder="/srv/lab",
+    )
     assert cluster.replica_env() == {
         "POOLING_LAB_DATABASE_URL": "postgresql+psycopg://db/lab",
         "POOLING_LAB_PUBLIC_URL": "https://x.org",
+        "POOLING_LAB_DATA": "/srv/lab",
     }
     assert Cluster(1, 1).replica_env() == {}  # theirs, or the embedded SQLite
 

@@ -6,11 +6,12 @@ caches the connection for the process, so every session shares one engine and it
 pool. Live reads and writes go through that engine (ui/room/store.py), never through
 the connection's cached `query()`, whose results would be stale.
 
-Where the database is, the first that is set:
-1. `url` under `[connections.rooms]` in `.streamlit/secrets.toml`;
-2. the environment variable POOLING_LAB_DATABASE_URL;
-3. SQLite, `<data>/rooms.sqlite3`, with <data> the environment variable
-   POOLING_LAB_DATA or the repository's `data/` folder (git-ignored), made if missing.
+Where the database is: ui/room/settings.py resolves it, with every other setting, in
+one order (the command line, through deploy/serve > the environment variable
+POOLING_LAB_DATABASE_URL > `url` under `[connections.rooms]` in
+`.streamlit/secrets.toml` > SQLite, `<data folder>/rooms.sqlite3`, the data folder
+made if missing; it is per user, outside the checkout, unless POOLING_LAB_DATA or
+`data_folder` in secrets.toml moves it).
 PostgreSQL URLs look like postgresql+psycopg://user:password@host:5432/database
 (psycopg[binary] is in the requirements: no system library needed).
 """
@@ -18,37 +19,38 @@ PostgreSQL URLs look like postgresql+psycopg://user:password@host:5432/database
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from collections.abc import Mapping
 
 import sqlalchemy as sa
 import streamlit as st
 
 from .schema import engine_options, prepare
+from .settings import DATA_FOLDER, DATABASE_URL, Resolved, resolved, sqlite_url
 
 CONNECTION = "rooms"
-URL_VARIABLE = "POOLING_LAB_DATABASE_URL"
-DATA_VARIABLE = "POOLING_LAB_DATA"
-ROOT = Path(__file__).resolve().parents[2]
+URL_VARIABLE = DATABASE_URL.variable
+DATA_VARIABLE = DATA_FOLDER.variable
 
 
-def configured_url() -> str | None:
-    """The URL from secrets.toml, else from the environment; None when neither."""
+def secrets() -> Mapping:
+    """.streamlit/secrets.toml as Streamlit reads it; empty when there is none."""
     try:
-        url = st.secrets["connections"][CONNECTION]["url"]
-    except (KeyError, FileNotFoundError):
-        url = None
-    return url or os.environ.get(URL_VARIABLE) or None
+        return st.secrets.to_dict()
+    except FileNotFoundError:  # Streamlit's "no secrets found" is one
+        return {}
 
 
-def data_folder() -> Path:
-    folder = Path(os.environ.get(DATA_VARIABLE) or ROOT / "data")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def settings() -> Resolved:
+    """This process's settings (environment and secrets.toml; the module's order)."""
+    return resolved(environment=os.environ, secrets=secrets())
 
 
 def database_url() -> str:
-    """The rooms' database URL (see the module's docstring for the order)."""
-    return configured_url() or f"sqlite:///{data_folder() / 'rooms.sqlite3'}"
+    """The rooms' database URL; the default SQLite file's folder made if missing."""
+    found = settings()
+    if found.database_url == sqlite_url(found.data_folder):
+        found.data_folder.mkdir(parents=True, exist_ok=True)
+    return found.database_url
 
 
 # {url: its prepared engine}: st.connection hashes its arguments and looks in its

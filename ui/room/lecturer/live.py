@@ -5,7 +5,6 @@ often), and the address students join at."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,13 +12,12 @@ import streamlit as st
 
 from ...pure.pages import PAGES
 from .. import store
-from ..database import engine
+from ..database import engine, settings
 from ..questions import Question, answer_to_json
 from ..tally import Tally, tally
 from .answers import percent
 from .model import app_root, join_link
 
-PUBLIC_URL_ENV = "POOLING_LAB_PUBLIC_URL"
 PAGE_PATHS = {page.label: page.url_path for page in PAGES}
 FALLBACK_ROOT = "http://localhost:8501/"  # no browser address known (a test's session)
 
@@ -64,19 +62,11 @@ def share_percents(counted: Tally) -> np.ndarray:
 def public_root() -> str:
     """The app's address for students: the configured public address (behind a
     proxy), else the one this browser uses."""
-    configured = os.environ.get(PUBLIC_URL_ENV) or _secret_public_url()
+    configured = settings().public_url  # ui/room/settings.py: its one order
     if configured:
         return configured.rstrip("/") + "/"
     url = st.context.url
     return app_root(url, PAGE_PATHS["Class"]) if url else FALLBACK_ROOT
-
-
-def _secret_public_url() -> str | None:
-    try:
-        value = st.secrets.get("public_url")
-    except FileNotFoundError:  # no secrets file at all
-        return None
-    return value if isinstance(value, str) else None
 
 
 def students_link(code: str) -> str:
