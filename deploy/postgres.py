@@ -3,15 +3,19 @@
 Debian's `postgresql` package (version 15) ships `initdb` and `pg_ctl` under
 /usr/lib/postgresql/15/bin. PostgreSQL refuses to run as root, so when we are root every
 command runs as the `postgres` user (`runuser -u postgres --`), in a temporary directory
-that user owns. The cluster listens on a free port of 127.0.0.1, 127.0.0.2 and
-127.0.0.3 (replicas bound to the other two act as other hosts) and its unix socket
-lives in that directory; pg_hba lets in loopback connections only, without a password
-(trust), so nothing here is reachable from another machine.
+that user owns. That directory goes in the temporary folder ($TMPDIR) when the
+postgres user can reach it, else in the first of /tmp, /var/tmp and that user's home
+it can: a private (0700) $TMPDIR is left as it is, never opened up. The cluster
+listens on a free port of 127.0.0.1, 127.0.0.2 and 127.0.0.3 (replicas bound to the
+other two act as other hosts) and its unix socket lives in that directory; pg_hba
+lets in loopback connections only, without a password (trust), so nothing here is
+reachable from another machine.
 
     cluster = Cluster()
     url = cluster.start()   # postgresql+psycopg://postgres@127.0.0.1:PORT/rooms
     ...
     cluster.stop()          # stops the server and removes its directory
+    Cluster.at(directory).stop()   # the same from another process (the tests' controller)
 
 `python -m deploy.postgres` starts one, prints its URL and keeps it until Ctrl-C or
 SIGTERM (for .ci/run or a benchmark by hand).
@@ -71,6 +75,31 @@ def missing() -> str | None:
     return None
 
 
+def postgres_reaches(folder: Path) -> bool:
+    """Whether the postgres user may pass through `folder` (and every folder above)."""
+    done = subprocess.run(
+        ["runuser", "-u", "postgres", "--", "test", "-x", str(folder)],
+        capture_output=True, timeout=START_TIMEOUT_S, check=False,
+    )  # fmt: skip
+    return done.returncode == 0
+
+
+def cluster_parent() -> Path:
+    """Where the cluster's own directory goes: the temporary folder, unless we are root
+    and the postgres user cannot pass through it (a 0700 $TMPDIR); then the first
+    shared temporary folder, or that user's home, it can."""
+    temporary = Path(tempfile.gettempdir())
+    if os.geteuid() != 0:
+        return temporary  # PostgreSQL runs as us: our own folder is reachable
+    home = Path(pwd.getpwnam("postgres").pw_dir)
+    candidates = dict.fromkeys([temporary, Path("/tmp"), Path("/var/tmp"), home])
+    for folder in candidates:
+        if folder.is_dir() and postgres_reaches(folder):
+            return folder
+    tried = ", ".join(str(folder) for folder in candidates)
+    raise RuntimeError(f"the postgres user can reach none of {tried}")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -86,6 +115,13 @@ class Cluster:
         self.directory: Path | None = None
         self.port: int | None = None
         self.url: str | None = None
+
+    @classmethod
+    def at(cls, directory: Path) -> Cluster:
+        """The cluster started in `directory` (by this or another process), to stop it."""
+        cluster = cls()
+        cluster.directory = Path(directory)
+        return cluster
 
     def _run(self, *command: str, timeout: float = START_TIMEOUT_S) -> str:
         """Run one PostgreSQL command, as the postgres user when we are root."""
@@ -105,7 +141,8 @@ class Cluster:
         reason = missing()
         if reason:
             raise RuntimeError(reason)
-        self.directory = Path(tempfile.mkdtemp(prefix="pooling-lab-postgres-"))
+        parent = cluster_parent()
+        self.directory = Path(tempfile.mkdtemp(prefix="pooling-lab-postgres-", dir=parent))
         if os.geteuid() == 0:
             shutil.chown(self.directory, user="postgres", group="postgres")
         try:

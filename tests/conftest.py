@@ -1,9 +1,18 @@
-"""Shared fixtures. In CI (CI=true) nothing may skip: a skip there is a failure."""
+"""Shared fixtures. In CI (CI=true) nothing may skip: a skip there is a failure.
+
+The run gets a folder of its own under the temporary folder (RUN_VARIABLE), made by
+the process that starts pytest and shared with its pytest-xdist workers, which
+inherit its environment, as do the apps the tests serve: class mode's data folder is
+in it (user data never goes into the checkout, nor into the developer's own data
+folder), and so is the record of the run's one PostgreSQL cluster (tests/postgres.py).
+It is removed when the run ends, failed or not."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from deploy.local_server import start_app, stop  # noqa: E402
+from ui.room.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL  # noqa: E402
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -23,6 +33,36 @@ def skip_or_fail(reason: str):
     if IN_CI:
         pytest.fail(f"{reason} (CI must run this test)", pytrace=False)
     pytest.skip(reason)
+
+
+RUN_VARIABLE = "POOLING_LAB_TEST_RUN"
+
+
+def is_worker(config) -> bool:
+    """A pytest-xdist worker (its controller made the run's folder)."""
+    return hasattr(config, "workerinput")
+
+
+def pytest_configure(config):
+    if is_worker(config):
+        return  # the controller's environment, inherited
+    run = Path(tempfile.mkdtemp(prefix="pooling-lab-test-run-"))
+    os.environ[RUN_VARIABLE] = str(run)
+    os.environ[DATA_FOLDER.variable] = str(run / "data")
+    (run / "data").mkdir()
+    # A developer's own settings must not send the tests' rooms to a real database.
+    for setting in (DATABASE_URL, PUBLIC_URL):
+        os.environ.pop(setting.variable, None)
+
+
+def pytest_unconfigure(config):
+    if is_worker(config) or RUN_VARIABLE not in os.environ:
+        return
+    run = Path(os.environ.pop(RUN_VARIABLE))
+    try:
+        stop_shared_cluster(run)
+    finally:
+        shutil.rmtree(run, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items):
@@ -137,4 +177,7 @@ def phone_page(browser):
 
 # -- PostgreSQL ---------------------------------------------------------------------------
 
-from postgres import postgres_url  # noqa: E402,F401  (the session fixture: tests/postgres.py)
+from postgres import (  # noqa: E402,F401  (the session fixture: tests/postgres.py)
+    postgres_url,
+    stop_shared_cluster,
+)

@@ -1,18 +1,25 @@
-"""The app's rooms database through st.connection: where it is, and SQLite's settings."""
+"""The app's rooms database through st.connection: where it is, and SQLite's settings.
+The run's user data stays out of the checkout (conftest: a temporary data folder)."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from ui.room import database, store
+from deploy.local_server import start_app, stop
+from ui.room import database, settings, store
 from ui.room.schema import METADATA
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
 def no_configuration(monkeypatch, tmp_path):
     """No secrets, no database URL in the environment; the data folder in tmp_path."""
-    monkeypatch.setattr(database.st, "secrets", {})
+    monkeypatch.setattr(database, "secrets", dict)
     monkeypatch.delenv(database.URL_VARIABLE, raising=False)
     monkeypatch.setenv(database.DATA_VARIABLE, str(tmp_path / "data"))
     return tmp_path / "data"
@@ -33,11 +40,12 @@ def test_the_default_is_sqlite_in_wal_mode_in_the_data_folder(no_configuration):
     assert store.pulse(engine, room.code).state == "waiting"
 
 
-def test_the_data_folder_defaults_to_the_repositorys_ignored_data(monkeypatch):
-    monkeypatch.delenv(database.DATA_VARIABLE, raising=False)
-    assert database.data_folder() == database.ROOT / "data"
-    ignored = (database.ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
-    assert "/data/" in ignored
+def test_the_data_folder_defaults_to_the_users_data_folder(no_configuration, monkeypatch, tmp_path):
+    monkeypatch.delenv(database.DATA_VARIABLE)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "share"))
+    url = database.database_url()
+    assert url == f"sqlite:///{tmp_path / 'share' / 'pooling-lab' / 'rooms.sqlite3'}"
+    assert (tmp_path / "share" / "pooling-lab").is_dir()  # made for SQLite
 
 
 def test_the_environment_url_comes_before_the_default(no_configuration, monkeypatch, tmp_path):
@@ -45,13 +53,43 @@ def test_the_environment_url_comes_before_the_default(no_configuration, monkeypa
     monkeypatch.setenv(database.URL_VARIABLE, url)
     assert database.database_url() == url
     assert database.engine().url.database == str(tmp_path / "elsewhere.sqlite3")
+    assert not no_configuration.exists()  # the default's folder is made only for it
 
 
-def test_secrets_come_before_the_environment(no_configuration, monkeypatch, tmp_path):
-    url = f"sqlite:///{tmp_path / 'secret.sqlite3'}"
-    monkeypatch.setattr(database.st, "secrets", {"connections": {"rooms": {"url": url}}})
-    monkeypatch.setenv(database.URL_VARIABLE, f"sqlite:///{tmp_path / 'env.sqlite3'}")
+def test_the_environment_comes_before_secrets(no_configuration, monkeypatch, tmp_path):
+    """deploy/serve --database-url reaches its replicas as the environment variable:
+    a database named in secrets.toml no longer hides it."""
+    url = f"sqlite:///{tmp_path / 'env.sqlite3'}"
+    named = {"connections": {"rooms": {"url": f"sqlite:///{tmp_path / 'secret.sqlite3'}"}}}
+    monkeypatch.setattr(database, "secrets", lambda: named)
+    assert database.database_url() == named["connections"]["rooms"]["url"]
+    monkeypatch.setenv(database.URL_VARIABLE, url)
     assert database.database_url() == url
+
+
+def test_no_secrets_file_is_no_secrets():
+    assert database.secrets() == {}  # Streamlit finds none in a test run
+
+
+def test_the_run_keeps_user_data_out_of_the_checkout():
+    """conftest gives the whole run (its workers and the apps it serves inherit the
+    environment) a temporary data folder, and no database URL of the developer's."""
+    folder = Path(os.environ[settings.DATA_FOLDER.variable])
+    assert folder.is_dir() and not folder.is_relative_to(ROOT)
+    assert settings.DATABASE_URL.variable not in os.environ
+    found = settings.resolved(environment=os.environ, secrets={})
+    assert found.database_url == f"sqlite:///{folder / 'rooms.sqlite3'}"
+
+
+def test_a_served_app_keeps_its_rooms_in_the_runs_data_folder():
+    _url, process = start_app()
+    try:
+        environment = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
+    finally:
+        stop(process)
+    given = dict(pair.decode().split("=", 1) for pair in environment if b"=" in pair)
+    assert given[settings.DATA_FOLDER.variable] == os.environ[settings.DATA_FOLDER.variable]
+    assert not Path(given[settings.DATA_FOLDER.variable]).is_relative_to(ROOT)
 
 
 def test_postgresql_through_st_connection(no_configuration, monkeypatch, postgres_url):
