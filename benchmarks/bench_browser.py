@@ -3,8 +3,8 @@ Chromium, warm servers).
 
     python benchmarks/bench_browser.py [--root OTHER_CHECKOUT] [--repeats 7]
 
-It serves the lab (this checkout, or --root) and the floor, /work/shared/bench/
-floor_app.py (the least a Streamlit + Plotly page like the Playground costs: a sidebar
+It serves the lab (this checkout, or --root) and the floor, benchmarks/floor_app.py
+(the least a Streamlit + Plotly page like the Playground costs: a sidebar
 number input, four 6x6 heatmaps), each on its own loopback port and the same way
 (deploy/local_server: the same flags, the served checkout's config file). Both open the
 same link, the lab's Playground's (6x6 grid, 2x2 window, stride 1). After one warm-up

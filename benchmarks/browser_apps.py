@@ -1,6 +1,6 @@
 """The two apps the browser benchmarks serve side by side, and how they drive them:
-the floor (/work/shared/bench/floor_app.py: the least a Streamlit + Plotly page like
-the Playground costs) and the lab, opened on the same link in the same browser."""
+the floor (benchmarks/floor_app.py: the least a Streamlit + Plotly page like the
+Playground costs) and the lab, opened on the same link in the same browser."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from deploy.local_server import start_app, stop
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
-FLOOR_APP = Path("/work/shared/bench/floor_app.py")
+FLOOR_APP = Path(__file__).with_name("floor_app.py")  # this checkout's, whatever --root
 GRID = ";".join(",".join(str((r * 5 + c * 3) % 7) for c in range(6)) for r in range(6))
 QUERY = f"x={GRID}&kh=2&kw=2&sh=1&sw=1"  # the floor reads x only
 VIEWPORT = {"width": 1400, "height": 900}
