@@ -67,6 +67,7 @@ class Log:
     replicas: dict[str, int] = field(default_factory=dict)  # sticky cookie -> students
     projector_runs: list[float] = field(default_factory=list)  # seconds of each tick's run
     opened: dict[int, float] = field(default_factory=dict)  # round -> when it was asked
+    round_changes: list[float] = field(default_factory=list)  # asked to a phone drawing it
     stored: dict[int, tuple[int, int]] = field(default_factory=dict)  # round -> (wrong, n)
 
     @staticmethod
@@ -227,6 +228,15 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
         )
     finally:
         await phone.close()
+        log.round_changes += round_changes(phone, log)
+
+
+def round_changes(phone: Student, log: Log) -> list[float]:
+    """Seconds from each round's asking to this phone's page drawing it; infinity for
+    a round asked while the phone was in that its page never drew."""
+    seen = phone.rounds_seen
+    return [seen[number] - opened if number in seen else float("inf")
+            for number, opened in log.opened.items()]  # fmt: skip
 
 
 def shows(phone: Student, asked: Asked) -> bool:

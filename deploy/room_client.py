@@ -30,6 +30,8 @@ NUMBER_KEY, SEND_KEY = "room_number", "room_send"
 ROUND_SHOWN = re.compile(r"\*\*Round (\d+)\*\*")
 COUNT_SHOWN = re.compile(r"^(?:Answers closed: )?(\d+) answers?(?: so far)?\.$")
 NONE_SHOWN = re.compile(r"^(?:No answers yet|Answers closed: nobody answered)\.$")
+# What a phone writes over a round (ui/room/student/views.room_view's subheader).
+PHONE_ROUND = re.compile(r"^Round (\d+)\b")
 
 
 class NoFragment(Exception):
@@ -64,6 +66,17 @@ def markdown_of(message) -> str | None:
     return element.markdown.body if element.WhichOneof("type") == "markdown" else None
 
 
+def heading_of(message) -> str | None:
+    """The text of a heading element (st.subheader) this ForwardMsg draws, or None."""
+    if message.WhichOneof("type") != "delta":
+        return None
+    delta = message.delta
+    if delta.WhichOneof("type") != "new_element":
+        return None
+    element = delta.new_element
+    return element.heading.body if element.WhichOneof("type") == "heading" else None
+
+
 def shown_count(text: str) -> int | None:
     """The answer count a line of the projector says, or None when it says none."""
     if NONE_SHOWN.match(text):
@@ -73,11 +86,19 @@ def shown_count(text: str) -> int | None:
 
 
 class Student:
-    """One phone: joins room `code` by its link with `token` kept in its browser."""
+    """One phone: joins room `code` by its link with `token` kept in its browser.
+    `rounds_seen`: {round: time.perf_counter() when its page first drew it}."""
 
     def __init__(self, base_url: str, code: str, token: str):
-        self.session = Session(base_url, "join", f"code={code}")
+        self.session = Session(base_url, "join", f"code={code}", listener=self._heard)
         self.token = token
+        self.rounds_seen: dict[int, float] = {}
+
+    def _heard(self, message) -> None:
+        text = heading_of(message)
+        found = PHONE_ROUND.match(text) if text else None
+        if found:
+            self.rounds_seen.setdefault(int(found.group(1)), time.perf_counter())
 
     async def join(self) -> list[Run]:
         """Open the join link; the browser hands over the token; the page joins."""
