@@ -10,7 +10,9 @@ What the browser itself would add is sent as it would send it:
 - a tap on a cell of x is the pick chart's selection (a string_value), the chart keyed
   room_pick_<round>_<taps>; a typed number is room_number's text with room_send pressed;
 - a fragment with run_every is rerun by the browser's timer: `poll` and `refresh` are
-  one tick of it.
+  one tick of it;
+- a run the server starts on its own (the Join page's push of a new round) is drawn as
+  it comes (stream_client's reader), and kept for `take_pushed`.
 """
 
 from __future__ import annotations
@@ -105,6 +107,11 @@ class Student:
         first = await self.session.open()
         kept = json.dumps(self.token)
         return [first, await self.session.rerun(browser_answer(**{TOKEN_NAMESPACE: kept}))]
+
+    def take_pushed(self) -> list[Run]:
+        """The runs the server started on its own (a new round pushed) since last asked."""
+        runs, self.session.pushed = self.session.pushed, []
+        return runs
 
     async def poll(self) -> Run:
         """The polling fragment's run (full when the round changed and it reran)."""
