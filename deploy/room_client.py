@@ -133,7 +133,13 @@ class Student:
         key = self.pick_key(round_number)
         if key is None:
             raise NoFragment(f"round {round_number} is not open for taps on this page")
-        return await self.session.rerun((key, "string_value", selection_state(row, col)))
+        run = await self.session.rerun((key, "string_value", selection_state(row, col)))
+        # A tap's run draws x under a new key. A run that kept `key` was one the server
+        # pushed as the tap went out (taken for the tap's: runs carry no id); the
+        # tap's own follows it.
+        while run.full and self.pick_key(round_number) == key:
+            run = await self.session.next_run()
+        return run
 
     async def send_number(self, text: str) -> Run:
         """`text` typed in the answer box, then Send."""

@@ -125,6 +125,7 @@ class Session:
         self._run: Run | None = None  # the run whose messages are coming in
         self._run_for: Waiting | None = None  # the rerun it answers (None: pushed)
         self.pushed: list[Run] = []  # runs nobody here asked for, oldest first
+        self._finishes: list[asyncio.Future] = []  # next_run's, answered at the next end
         self._reader = asyncio.create_task(self._read_all())
         return await self.rerun()
 
@@ -224,8 +225,18 @@ class Session:
             for name in ("exceptions", "errors", "warnings"):
                 getattr(self._run, name).extend(getattr(cut_short, name))
 
+    async def next_run(self) -> Run:
+        """The next run to end, whoever asked for it (a pushed one too)."""
+        finish = asyncio.get_running_loop().create_future()
+        self._finishes.append(finish)
+        return await asyncio.wait_for(finish, RUN_TIMEOUT_S)
+
     def _finish_run(self, run: Run) -> None:
         waiting, self._run, self._run_for = self._run_for, None, None
+        finishes, self._finishes = self._finishes, []
+        for finish in finishes:
+            if not finish.done():
+                finish.set_result(run)
         if run.full:
             # A browser keeps the timers of the fragments the page's run announced
             # (a fragment's id changes when the page around it does).

@@ -31,6 +31,7 @@ from .model import pulse_key
 
 PUSH_S = 0.25  # how often the process reads its followed rooms' pulses
 FOLLOWERS = Followers()
+_PAGES: dict[str, str] = {}  # {session id: the page (script hash) that follows}
 _LOG = logging.getLogger(__name__)
 _started = threading.Event()
 _start_lock = threading.Lock()
@@ -43,6 +44,10 @@ def follow(code: str | None, drawn: tuple | None, *, read: Callable[[str], objec
     if context is None or not Runtime.exists():
         return
     FOLLOWERS.follow(context.session_id, code, drawn)
+    if code is None:
+        _PAGES.pop(context.session_id, None)
+    else:
+        _PAGES[context.session_id] = context.page_script_hash
     if code is not None and not _started.is_set():
         with _start_lock:
             if not _started.is_set():
@@ -86,6 +91,7 @@ def tick(read: Callable[[str], object]) -> None:
         found = sessions.get_active_session_info(session_id)
         if found is None:  # the browser has gone
             FOLLOWERS.forget(session_id)
+            _PAGES.pop(session_id, None)
             continue
         session = found.session
         session._call_soon_on_event_loop(lambda session=session: _rerun_if_idle(session))  # noqa: SLF001
@@ -93,7 +99,11 @@ def tick(read: Callable[[str], object]) -> None:
 
 def _rerun_if_idle(session) -> None:
     """On the session's event loop: a rerun unless a run is under way (asked again at
-    the next tick)."""
+    the next tick); none when the browser has gone to another page since (a rerun
+    there would draw that page, and never stop being due)."""
+    if session._client_state.page_script_hash != _PAGES.get(session.id):  # noqa: SLF001
+        FOLLOWERS.forget(session.id)
+        return
     if session._state != AppSessionState.APP_NOT_RUNNING:  # noqa: SLF001
         FOLLOWERS.unask(session.id)
         return
