@@ -39,3 +39,14 @@ def test_a_page_that_left_its_room_is_not_followed():
     followers.forget("b")
     assert followers.rooms() == set()
     assert followers.due({"K7QX3M": OPEN_2, "ZZ22ZZ": OPEN_2}, now=0.0) == []
+
+
+def test_the_readme_says_how_often_the_process_and_the_page_look():
+    from conftest import ROOT
+
+    from ui.room.student.live import POLL_S
+    from ui.room.student.push import PUSH_S
+
+    words = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert 1 / PUSH_S == 4 and "four times a second" in words
+    assert POLL_S == 10 and "looks for itself every ten seconds" in words
