@@ -50,3 +50,15 @@ def test_the_readme_says_how_often_the_process_and_the_page_look():
     words = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert 1 / PUSH_S == 4 and "four times a second" in words
     assert POLL_S == 10 and "looks for itself every ten seconds" in words
+
+
+def test_a_few_pages_are_asked_at_a_time_and_each_redrawn_frees_a_place():
+    followers = Followers(retry_s=3.0)
+    for index in range(5):
+        followers.follow(f"s{index}", "K7QX3M", OPEN_1)
+    assert followers.due({"K7QX3M": OPEN_2}, now=0.0, most=2) == ["s0", "s1"]
+    assert followers.due({"K7QX3M": OPEN_2}, now=0.1, most=2) == []  # two in flight
+    followers.follow("s0", "K7QX3M", OPEN_2)  # redrawn
+    assert followers.due({"K7QX3M": OPEN_2}, now=0.2, most=2) == ["s2"]
+    # s1 was asked 3 s ago and never redrew: asked again beside s2, still in flight
+    assert followers.due({"K7QX3M": OPEN_2}, now=3.1, most=2) == ["s1"]

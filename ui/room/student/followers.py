@@ -59,15 +59,23 @@ class Followers:
         with self._lock:
             return {kept.code for kept in self._follows.values()}
 
-    def due(self, keys: dict[str, tuple | None], *, now: float) -> list[str]:
+    def due(self, keys: dict[str, tuple | None], *, now: float, most: int = 8) -> list[str]:
         """The sessions whose page was drawn from another pulse than `keys` ({code:
         the pulse key read now}; a room missing from it could not be read and is left
-        alone), each marked asked at `now`."""
+        alone), each marked asked at `now`: at most `most` asked and not yet redrawn
+        at once. Runs that share a process's cores all end late together; a few at a
+        time, the first pages show the round while the last still wait."""
         with self._lock:
+            behind = [
+                (session, kept)
+                for session, kept in self._follows.items()
+                if kept.code in keys and keys[kept.code] != kept.drawn
+            ]
+            pending = sum(now - kept.asked_at < self.retry_s for _, kept in behind)
             found = []
-            for session, kept in self._follows.items():
-                if kept.code not in keys or keys[kept.code] == kept.drawn:
-                    continue
+            for session, kept in behind:
+                if len(found) >= most - pending:
+                    break
                 if now - kept.asked_at >= self.retry_s:
                     kept.asked_at = now
                     found.append(session)

@@ -30,6 +30,8 @@ from .followers import Followers
 from .model import pulse_key
 
 PUSH_S = 0.25  # how often the process reads its followed rooms' pulses
+IN_FLIGHT = 8  # pushed runs at once per process (followers.due)
+_last_keys: dict[str, tuple | None] = {}  # the pulse keys the thread read last
 FOLLOWERS = Followers()
 _PAGES: dict[str, str] = {}  # {session id: the page (script hash) that follows}
 _LOG = logging.getLogger(__name__)
@@ -44,6 +46,8 @@ def follow(code: str | None, drawn: tuple | None, *, read: Callable[[str], objec
     if context is None or not Runtime.exists():
         return
     FOLLOWERS.follow(context.session_id, code, drawn)
+    if _last_keys:  # this page's run is done: the next page behind may start
+        ask(FOLLOWERS.due(dict(_last_keys), now=time.monotonic(), most=IN_FLIGHT))
     if code is None:
         _PAGES.pop(context.session_id, None)
     else:
@@ -81,9 +85,15 @@ def pulse_keys(read: Callable[[str], object], codes: set[str]) -> dict[str, tupl
 
 
 def tick(read: Callable[[str], object]) -> None:
-    """One look at the followed rooms; a rerun asked of each page drawn from another
-    pulse."""
-    due = FOLLOWERS.due(pulse_keys(read, FOLLOWERS.rooms()), now=time.monotonic())
+    """One look at the followed rooms; a rerun asked of the pages drawn from another
+    pulse (a few at a time: each page redrawn asks the next, `follow`)."""
+    _last_keys.clear()
+    _last_keys.update(pulse_keys(read, FOLLOWERS.rooms()))
+    ask(FOLLOWERS.due(dict(_last_keys), now=time.monotonic(), most=IN_FLIGHT))
+
+
+def ask(due: list[str]) -> None:
+    """A rerun asked of each of these sessions, on its own event loop."""
     if not due:
         return
     sessions = Runtime.instance()._session_mgr  # noqa: SLF001  (no public lookup by id)
