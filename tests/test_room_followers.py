@@ -49,7 +49,7 @@ def test_the_readme_says_how_often_the_process_and_the_page_look():
 
     words = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert 1 / PUSH_S == 4 and "four times a second" in words
-    assert POLL_S == 10 and "looks for itself every ten seconds" in words
+    assert POLL_S == 4 and "looks for itself every four seconds" in words
 
 
 def test_a_few_pages_are_asked_at_a_time_and_each_redrawn_frees_a_place():

@@ -24,9 +24,10 @@ from .model import must_redraw, pulse_key
 from .pulses import PulseCache
 from .state import STATE, joined_code, note_saved
 
-POLL_S = 10  # the page's own look, behind the process's push: each tick is a run of
+POLL_S = 4  # the page's own look, behind the process's push: each tick is a run of
 # every idle page (at 4 s, 200 idle students cost 0.11-0.22 of a core in
-# benchmarks/bench_room.py), and a new round comes by the push within about a second
+# benchmarks/bench_room.py); kept at 4 s while the push's worst case under a loaded
+# machine is not yet known to beat it (at 10 s, rounds took 9-11 s at load 15-25)
 PULSES = PulseCache()  # one per process: its students cost one read a second per room
 
 
