@@ -15,9 +15,11 @@ The lecturer's controls (ask, close) go to the store directly. Bounded: at most 
 students, every run within 30 s (or it is an error).
 
 Prints p50/p95 of submit time (a tap's or Send's run) and of answer-to-projector time
-(Send pressed until the projector's count includes it), answers sent and counted,
+(Send pressed until the projector's count includes it) and of round change (the
+lecturer's asking until each phone's page draws the new round), answers sent and counted,
 errors, server CPU idle and answering; the last line is
-`N students, lost L, submit p95 X s, projector p95 Y s, errors E`, where lost counts
+`N students, lost L, submit p95 X s, projector p95 Y s, round change p95 Z s,
+errors E`, where lost counts
 the answers acknowledged on a student's page that the database does not hold as sent
 or the projector never counted.
 """
@@ -136,6 +138,7 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
     print(line("join", log.joins))
     print(line("submit", submits, "target p95 <= 1 s"))
     print(line("answer to projector", shown, "target p95 <= 2 s"))
+    print(line("round to phones", log.round_changes, "target p95 <= 1.5 s"))
     print(line("projector's runs", log.projector_runs, "(each fragment's, ticked every second)"))
     counted = {n: max((c for _, r, c in log.seen if r == n), default=0) for n in log.stored}
     print(f"answers sent {len(log.submits)}, acknowledged {acked}; last answers per round "
@@ -152,7 +155,9 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
         print(f"    {message}")
     lost = wrong + unseen
     print(f"{students} students, lost {lost}, submit p95 {percentile(submits, 0.95):.2f} s, "
-          f"projector p95 {percentile(shown, 0.95):.2f} s, errors {len(log.errors)}")  # fmt: skip
+          f"projector p95 {percentile(shown, 0.95):.2f} s, "
+          f"round change p95 {percentile(log.round_changes, 0.95):.2f} s, "
+          f"errors {len(log.errors)}")  # fmt: skip
 
 
 def dump(log: Log) -> dict:

@@ -22,6 +22,7 @@ from ui.room.questions import question_from_exercise
 from ui.room.student.live import POLL_S  # the students' fragment: the browser's timer
 
 PROJECTOR_S = 1.0  # the projector's fragments (ui/room/lecturer: run_every=1)
+WAKE_S = 0.5  # how often a phone looks at what the server pushed (a person's glance)
 FAILURES = (RunFailed, TimeoutError, OSError, NoFragment)
 
 
@@ -67,6 +68,7 @@ class Log:
     replicas: dict[str, int] = field(default_factory=dict)  # sticky cookie -> students
     projector_runs: list[float] = field(default_factory=list)  # seconds of each tick's run
     opened: dict[int, float] = field(default_factory=dict)  # round -> when it was asked
+    round_changes: list[float] = field(default_factory=list)  # asked to a phone drawing it
     stored: dict[int, tuple[int, int]] = field(default_factory=dict)  # round -> (wrong, n)
 
     @staticmethod
@@ -195,7 +197,8 @@ def same(held, sent) -> bool:
 
 
 async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log) -> None:
-    """Arrive, join by the link, poll every POLL_S; answer each round once shown."""
+    """Arrive, join by the link, poll every POLL_S (the page's timer); answer each
+    round once shown (pushed or polled)."""
     rng = plan.rng(index)
     await asyncio.sleep(rng.uniform(0, plan.join_s))
     phone = Student(url, lecturer.code, new_token())
@@ -208,13 +211,18 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
         replica = phone.session.cookie or "direct"
         log.replicas[replica] = log.replicas.get(replica, 0) + 1
         answered: set[int] = set()
+        dues: dict[int, float] = {}  # round -> when this student answers it
         next_poll = Log.now() + rng.uniform(0, POLL_S)  # the browser timer's phase
         while not lecturer.answering_over:
             asked = lecturer.current
-            due = None
+            due, wake = None, Log.now() + WAKE_S
             if asked is not None and asked.number not in answered:
-                due = asked.opened + rng.uniform(*plan.think_s)
-            await asyncio.sleep(max(0.0, min(next_poll, due or next_poll) - Log.now()))
+                if asked.number not in dues:  # drawn once a round: wakes draw nothing
+                    dues[asked.number] = asked.opened + rng.uniform(*plan.think_s)
+                due = dues[asked.number]
+            await asyncio.sleep(max(0.0, min(next_poll, due or next_poll, wake) - Log.now()))
+            for pushed in phone.take_pushed():
+                log.check("pushed run", pushed)
             if due is not None and Log.now() >= due and shows(phone, asked):
                 answered.add(asked.number)
                 await answer(phone, asked, index=index, rng=rng, plan=plan, log=log)
@@ -227,6 +235,15 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
         )
     finally:
         await phone.close()
+        log.round_changes += round_changes(phone, log)
+
+
+def round_changes(phone: Student, log: Log) -> list[float]:
+    """Seconds from each round's asking to this phone's page drawing it; infinity for
+    a round asked while the phone was in that its page never drew."""
+    seen = phone.rounds_seen
+    return [seen[number] - opened if number in seen else float("inf")
+            for number, opened in log.opened.items()]  # fmt: skip
 
 
 def shows(phone: Student, asked: Asked) -> bool:

@@ -188,6 +188,17 @@ class Cluster:
                 if attempt == 2:
                     raise
 
+    def pause(self) -> None:
+        """Stop the server and keep its data: a database gone mid-lecture (resume())."""
+        self._run(str(binaries() / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the paused server again, on the same port with the same data."""
+        self._run(
+            str(binaries() / "pg_ctl"), "-D", str(self.data), "-w", "-t", str(START_TIMEOUT_S),
+            "-l", str(self.directory / "server.log"), "start",
+        )  # fmt: skip
+
     def stop(self) -> None:
         """Stop the server (at once: nothing in it is kept) and remove its directory."""
         if self.directory is None:

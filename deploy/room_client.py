@@ -10,7 +10,9 @@ What the browser itself would add is sent as it would send it:
 - a tap on a cell of x is the pick chart's selection (a string_value), the chart keyed
   room_pick_<round>_<taps>; a typed number is room_number's text with room_send pressed;
 - a fragment with run_every is rerun by the browser's timer: `poll` and `refresh` are
-  one tick of it.
+  one tick of it;
+- a run the server starts on its own (the Join page's push of a new round) is drawn as
+  it comes (stream_client's reader), and kept for `take_pushed`.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ NUMBER_KEY, SEND_KEY = "room_number", "room_send"
 ROUND_SHOWN = re.compile(r"\*\*Round (\d+)\*\*")
 COUNT_SHOWN = re.compile(r"^(?:Answers closed: )?(\d+) answers?(?: so far)?\.$")
 NONE_SHOWN = re.compile(r"^(?:No answers yet|Answers closed: nobody answered)\.$")
+# What a phone writes over a round (ui/room/student/views.room_view's subheader).
+PHONE_ROUND = re.compile(r"^Round (\d+)\b")
 
 
 class NoFragment(Exception):
@@ -64,6 +68,17 @@ def markdown_of(message) -> str | None:
     return element.markdown.body if element.WhichOneof("type") == "markdown" else None
 
 
+def heading_of(message) -> str | None:
+    """The text of a heading element (st.subheader) this ForwardMsg draws, or None."""
+    if message.WhichOneof("type") != "delta":
+        return None
+    delta = message.delta
+    if delta.WhichOneof("type") != "new_element":
+        return None
+    element = delta.new_element
+    return element.heading.body if element.WhichOneof("type") == "heading" else None
+
+
 def shown_count(text: str) -> int | None:
     """The answer count a line of the projector says, or None when it says none."""
     if NONE_SHOWN.match(text):
@@ -73,17 +88,30 @@ def shown_count(text: str) -> int | None:
 
 
 class Student:
-    """One phone: joins room `code` by its link with `token` kept in its browser."""
+    """One phone: joins room `code` by its link with `token` kept in its browser.
+    `rounds_seen`: {round: time.perf_counter() when its page first drew it}."""
 
     def __init__(self, base_url: str, code: str, token: str):
-        self.session = Session(base_url, "join", f"code={code}")
+        self.session = Session(base_url, "join", f"code={code}", listener=self._heard)
         self.token = token
+        self.rounds_seen: dict[int, float] = {}
+
+    def _heard(self, message) -> None:
+        text = heading_of(message)
+        found = PHONE_ROUND.match(text) if text else None
+        if found:
+            self.rounds_seen.setdefault(int(found.group(1)), time.perf_counter())
 
     async def join(self) -> list[Run]:
         """Open the join link; the browser hands over the token; the page joins."""
         first = await self.session.open()
         kept = json.dumps(self.token)
         return [first, await self.session.rerun(browser_answer(**{TOKEN_NAMESPACE: kept}))]
+
+    def take_pushed(self) -> list[Run]:
+        """The runs the server started on its own (a new round pushed) since last asked."""
+        runs, self.session.pushed = self.session.pushed, []
+        return runs
 
     async def poll(self) -> Run:
         """The polling fragment's run (full when the round changed and it reran)."""
@@ -105,7 +133,13 @@ class Student:
         key = self.pick_key(round_number)
         if key is None:
             raise NoFragment(f"round {round_number} is not open for taps on this page")
-        return await self.session.rerun((key, "string_value", selection_state(row, col)))
+        run = await self.session.rerun((key, "string_value", selection_state(row, col)))
+        # A tap's run draws x under a new key. A run that kept `key` was one the server
+        # pushed as the tap went out (taken for the tap's: runs carry no id); the
+        # tap's own follows it.
+        while run.full and self.pick_key(round_number) == key:
+            run = await self.session.next_run()
+        return run
 
     async def send_number(self, text: str) -> Run:
         """`text` typed in the answer box, then Send."""

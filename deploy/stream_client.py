@@ -11,7 +11,12 @@ Learned from a captured Chromium session (Playwright, framesent/framereceived):
 6. a fragment with run_every announces itself with an auto_rerun message (its id and
    interval); the browser, not the server, keeps its time, sending a rerun_script with
    that fragment_id and is_auto_rerun. A run that calls st.rerun() ends with
-   script_finished FINISHED_EARLY_FOR_RERUN and the full run follows at once.
+   script_finished FINISHED_EARLY_FOR_RERUN and the full run follows at once;
+7. every run starts with new_session, and the server may start one nobody asked for
+   (the class page's push, a source change): a reader takes every message as it
+   comes, gives each run to the oldest rerun still waiting for one, and keeps the
+   others in `pushed`. A run cut short by another (a new_session before its end)
+   hands its rerun on to the one that follows.
 
 Widget states as a browser sends them (WidgetState's fields): a text input's text is
 a string_value, a button press a trigger_value; a plotly_chart with on_select sends
@@ -30,6 +35,7 @@ import asyncio
 import json
 import time
 import urllib.request
+from collections import deque
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -65,6 +71,15 @@ class Run:
 
 
 Widget = tuple[str, str, object]  # (key, WidgetState field such as "int_value", value)
+
+
+@dataclass
+class Waiting:
+    """A rerun sent and not yet answered: its run goes to `answer`."""
+
+    answer: asyncio.Future
+    fragment: bool  # a fragment's timer: any full run of the page answers it too
+    sent: float
 
 
 def selection_state(row: int, col: int) -> str:
@@ -106,6 +121,12 @@ class Session:
         stream = f"ws://{urlsplit(self.base_url).netloc}/_stcore/stream"
         headers = {"Cookie": self.cookie} if self.cookie else {}
         self.connection = await connect(stream, additional_headers=headers, max_size=2**26)
+        self._waiting: deque[Waiting] = deque()
+        self._run: Run | None = None  # the run whose messages are coming in
+        self._run_for: Waiting | None = None  # the rerun it answers (None: pushed)
+        self.pushed: list[Run] = []  # runs nobody here asked for, oldest first
+        self._finishes: list[asyncio.Future] = []  # next_run's, answered at the next end
+        self._reader = asyncio.create_task(self._read_all())
         return await self.rerun()
 
     def _fetch_page(self) -> str:
@@ -138,11 +159,84 @@ class Session:
             changed = state.widget_states.widgets.add()
             changed.id = self.widget_ids[key]
             setattr(changed, kind, value)
-        started = time.perf_counter()
+        waiting = Waiting(
+            asyncio.get_running_loop().create_future(), fragment_id is not None, time.perf_counter()
+        )
+        self._waiting.append(waiting)
         await self.connection.send(message.SerializeToString())
-        run = Run(0.0, [])
-        await asyncio.wait_for(self._until_finished(run), RUN_TIMEOUT_S)
-        run.seconds = time.perf_counter() - started
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiting.answer), RUN_TIMEOUT_S)
+        finally:
+            if waiting in self._waiting:
+                self._waiting.remove(waiting)
+            if self._run_for is waiting:
+                self._run_for = None
+
+    async def _read_all(self) -> None:
+        """Every message, as it comes (see the module's docstring, 7)."""
+        try:
+            while True:
+                raw = await self.connection.recv()
+                if isinstance(raw, bytes):
+                    message = ForwardMsg()
+                    message.ParseFromString(raw)
+                    self._heard(message)
+        except ConnectionClosed as closed:
+            failed = RunFailed(f"the server closed the connection ({closed})")
+            for waiting in [*self._waiting, self._run_for]:
+                if waiting is not None and not waiting.answer.done():
+                    waiting.answer.set_exception(failed)
+
+    def _heard(self, message: ForwardMsg) -> None:
+        if self.listener is not None:
+            self.listener(message)
+        kind = message.WhichOneof("type")
+        if kind == "new_session":
+            self._start_run()
+            return
+        if self._run is None:  # a message outside any run (none expected): kept anyway
+            self._start_run()
+        run = self._run
+        if kind == "delta":
+            self._learn(message, run)
+        elif kind == "navigation" and message.navigation.page_script_hash:
+            self.page_script_hash = message.navigation.page_script_hash
+        elif kind == "page_info_changed":
+            self.query = message.page_info_changed.query_string
+        elif kind == "auto_rerun":
+            run.fragments[message.auto_rerun.fragment_id] = message.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for stopped in message.stop_auto_rerun.fragment_ids:
+                self.fragments.pop(stopped, None)
+        elif kind == "script_finished":
+            status = message.script_finished
+            if status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                run.full = status != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+                self._finish_run(run)
+
+    def _start_run(self) -> None:
+        """A run begins: it answers the rerun of the run it cut short (a fragment's
+        that called st.rerun(), a run stopped for another), else the oldest waiting."""
+        cut_short = self._run
+        if self._run_for is None and self._waiting:
+            self._run_for = self._waiting.popleft()
+        self._run = Run(0.0, [])
+        if cut_short is not None:  # its trouble stays the run's trouble
+            for name in ("exceptions", "errors", "warnings"):
+                getattr(self._run, name).extend(getattr(cut_short, name))
+
+    async def next_run(self) -> Run:
+        """The next run to end, whoever asked for it (a pushed one too)."""
+        finish = asyncio.get_running_loop().create_future()
+        self._finishes.append(finish)
+        return await asyncio.wait_for(finish, RUN_TIMEOUT_S)
+
+    def _finish_run(self, run: Run) -> None:
+        waiting, self._run, self._run_for = self._run_for, None, None
+        finishes, self._finishes = self._finishes, []
+        for finish in finishes:
+            if not finish.done():
+                finish.set_result(run)
         if run.full:
             # A browser keeps the timers of the fragments the page's run announced
             # (a fragment's id changes when the page around it does).
@@ -150,38 +244,20 @@ class Session:
             self.fragments = dict(run.fragments)
         else:
             self.fragments.update(run.fragments)
-        return run
+        if waiting is None:
+            self.pushed.append(run)
+            if run.full:  # a fragment's tick sent meanwhile may be dropped: this answers it
+                for ticking in [w for w in self._waiting if w.fragment]:
+                    self._waiting.remove(ticking)
+                    self._answer(ticking, run)
+            return
+        self._answer(waiting, run)
 
-    async def _until_finished(self, run: Run) -> None:
-        """Read until the run ends, noting on `run` what it showed."""
-        while True:
-            try:
-                raw = await self.connection.recv()
-            except ConnectionClosed as closed:
-                raise RunFailed(f"the server closed the connection ({closed})") from None
-            if isinstance(raw, str):
-                continue
-            message = ForwardMsg()
-            message.ParseFromString(raw)
-            if self.listener is not None:
-                self.listener(message)
-            kind = message.WhichOneof("type")
-            if kind == "delta":
-                self._learn(message, run)
-            elif kind == "navigation" and message.navigation.page_script_hash:
-                self.page_script_hash = message.navigation.page_script_hash
-            elif kind == "page_info_changed":
-                self.query = message.page_info_changed.query_string
-            elif kind == "auto_rerun":
-                run.fragments[message.auto_rerun.fragment_id] = message.auto_rerun.interval
-            elif kind == "stop_auto_rerun":
-                for stopped in message.stop_auto_rerun.fragment_ids:
-                    self.fragments.pop(stopped, None)
-            elif kind == "script_finished":
-                status = message.script_finished
-                if status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    run.full = status != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
-                    return
+    @staticmethod
+    def _answer(waiting: Waiting, run: Run) -> None:
+        if not waiting.answer.done():
+            run.seconds = time.perf_counter() - waiting.sent
+            waiting.answer.set_result(run)
 
     def _learn(self, message: ForwardMsg, run: Run) -> None:
         """Widget ids by key, and any exception, error or warning the page showed."""
@@ -214,6 +290,7 @@ class Session:
     async def close(self) -> None:
         if self.connection is not None:
             await self.connection.close()
+            self._reader.cancel()
 
 
 async def visit(base_url: str, page: str, query: str = "") -> Run:

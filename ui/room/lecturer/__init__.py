@@ -11,6 +11,7 @@ projector)."""
 from __future__ import annotations
 
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from ...shared import browser
 from ...shared.state import literal, show_notices
@@ -33,9 +34,10 @@ from .views import (
     opening_view,
     recovery_view,
     said_view,
+    unreachable_view,
     waiting_for_keys_view,
 )
-from .views_room import room_view
+from .views_room import GONE, UNREACHABLE, room_view, watch
 
 
 def render() -> None:
@@ -81,6 +83,10 @@ def room_screen(code: str) -> None:
         room_view(code, current)
     except store.NoSuchRoom:
         gone_view(code, "no room has this code now")
+        watch(code, GONE)  # a room back (a database restored) is drawn again
+    except SQLAlchemyError:
+        unreachable_view(code)
+        watch(code, UNREACHABLE)  # drawn again as soon as the room can be read
     except store.RoomError as error:  # too many wrong keys, say: the store's words
         st.error(str(error), icon=":material/error:")
 

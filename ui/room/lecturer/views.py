@@ -163,6 +163,16 @@ def gone_view(code: str, reason: str) -> None:
     st.button("Open a new room", key=STATE.new_button, type="primary", on_click=actions.leave_room)
 
 
+def unreachable_view(code: str) -> None:
+    """The database did not answer: said plainly; the page tries again every second."""
+    st.warning(
+        f"Room {code}: the class's database does not answer right now. This screen "
+        "tries again every second and shows the room as soon as it answers; the "
+        "answers already given are kept.",
+        icon=":material/cloud_off:",
+    )
+
+
 def ended_view(code: str) -> None:
     st.info(f"Room {code} has ended: students can no longer answer.", icon=":material/door_front:")
     st.button("Open a new room", key=STATE.new_button, type="primary", on_click=actions.leave_room)

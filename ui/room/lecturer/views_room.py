@@ -8,6 +8,7 @@ lecture mode each state fits a 1280x720 projector."""
 from __future__ import annotations
 
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from ...figures import room as room_figures
 from ...figures.style import (
@@ -20,6 +21,7 @@ from ...figures.style import (
     ROOM_PAIR_MOST_PX,
 )
 from ...shared.chart import cached, chart
+from .. import store
 from . import actions
 from .answers import (
     Bar,
@@ -38,6 +40,8 @@ from .views import layer_maps, question_chooser, question_maps
 from .views_join import join_panel, recovery_code
 
 VOTES = {1: "first vote", 2: "second vote"}
+GONE = ("gone",)  # drawn as: no room has the code (deleted, expired)
+UNREACHABLE = ("unreachable",)  # drawn as: the database did not answer
 
 
 def vote_name(vote: int) -> str:
@@ -48,7 +52,10 @@ def room_view(code: str, current) -> None:
     """The room screen: the join panel left; the question, the controls and the
     answers right."""
     left, right = st.columns([ROOM_JOIN_PX, LECTURE_MAIN_PX - ROOM_JOIN_PX], gap="medium")
+    # Every read before the first widget: a read that fails then leaves no widget
+    # drawn that the page's sentence about the failure would draw again.
     shown = round_view(code, current.round_number) if current.round_number else None
+    first = first_vote(code, shown, state=current.state)
     if shown is not None:
         adopt_layer(shown.question)
     with left:
@@ -60,7 +67,7 @@ def room_view(code: str, current) -> None:
         else:
             row = question_header(shown, state=current.state)
             controls(row, code, shown, state=current.state)
-            answers_view(code, shown, state=current.state)
+            answers_view(code, shown, first, state=current.state)
     if current.state != "open" or shown is None or st.session_state[STATE.choosing]:
         watch(code, drawn_as(current))
 
@@ -146,11 +153,19 @@ def drawn_as(current) -> tuple:
     return current.round_number, current.state, current.ended
 
 
-def answers_view(code: str, shown: RoundView, *, state: str) -> None:
+def first_vote(code: str, shown: RoundView | None, *, state: str) -> RoundView | None:
+    """The first vote's round, read when a revealed second vote shows it beside."""
+    if shown is None or state != "revealed" or shown.round.first_round is None:
+        return None
+    return round_view(code, shown.round.first_round)
+
+
+def answers_view(code: str, shown: RoundView, first: RoundView | None, *, state: str) -> None:
+    """`first`: the first vote's round beside a revealed second vote (None otherwise)."""
     if state == "open":
         live_answers(code, (shown.round.number, state, False))
-    elif state == "revealed" and shown.round.first_round is not None:
-        two_votes(round_view(code, shown.round.first_round), shown)
+    elif first is not None:
+        two_votes(first, shown)
     elif state == "revealed":
         revealed(shown)
     else:
@@ -162,24 +177,44 @@ def answers_view(code: str, shown: RoundView, *, state: str) -> None:
 def live_answers(code: str, drawn: tuple) -> None:
     """Every second while answers come in: the count and the chart (small: the
     tally is worked out again only when the answers changed); the whole page again
-    when the room moved on (as `watch`)."""
+    when the room moved on (as `watch`) or cannot be read (the page says why)."""
     moved_on(code, drawn)
-    shown = round_view(code, drawn[0])
+    try:
+        shown = round_view(code, drawn[0])
+    except (store.RoomError, SQLAlchemyError):  # gone or unreachable since the pulse
+        st.rerun(scope="app")
     st.markdown(count_sentence(shown.tally.count, state="open"))
     answers_chart(shown, revealed=False, key=STATE.fig_share)
 
 
 @st.fragment(run_every=1)
 def watch(code: str, drawn: tuple) -> None:
-    """Every second while no answers come in: when the room moved on (another device
-    ran it, it ended or expired), the whole page is drawn again. Draws nothing."""
+    """Every second while no answers come in, or while the room cannot be read: when
+    the room moved on (another device ran it, it ended or expired, it is gone, the
+    database stopped or came back), the whole page is drawn again. Draws nothing."""
     moved_on(code, drawn)
 
 
 def moved_on(code: str, drawn: tuple) -> None:
-    """The whole page again when the room's pulse is not the one it was drawn for."""
-    if drawn_as(pulse(code)) != drawn:
+    """The whole page again when the room's pulse is not the one it was drawn for
+    (GONE or UNREACHABLE when it could not be read)."""
+    if pulse_now(code) != drawn:
         st.rerun(scope="app")
+
+
+def pulse_now(code: str) -> tuple:
+    """drawn_as of the room's pulse; GONE, or UNREACHABLE, when it cannot be read (or
+    its round cannot: the page needs both, and a page drawn UNREACHABLE that reran on
+    the pulse alone would rerun at once, again and again)."""
+    try:
+        current = pulse(code)
+        if current.round_number:
+            round_view(code, current.round_number)
+    except store.NoSuchRoom:
+        return GONE
+    except (store.RoomError, SQLAlchemyError):
+        return UNREACHABLE
+    return drawn_as(current)
 
 
 def answers_chart(

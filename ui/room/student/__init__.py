@@ -4,7 +4,7 @@ number, a size) and change the answer until the round closes, then see the answe
 revealed over one's own. model: what it computes (pure); pulses: the process's cache
 of a room's pulse; state: its keys, the token, the room joined; actions: joining and
 answering (widget callbacks); live: the room read for a run, and the polling fragment;
-views."""
+followers and push: the process's redraw of pages whose room moved on; views."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from ...shared import browser
 from .. import store
 from . import actions
-from .live import read_room, start_watch
+from .live import follow_room, read_room, start_watch
 from .state import STATE, UNREAD, init_state, joined_code, leave_room, say, take_link_code, token
 from .views import HIDDEN_CSS, join_form, notices_view, room_header, room_view, waiting_for_browser
 
@@ -26,6 +26,7 @@ def render() -> None:
         waiting_for_browser()
     else:
         in_room(mine)
+        follow_room()
     browser.mount()
 
 

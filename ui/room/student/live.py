@@ -1,10 +1,12 @@
 """The room as the page draws it, and the watch for a change.
 
 A full run reads the room fresh (its pulse, the round on screen, this browser's answers)
-and hands the pulse to the process's cache. Between runs a tiny fragment asks the
-cache every POLL_S seconds; it draws nothing, so a run of it sends almost nothing, and
-it reruns the page only when the round's number, state or vote changed (or the room
-ended or went away).
+and hands the pulse to the process's cache. A change reaches the page two ways: the
+process follows its pages' rooms and asks each page drawn from an old pulse to run
+again (push.py: within PUSH_S and a run), and, should that ask be lost, a tiny
+fragment asks the cache every POLL_S seconds; it draws nothing, so a run of it sends
+almost nothing, and it reruns the page only when the round's number, state or vote
+changed (or the room ended or went away).
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .. import store
 from ..database import engine
+from . import push
 from .model import must_redraw, pulse_key
 from .pulses import PulseCache
-from .state import STATE, note_saved
+from .state import STATE, joined_code, note_saved
 
-POLL_S = 4  # how often a student's page asks whether the round changed: at 3 s, 200
-# idle students cost 0.25-0.30 of a core (benchmarks/bench_room.py), over the quarter
-# a class may take; at 4 s about 0.2, and a new question still shows within 5 s
+POLL_S = 4  # the page's own look, behind the process's push: each tick is a run of
+# every idle page (at 4 s, 200 idle students cost 0.11-0.22 of a core in
+# benchmarks/bench_room.py); kept at 4 s while the push's worst case under a loaded
+# machine is not yet known to beat it (at 10 s, rounds took 9-11 s at load 15-25)
 PULSES = PulseCache()  # one per process: its students cost one read a second per room
 
 
@@ -57,6 +61,20 @@ def read_room(code: str, *, token: str) -> RoomNow:
     if room_round.vote > 1 and room_round.first_round is not None:
         first_vote = store.my_answer(db, code, token=token, round_number=room_round.first_round)
     return RoomNow(pulse, room_round, mine, first_vote)
+
+
+def fresh_pulse(code: str):
+    """The room's pulse read now, kept for the page's timers too (the push's read)."""
+    read_at = time.monotonic()
+    pulse = store.pulse(engine(), code)
+    PULSES.put(code, pulse, read_at=read_at)
+    return pulse
+
+
+def follow_room() -> None:
+    """After a full run: the process follows the room this page shows, drawn from the
+    pulse it read (none when it shows no room)."""
+    push.follow(joined_code(), st.session_state.get(STATE.seen), read=fresh_pulse)
 
 
 def cached_pulse(code: str):
