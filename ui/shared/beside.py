@@ -15,6 +15,7 @@ import streamlit as st
 
 from ..figures.sizes import drawn_width
 from ..figures.style import (
+    CHART_LEAST_PX,
     COLUMN_GAP_PX,
     LECTURE_MAIN_PX,
     LECTURE_WORDS_MIN_PX,
@@ -52,7 +53,9 @@ def maps_in_a_row(placed: Sequence[Placed]) -> None:
 
 
 def widths_of(placed: Sequence[Placed]) -> list[int]:
-    return [one.width or math.ceil(drawn_width(one.figure)) for one in placed]
+    """Each chart's box: its width, or its map's drawn width, and never narrower than
+    Streamlit draws a chart."""
+    return [max(CHART_LEAST_PX, one.width or math.ceil(drawn_width(one.figure))) for one in placed]
 
 
 def draw_at(placed: Sequence[Placed], widths: Sequence[int]) -> None:
