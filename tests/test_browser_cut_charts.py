@@ -116,11 +116,11 @@ def test_no_chart_is_cut_on_a_phone(context_pages, app_url, path):
 
 
 def test_the_script_finds_a_cut_chart_and_a_phones_own_scroller(context_pages, app_url):
-    """The same chart, a map with its own width (the Batch result's kernels, in lecture
-    mode) on a phone: cut by its own scroller, which a phone is allowed."""
+    """The same charts, maps with their own widths (the Batch result's, in lecture
+    mode) on a phone: cut by their own scrollers, which a phone is allowed."""
     page = context_pages("phone", PHONE)
     open_page(page, f"{app_url}/batch?tab=result&screen=1&lecture=1")
     cut = cut_charts(page, own_scroller=False)
-    assert {entry["by"] for entry in cut} >= {"st-key-scroll_bt_result_kernels"}
-    assert all(entry["px"] > 0 for entry in cut)
+    assert cut and all(entry["by"].startswith("st-key-scroll_") for entry in cut), cut
+    assert all(entry["px"] > 1 for entry in cut)
     assert cut_charts(page, own_scroller=True) == []
