@@ -25,7 +25,7 @@ from browser import (
 )
 from playwright.sync_api import expect
 
-from deploy.page_state import FIND_CHART
+from ui.figures.mosaic import tile
 from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 from ui.minibatch.pair import build_pair
 from ui.minibatch.story import build_batch_story
@@ -38,19 +38,22 @@ WALKED = {"pair": 7, "step": 2, "examples": 5, "result": 5}
 TEXT_PX = LECTURE_TEXT_PX  # lecture mode's text, at the least
 NUMBER_PX = LECTURE_CELL_FONT_PX  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab
-SEED_TITLES = ("dL_0/dK", "dL_1/dK", "mean dL/dK", "K before", "K after")
+# Its two mosaics: the kernel gradients (dL_0/dK, dL_1/dK, their mean or sum) and K
+# before and after the step, by their charts' keys.
+SEED_MOSAICS = (".st-key-bt_fig_pair_update_0", ".st-key-bt_fig_pair_update_1")
 
 # Whether an element lies wholly inside the viewport: seen without scrolling.
 IN_VIEW = """(element) => {
   const box = element.getBoundingClientRect();
   return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
 }"""
-CHART_IN_VIEW = f"""(prefix) => {{
-  const plot = ({FIND_CHART})(prefix);
-  if (!plot) return null;
-  const box = plot.getBoundingClientRect();
-  return box.top >= 0 && box.bottom <= window.innerHeight;
-}}"""
+# z of the mosaic in the box `selector` (NaN between its maps as null), once drawn.
+MOSAIC_Z = """(selector) => {
+  const plot = document.querySelector(selector + ' .js-plotly-plot');
+  const cells = plot && plot._fullData && plot._fullData.find((t) => t.type === 'heatmap');
+  return cells ? Array.from(cells.z, (row) => Array.from(row, (v) => (v === null ? null : v)))
+               : null;
+}"""
 
 
 def lecture_link(app_url: str, tab: str, screen: int, extra: str = "") -> str:
@@ -148,13 +151,31 @@ def test_step_through_keeps_the_arrows_for_its_player_and_pages_for_its_screens(
     assert exceptions_on(page) == []
 
 
+def mosaics(page) -> list[np.ndarray]:
+    """The one-step screen's two mosaics' z, NaN between their maps."""
+    for selector in SEED_MOSAICS:
+        page.wait_for_function(f"() => ({MOSAIC_Z})({selector!r}) !== null", timeout=TIMEOUT_MS)
+    return [np.array(page.evaluate(MOSAIC_Z, s), dtype=float) for s in SEED_MOSAICS]
+
+
+def expected_mosaics(pair, reduction: str) -> list[np.ndarray]:
+    """What the screen draws: the two gradients and their mean (or sum), K before and
+    after the step, each row of maps as small_multiples tiles it."""
+    gradients = [*pair.kernel_grads, pair.mean if reduction == "mean" else pair.total]
+    kernels = [pair.kernel_before, pair.kernel_after(reduction)]
+    return [tile(gradients, 3)[0], tile(kernels, 2)[0]]
+
+
 def test_the_one_step_screen_shows_the_whole_answer_without_scrolling(projector_page, app_url):
     page = projector_page
     open_page(page, lecture_link(app_url, "pair", SEED_SCREEN))
     pair = build_pair(build_batch_story(default_settings()), 0)
-    for title in SEED_TITLES:
-        chart_values(page, title)
-        assert page.evaluate(CHART_IN_VIEW, title) is True, title
+    for drawn, expected in zip(mosaics(page), expected_mosaics(pair, "mean"), strict=True):
+        np.testing.assert_allclose(drawn, expected, atol=1e-12)  # NaN where NaN
+    for selector in SEED_MOSAICS:
+        assert page.locator(f"{selector} .js-plotly-plot").evaluate(IN_VIEW), selector
+    for title in ("dL_0/dK", "dL_1/dK", "mean dL/dK", "K before", "K after"):
+        expect(page.locator(".js-plotly-plot").get_by_text(title, exact=True)).to_have_count(1)
     losses = page.get_by_text("Losses before → after:", exact=False).first
     assert losses.evaluate(IN_VIEW)
     text = losses.inner_text()
@@ -163,7 +184,6 @@ def test_the_one_step_screen_shows_the_whole_answer_without_scrolling(projector_
     for formula in page.locator(".katex").all():  # d/dK (1/N Σ L_n) = 1/N Σ dL_n/dK; the step
         assert formula.evaluate(IN_VIEW)
     assert tex(page) == [f"{{{batch_rule('mean', 2)}}}", f"{{{step_rule('mean', '0.1')}}}"]
-    np.testing.assert_allclose(chart_values(page, "mean dL/dK"), pair.mean, atol=1e-12)
 
 
 def test_the_arrow_keys_walk_the_screens_and_the_link_follows(projector_page, app_url):
@@ -191,10 +211,11 @@ def test_the_one_step_screen_follows_the_mean_sum_switch(projector_page, app_url
     expect_link(page, red="sum", screen=str(SEED_SCREEN))
     settle(page)
     pair = build_pair(build_batch_story(default_settings(reduction="sum")), 0)
-    np.testing.assert_allclose(chart_values(page, "sum dL/dK"), pair.total, atol=1e-12)
-    np.testing.assert_allclose(
-        chart_values(page, "K after"), pair.kernel_before - 0.1 * pair.total, atol=1e-12
-    )
+    wanted = expected_mosaics(pair, "sum")
+    expect(page.locator(".js-plotly-plot").get_by_text("sum dL/dK", exact=True)).to_have_count(1)
+    for drawn, expected in zip(mosaics(page), wanted, strict=True):
+        np.testing.assert_allclose(drawn, expected, atol=1e-12)
+    np.testing.assert_allclose(wanted[1][1:, 4:], pair.kernel_before - 0.1 * pair.total, atol=1e-12)
     assert tex(page) == [f"{{{batch_rule('sum', 2)}}}", f"{{{step_rule('sum', '0.1')}}}"]
     assert r"\frac{1}{N}" not in "".join(tex(page))
     losses = page.get_by_text("Losses before → after:", exact=False).first.inner_text()
@@ -202,7 +223,10 @@ def test_the_one_step_screen_follows_the_mean_sum_switch(projector_page, app_url
     page.locator("[data-testid='stSidebar']").get_by_text("mean (1/N Σ)").click()
     expect_link(page, red="mean")
     settle(page)
-    np.testing.assert_allclose(chart_values(page, "mean dL/dK"), pair.mean, atol=1e-12)
+    expect(page.locator(".js-plotly-plot").get_by_text("mean dL/dK", exact=True)).to_have_count(1)
+    mean_pair = build_pair(build_batch_story(default_settings()), 0)
+    for drawn, expected in zip(mosaics(page), expected_mosaics(mean_pair, "mean"), strict=True):
+        np.testing.assert_allclose(drawn, expected, atol=1e-12)
     assert exceptions_on(page) == []
     page.locator("[data-testid='stSidebarCollapseButton'] button").click()  # as it was
     expect(page.locator("[data-testid='stSidebar']")).to_have_attribute("data-collapsed", "true")

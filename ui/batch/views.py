@@ -3,12 +3,16 @@ example: views_examples; the batch built up step by step: views_step)."""
 
 from __future__ import annotations
 
+import math
+
 import streamlit as st
 
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples, titles_fit
+from ..figures.sizes import drawn_width
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
 from ..minibatch.story import BatchStory
+from ..shared.beside import Placed, draw_at, widths_of
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from .state import STATE
@@ -66,38 +70,58 @@ BIAS_NOTE = (
 def result_view(story: BatchStory) -> None:
     feature = STATE.feature_shown()
     word = story.reduction
+    routing = cached(
+        grids.grid_figure,
+        values=story.routing_reduced(feature),
+        title=f"{word} of the routing maps",
+        kind="gradient",
+        decimals=2,
+    )
+    if lecture_on():
+        lecture_result(story, routing)
+        return
     left, right = st.columns(2)
     with left:
-        figure = cached(
-            grids.grid_figure,
-            values=story.routing_reduced(feature),
-            title=f"{word} of the routing maps",
-            kind="gradient",
-            decimals=2,
-        )
-        chart(figure, key=STATE.fig_result_routing)
-        if not lecture_on():
-            st.caption(f"This is {BIAS_NOTE}")
+        chart(routing, key=STATE.fig_result_routing)
+        st.caption(f"This is {BIAS_NOTE}")
     with right:
-        kernels = list(story.reduced.kernels[:, 0])
-        names = [f"dL/dK, kernel {f}" for f in range(story.config.kernels)]
-        figure = cached(
-            small_multiples,
-            maps=kernels,
-            titles=names,
-            title=f"Batch dL/dK ({word})",
-            most_columns=2,
-            # In lecture mode as wide as its column: two kernels side by side, kept
-            # that wide (a narrower projector scrolls it rather than squeeze numbers).
-            width_px=LECTURE_HALF_PX if lecture_on() else HALF_PX,
-            own_width=lecture_on(),
+        chart(kernels_figure(story), key=STATE.fig_result_kernels, scroll=STATE.result_kernels_box)
+        kernel_captions(story)
+
+
+def lecture_result(story: BatchStory, routing) -> None:
+    """The projector's screen: the routing map at its drawn width, the kernels beside
+    it with the words under them, in one row that wraps (in half columns a projector
+    at 150 % cut both maps)."""
+    kernels = kernels_figure(story)
+    with st.container(horizontal=True, gap="small"):
+        draw_at([Placed(routing, STATE.fig_result_routing)], widths_of([Placed(routing, "")]))
+        with st.container(width=math.ceil(drawn_width(kernels))):
+            chart(kernels, key=STATE.fig_result_kernels)
+            kernel_captions(story)
+            st.caption(f"The {story.reduction} of the routing maps (left) is {BIAS_NOTE}")
+
+
+def kernels_figure(story: BatchStory):
+    """Every kernel's batch gradient, in one mosaic."""
+    kernels = list(story.reduced.kernels[:, 0])
+    return cached(
+        small_multiples,
+        maps=kernels,
+        titles=[f"dL/dK, kernel {f}" for f in range(story.config.kernels)],
+        title=f"Batch dL/dK ({story.reduction})",
+        most_columns=2,
+        # In lecture mode as wide as half the projector: two kernels side by side, kept
+        # that wide (a narrower column scrolls it rather than squeeze numbers).
+        width_px=LECTURE_HALF_PX if lecture_on() else HALF_PX,
+        own_width=lecture_on(),
+    )
+
+
+def kernel_captions(story: BatchStory) -> None:
+    st.caption(f"The batch kernel gradient: the {story.reduction} of the examples' dL_n/dK.")
+    if story.dead_kernels:
+        st.caption(
+            f"Kernel {', '.join(map(str, story.dead_kernels))}: its ReLU is off at every "
+            "position of every example, so no gradient gets through to it."
         )
-        chart(figure, key=STATE.fig_result_kernels, scroll=STATE.result_kernels_box)
-        st.caption(f"The batch kernel gradient: the {word} of the examples' dL_n/dK.")
-        if lecture_on():  # under the kernels, where the projector has room to spare
-            st.caption(f"The {word} of the routing maps (left) is {BIAS_NOTE}")
-        if story.dead_kernels:
-            st.caption(
-                f"Kernel {', '.join(map(str, story.dead_kernels))}: its ReLU is off at every "
-                "position of every example, so no gradient gets through to it."
-            )

@@ -12,6 +12,7 @@ from ..minibatch.pair import PairStory
 from ..minibatch.story import BatchStory
 from ..pure.numbers import fmt
 from ..pure.tolerances import SUMMATION_ORDER
+from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from ..shared.walk import Screen, tell
@@ -61,13 +62,17 @@ def example_title(pair: PairStory, example: int, what: str) -> str:
 
 def lead_and_maps(lead: str, figures: list, *, key: str) -> None:
     """A stage's sentences (markdown), then its two maps side by side; in lecture mode
-    the sentences in a column beside the maps, so that the screen fits the projector."""
+    the maps at their drawn width (their cells grown for 18-px numbers were wider than
+    a third of the projector) and the sentences in the rest of the row, so that the
+    screen fits the projector, or under the maps where the row has no room left."""
     if lecture_on():
-        first, *places = st.columns(3)
-        first.markdown(lead)
-    else:
-        st.markdown(lead)
-        places = st.columns(2)
+        placed = [
+            Placed(figure, STATE.pair_figure(key, index)) for index, figure in enumerate(figures)
+        ]
+        maps_beside_words(placed, lambda: st.markdown(lead))
+        return
+    st.markdown(lead)
+    places = st.columns(2)
     for index, (figure, column) in enumerate(zip(figures, places, strict=True)):
         with column:
             chart(figure, key=STATE.pair_figure(key, index))

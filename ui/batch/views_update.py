@@ -10,10 +10,12 @@ from __future__ import annotations
 import streamlit as st
 
 from ..figures import grid as grids
-from ..figures.style import NARROW_PX
+from ..figures.mosaic import small_multiples
+from ..figures.style import LECTURE_MAIN_PX, NARROW_PX
 from ..minibatch.pair import PairStory
 from ..pure.formulas import batch_rule, step_rule
 from ..pure.numbers import fmt
+from ..shared.beside import Placed, maps_in_a_row
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from .state import STATE
@@ -57,13 +59,41 @@ def update_stage(pair: PairStory) -> None:
     gradients = [*pair.kernel_grads, pair.batch_grad]
     kernels = [pair.kernel_before, pair.kernel_after(word)]
     titles = ["dL_0/dK", "dL_1/dK", f"{word} dL/dK", "K before", "K after"]
-    if lecture_on():  # the projector's width holds all five in a row; its height no more
-        kinds = ["gradient"] * 3 + ["value"] * 2
-        grid_row([*gradients, *kernels], titles, key="update", kinds=kinds)
-    else:  # three a row, wide enough for their numbers on a 1024-px screen
-        grid_row(gradients, titles[:3], key="update")
-        grid_row([*kernels, None], titles[3:], key="update", kinds=["value"] * 2, first=3)
+    if lecture_on():
+        lecture_maps(gradients, kernels, titles, answer=answer_line(pair))
+        return
+    # Three a row, wide enough for their numbers on a 1024-px screen.
+    grid_row(gradients, titles[:3], key="update")
+    grid_row([*kernels, None], titles[3:], key="update", kinds=["value"] * 2, first=3)
     st.markdown(answer_line(pair))
+
+
+def lecture_maps(gradients: list, kernels: list, titles: list[str], *, answer: str) -> None:
+    """The projector's row: the three kernel gradients in one mosaic on one colour
+    scale, K before and after in another, each as narrow as its 18-px numbers allow
+    (five maps with their own margins were wider than 1280 px), the answer under them,
+    as wide as the page. Where the row has no room for both (a projector at 150 %), the
+    kernels go under the gradients."""
+    rows = [(gradients, titles[:3], "gradient"), (kernels, titles[3:], "value")]
+    placed = [
+        Placed(
+            cached(
+                small_multiples,
+                maps=maps,
+                titles=names,
+                kind=kind,
+                most_columns=len(maps),
+                width_px=LECTURE_MAIN_PX,  # room for every map in one row
+                colour_bar=False,  # every number is written: its room goes to the cells
+                own_width=True,
+                snug=True,
+            ),
+            STATE.pair_figure("update", index),
+        )
+        for index, (maps, names, kind) in enumerate(rows)
+    ]
+    maps_in_a_row(placed)
+    st.markdown(answer)
 
 
 def losses_line(pair: PairStory) -> str:

@@ -21,6 +21,7 @@ from ..figures.style import (
 from ..pure.links import SEED_MAX
 from ..pure.words import pad_label
 from ..shared import browser
+from ..shared.beside import Placed, maps_in_a_row
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from ..shared.player import back_and_next
@@ -169,6 +170,9 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
     config = problem.config
     overlay = grids.Overlay(padding=config.padding, pad_label=pad_label(config.mode))
     alone = lecture_on() and problem.kind == "cells"
+    if lecture_on() and problem.kind == "value":
+        lecture_value_maps(problem, overlay)
+        return
     left, right = (st.container(), None) if alone else st.columns(2)
     with left:
         if problem.kind == "cells":
@@ -192,19 +196,33 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
             map_chart(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
 
 
+def lecture_value_maps(problem: Problem, overlay: grids.Overlay) -> None:
+    """x and dL/dy at their drawn widths in one row, which wraps where the maps'
+    column is too narrow for both (a projector at 150 %, where half columns cut x)."""
+    maps_in_a_row(
+        [
+            Placed(map_figure(problem.x, title="x", overlay=overlay), STATE.fig_x),
+            Placed(map_figure(problem.grad_output, title="dL/dy", kind="gradient"), STATE.fig_gy),
+        ]
+    )
+
+
 def map_chart(values, *, title: str, key: str, kind: str = "value", overlay=None) -> None:
     """A problem's map to read, not click: x (H, W) or its dL/dy (OH, OW), at the
     answer maps' width (the Exercises and class mode's Join page draw them alike)."""
-    overlay = overlay or grids.Overlay()
-    figure = cached(
+    chart(map_figure(values, title=title, kind=kind, overlay=overlay), key=key)
+
+
+def map_figure(values, *, title: str, kind: str = "value", overlay=None):
+    """The figure of map_chart."""
+    return cached(
         grids.grid_figure,
         values=values,
         title=title,
         kind=kind,
-        overlay=overlay,
+        overlay=overlay or grids.Overlay(),
         width_px=ANSWER_MAP_PX,
     )
-    chart(figure, key=key)
 
 
 def batch_maps(problem: Problem, pid: ProblemId) -> None:

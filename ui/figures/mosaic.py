@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 from ..pure.numbers import common_exponent, fmt_grid, power_of_ten
 from . import layouts, sizes, style
 from .grid import colour_range
-from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px
+from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px, needed_cell_px, widest_px
 from .marks import marks_traces
 
 SMALL_DECIMALS = 2
@@ -120,9 +120,12 @@ def mosaic_fit(
     room: float,
     lecture: bool,
     units: int | None = None,
+    snug: bool = False,
 ) -> MosaicFit:
     """How small_multiples writes `maps` (any number, (N, H, W): every frame's maps to
-    fit over at once), titled with the longest of `titles`, in `room` (mosaic_room)."""
+    fit over at once), titled with the longest of `titles`, in `room` (mosaic_room).
+    `snug`: the cells are the least that hold the numbers and the titles, not as big
+    as `room` allows (for mosaics laid out side by side at their own widths)."""
     width = maps.shape[2]
     exponent = common_exponent(maps, SMALL_DECIMALS) if kind == "gradient" else 0
     exponent = exponent if units is None else units
@@ -134,6 +137,10 @@ def mosaic_fit(
         title_room=title_px(titles),
     )
     cell_px = max(fit.cell_px, mosaic_cell_px(columns, width, room))
+    if snug:  # as a grown map's cells: sizes.snug_cell
+        labels = fit.labels.ravel()
+        least = sizes.snug_cell(needed_cell_px(labels, fit.font_px), widest_px(labels, fit.font_px))
+        cell_px = float(np.ceil(max(least, title_px(titles) / width)))
     return MosaicFit(columns, cell_px, fit.font_px, fit.decimals, exponent)
 
 
@@ -150,6 +157,7 @@ def small_multiples(
     units: int | None = None,
     colour_bar: bool = True,
     own_width: bool = False,
+    snug: bool = False,
     lecture: bool = False,
     fitted: MosaicFit | None = None,
 ) -> go.Figure:
@@ -164,9 +172,10 @@ def small_multiples(
     without `colour_bar` (numbers written, the bar adds little) its room goes to the
     cells. With `own_width` the figure keeps the width it is laid out at, which a
     narrower column scrolls (ui/shared/chart) rather than squeeze its numbers.
-    `fitted` (mosaic_fit over every frame of a player) writes the numbers as every
-    frame writes them. The maps share one colour scale, decided from all of them
-    (colour_range)."""
+    `snug` (with numbers written): `width_px` only decides how many maps a row; the
+    cells are the least that hold the numbers (mosaic_fit). `fitted` (mosaic_fit over
+    every frame of a player) writes the numbers as every frame writes them. The maps
+    share one colour scale, decided from all of them (colour_range)."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
     height, width = maps[0].shape
     if width_px is None:
@@ -183,6 +192,7 @@ def small_multiples(
             room=room,
             lecture=lecture,
             units=units,
+            snug=snug,
         )
         exponent, columns = fitted.exponent, fitted.columns
         written = fmt_grid(every / 10.0**exponent, fitted.decimals)

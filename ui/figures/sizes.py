@@ -70,7 +70,8 @@ def drawn_width(figure) -> float:
     """How wide a map laid out by matrix_axes and base_layout (a go.Figure, as styled
     for its look) is drawn with nothing to spare: its square cells, as tall as its
     height gives them (the height after the margins, over the rows), across its
-    columns with the margins, or its title's longest line if that is wider."""
+    columns with the margins, or its title's longest line if that is wider, or the
+    width it keeps (own_width), which Plotly draws it at."""
     layout = figure.layout
     cols = abs(layout.xaxis.range[1] - layout.xaxis.range[0])
     margin = layout.margin
@@ -78,4 +79,4 @@ def drawn_width(figure) -> float:
     title = layout.title
     longest = max((len(line) for line in (title.text or "").split("<br>")), default=0)
     title_px = title.pad.l + longest * title.font.size * TITLE_CHAR_EM if title.text else 0
-    return max(cols * cell + margin.l + margin.r, title_px)
+    return max(cols * cell + margin.l + margin.r, title_px, layout.width or 0)

@@ -120,6 +120,9 @@ LECTURE_STEP_MAP_PX = 400
 COLUMN_GAP_PX = 16
 LECTURE_WORDS_MIN_PX = 220  # the words' column, at the least (8x8 maps of 0.11: 235)
 ROW_ROUNDING_PX = 2  # spared in a row of fixed widths: one pixel too wide wraps it
+# Streamlit draws a Plotly chart at least this wide (measured: a 1x1 map given a 144-px
+# box was drawn 150 px wide and cut by the box), so a box of a row is no narrower.
+CHART_LEAST_PX = 150
 # -- the Batch page in lecture mode (1280x720: a 1120-px main column) ---------------
 LECTURE_THREE_QUARTERS_PX = 820  # 3/4 of a projector's 1120-px main column, less the gap
 LECTURE_MOSAIC_PX = 720  # of the projector's 1120-px main column; the words take the rest

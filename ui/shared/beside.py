@@ -15,6 +15,7 @@ import streamlit as st
 
 from ..figures.sizes import drawn_width
 from ..figures.style import (
+    CHART_LEAST_PX,
     COLUMN_GAP_PX,
     LECTURE_MAIN_PX,
     LECTURE_WORDS_MIN_PX,
@@ -36,11 +37,28 @@ class Placed:
 
 def maps_beside_words(placed: Sequence[Placed], words: Callable[[], None]) -> None:
     """The maps `placed`, then `words()` in the rest of the row."""
-    widths = [one.width or math.ceil(drawn_width(one.figure)) for one in placed]
+    widths = widths_of(placed)
     rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX - ROW_ROUNDING_PX
     with st.container(horizontal=True, gap="small"):
-        for width, one in zip(widths, placed, strict=True):
-            with st.container(width=width):
-                chart(one.figure, key=one.key, on_select=one.on_select)
+        draw_at(placed, widths)
         with st.container(width=max(LECTURE_WORDS_MIN_PX, rest)):
             words()
+
+
+def maps_in_a_row(placed: Sequence[Placed]) -> None:
+    """The maps `placed` at their drawn widths in one row, which wraps where they do
+    not fit it (the words go under them, the page's width)."""
+    with st.container(horizontal=True, gap="small"):
+        draw_at(placed, widths_of(placed))
+
+
+def widths_of(placed: Sequence[Placed]) -> list[int]:
+    """Each chart's box: its width, or its map's drawn width, and never narrower than
+    Streamlit draws a chart."""
+    return [max(CHART_LEAST_PX, one.width or math.ceil(drawn_width(one.figure))) for one in placed]
+
+
+def draw_at(placed: Sequence[Placed], widths: Sequence[int]) -> None:
+    for width, one in zip(widths, placed, strict=True):
+        with st.container(width=width):
+            chart(one.figure, key=one.key, on_select=one.on_select)

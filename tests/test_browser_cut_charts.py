@@ -1,0 +1,126 @@
+"""No chart cut off, on every lecture screen of every page and tab (the walks' screens
+included: the Playground's Both passes, every Batch tab, each Lesson step, each
+exercise) on a projector at 1280x720 and at 150 % (853x480), and on every tab of a
+phone (390x844, touch). A chart is cut where it sticks out of the viewport or out of
+a box that clips or scrolls sideways (tests/js/cut_charts.js); on a phone a wide map
+may scroll, but only in the box of its own that ui/shared/chart.py gives it. At
+1280x720 a walked screen is at most one screen tall.
+
+Before (issue 32), at 1280x720: the Batch page's Two examples screens 3 and 5 cut
+their routed maps by 49 px, screen 4 its five kernel maps by 35 px (and was 1.047
+screens tall).
+
+Every wait is for a condition on the page, never a fixed time.
+"""
+
+from pathlib import Path
+
+import pytest
+from browser import open_page, screen_fit
+from conftest import PHONE, PROJECTOR
+
+from ui.batch.state import TABS as BATCH_TABS
+from ui.exercises.model import KINDS
+from ui.exercises.state import LEVELS
+from ui.lesson.steps import STEP_COUNT
+from ui.playground.state import STATE as PLAYGROUND
+from ui.playground.state import TABS as PLAYGROUND_TABS
+
+pytestmark = pytest.mark.browser
+
+CUT_CHARTS = (Path(__file__).parent / "js" / "cut_charts.js").read_text()
+SCREENS = {
+    "1280x720": PROJECTOR,
+    "853x480": dict(viewport={"width": 853, "height": 480}, device_scale_factor=1.5),
+}
+ROUNDING_SCREENS = 1 / 720  # one px over a 720-px screen: layout rounding, not a line
+# Screens of each walked Batch tab with the default link's settings; the others are one.
+BATCH_WALKS = {"pair": 7, "examples": 5, "step": 2, "result": 5}
+# Measured over one screen before this test (the lead has them): kept in sight here.
+TOO_TALL = {
+    "batch?tab=result&screen=1": "1.028 screens",
+    "batch?tab=result&screen=3": "1.012 screens",
+}
+
+
+def lecture_screens() -> list[str]:
+    """Every lecture screen, by link (without lecture=1)."""
+    walked = [f"playground?tab=forward&screen={n}" for n in range(1, PLAYGROUND.SCREENS_MAX + 1)]
+    walked += [f"playground?tab={tab}" for tab in PLAYGROUND_TABS if tab != "forward"]
+    walked += [
+        f"batch?tab={tab}&screen={n}"
+        for tab in BATCH_TABS
+        for n in range(1, BATCH_WALKS.get(tab, 1) + 1)
+    ]
+    walked += [f"lesson?step={step}" for step in range(1, STEP_COUNT + 1)]
+    walked += [f"exercises?kind={kind}&level={level}" for kind in KINDS for level in LEVELS]
+    return ["", *walked]
+
+
+def one_screen(path: str) -> bool:
+    """Whether a lecture screen is meant to fit the projector: every walked screen and
+    lesson step (Home, the Matrix and Share tabs and the exercises are read down)."""
+    return path.startswith(("batch", "lesson", "playground?tab=forward"))
+
+
+def phone_pages() -> list[str]:
+    """Every tab of every page as a phone opens it (no walk: the whole story), and the
+    Two examples screens in lecture mode, whose maps grow past a phone's width."""
+    return [
+        "",
+        *(f"playground?tab={tab}" for tab in PLAYGROUND_TABS),
+        *(f"batch?tab={tab}" for tab in BATCH_TABS),
+        *(f"lesson?step={step}" for step in range(1, STEP_COUNT + 1)),
+        *(f"exercises?kind={kind}&level={level}" for kind in KINDS for level in LEVELS),
+        *(f"batch?tab=pair&screen={n}&lecture=1" for n in range(1, BATCH_WALKS["pair"] + 1)),
+    ]
+
+
+def with_lecture(path: str) -> str:
+    return f"{path}{'&' if '?' in path else '?'}lecture=1"
+
+
+def tall_mark(screen: str, path: str):
+    if screen == "1280x720" and path in TOO_TALL:
+        return [pytest.mark.xfail(strict=True, reason=f"over one screen: {TOO_TALL[path]}")]
+    return []
+
+
+LECTURE_CASES = [
+    pytest.param(screen, path, id=f"{screen}-{path or 'home'}", marks=tall_mark(screen, path))
+    for screen in SCREENS
+    for path in lecture_screens()
+]
+
+
+def cut_charts(page, *, own_scroller: bool) -> list[dict]:
+    """[{chart, by, px}, ...]: each cut chart's title, what cuts it, by how many px."""
+    return page.evaluate(CUT_CHARTS, own_scroller)
+
+
+@pytest.mark.parametrize("screen, path", LECTURE_CASES)
+def test_no_chart_is_cut_on_a_lecture_screen(context_pages, app_url, screen, path):
+    page = context_pages(screen, SCREENS[screen])
+    open_page(page, f"{app_url}/{with_lecture(path)}")
+    assert cut_charts(page, own_scroller=False) == []
+    if screen == "1280x720" and one_screen(path):
+        screens = screen_fit(page)["screens"]
+        assert screens <= 1 + ROUNDING_SCREENS, f"{screens:.3f} screens tall"
+
+
+@pytest.mark.parametrize("path", phone_pages(), ids=lambda path: path or "home")
+def test_no_chart_is_cut_on_a_phone(context_pages, app_url, path):
+    page = context_pages("phone", PHONE)
+    open_page(page, f"{app_url}/{path}")
+    assert cut_charts(page, own_scroller=True) == []
+
+
+def test_the_script_finds_a_cut_chart_and_a_phones_own_scroller(context_pages, app_url):
+    """The same charts, maps with their own widths (the Batch result's, in lecture
+    mode) on a phone: cut by their own scrollers, which a phone is allowed."""
+    page = context_pages("phone", PHONE)
+    open_page(page, f"{app_url}/batch?tab=result&screen=1&lecture=1")
+    cut = cut_charts(page, own_scroller=False)
+    assert cut and all(entry["by"].startswith("st-key-scroll_") for entry in cut), cut
+    assert all(entry["px"] > 1 for entry in cut)
+    assert cut_charts(page, own_scroller=True) == []
