@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from ui.room import database, store
+from ui.room import codes, database, store
 from ui.room.schema import METADATA
 
 
@@ -29,7 +29,7 @@ def test_the_default_is_sqlite_in_wal_mode_in_the_data_folder(no_configuration):
         ]
     assert settings == ["wal", 30_000, 1]
     assert set(sa.inspect(engine).get_table_names()) == set(METADATA.tables)
-    room = store.open_room(engine)
+    room = store.open_room(engine, token=codes.new_token())
     assert store.pulse(engine, room.code).state == "waiting"
 
 
@@ -58,5 +58,5 @@ def test_postgresql_through_st_connection(no_configuration, monkeypatch, postgre
     monkeypatch.setenv(database.URL_VARIABLE, postgres_url)
     engine = database.engine()
     assert engine.dialect.name == "postgresql"
-    room = store.open_room(engine)
+    room = store.open_room(engine, token=codes.new_token())
     assert store.authorize(engine, room.code, room.secret)

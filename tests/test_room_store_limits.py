@@ -18,7 +18,7 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
 )
 
 from ui.room import codes, limits, store
-from ui.room.schema import ANSWERS, MEMBERS, RATE_COUNTS, ROOMS, ROUNDS
+from ui.room.schema import ANSWERS, MEMBERS, RATE_COUNTS, ROOMS, ROUNDS, new_engine
 
 # -- rate limits -------------------------------------------------------------------------------
 
@@ -90,7 +90,7 @@ def test_answers_are_limited_per_room(engine, monkeypatch):
 # -- expiry --------------------------------------------------------------------------------------
 
 
-def test_rooms_expire_after_12_hours_and_go_when_a_room_is_next_opened(engine):
+def test_rooms_expire_after_12_hours_and_go_at_the_next_pruning_with_no_room_opened(engine):
     old, number = open_and_ask(engine)
     token = student(engine, old.code)
     store.answer(engine, old.code, token=token, round_number=number, raw=RIGHT, now=NOW)
@@ -98,26 +98,46 @@ def test_rooms_expire_after_12_hours_and_go_when_a_room_is_next_opened(engine):
     student(engine, kept.code, now=NOW + 3600)
     later = NOW + store.LIFETIME_S
     assert store.pulse(engine, old.code, now=later - 1).ended is False
-    # Expired, not deleted yet: students see it ended; nothing more lands in it.
+    # Expired, not deleted yet: students see it ended; its key holder is told it is gone.
     assert store.pulse(engine, old.code, now=later).ended is True
-    with pytest.raises(store.NoSuchRoom):
-        store.answer(engine, old.code, token=token, round_number=number, raw=RIGHT, now=later)
     with pytest.raises(store.NoSuchRoom):
         store.ask(engine, old.code, secret=old.secret, question=cells_question(), now=later)
     assert rows(engine, ANSWERS, old.code) == 1
-    store.open_room(engine, now=later)
+    # A student's answer (here to the expired room) is the first write that sees the
+    # pruning due: the room goes with everything in it, and no room was opened.
+    with pytest.raises(store.NoSuchRoom):
+        store.answer(engine, old.code, token=token, round_number=number, raw=RIGHT, now=later)
     for table in (ANSWERS, MEMBERS, ROUNDS):
         assert rows(engine, table, old.code) == 0
-    assert rows(engine, ROOMS) == 2  # the one an hour younger and the new one
+    assert rows(engine, ROOMS) == 1  # the one an hour younger
     with pytest.raises(store.NoSuchRoom):
         store.pulse(engine, old.code, now=later)
     assert store.pulse(engine, kept.code, now=later).state == "open"
     assert rows(engine, MEMBERS, kept.code) == 1
 
 
+def test_one_process_prunes_when_due_and_the_others_find_it_done(engine):
+    """The next pruning's time is stored: a second engine on the same database (a
+    replica) finds it not due until PRUNE_EVERY_S later."""
+    old, _ = open_and_ask(engine)
+    replica = new_engine(engine.url.render_as_string(hide_password=False))
+    try:
+        later = NOW + store.LIFETIME_S
+        assert store.prune_now(engine, now=later) == 1
+        assert store.prune_now(replica, now=later + 1) is None  # done by the other
+        assert store.prune_if_due(replica, now=later + 2) is None
+        open_and_ask(replica, now=later + 3)  # lives until later + 3 + 12 hours
+        assert store.prune_if_due(replica, now=later + 2 + store.PRUNE_EVERY_S) == 0
+        assert store.prune_now(engine, now=later + 2 + 2 * store.PRUNE_EVERY_S) == 0
+    finally:
+        replica.dispose()
+    assert rows(engine, ROOMS) == 1
+
+
 def test_old_rate_counts_are_deleted(engine):
     room, _ = open_and_ask(engine)
     student(engine, room.code)
     assert rows(engine, RATE_COUNTS) > 0
-    store.open_room(engine, now=NOW + 2 * limits.KEPT_S)
+    assert limits.KEPT_S < store.PRUNE_EVERY_S  # the next pruning finds them all old
+    assert store.prune_now(engine, now=NOW + store.PRUNE_EVERY_S) == 0  # no room expired
     assert rows(engine, RATE_COUNTS) == 0

@@ -81,7 +81,7 @@ def room_screen(code: str) -> None:
         room_view(code, current)
     except store.NoSuchRoom:
         gone_view(code, "no room has this code now")
-    except store.RoomError as error:  # too many wrong keys, say: the store's words
+    except store.RoomError as error:  # the store's own sentence
         st.error(str(error), icon=":material/error:")
 
 

@@ -22,7 +22,7 @@ from ...shared import browser
 from ...shared.controls import PoolControls
 from ...shared.lecture import with_lecture
 from ...shared.state import PageKeys, literal, start_page_state
-from ..codes import normal_code
+from ..codes import new_token, normal_code
 from ..questions import KINDS, question_from_layer
 from .model import RoomKey, merged_rooms, rooms_from_stored, rooms_to_stored, secret_for
 
@@ -50,6 +50,7 @@ class LecturerState:
     pool: PoolControls = PoolControls.under(f"{P}_pl")  # the Playground layer's fields
     rooms: str = f"{P}_rooms"  # [RoomKey]: this session's and this browser's keys
     trusted: str = f"{P}_trusted"  # codes whose key the store accepted this session
+    token: str = f"{P}_token"  # this session's token: the store counts its tries by it
     recovery_codes: str = f"{P}_recovery_codes"  # {code: grouped code}: made here, shown
     layer: str = f"{P}_layer"  # Layer | None: the Playground's, from the link
     layer_error: str = f"{P}_layer_error"  # why the link's layer cannot be asked
@@ -117,6 +118,7 @@ def init_state() -> None:
         {
             STATE.rooms: [],
             STATE.trusted: set(),
+            STATE.token: new_token(),
             STATE.recovery_codes: {},
             STATE.choosing: False,
             STATE.source: SOURCES["exercise"],
@@ -179,6 +181,13 @@ def linked_code() -> str | None:
     that is not one raises ValueError with the reason."""
     text = st.query_params.get(ROOM_FIELD)
     return None if text is None else normal_code(text)
+
+
+def session_token() -> str:
+    """The token the store counts this page's rooms opened and recovery codes tried
+    by: one per session (a reload makes another; the store's per-room and overall
+    counts bound what new sessions can do)."""
+    return st.session_state[STATE.token]
 
 
 def key_for(code: str) -> str | None:
