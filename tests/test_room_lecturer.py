@@ -185,7 +185,36 @@ def test_a_browser_without_the_key_gets_the_recovery_form_and_no_controls(rememb
     other.text_input(key="cls_recovery").input(grouped.lower())
     other.button(key="cls_recover").click().run()
     assert {"cls_close", "cls_reveal"} <= keys_on(other)
-    assert store.authorize(engine, code, codes.normal_recovery_code(grouped))
+    # The browser keeps a key of its own for the room, not the recovery code.
+    kept = model.secret_for(model.rooms_from_stored(remembered[ROOMS]), code)
+    assert kept != codes.normal_recovery_code(grouped)
+    assert store.authorize(engine, code, kept)
+
+
+def test_a_lecturer_who_recovered_the_room_is_not_locked_out_by_wrong_codes(remembered, engine):
+    """Eleven and more wrong recovery codes typed in another browser within a minute:
+    that browser is told to wait, the lecturer's second device still closes the round,
+    and the right code still opens the room on a third."""
+    first, code, _ = open_from_exercise(remembered)
+    (recovery,) = [e for e in first.expander if "Recovery code" in e.label]
+    grouped = recovery.markdown[0].value.split("**")[1]
+    second = arrive(open_app(CLASS, {"room": code}), [])
+    second.text_input(key="cls_recovery").input(grouped)
+    second.button(key="cls_recover").click().run()
+    attacker = arrive(open_app(CLASS, {"room": code}), [])
+    for _ in range(12):
+        attacker.text_input(key="cls_recovery").input("AAAA-AAAA-AAAA")
+        attacker.button(key="cls_recover").click().run()
+    assert [e.value for e in attacker.error] == [
+        "Too many wrong recovery codes from this browser: wait a minute."
+    ]
+    second.button(key="cls_close").click().run()
+    assert no_exceptions(second) and not second.error
+    assert store.round_of(engine, code, 1).state == "closed"
+    third = arrive(open_app(CLASS, {"room": code}), [])
+    third.text_input(key="cls_recovery").input(grouped)
+    third.button(key="cls_recover").click().run()
+    assert not third.error and {"cls_reveal", "cls_end"} <= keys_on(third)
 
 
 def answer_as_students(engine, code, round_number, answers):
