@@ -4,6 +4,7 @@ crossed by passing a later `now`, never by sleeping."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fixture)
@@ -141,3 +142,18 @@ def test_old_rate_counts_are_deleted(engine):
     assert limits.KEPT_S < store.PRUNE_EVERY_S  # the next pruning finds them all old
     assert store.prune_now(engine, now=NOW + store.PRUNE_EVERY_S) == 0  # no room expired
     assert rows(engine, RATE_COUNTS) == 0
+
+
+def test_the_readme_states_the_limits_and_the_pruning_as_they_are():
+    text = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    assert {limit.window_s for limit in limits.LIMITS} == {60}  # "a minute allows"
+    assert (
+        f"a browser {limits.RECOVERY_PER_TOKEN.count} wrong recovery codes, "
+        f"{limits.JOIN_PER_TOKEN.count} joins, {limits.ANSWER_PER_TOKEN.count} answers and "
+        f"{limits.OPEN_PER_TOKEN.count} new rooms, a room {limits.RECOVERY_PER_ROOM.count} "
+        f"wrong recovery codes and {limits.JOIN_PER_ROOM.count:,} joins, and everyone "
+        f"together {limits.JOIN_UNKNOWN_CODE.count} joins to codes that do not exist and "
+        f"{limits.OPEN_ALL.count} new rooms"
+    ) in text
+    assert store.PRUNE_EVERY_S == 10 * 60 and "every ten minutes or so" in text
+    assert store.LIFETIME_S == 12 * 3600 and "Rooms expire after 12 hours" in text

@@ -19,7 +19,8 @@ a script is the per-room or overall count beside it.
 What each protects, and its number (per minute):
 - JOIN_PER_TOKEN 30: every try of the join form (real or unknown code). A student's
   page joins once per session; reloads and a replica's death rejoin. 30 is far above
-  any person and stops one browser probing codes (2,000 tries: 30 answered).
+  any person and stops one browser probing codes: of 2,000 tries, all past the 30th
+  are refused before the code is looked up.
 - JOIN_PER_ROOM 1000: a 500-seat hall joining within one minute, twice over. New
   tokens need a join, so this also caps how many tokens a script can bring into one
   room, and with them the answers per room.
