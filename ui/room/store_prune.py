@@ -60,9 +60,10 @@ def prune_now(engine: sa.Engine, *, now: float) -> int | None:
     with write_transaction(engine) as connection:
         if not _claim(connection, now=now):
             return None
-        deleted = delete_expired(connection, now=now)
+        # Rate counts before rooms: the store's lock order (store.py). Only windows
+        # long past go, which no transaction in flight is counting in.
         limits.forget_old(connection, now=now)
-    return deleted
+        return delete_expired(connection, now=now)
 
 
 def prune_if_due(engine: sa.Engine, *, now: float) -> int | None:

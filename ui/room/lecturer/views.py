@@ -141,7 +141,7 @@ def recovery_view(code: str, *, stale: bool = False) -> None:
     if stale:
         st.warning(
             f"The key this browser kept does not open room {code}: the room may have "
-            "ended over 12 hours ago."
+            "expired (rooms last 12 hours)."
         )
     st.markdown(
         f"This browser holds no key for room **{code}**. To run it here, type the "
