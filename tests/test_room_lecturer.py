@@ -217,6 +217,18 @@ def test_a_lecturer_who_recovered_the_room_is_not_locked_out_by_wrong_codes(reme
     assert not third.error and {"cls_reveal", "cls_end"} <= keys_on(third)
 
 
+def test_the_recovery_form_answers_a_code_with_no_room_as_a_real_one(remembered):
+    _, code, _ = open_from_exercise(remembered)
+    unknown = next(c for c in ("K7QX3M", "KKKKKK") if c != code)
+    said = {}
+    for room_code in (code, unknown):
+        other = arrive(open_app(CLASS, {"room": room_code}), [])
+        other.text_input(key="cls_recovery").input("AAAA-AAAA-AAAA")
+        other.button(key="cls_recover").click().run()
+        said[room_code] = [e.value.replace(room_code, "CODE") for e in other.error]
+    assert said[code] == said[unknown] == ["That recovery code does not open room CODE."]
+
+
 def answer_as_students(engine, code, round_number, answers):
     for raw in answers:
         token = codes.new_token()
