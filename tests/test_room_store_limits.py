@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fixture)
     NOW,
     RIGHT,
@@ -18,7 +19,7 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from ui.room import codes, limits, store
+from ui.room import codes, limits, store, store_prune
 from ui.room.schema import ANSWERS, MEMBERS, RATE_COUNTS, ROOMS, ROUNDS, new_engine
 
 # -- rate limits -------------------------------------------------------------------------------
@@ -157,3 +158,20 @@ def test_the_readme_states_the_limits_and_the_pruning_as_they_are():
     ) in text
     assert store.PRUNE_EVERY_S == 10 * 60 and "every ten minutes or so" in text
     assert store.LIFETIME_S == 12 * 3600 and "Rooms expire after 12 hours" in text
+
+
+def test_a_pruning_that_fails_costs_the_student_nothing(engine, monkeypatch):
+    room, number = open_and_ask(engine, value_question())
+    token = student(engine, room.code)
+
+    tried = []
+
+    def blink(*_args, **_kwargs):
+        tried.append(True)
+        raise sa.exc.OperationalError("DELETE", {}, Exception("the database blinked"))
+
+    monkeypatch.setattr(store_prune, "prune_now", blink)
+    later = NOW + store.PRUNE_EVERY_S  # the pruning is due: it is tried, and fails
+    assert store.answer(engine, room.code, token=token, round_number=number, raw=2, now=later)
+    assert store.my_answer(engine, room.code, token=token, round_number=number, now=later) == 2
+    assert tried == [True]

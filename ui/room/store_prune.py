@@ -12,6 +12,7 @@ store's busy paths (joins, answers) pay one comparison for it.
 
 from __future__ import annotations
 
+import logging
 import weakref
 
 import sqlalchemy as sa
@@ -22,6 +23,7 @@ from .schema import ANSWERS, KEYS, MEMBERS, ROOMS, ROUNDS, SCHEDULE, upsert, wri
 PRUNE_EVERY_S = 600  # expired rooms stay at most this long past their 12 hours
 CHORE = "prune"
 _next_look: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # {engine: when}
+_log = logging.getLogger(__name__)
 
 
 def delete_expired(connection: sa.Connection, *, now: float) -> int:
@@ -67,8 +69,14 @@ def prune_now(engine: sa.Engine, *, now: float) -> int | None:
 
 
 def prune_if_due(engine: sa.Engine, *, now: float) -> int | None:
-    """prune_now, when this process has not looked for PRUNE_EVERY_S (else None)."""
+    """prune_now, when this process has not looked for PRUNE_EVERY_S (else None). A
+    pruning that fails (the database busy or away) waits for the next look: the
+    caller's own join or answer must not fail for it."""
     if now < _next_look.get(engine, float("-inf")):
         return None
     _next_look[engine] = now + PRUNE_EVERY_S
-    return prune_now(engine, now=now)
+    try:
+        return prune_now(engine, now=now)
+    except sa.exc.SQLAlchemyError as error:
+        _log.warning("pruning the expired rooms failed, tried again later: %s", error)
+        return None
