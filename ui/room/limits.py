@@ -10,8 +10,8 @@ window lets a burst of at most twice the limit through at a window's edge; for t
 limits that is harmless.
 
 A classroom shares one public address, so nothing here is per address: limits are per
-token (one browser: a student's page keeps its token in the browser, the Class page
-makes one per session), per room (keyed by the typed code, so a code with no room is
+token (one browser: the Join and Class pages each keep one in the browser's storage),
+per room (keyed by the typed code, so a code with no room is
 counted exactly as a real one), and for everyone at once. A script can make tokens
 freely, so each per-token limit is a courtesy to a person who typed wrong; what bounds
 a script is the per-room or overall count beside it.
@@ -36,7 +36,7 @@ What each protects, and its number (per minute):
 - ANSWER_PER_ROOM 12000: 200 a second in one room; 300 students tapping every 1.5 s.
   It bounds the writes one room (one script with many tokens) can cause.
 - RECOVERY_PER_TOKEN 10 and RECOVERY_PER_ROOM 60: recovery codes tried on the Class
-  page's recovery form, per browser session and per room code (real or not: the form
+  page's recovery form, per browser and per room code (real or not: the form
   answers both alike). A right code gives its count back. A recovery code is 12 of 25
   characters (25**12, about 6e16): 60 a minute for 12 hours is 43,200 tries, a chance
   of about 7e-13. A device that holds the room's key (it opened the room, or traded
@@ -44,7 +44,7 @@ What each protects, and its number (per minute):
   random bits, checked by a read, so nobody's wrong tries can lock its lecturer out.
   A person who typed wrong ten times is told so; the right code from another
   browser still works unless 60 wrong ones reached that room within the minute.
-- OPEN_PER_TOKEN 10 and OPEN_ALL 60: rooms opened per browser session and by everyone
+- OPEN_PER_TOKEN 10 and OPEN_ALL 60: rooms opened per browser and by everyone
   together. A room lives 12 hours; a lecturer opens one per class (a few when trying
   things out). 60 a minute is far above a campus at the hour, and caps what a script
   can leave in the database at 43,200 rooms a 12 hours.
