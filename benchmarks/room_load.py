@@ -104,7 +104,7 @@ class Lecturer:
 
     def __init__(self, database_url: str, *, cpu=None):
         self.engine = schema.new_engine(database_url)
-        room = store.open_room(self.engine)
+        room = store.open_room(self.engine, token=new_token())
         self.code, self.secret = room.code, room.secret
         self.cpu = cpu  # () -> server CPU seconds so far, or None
         self.current: Asked | None = None

@@ -51,7 +51,7 @@ def value_question():
 
 
 def open_and_ask(engine, question=None, *, now=NOW):
-    room = store.open_room(engine, now=now)
+    room = store.open_room(engine, token=codes.new_token(), now=now)
     number = store.ask(
         engine, room.code, secret=room.secret, question=question or cells_question(), now=now
     )

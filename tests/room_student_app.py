@@ -14,7 +14,7 @@ from apptest import no_exceptions, open_app
 from room_store_helpers import rooms_file
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from ui.room import store
+from ui.room import codes, store
 from ui.room.questions import question_from_exercise
 from ui.room.student.state import STATE, TOKEN_NAMESPACE
 from ui.shared import browser
@@ -33,7 +33,7 @@ def room_engine_fixture(tmp_path_factory):
 @pytest.fixture(name="room")
 def room_fixture(room_engine):
     """A room with its lecturer's key: ask(kind), close(), reveal(), again(), end()."""
-    return Lecturer(room_engine, store.open_room(room_engine))
+    return Lecturer(room_engine, store.open_room(room_engine, token=codes.new_token()))
 
 
 class Lecturer:

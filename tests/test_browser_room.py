@@ -30,7 +30,7 @@ from room_store_helpers import rooms_file
 
 from deploy.cluster import Cluster
 from deploy.local_server import free_port, start_app, stop
-from ui.room import store
+from ui.room import codes, store
 from ui.room.questions import question_from_exercise
 from ui.room.student.model import cells_text
 
@@ -193,7 +193,7 @@ def test_a_size_corrected_after_a_warning_is_sent_as_typed(browser, served, data
     """A warning at the top of the page goes away on the next run: the boxes under it
     must keep their place, or the browser draws them anew and drops what is being
     typed into the second box while the first one's change is sent."""
-    made = store.open_room(database)
+    made = store.open_room(database, token=codes.new_token())
     question = question_from_exercise("size", level=2, seed=4, number=2)
     store.ask(database, made.code, secret=made.secret, question=question)
     rows, cols = question.answer

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 
 from deploy.local_server import start_app, stop
-from ui.room import database, settings, store
+from ui.room import codes, database, settings, store
 from ui.room.schema import METADATA
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +36,7 @@ def test_the_default_is_sqlite_in_wal_mode_in_the_data_folder(no_configuration):
         ]
     assert settings == ["wal", 30_000, 1]
     assert set(sa.inspect(engine).get_table_names()) == set(METADATA.tables)
-    room = store.open_room(engine)
+    room = store.open_room(engine, token=codes.new_token())
     assert store.pulse(engine, room.code).state == "waiting"
 
 
@@ -96,5 +96,5 @@ def test_postgresql_through_st_connection(no_configuration, monkeypatch, postgre
     monkeypatch.setenv(database.URL_VARIABLE, postgres_url)
     engine = database.engine()
     assert engine.dialect.name == "postgresql"
-    room = store.open_room(engine)
+    room = store.open_room(engine, token=codes.new_token())
     assert store.authorize(engine, room.code, room.secret)

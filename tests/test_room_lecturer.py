@@ -7,6 +7,8 @@ revealed, voted again, the two votes side by side."""
 from __future__ import annotations
 
 import json
+import time
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -16,7 +18,8 @@ from pooling import PoolConfig
 from ui.exercises.mistakes import known_mistakes
 from ui.exercises.model import make_problem
 from ui.pure.class_link import ask_params
-from ui.room import codes, store
+from ui.room import codes, limits, store, store_reads
+from ui.room.codes import valid_token
 from ui.room.lecturer import model
 from ui.room.schema import new_engine
 from ui.shared import browser
@@ -24,6 +27,7 @@ from ui.shared import browser
 CLASS = "screens/room.py"
 PLAYGROUND = "screens/playground.py"
 ROOMS = "class-rooms"
+TOKEN = "class-lecturer-token"
 CONTROLS = ("cls_close", "cls_reveal", "cls_vote_again", "cls_new", "cls_end")
 
 
@@ -55,6 +59,15 @@ def remembered(monkeypatch):
 
     monkeypatch.setattr(browser, "remember", remember)
     return kept
+
+
+@pytest.fixture
+def one_minute(monkeypatch):
+    """The store's clock held at the start of this minute: a test's tries all fall in
+    one window of the rate limits, however slowly the pages run."""
+    held = time.time() // 60 * 60
+    monkeypatch.setattr(store_reads, "time", SimpleNamespace(time=lambda: held))
+    return held
 
 
 def arrive(app, stored=None):
@@ -185,7 +198,69 @@ def test_a_browser_without_the_key_gets_the_recovery_form_and_no_controls(rememb
     other.text_input(key="cls_recovery").input(grouped.lower())
     other.button(key="cls_recover").click().run()
     assert {"cls_close", "cls_reveal"} <= keys_on(other)
-    assert store.authorize(engine, code, codes.normal_recovery_code(grouped))
+    # The browser keeps a key of its own for the room, not the recovery code.
+    kept = model.secret_for(model.rooms_from_stored(remembered[ROOMS]), code)
+    assert kept != codes.normal_recovery_code(grouped)
+    assert store.authorize(engine, code, kept)
+
+
+def test_a_lecturer_who_recovered_the_room_is_not_locked_out_by_wrong_codes(
+    remembered, engine, one_minute
+):
+    """Eleven and more wrong recovery codes typed in another browser within a minute:
+    that browser is told to wait, the lecturer's second device still closes the round,
+    and the right code still opens the room on a third."""
+    first, code, _ = open_from_exercise(remembered)
+    (recovery,) = [e for e in first.expander if "Recovery code" in e.label]
+    grouped = recovery.markdown[0].value.split("**")[1]
+    second = arrive(open_app(CLASS, {"room": code}), [])
+    second.text_input(key="cls_recovery").input(grouped)
+    second.button(key="cls_recover").click().run()
+    attacker = arrive(open_app(CLASS, {"room": code}), [])
+    for _ in range(12):
+        attacker.text_input(key="cls_recovery").input("AAAA-AAAA-AAAA")
+        attacker.button(key="cls_recover").click().run()
+    assert [e.value for e in attacker.error] == [
+        "Too many wrong recovery codes from this browser: wait a minute."
+    ]
+    second.button(key="cls_close").click().run()
+    assert no_exceptions(second) and not second.error
+    assert store.round_of(engine, code, 1).state == "closed"
+    third = arrive(open_app(CLASS, {"room": code}), [])
+    third.text_input(key="cls_recovery").input(grouped)
+    third.button(key="cls_recover").click().run()
+    assert not third.error and {"cls_reveal", "cls_end"} <= keys_on(third)
+
+
+def test_the_recovery_form_answers_a_code_with_no_room_as_a_real_one(remembered):
+    _, code, _ = open_from_exercise(remembered)
+    unknown = next(c for c in ("K7QX3M", "KKKKKK") if c != code)
+    said = {}
+    for room_code in (code, unknown):
+        other = arrive(open_app(CLASS, {"room": room_code}), [])
+        other.text_input(key="cls_recovery").input("AAAA-AAAA-AAAA")
+        other.button(key="cls_recover").click().run()
+        said[room_code] = [e.value.replace(room_code, "CODE") for e in other.error]
+    assert said[code] == said[unknown] == ["That recovery code does not open room CODE."]
+
+
+def test_wrong_recovery_codes_are_counted_per_browser_across_reloads(remembered, one_minute):
+    """The page's token comes back from the browser's storage, so a reload is still
+    the same browser to the limits; a browser that kept none is given one."""
+    _, code, _ = open_from_exercise(remembered)
+    assert valid_token(remembered[TOKEN])  # the opener's browser keeps one
+    token = codes.new_token()
+    for _ in range(limits.RECOVERY_PER_TOKEN.count + 1):  # a reload before each try
+        app = open_app(CLASS, {"room": code})
+        app.session_state[browser.ARRIVED] = {ROOMS, TOKEN}
+        app.session_state[browser.RECALLED] = {ROOMS: "[]", TOKEN: json.dumps(token)}
+        app.run()
+        app.text_input(key="cls_recovery").input("AAAA-AAAA-AAAA")
+        app.button(key="cls_recover").click().run()
+    assert [e.value for e in app.error] == [
+        "Too many wrong recovery codes from this browser: wait a minute."
+    ]
+    assert remembered[TOKEN] == token
 
 
 def answer_as_students(engine, code, round_number, answers):

@@ -16,7 +16,9 @@ from room_student_app import (  # noqa: F401  (the room and room_engine fixtures
     tap,
     warnings,
 )
+from streamlit.testing.v1 import AppTest
 
+from ui.room import codes, store
 from ui.room.questions import LARGEST_OUTPUT_SIDE
 from ui.room.student.model import answer_text
 from ui.room.student.state import STATE
@@ -41,6 +43,43 @@ def test_a_tap_saves_a_cell_at_once_and_a_second_tap_takes_it_back(room):
     assert any(trace.get("name") == "your pick" for trace in picks["data"])
     tap(app, *first)
     assert room.answer_of(token) == frozenset({second})
+
+
+def two_taps_before_a_redraw(code: str, token: str, round_number: int, cells: list) -> None:
+    """The page's script for the test below: the student is in the room (as a run
+    before left them) and two taps' callbacks run with no drawing between them, as
+    when a second tap stops the run the first one started before it drew the page."""
+    from types import SimpleNamespace
+
+    import streamlit as st
+
+    from ui.room.student import actions
+    from ui.room.student.state import STATE, enter_room, init_state
+
+    init_state()
+    enter_room(code, "")
+    for taps, (row, col) in enumerate(cells):
+        chart = STATE.pick_chart(round_number, taps)
+        point = {"x": col, "y": row}
+        st.session_state[chart] = SimpleNamespace(selection=SimpleNamespace(points=[point]))
+        actions.tapped(round_number, chart, token)
+
+
+def test_two_taps_before_the_page_is_drawn_again_both_count(room):
+    """The second tap starts from what the first one saved, not from the answer last
+    drawn (which would drop the first tap)."""
+    problem = room.ask("cells")
+    token = codes.new_token()
+    store.join(room.engine, room.code, token=token)
+    first, second = sorted(problem.answer)[:2]
+    app = AppTest.from_function(
+        two_taps_before_a_redraw,
+        kwargs={"code": room.code, "token": token, "round_number": room.round,
+                "cells": [first, second]},
+    )  # fmt: skip
+    app.run()
+    assert no_exceptions(app)
+    assert room.answer_of(token) == frozenset({first, second})
 
 
 def test_a_number_is_saved_changed_and_a_malformed_one_explained(room):

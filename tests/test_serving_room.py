@@ -124,7 +124,7 @@ def test_a_student_on_one_host_is_counted_by_the_projector_on_the_other(hosts, p
     for process in (student_process, projector_process):
         assert environment_of(process.pid)["POOLING_LAB_DATABASE_URL"] == postgres_url
     engine = schema.new_engine(postgres_url)
-    room = store.open_room(engine)
+    room = store.open_room(engine, token=new_token())
     question = question_from_exercise("cells", level=2, seed=5, number=1)
     number = store.ask(engine, room.code, secret=room.secret, question=question)
     run_apart(answer_here_count_there(student_url, projector_url, room, number))

@@ -8,6 +8,8 @@ answers    one row per (room, round, token): an upsert on that primary key is ho
            answer is given and changed, so two answers from one browser can never both
            count, and concurrent answers never overwrite each other's rows.
 rate_counts  fixed-window counters for the rate limits (ui/room/limits.py).
+keys       the keys of devices that took a room over with its recovery code (digests).
+schedule   when the next pruning of expired rooms is due (ui/room/store_prune.py).
 
 Times are seconds since the epoch (floats), passed in by the store, so tests inject
 `now` instead of sleeping. SQLite gets WAL (readers never wait for the writer), a busy
@@ -89,6 +91,21 @@ RATE_COUNTS = sa.Table(
     sa.Column("count", sa.Integer, nullable=False),
 )
 
+KEYS = sa.Table(
+    "room_keys",
+    METADATA,
+    sa.Column("room_id", sa.Integer, sa.ForeignKey(ROOMS.c.id), primary_key=True),
+    sa.Column("key_digest", sa.String(64), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+SCHEDULE = sa.Table(
+    "room_schedule",
+    METADATA,
+    sa.Column("chore", sa.String(32), primary_key=True),
+    sa.Column("due_at", sa.Float, nullable=False),
+)
+
 SQLITE_BUSY_TIMEOUT_MS = 30_000  # a write waits this long for the lock before failing
 _prepared: weakref.WeakSet = weakref.WeakSet()
 _preparing = threading.Lock()
@@ -162,12 +179,13 @@ def upsert(connection: sa.Connection, table: sa.Table):
     return dialect.insert(table)
 
 
-def write_transaction(engine: sa.Engine):
+def write_transaction(engine: sa.Engine, *, commit_on: tuple[type[BaseException], ...] = ()):
     """A transaction for writes: `with write_transaction(engine) as connection:`.
     On SQLite it takes the write lock at BEGIN (BEGIN IMMEDIATE), so it waits for
     another writer instead of failing halfway, after queueing for the file's writer
-    lock (ui/room/writers.py); PostgreSQL locks row by row."""
-    return _Transaction(engine, {"sqlite_begin": "IMMEDIATE"}, queue=True)
+    lock (ui/room/writers.py); PostgreSQL locks row by row. An error of a type in
+    `commit_on` still commits what was written before it (a refusal's rate counts)."""
+    return _Transaction(engine, {"sqlite_begin": "IMMEDIATE"}, queue=True, commit_on=commit_on)
 
 
 def read_transaction(engine: sa.Engine):
@@ -176,8 +194,8 @@ def read_transaction(engine: sa.Engine):
 
 
 class _Transaction:
-    def __init__(self, engine: sa.Engine, options: dict, *, queue: bool = False):
-        self.engine, self.options = engine, options
+    def __init__(self, engine: sa.Engine, options: dict, *, queue: bool = False, commit_on=()):
+        self.engine, self.options, self.commit_on = engine, options, tuple(commit_on)
         self.queue = one_writer(engine) if queue else contextlib.nullcontext()
 
     def __enter__(self) -> sa.Connection:
@@ -192,7 +210,7 @@ class _Transaction:
 
     def __exit__(self, kind, error, traceback) -> None:
         try:
-            if kind is None:
+            if kind is None or issubclass(kind, self.commit_on):
                 self.transaction.commit()
             else:
                 self.transaction.rollback()

@@ -16,8 +16,18 @@ Why no answer is ever lost or lands in a closed round:
   minutes (a test saw it); exclusive lockers queue in order. It costs nothing: every
   answer of a room already updates one row, the room's rate counter.
   SQLite takes the write lock at BEGIN (schema.write_transaction): writes are serial.
-- Lock order is always room, then round (control, expiry) or round alone (answers),
-  so no two transactions wait on each other in a circle.
+- Lock order is always rate counts, then room, then round (control, expiry) or round
+  alone (answers), so no two transactions wait on each other in a circle.
+
+Who is held back, and by what (the numbers and why: limits.py):
+- A device holding a room's key (the opener's, or one `recover` gave for the recovery
+  code) is checked by a read and never counted: others' wrong tries cannot lock it out.
+- Every try that could be a guess is counted first, per token and per room code or
+  for everyone, and the count is kept when the try is refused (counted_transaction):
+  every refusal is raised before any of the room's data is written.
+- A code with no room is answered and counted as a real one wherever the answer could
+  tell them apart: the recovery form says "does not open room X" for both.
+- Expired rooms go on a schedule shared by the replicas (store_prune).
 
 Reads for the pages (`answers`, `round_of`, ...) live in store_reads; they are
 re-exported here, so `store` is the whole interface.
@@ -39,7 +49,8 @@ from .codes import (
     normal_recovery_code,
 )
 from .questions import Question, to_json
-from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction, upsert, write_transaction
+from .schema import KEYS, ROOMS, ROUNDS, read_transaction, upsert, write_transaction
+from .store_prune import PRUNE_EVERY_S, delete_expired, prune_if_due, prune_now  # noqa: F401
 from .store_reads import (  # noqa: F401  (re-exported: the store is the whole interface)
     LIFETIME_S,
     InvalidAnswer,
@@ -52,9 +63,11 @@ from .store_reads import (  # noqa: F401  (re-exported: the store is the whole i
     Round,
     RoundClosed,
     TooFast,
+    WrongRecoveryCode,
     answer_count,
     answers,
     clock,
+    counted_transaction,
     member_count,
     my_answer,
     normal,
@@ -67,6 +80,7 @@ from .store_reads import (  # noqa: F401  (re-exported: the store is the whole i
 from .store_students import (  # noqa: F401  (re-exported)
     NICKNAME_LENGTH,
     answer,
+    check_token,
     clean_nickname,
     join,
 )
@@ -85,13 +99,17 @@ class NewRoom:
 # -- the lecturer ----------------------------------------------------------------------------
 
 
-def open_room(engine: sa.Engine, *, now: float | None = None) -> NewRoom:
-    """A new room, after deleting the expired rooms (12 h) and everything in them."""
+def open_room(engine: sa.Engine, *, token: str, now: float | None = None) -> NewRoom:
+    """A new room for the browser `token` (limits.OPEN_PER_TOKEN, OPEN_ALL: TooFast)."""
     now = clock(now)
+    check_token(token)
+    prune_if_due(engine, now=now)
     secret, recovery = new_secret(), new_recovery_code()
-    with write_transaction(engine) as connection:
-        delete_expired(connection, now=now)
-        limits.forget_old(connection, now=now)
+    with counted_transaction(engine) as connection:
+        if not limits.hit(connection, limits.OPEN_PER_TOKEN, token, now=now):
+            raise TooFast("Too many rooms opened from this browser: wait a minute.")
+        if not limits.hit(connection, limits.OPEN_ALL, "all", now=now):
+            raise TooFast("Too many rooms are being opened right now: wait a minute.")
         while True:  # a code already taken (1 in 244 million per room open): draw again
             code = new_code()
             inserted = connection.execute(
@@ -110,44 +128,68 @@ def open_room(engine: sa.Engine, *, now: float | None = None) -> NewRoom:
                 return NewRoom(code, secret, recovery)
 
 
-def delete_expired(connection: sa.Connection, *, now: float) -> int:
-    """Delete rooms past their 12 hours with their rounds, members and answers; how
-    many rooms went. Rooms and rounds are locked first, so an answer in flight either
-    commits before (and is deleted) or finds no round."""
-    expired = sa.select(ROOMS.c.id).where(ROOMS.c.expires_at <= now)
-    ids = list(connection.execute(expired.with_for_update()).scalars())
-    if not ids:
-        return 0
-    rounds = sa.select(ROUNDS.c.number).where(ROUNDS.c.room_id.in_(ids))
-    connection.execute(rounds.with_for_update()).all()
-    for table in (ANSWERS, MEMBERS, ROUNDS):
-        connection.execute(sa.delete(table).where(table.c.room_id.in_(ids)))
-    connection.execute(sa.delete(ROOMS).where(ROOMS.c.id.in_(ids)))
-    return len(ids)
+def _key_opens(connection, room, secret: str) -> bool:
+    """Whether `secret` is the room's key or a key a device got for it (`recover`)."""
+    wanted = digest(secret)
+    if hmac.compare_digest(wanted, room.key_digest):
+        return True
+    found = sa.select(KEYS.c.key_digest).where(
+        KEYS.c.room_id == room.id, KEYS.c.key_digest == wanted
+    )
+    return connection.execute(found).first() is not None
 
 
 def authorize(engine: sa.Engine, code: str, secret: str, *, now: float | None = None) -> bool:
-    """Whether `secret` is the room's key or its recovery code. Wrong tries are
-    rate-limited per room (limits.RECOVERY_PER_ROOM; TooFast past it)."""
+    """Whether `secret` is a key of the room: the opener's, or one `recover` gave.
+    One read, never counted nor limited (a key is 256 random bits: nobody guesses
+    one, and nobody's wrong tries can hold its holder back). False alike for a room
+    that does not exist and for a wrong key; NoSuchRoom only for a key of a room that
+    expired and is not yet deleted (its holder may know that)."""
     now, code = clock(now), normal(code)
     with read_transaction(engine) as connection:
-        room = room_row(connection, code, now=now)
-    if hmac.compare_digest(digest(secret), room.key_digest):
-        return True
-    with write_transaction(engine) as connection:
-        if not limits.hit(connection, limits.RECOVERY_PER_ROOM, room.id, now=now):
-            raise TooFast("Too many wrong keys for this room: wait a minute.")
-        right = hmac.compare_digest(digest(normal_recovery_code(secret)), room.recovery_digest)
-        if right:
-            limits.give_back(connection, limits.RECOVERY_PER_ROOM, room.id, now=now)
-    return right
+        room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
+        if room is None or not _key_opens(connection, room, str(secret)):
+            return False
+    if room.expires_at <= now:
+        raise NoSuchRoom("No room has this code: check it on the projector.")
+    return True
+
+
+def recover(
+    engine: sa.Engine, code: str, recovery_code: str, *, token: str, now: float | None = None
+) -> str:
+    """A new key for room `code` for the browser `token`, given its recovery code.
+    WrongRecoveryCode, the same for a wrong code and a room that does not exist; every
+    try counted per token and per typed room code (limits.RECOVERY_PER_TOKEN,
+    RECOVERY_PER_ROOM: TooFast), a right one given back."""
+    now, code = clock(now), normal(code)
+    check_token(token)
+    key = new_secret()
+    with counted_transaction(engine) as connection:
+        if not limits.hit(connection, limits.RECOVERY_PER_TOKEN, token, now=now):
+            raise TooFast("Too many wrong recovery codes from this browser: wait a minute.")
+        if not limits.hit(connection, limits.RECOVERY_PER_ROOM, code, now=now):
+            raise TooFast(f"Too many wrong recovery codes for room {code} just now: wait a minute.")
+        room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
+        typed = digest(normal_recovery_code(recovery_code))
+        stored = _NO_DIGEST if room is None or room.expires_at <= now else room.recovery_digest
+        if not hmac.compare_digest(typed, stored):
+            raise WrongRecoveryCode(f"That recovery code does not open room {code}.")
+        limits.give_back(connection, limits.RECOVERY_PER_TOKEN, token, now=now)
+        limits.give_back(connection, limits.RECOVERY_PER_ROOM, code, now=now)
+        connection.execute(
+            sa.insert(KEYS).values(room_id=room.id, key_digest=digest(key), created_at=now)
+        )
+    return key
+
+
+_NO_DIGEST = "-" * 64  # matches no digest (hex): a room that is not there compares alike
 
 
 def _authorized(engine, code: str, secret: str, *, now: float) -> None:
-    """NotAllowed unless `secret` controls the room. Called before the change's own
-    transaction: on SQLite a wrong try's count is a write of its own."""
+    """NotAllowed unless `secret` is a key of the room (a read: nothing is counted)."""
     if not authorize(engine, code, secret, now=now):
-        raise NotAllowed("Only the lecturer who opened this room can do that.")
+        raise NotAllowed(f"This browser's key does not open room {normal(code)}.")
 
 
 def _locked(connection, code: str, *, now: float):

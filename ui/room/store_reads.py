@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from .codes import normal_code
 from .questions import Question, answer_from_json, from_json
-from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction
+from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction, write_transaction
 
 LIFETIME_S = 12 * 3600  # a room expires 12 hours after it was opened
 
@@ -30,6 +30,10 @@ class NoSuchRoom(RoomError):
 
 class NotAllowed(RoomError):
     """Not the lecturer's key; or a token that may not do this."""
+
+
+class WrongRecoveryCode(NotAllowed):
+    """The recovery code does not open the room (said alike when there is no room)."""
 
 
 class RoundClosed(RoomError):
@@ -77,6 +81,13 @@ class Round:
     state: str
     vote: int
     first_round: int | None
+
+
+def counted_transaction(engine: sa.Engine):
+    """A write transaction that keeps its rate counts when it refuses: a RoomError
+    commits what was written before it. So every refusal is raised before any of the
+    room's data is written, after the counting (limits.py: refused writes count)."""
+    return write_transaction(engine, commit_on=(RoomError,))
 
 
 def clock(now: float | None) -> float:

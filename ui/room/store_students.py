@@ -12,7 +12,8 @@ import sqlalchemy as sa
 from . import limits
 from .codes import valid_token
 from .questions import answer_to_json, parse_answer
-from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, upsert, write_transaction
+from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, upsert
+from .store_prune import prune_if_due
 from .store_reads import (
     InvalidAnswer,
     NoSuchRoom,
@@ -22,6 +23,7 @@ from .store_reads import (
     RoundClosed,
     TooFast,
     clock,
+    counted_transaction,
     normal,
     pulse_of,
     question_of,
@@ -37,7 +39,8 @@ def clean_nickname(text) -> str:
     return " ".join(kept.split())[:NICKNAME_LENGTH]
 
 
-def _check_token(token) -> None:
+def check_token(token) -> None:
+    """NotAllowed unless `token` has a token's shape (it keys the rate counts)."""
     if not valid_token(token):
         raise NotAllowed("This browser's answer token is not valid: reload the page.")
 
@@ -45,25 +48,27 @@ def _check_token(token) -> None:
 def join(
     engine: sa.Engine, code: str, *, token: str, nickname: str = "", now: float | None = None
 ) -> Pulse:
-    """Join (or rejoin) a room; what its polling needs. Rate-limited per token and per
-    room, and for codes that do not exist, for all clients together."""
+    """Join (or rejoin) a room; what its polling needs. Every try is counted per token
+    (real code or not); a real code per room, codes that do not exist for all clients
+    together (TooFast past a limit)."""
     now, code = clock(now), normal(code)
-    _check_token(token)
-    with write_transaction(engine) as connection:
+    check_token(token)
+    prune_if_due(engine, now=now)
+    with counted_transaction(engine) as connection:
+        if not limits.hit(connection, limits.JOIN_PER_TOKEN, token, now=now):
+            raise TooFast("Too many joins from this browser: wait a minute.")
         room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
-        if room is not None:
-            return _join(connection, code, token=token, nickname=nickname, now=now)
-        # Counted and committed (leaving the block): the refusal must not undo the count.
-        guessing = not limits.hit(connection, limits.JOIN_UNKNOWN_CODE, "all", now=now)
-    if guessing:
-        raise TooFast("Too many tries of codes that do not exist: wait a minute.")
-    raise NoSuchRoom("No room has this code: check it on the projector.")
+        if room is None:
+            if not limits.hit(connection, limits.JOIN_UNKNOWN_CODE, "all", now=now):
+                raise TooFast("Too many tries of codes that do not exist: wait a minute.")
+            raise NoSuchRoom("No room has this code: check it on the projector.")
+        if not limits.hit(connection, limits.JOIN_PER_ROOM, room.id, now=now):
+            raise TooFast("Too many joins to this room: wait a minute.")
+        return _join(connection, code, token=token, nickname=nickname, now=now)
 
 
 def _join(connection, code: str, *, token: str, nickname: str, now: float) -> Pulse:
     room = room_row(connection, code, now=now)
-    if not limits.hit(connection, limits.JOIN_PER_TOKEN, token, now=now):
-        raise TooFast("Too many joins from this browser: wait a minute.")
     name = clean_nickname(nickname)
     connection.execute(
         upsert(connection, MEMBERS)
@@ -72,8 +77,6 @@ def _join(connection, code: str, *, token: str, nickname: str, now: float) -> Pu
             index_elements=[MEMBERS.c.room_id, MEMBERS.c.token], set_={"nickname": name}
         )
     )
-    if not limits.hit(connection, limits.JOIN_PER_ROOM, room.id, now=now):
-        raise TooFast("Too many joins to this room: wait a minute.")
     return pulse_of(room, now=now)
 
 
@@ -81,42 +84,50 @@ def answer(
     engine: sa.Engine, code: str, *, token: str, round_number: int, raw, now: float | None = None
 ):
     """Give or change this browser's answer to the round: validated (InvalidAnswer),
-    only while the round is open (RoundClosed), rate-limited per token and per room
-    (TooFast). The answer as stored (questions.parse_answer's)."""
+    only while the round is open (RoundClosed), from a token that joined (NotAllowed),
+    rate-limited per token and per room (TooFast). Refused answers count against the
+    limits too: each took the writer lock. The answer as stored (parse_answer's)."""
     now, code = clock(now), normal(code)
-    _check_token(token)
+    check_token(token)
     if isinstance(round_number, bool) or not isinstance(round_number, Integral):
         raise NoSuchRound("This room has no such round.")
     round_number = int(round_number)
-    with write_transaction(engine) as connection:
-        room = room_row(connection, code, now=now)
-        if room.ended:
-            raise RoundClosed("This room has ended.")
-        member = sa.select(MEMBERS.c.token).where(
-            MEMBERS.c.room_id == room.id, MEMBERS.c.token == token
-        )
-        if connection.execute(member).first() is None:
-            raise NotAllowed("Join the room before answering.")
-        state = connection.execute(
-            sa.select(ROUNDS.c.state, ROUNDS.c.question)
-            .where(ROUNDS.c.room_id == room.id, ROUNDS.c.number == round_number)
-            .with_for_update(key_share=True)  # FOR NO KEY UPDATE: see store.py
-        ).first()
-        if state is None:
-            raise NoSuchRound("This room has no such round.")
-        if state.state != "open":
-            raise RoundClosed("This round is closed: answers are no longer taken.")
-        try:
-            parsed = parse_answer(question_of(state.question), raw)
-        except ValueError as reason:
-            raise InvalidAnswer(str(reason)) from None
+    prune_if_due(engine, now=now)
+    with counted_transaction(engine) as connection:
         if not limits.hit(connection, limits.ANSWER_PER_TOKEN, token, now=now):
             raise TooFast("Too many answers from this browser: wait a minute.")
-        _upsert_answer(connection, room.id, round_number, token, parsed, now=now)
-        # Last: the room's counter is the one row every answer of the room touches.
+        room = room_row(connection, code, now=now)
+        # Before the round's lock: lock order is rate counts, then round (store.py).
         if not limits.hit(connection, limits.ANSWER_PER_ROOM, room.id, now=now):
             raise TooFast("This room is taking too many answers: wait a minute.")
+        parsed = _checked(connection, room, token=token, round_number=round_number, raw=raw)
+        _upsert_answer(connection, room.id, round_number, token, parsed, now=now)
     return parsed
+
+
+def _checked(connection, room, *, token: str, round_number: int, raw):
+    """The answer parsed, once the room, the member and the round take it (RoomError:
+    raised before anything is written, so the counts alone are kept)."""
+    if room.ended:
+        raise RoundClosed("This room has ended.")
+    member = sa.select(MEMBERS.c.token).where(
+        MEMBERS.c.room_id == room.id, MEMBERS.c.token == token
+    )
+    if connection.execute(member).first() is None:
+        raise NotAllowed("Join the room before answering.")
+    state = connection.execute(
+        sa.select(ROUNDS.c.state, ROUNDS.c.question)
+        .where(ROUNDS.c.room_id == room.id, ROUNDS.c.number == round_number)
+        .with_for_update(key_share=True)  # FOR NO KEY UPDATE: see store.py
+    ).first()
+    if state is None:
+        raise NoSuchRound("This room has no such round.")
+    if state.state != "open":
+        raise RoundClosed("This round is closed: answers are no longer taken.")
+    try:
+        return parse_answer(question_of(state.question), raw)
+    except ValueError as reason:
+        raise InvalidAnswer(str(reason)) from None
 
 
 def _upsert_answer(connection, room_id: int, number: int, token: str, parsed, *, now) -> None:

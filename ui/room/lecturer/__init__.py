@@ -87,7 +87,7 @@ def room_screen(code: str) -> None:
     except SQLAlchemyError:
         unreachable_view(code)
         watch(code, UNREACHABLE)  # drawn again as soon as the room can be read
-    except store.RoomError as error:  # too many wrong keys, say: the store's words
+    except store.RoomError as error:  # the store's own sentence
         st.error(str(error), icon=":material/error:")
 
 

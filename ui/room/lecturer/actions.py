@@ -8,11 +8,11 @@ from __future__ import annotations
 import streamlit as st
 
 from .. import store
-from ..codes import grouped, normal_recovery_code
+from ..codes import grouped
 from ..database import engine
 from ..questions import Question, question_from_exercise, question_from_layer
 from .model import RoomKey, with_room, without_room
-from .state import SOURCES, STATE, key_for, say, show_room
+from .state import SOURCES, STATE, key_for, say, session_token, show_room
 
 
 def chosen_question() -> Question:
@@ -44,7 +44,7 @@ def open_room() -> None:
     if question is None:
         return
     try:
-        made = store.open_room(engine())
+        made = store.open_room(engine(), token=session_token())
         store.ask(engine(), made.code, secret=made.secret, question=question)
     except store.RoomError as error:
         say("error", str(error))
@@ -104,19 +104,17 @@ def leave_room() -> None:
 
 
 def recover(code: str) -> None:
-    """The recovery code typed for `code`: kept as this browser's key when it opens the
-    room. The typed text is never echoed."""
+    """The recovery code typed for `code`, traded for a key of this browser's own when
+    it opens the room (the store's sentence when not: wrong, or too many tries). The
+    typed text is never echoed."""
     typed = st.session_state.get(STATE.recovery, "")
     try:
-        right = store.authorize(engine(), code, typed)
+        key = store.recover(engine(), code, typed, token=session_token())
     except store.RoomError as error:
         say("error", str(error))
         return
-    if not right:
-        say("error", f"That recovery code does not open room {code}.")
-        return
     state = st.session_state
-    state[STATE.rooms] = with_room(STATE.ring(), RoomKey(code, normal_recovery_code(typed)))
+    state[STATE.rooms] = with_room(STATE.ring(), RoomKey(code, key))
     state[STATE.trusted].add(code)
     state[STATE.recovery] = ""
 

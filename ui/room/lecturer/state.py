@@ -1,7 +1,8 @@
 """The lecturer's page state: its one declaration (`STATE`: every session-state and
 widget key, named once, here; its link fields; typed reads): the room on screen (in
 the link, `room=K7QX3M`), the keys this browser keeps for its rooms (never in the
-link, never on screen: ui.shared.browser, namespace "class-rooms"), the recovery code
+link, never on screen: ui.shared.browser, namespace "class-rooms") and its token
+(namespace "class-lecturer-token": the store counts its tries by it), the recovery code
 shown once, and the question being chosen (an exercise, or the Playground's layer the
 link brought)."""
 
@@ -22,12 +23,13 @@ from ...shared import browser
 from ...shared.controls import PoolControls
 from ...shared.lecture import with_lecture
 from ...shared.state import PageKeys, literal, start_page_state
-from ..codes import normal_code
+from ..codes import new_token, normal_code, valid_token
 from ..questions import KINDS, question_from_layer
 from .model import RoomKey, merged_rooms, rooms_from_stored, rooms_to_stored, secret_for
 
 P = "cls"  # the page's key prefix: every key below starts with it
 ROOMS = "class-rooms"  # the browser storage's namespace for the lecturer's keys
+TOKEN = "class-lecturer-token"  # ... and for this browser's token (a string)
 ROOM_FIELD = "room"  # the link's room code
 
 
@@ -50,6 +52,7 @@ class LecturerState:
     pool: PoolControls = PoolControls.under(f"{P}_pl")  # the Playground layer's fields
     rooms: str = f"{P}_rooms"  # [RoomKey]: this session's and this browser's keys
     trusted: str = f"{P}_trusted"  # codes whose key the store accepted this session
+    token: str = f"{P}_token"  # this browser's token: the store counts its tries by it
     recovery_codes: str = f"{P}_recovery_codes"  # {code: grouped code}: made here, shown
     layer: str = f"{P}_layer"  # Layer | None: the Playground's, from the link
     layer_error: str = f"{P}_layer_error"  # why the link's layer cannot be asked
@@ -117,6 +120,7 @@ def init_state() -> None:
         {
             STATE.rooms: [],
             STATE.trusted: set(),
+            STATE.token: new_token(),
             STATE.recovery_codes: {},
             STATE.choosing: False,
             STATE.source: SOURCES["exercise"],
@@ -126,6 +130,9 @@ def init_state() -> None:
     stored = browser.recalled(ROOMS)
     if stored is not None:
         st.session_state[STATE.rooms] = merged_rooms(STATE.ring(), rooms_from_stored(stored))
+    kept_token = browser.recalled(TOKEN)
+    if valid_token(kept_token):  # user input: only a token's shape replaces the session's
+        st.session_state[STATE.token] = kept_token
 
 
 def read_layer() -> None:
@@ -170,8 +177,10 @@ def adopt_layer(question) -> None:
 
 
 def remember_rooms() -> None:
-    """Every run: the keys go to the browser (written once its own have come back)."""
+    """Every run: the keys and the token go to the browser (written once its own have
+    come back)."""
     browser.remember(ROOMS, rooms_to_stored(STATE.ring()))
+    browser.remember(TOKEN, st.session_state[STATE.token])
 
 
 def linked_code() -> str | None:
@@ -179,6 +188,14 @@ def linked_code() -> str | None:
     that is not one raises ValueError with the reason."""
     text = st.query_params.get(ROOM_FIELD)
     return None if text is None else normal_code(text)
+
+
+def session_token() -> str:
+    """The token the store counts this browser's rooms opened and recovery codes tried
+    by: the one the browser kept (made by the session that found none), or this
+    session's own until the browser has answered. A script can make tokens at will:
+    the store's per-room and overall counts bound it."""
+    return st.session_state[STATE.token]
 
 
 def key_for(code: str) -> str | None:

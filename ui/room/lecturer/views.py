@@ -139,7 +139,10 @@ def waiting_for_keys_view(code: str) -> None:
 def recovery_view(code: str, *, stale: bool = False) -> None:
     """A browser without the room's key: the recovery code, and no controls."""
     if stale:
-        st.warning(f"The key this browser kept does not open room {code} any more.")
+        st.warning(
+            f"The key this browser kept does not open room {code}: the room may have "
+            "expired (rooms last 12 hours)."
+        )
     st.markdown(
         f"This browser holds no key for room **{code}**. To run it here, type the "
         "recovery code shown when the room was opened."

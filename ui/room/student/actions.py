@@ -17,7 +17,7 @@ from ..codes import normal_code
 from ..database import engine
 from ..questions import LARGEST_OUTPUT_SIDE
 from .model import clean_nickname
-from .state import STATE, enter_room, leave_room, saved_answer, say
+from .state import STATE, enter_room, leave_room, note_saved, saved_answer, say
 
 NO_DATABASE = "The class's database did not answer: try again in a moment."
 CLOSED = "Voting on this question has closed: your saved answer stays as it was."
@@ -85,13 +85,16 @@ def save(round_number: int, raw, *, token: str) -> bool:
 
 def tapped(round_number: int, chart_key: str, token: str) -> None:
     """A tap on x: the cell goes in or out of the saved answer, saved at once; the
-    chart gets a new key."""
+    chart gets a new key. What was saved becomes the next tap's start at once: a
+    second tap can come before the page is drawn again (a run stopped by the next
+    tap), and starting it from the answer last drawn would drop the first tap."""
     st.session_state[STATE.clicks] += 1
     cell = clicked_cell(chart_key)
     if cell is None:
         return
     picks = frozenset(saved_answer(round_number) or ()) ^ {cell}
-    save(round_number, [list(pick) for pick in sorted(picks)], token=token)
+    if save(round_number, [list(pick) for pick in sorted(picks)], token=token):
+        note_saved(round_number, picks)
 
 
 def read_box(key: str, parse, *, label: str):

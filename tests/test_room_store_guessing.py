@@ -1,0 +1,240 @@
+"""Who the rooms' limits hold back, on SQLite and PostgreSQL: the one who tries wrong,
+never the lecturer holding a key. Wrong recovery codes per browser and per room, codes
+with no room answered and counted as real ones, rooms opened per browser and overall,
+refused answers counted. Windows are crossed by passing a later `now`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+import sqlalchemy as sa
+from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fixture)
+    NOW,
+    RIGHT,
+    engine_fixture,
+    open_and_ask,
+    rows,
+    student,
+    value_question,
+)
+
+from ui.room import codes, limits, store
+from ui.room.schema import RATE_COUNTS, ROOMS
+
+WRONG = "AAAA-AAAA-AAAA"  # a recovery code's shape; no room's (one in 6e16)
+
+
+def unknown_code(*taken: str) -> str:
+    """A join code no room here has."""
+    while True:
+        code = codes.new_code()
+        if code not in taken:
+            return code
+
+
+def try_recovery(engine, code, typed, *, token, now) -> str:
+    """What the recovery form would say: "key" when it opened the room, else the
+    refusal's kind and sentence."""
+    try:
+        store.recover(engine, code, typed, token=token, now=now)
+    except store.RoomError as error:
+        return f"{type(error).__name__}: {error}"
+    return "key"
+
+
+# -- the lecturer is never locked out ---------------------------------------------------------
+
+
+def test_wrong_recovery_codes_from_another_browser_never_lock_the_lecturer_out(engine):
+    """The issue's scenario: a room taken over on a second device, then 11 and more
+    wrong recovery codes from another browser within the minute."""
+    room, _ = open_and_ask(engine)
+    lecturer = codes.new_token()
+    second = store.recover(engine, room.code, codes.grouped(room.recovery_code), token=lecturer,
+                           now=NOW)  # fmt: skip
+    attacker = codes.new_token()
+    said = [try_recovery(engine, room.code, WRONG, token=attacker, now=NOW + 1) for _ in range(15)]
+    wrong = f"WrongRecoveryCode: That recovery code does not open room {room.code}."
+    assert said[: limits.RECOVERY_PER_TOKEN.count] == [wrong] * limits.RECOVERY_PER_TOKEN.count
+    assert set(said[limits.RECOVERY_PER_TOKEN.count :]) == {
+        "TooFast: Too many wrong recovery codes from this browser: wait a minute."
+    }
+    # Within the same minute, both devices of the lecturer work, Close included ...
+    assert store.authorize(engine, room.code, second, now=NOW + 2)
+    assert store.close_round(engine, room.code, secret=second, now=NOW + 2) == "closed"
+    assert store.reveal(engine, room.code, secret=room.secret, now=NOW + 2) == "revealed"
+    # ... and the right recovery code still opens the room on a third one.
+    third = store.recover(engine, room.code, room.recovery_code, token=lecturer, now=NOW + 3)
+    assert store.vote_again(engine, room.code, secret=third, now=NOW + 3) == 2
+
+
+def test_wrong_recovery_codes_are_limited_per_room_whatever_the_browsers(engine, monkeypatch):
+    monkeypatch.setattr(limits, "RECOVERY_PER_ROOM", replace(limits.RECOVERY_PER_ROOM, count=5))
+    room, _ = open_and_ask(engine)
+    other, _ = open_and_ask(engine)
+    said = [try_recovery(engine, room.code, WRONG, token=codes.new_token(), now=NOW)
+            for _ in range(7)]  # fmt: skip
+    assert (
+        said[:5] == [f"WrongRecoveryCode: That recovery code does not open room {room.code}."] * 5
+    )
+    assert (
+        said[5:]
+        == [f"TooFast: Too many wrong recovery codes for room {room.code} just now: wait a minute."]
+        * 2
+    )
+    # The right code waits for the next minute; the key never waits; other rooms go on.
+    assert "TooFast" in try_recovery(engine, room.code, room.recovery_code,
+                                     token=codes.new_token(), now=NOW + 59)  # fmt: skip
+    assert store.close_round(engine, room.code, secret=room.secret, now=NOW + 59) == "closed"
+    assert try_recovery(engine, other.code, other.recovery_code,
+                        token=codes.new_token(), now=NOW + 59) == "key"  # fmt: skip
+    assert try_recovery(engine, room.code, room.recovery_code,
+                        token=codes.new_token(), now=NOW + 60) == "key"  # fmt: skip
+
+
+def test_a_right_recovery_code_gives_its_tries_back(engine):
+    room, _ = open_and_ask(engine)
+    token = codes.new_token()
+    for second in range(3 * limits.RECOVERY_PER_TOKEN.count):
+        assert try_recovery(engine, room.code, room.recovery_code, token=token,
+                            now=NOW + second / 10) == "key"  # fmt: skip
+    assert "WrongRecoveryCode" in try_recovery(engine, room.code, WRONG, token=token, now=NOW + 9)
+
+
+# -- codes with no room ------------------------------------------------------------------------
+
+
+def test_the_recovery_form_answers_and_counts_unknown_codes_as_real_ones(engine):
+    room, _ = open_and_ask(engine)
+    unknown = unknown_code(room.code)
+    said = {}
+    for code in (room.code, unknown):  # one browser each, twelve tries
+        token = codes.new_token()
+        said[code] = [try_recovery(engine, code, WRONG, token=token, now=NOW) for _ in range(12)]
+    assert [text.replace(room.code, "CODE") for text in said[room.code]] == [
+        text.replace(unknown, "CODE") for text in said[unknown]
+    ]
+    per_token = limits.RECOVERY_PER_TOKEN.count
+    assert said[unknown][per_token:] == [
+        "TooFast: Too many wrong recovery codes from this browser: wait a minute."
+    ] * (12 - per_token)
+    # Each code's own count is one row per window, made alike.
+    for code in (room.code, unknown):
+        assert rows_named(engine, f"{limits.RECOVERY_PER_ROOM.name}:{code}") == 1
+
+
+def rows_named(engine, key: str) -> int:
+    with engine.connect() as connection:
+        counted = sa.select(sa.func.count()).where(RATE_COUNTS.c.key == key)
+        return connection.execute(counted).scalar_one()
+
+
+def test_two_thousand_codes_from_one_browser_hit_the_limit_on_both_forms(engine):
+    room, _ = open_and_ask(engine)
+    token = codes.new_token()
+    guesses = [unknown_code(room.code) for _ in range(2000)]
+    said = [try_recovery(engine, code, WRONG, token=token, now=NOW + i / 100)
+            for i, code in enumerate(guesses)]  # fmt: skip
+    refused = [text.startswith("TooFast") for text in said]
+    assert sum(not r for r in refused) == limits.RECOVERY_PER_TOKEN.count
+    assert refused[limits.RECOVERY_PER_TOKEN.count :] == [True] * (2000 - 10)
+    assert {text.split(" room ")[0] for text in said[:10]} == {
+        "WrongRecoveryCode: That recovery code does not open"
+    }
+    joined = []
+    for i, code in enumerate(guesses):
+        try:
+            store.join(engine, code, token=token, now=NOW + i / 100)
+        except store.RoomError as error:
+            joined.append(type(error).__name__)
+    assert joined.count("NoSuchRoom") <= limits.JOIN_UNKNOWN_CODE.count
+    assert joined.count("TooFast") == 2000 - joined.count("NoSuchRoom")
+    # The browser is held back, not the room: the real code joins from another one.
+    student(engine, room.code, now=NOW + 19)
+
+
+# -- opening rooms ----------------------------------------------------------------------------
+
+
+def test_a_hundred_rooms_a_minute_from_one_browser_are_held_back(engine):
+    token = codes.new_token()
+    opened, said = 0, set()
+    for i in range(100):
+        try:
+            store.open_room(engine, token=token, now=NOW + i * 0.6)
+            opened += 1
+        except store.TooFast as error:
+            said.add(str(error))
+    assert opened == limits.OPEN_PER_TOKEN.count
+    assert said == {"Too many rooms opened from this browser: wait a minute."}
+    assert rows(engine, ROOMS) == limits.OPEN_PER_TOKEN.count
+    store.open_room(engine, token=codes.new_token(), now=NOW + 59)  # another browser
+    store.open_room(engine, token=token, now=NOW + 60)  # the next minute
+
+
+def test_rooms_opened_by_everyone_together_are_limited(engine, monkeypatch):
+    monkeypatch.setattr(limits, "OPEN_ALL", replace(limits.OPEN_ALL, count=4))
+    for _ in range(4):
+        store.open_room(engine, token=codes.new_token(), now=NOW)
+    with pytest.raises(store.TooFast, match="being opened right now"):
+        store.open_room(engine, token=codes.new_token(), now=NOW + 59)
+    store.open_room(engine, token=codes.new_token(), now=NOW + 60)
+    assert rows(engine, ROOMS) == 5
+
+
+# -- refused writes count -----------------------------------------------------------------------
+
+
+def test_refused_answers_count_against_the_browsers_limit(engine, monkeypatch):
+    monkeypatch.setattr(limits, "ANSWER_PER_TOKEN", replace(limits.ANSWER_PER_TOKEN, count=6))
+    room, number = open_and_ask(engine, value_question())
+    token = student(engine, room.code)
+    stranger = codes.new_token()  # never joined
+    for raw in ("abc", float("inf"), [[0, 0]]):  # malformed: refused
+        with pytest.raises(store.InvalidAnswer):
+            store.answer(engine, room.code, token=token, round_number=number, raw=raw, now=NOW)
+    with pytest.raises(store.NoSuchRound):
+        store.answer(engine, room.code, token=token, round_number=9, raw=1, now=NOW)
+    said = []
+    for _ in range(7):
+        try:
+            store.answer(engine, room.code, token=stranger, round_number=number, raw=1, now=NOW)
+        except store.RoomError as error:
+            said.append(type(error).__name__)
+    assert said == ["NotAllowed"] * 6 + ["TooFast"]  # a token that never joined: counted
+    store.close_round(engine, room.code, secret=room.secret, now=NOW)
+    for _ in range(2):  # a closed round: refused, counted (the token's 5th and 6th)
+        with pytest.raises(store.RoundClosed):
+            store.answer(engine, room.code, token=token, round_number=number, raw=1, now=NOW)
+    with pytest.raises(store.TooFast, match="from this browser"):
+        store.answer(engine, room.code, token=token, round_number=number, raw=1, now=NOW)
+    assert store.answer_count(engine, room.code, number, now=NOW) == 0  # nothing stored
+
+
+def test_refused_answers_count_against_the_rooms_limit(engine, monkeypatch):
+    monkeypatch.setattr(limits, "ANSWER_PER_ROOM", replace(limits.ANSWER_PER_ROOM, count=5))
+    room, number = open_and_ask(engine, value_question())
+    tokens = [codes.new_token() for _ in range(5)]  # none joined
+    for token in tokens:
+        with pytest.raises(store.NotAllowed, match="Join the room"):
+            store.answer(engine, room.code, token=token, round_number=number, raw=1, now=NOW)
+    member = student(engine, room.code)
+    with pytest.raises(store.TooFast, match="room is taking too many"):
+        store.answer(engine, room.code, token=member, round_number=number, raw=1, now=NOW)
+    store.answer(engine, room.code, token=member, round_number=number, raw=RIGHT[0][0],
+                 now=NOW + 60)  # fmt: skip
+    assert store.answer_count(engine, room.code, number, now=NOW + 60) == 1
+
+
+def test_refused_joins_count_against_the_browsers_limit(engine, monkeypatch):
+    monkeypatch.setattr(limits, "JOIN_PER_TOKEN", replace(limits.JOIN_PER_TOKEN, count=3))
+    room, _ = open_and_ask(engine)
+    token = codes.new_token()
+    for _ in range(3):
+        with pytest.raises(store.NoSuchRoom):
+            store.join(engine, unknown_code(room.code), token=token, now=NOW)
+    with pytest.raises(store.TooFast, match="from this browser"):
+        store.join(engine, room.code, token=token, now=NOW)  # a real code too
+    assert store.member_count(engine, room.code, now=NOW) == 0
+    store.join(engine, room.code, token=token, now=NOW + 60)
