@@ -165,6 +165,27 @@ def test_the_wrong_lines_name_each_mistake_with_its_count_and_sum_to_the_wrong(k
         assert f"Other: {counted.other} wrong answer" in lines[-1]
 
 
+def test_mistakes_that_pick_the_same_cells_are_named_together_on_the_projector():
+    # x = 1 2 2, windows 1×2 at stride 1, ties "first": right {(0, 1)}; "last",
+    # "split" and "all" all give {(0, 1), (0, 2)} (worked in test_room_tally.py).
+    question = question_from_layer(
+        "cells", x=[[1, 2, 2]], config=PoolConfig("max", (1, 2), stride=1),
+        grad_output=np.ones((1, 2)),
+    )  # fmt: skip
+    both = frozenset({(0, 1), (0, 2)})
+    first = tally(question, [both, both, question.answer])
+    (line,) = answers.wrong_lines(question, first)
+    assert line == (
+        "2 answers: the cells you get if you break ties so that the last tied cell in "
+        "reading order gets it all, or so that the tied cells share it evenly, or so that "
+        "every tied cell gets all of it."
+    )
+    second = tally(question, [both, question.answer, question.answer])
+    (moved,) = answers.shift_lines(question, first, second)
+    assert moved.startswith("The cells, what you get if you break ties so that the last")
+    assert "or so that every tied cell gets all of it: 2 → 1." in moved
+
+
 def test_no_wrong_lines_when_everyone_is_right_and_other_counts_unknown_answers():
     question = question_from_exercise("value", level=2, seed=1, number=4)
     assert answers.wrong_lines(question, tally(question, [question.answer] * 4)) == []

@@ -5,8 +5,11 @@ ui/exercises).
 picked each cell (cell questions) or the numbers given (number questions), and the
 wrong answers grouped by the known mistake each shows, from the Exercises' own mistake
 analysis (ui/exercises/mistakes.py: `known_mistakes` worked out once per tally, then
-matched exactly as `diagnose` matches). A wrong answer no known mistake gives is
-counted as "other". `shift` sets two votes on the same question side by side.
+matched exactly as `diagnose` matches). Where several known mistakes give the same
+answer, the wrong answer names them all, together (`WrongAnswer.hows`,
+`mistakes_words`): one of them alone would be one explanation picked among equals. A
+wrong answer no known mistake gives is counted as "other". `shift` sets two votes on
+the same question side by side.
 """
 
 from __future__ import annotations
@@ -24,13 +27,22 @@ class WrongAnswer:
     """answer: what was given (for a named mistake, what that mistake gives; a number
     no mistake gives is rounded to 2 decimals, the answer tolerance); count: how many
     gave it; mistake: the mistake's name (ui.exercises.mistakes.MistakeName) or None
-    ("other"); how / truth: the mistake's own words (None for "other")."""
+    ("other"); how / truth: the mistake's own words (None for "other"); hows: what
+    every known mistake that gives this answer does, in the analysis' order (`how`
+    first; empty for "other")."""
 
     answer: object
     count: int
     mistake: str | None
     how: str | None = None
     truth: str | None = None
+    hows: tuple[str, ...] = ()
+
+    @property
+    def how_all(self) -> str | None:
+        """Every mistake that gives this answer, together, as a clause after "what
+        you get if you" (None for "other")."""
+        return mistakes_words(self.hows or ((self.how,) if self.how else ()))
 
     @property
     def key(self) -> tuple:
@@ -81,6 +93,34 @@ def named(question: Question, given, mistakes: list[Mistake]) -> Mistake | None:
     return next((m for m in mistakes if same_answer(problem, given, m.answer)), None)
 
 
+def alike(question: Question, mistake: Mistake, mistakes: list[Mistake]) -> list[Mistake]:
+    """`mistake` and every other known mistake that gives its answer, in the analysis'
+    order (each mistake's answer against the first's, so the group is the same for
+    every answer it takes in)."""
+    problem = question.problem
+    return [m for m in mistakes if same_answer(problem, m.answer, mistake.answer)]
+
+
+TIE_LEAD = "break ties so that "  # how every tie-rule mistake begins (tie_rule_mistakes)
+
+
+def mistakes_words(hows: tuple[str, ...]) -> str | None:
+    """Clauses after "what you get if you", said together: ('a',) -> 'a'; ('a', 'b',
+    'c') -> 'a, b, or c'; the tie rules in one clause that says its lead once: 'break
+    ties so that X, or so that Y'. None for no clause."""
+    hows = tuple(dict.fromkeys(hows))
+    ties = [how[len(TIE_LEAD) :] for how in hows if how.startswith(TIE_LEAD)]
+    clauses = [how for how in hows if not how.startswith(TIE_LEAD)]
+    if ties:
+        at = next(i for i, how in enumerate(hows) if how.startswith(TIE_LEAD))
+        clauses.insert(at, TIE_LEAD + ", or so that ".join(ties))
+    if not clauses:
+        return None
+    if len(clauses) == 1:
+        return clauses[0]
+    return f"{', '.join(clauses[:-1])}, or {clauses[-1]}"
+
+
 def tally(question: Question, answers: list) -> Tally:
     """Count `answers` (parsed, as questions.parse_answer gives them) to `question`."""
     problem = question.problem
@@ -98,8 +138,8 @@ def tally(question: Question, answers: list) -> Tally:
         group = groups.setdefault(key, [shown, 0, mistake, rank])
         group[1] += 1
     wrong = [
-        WrongAnswer(shown, count, *((m.name, m.how, m.truth) if m else (None, None, None)))
-        for shown, count, m, _ in sorted(groups.values(), key=_order)
+        _wrong(question, shown, count, mistake, mistakes or [])
+        for shown, count, mistake, _ in sorted(groups.values(), key=_order)
     ]
     count = len(answers)
     return Tally(
@@ -112,6 +152,13 @@ def tally(question: Question, answers: list) -> Tally:
         other=sum(w.count for w in wrong if w.mistake is None),
         analysed=mistakes is not None,
     )
+
+
+def _wrong(question, shown, count: int, mistake, mistakes: list[Mistake]) -> WrongAnswer:
+    if mistake is None:
+        return WrongAnswer(shown, count, None)
+    hows = tuple(m.how for m in alike(question, mistake, mistakes))
+    return WrongAnswer(shown, count, mistake.name, mistake.how, mistake.truth, hows)
 
 
 def _shown(answer):

@@ -1,7 +1,8 @@
 """What the projector says about a round's answers (pure: no Streamlit): the count,
 the share right, the wrong answers named with the mistake each shows, the shift from
 the first vote to the second, and the typed answers as bars; each sentence true for
-the numbers at hand (no answers, one, everyone right, nobody right...).
+the numbers at hand (no answers, one, everyone right, nobody right...). A wrong answer
+that several known mistakes give is said with all of them (WrongAnswer.how_all).
 
 A tally is ui/room/tally.Tally: count, right, cell_share (H, W) or values, the wrong
 answers grouped by the known mistake each shows (None: "other").
@@ -65,7 +66,7 @@ def wrong_lines(question: Question, tally: Tally) -> list[str]:
     """The most common wrong answers named with the mistake each shows (at most
     MOST_NAMED), then how many show another known mistake, then the "other" ones."""
     named = [w for w in tally.wrong if w.mistake is not None]
-    lines = [_mistake_line(question, w.answer, w.count, w.how) for w in named[:MOST_NAMED]]
+    lines = [_mistake_line(question, w.answer, w.count, w.how_all) for w in named[:MOST_NAMED]]
     more = sum(w.count for w in named[MOST_NAMED:])
     if more:
         lines.append(f"{plural(more, 'more answer')} show other known mistakes.")
@@ -104,7 +105,7 @@ def shift_lines(question: Question, first: Tally, second: Tally) -> list[str]:
     lines = []
     for _, before, after, wrong in rows[:MOST_NAMED]:
         what = "the cells" if question.kind == "cells" else shown(question.problem, wrong.answer)
-        lines.append(f"{what}, what you get if you {wrong.how}: {before} → {after}.")
+        lines.append(f"{what}, what you get if you {wrong.how_all}: {before} → {after}.")
     listed = [(before, after) for _, before, after, _ in rows[:MOST_NAMED]]
     rest_before = first.count - first.right - sum(before for before, _ in listed)
     rest_after = second.count - second.right - sum(after for _, after in listed)
