@@ -123,14 +123,14 @@ def test_the_normalized_change(before, after, gain):
     assert res.normalized_change(before, after) == gain
 
 
-def test_the_table_says_each_vote_and_change_as_computed(room_run):
+def test_the_words_say_each_vote_and_change_as_computed(room_run):
     _, _, found = room_run
-    rows = res.table_rows(found)
-    assert rows[0]["Vote 1"] == "3 of 8 right (38 %)"  # 37.5 -> 38
-    assert rows[0]["Vote 2"] == "7 of 8 right (88 %)"
-    assert (rows[0]["Change"], rows[0]["Normalized change"]) == ("+4 right", "0.80")
-    assert (rows[1]["Vote 2"], rows[1]["Change"]) == ("not asked again", "—")
-    assert rows[1]["Normalized change"] == "undefined: no second vote"
+    first, value, _ = found
+    assert res.vote_words(first.first) == "3 of 8 right (38 %)"  # 37.5 -> 38
+    assert res.vote_words(first.second) == "7 of 8 right (88 %)"
+    assert (res.change_words(first), res.gain_words(first)) == ("+4 right", "0.80")
+    assert (res.vote_words(value.second), res.change_words(value)) == ("", "")
+    assert res.gain_words(value) == "undefined: no second vote"
     assert res.summary(found) == "3 questions asked, 2 voted on a second time."
     assert res.summary([]) == "No question has been asked in this room yet."
     assert res.summary(found[1:2]) == "1 question asked, none voted on a second time."

@@ -219,7 +219,6 @@ QR_DESK_PX = 240
 QR_MODULE_BORDER = 2  # the quiet zone, in modules (phones read 2 well on a white box)
 ROOM_CODE_LECTURE_PX = 64  # the join code, read from the back of the hall
 ROOM_CODE_DESK_PX = 44
-ROOM_MAPS_POPOVER_PX = 680  # the question's x and dL/dy, side by side, behind a button
 # The share map: each cell's share in % at SHARE_FONT_PX (20.8 px in lecture mode) in a
 # column ROOM_MAP_PX wide (alone, the words beside it) or ROOM_PAIR_MAP_PX (two votes
 # side by side: 8 columns of "100" just fit), in CSS px as grid_figure's width_px; its

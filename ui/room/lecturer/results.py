@@ -194,21 +194,6 @@ def summary(found: list[QuestionResult]) -> str:
     return f"{asked} asked, {again} voted on a second time."
 
 
-def table_rows(found: list[QuestionResult]) -> list[dict]:
-    """One row per question, as the page's table shows it."""
-    return [
-        {
-            "Question": result.number,
-            "Asked": question_words(result.question),
-            "Vote 1": vote_words(result.first),
-            "Vote 2": vote_words(result.second) or "not asked again",
-            "Change": change_words(result) or "—",
-            "Normalized change": gain_words(result),
-        }
-        for result in found
-    ]
-
-
 CSV_COLUMNS = (
     "question",
     "round_vote_1",

@@ -15,7 +15,6 @@ from ...figures.style import (
     ROOM_JOIN_PX,
     ROOM_MAP_MOST_PX,
     ROOM_MAP_PX,
-    ROOM_MAPS_POPOVER_PX,
     ROOM_PAIR_MAP_PX,
     ROOM_PAIR_MOST_PX,
 )
@@ -34,7 +33,7 @@ from .answers import (
 from .live import RoundView, pulse, round_view, share_percents
 from .model import question_words
 from .state import STATE, adopt_layer
-from .views import layer_maps, question_chooser, question_maps
+from .views import layer_maps, question_chooser, question_maps, results_button
 from .views_join import join_panel, recovery_code
 
 VOTES = {1: "first vote", 2: "second vote"}
@@ -89,8 +88,8 @@ def question_header(shown: RoundView, *, state: str):
 
 
 def controls(row, code: str, shown: RoundView, *, state: str) -> None:
-    """The buttons the round's state allows, in `row`, the most likely next one first;
-    the question's maps and the room's end behind a click each."""
+    """The buttons the round's state allows, in `row`, the most likely next one first,
+    the results and the room's end; under them the question's maps, folded."""
     if state == "open":
         row.button(
             "Close answers",
@@ -116,21 +115,7 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
             args=(code,),
         )
     row.button("New question", key=STATE.new_button, on_click=actions.choose, args=(True,))
-    problem = shown.question.problem
-    if shown.question.kind != "size":
-        with row.popover("Maps", icon=":material/grid_on:"), st.container(key=STATE.maps_box):
-            # A popover is as wide as its content, and charts have no width of their
-            # own: without this the two maps would be squeezed into a narrow box.
-            st.html(
-                f'<style>[data-testid="stPopoverBody"]:has(.st-key-{STATE.maps_box}) '
-                f"{{ min-width: {ROOM_MAPS_POPOVER_PX}px; }}</style>"
-            )
-            question_maps(
-                problem.x,
-                problem.grad_output,
-                padding=problem.config.padding,
-                mode=problem.config.mode,
-            )
+    results_button(row, code)
     with row.popover("End room"):
         st.button(
             "End it for everyone",
@@ -139,6 +124,17 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
             on_click=actions.end_room,
             args=(code,),
         )
+    problem = shown.question.problem
+    if shown.question.kind != "size":
+        # In the answers' column, under the controls: a popover over the page would
+        # cover the QR code beside it, which latecomers still need.
+        with st.expander("x and dL/dy", icon=":material/grid_on:"):
+            question_maps(
+                problem.x,
+                problem.grad_output,
+                padding=problem.config.padding,
+                mode=problem.config.mode,
+            )
 
 
 def drawn_as(current) -> tuple:
