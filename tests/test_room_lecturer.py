@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 import pytest
-from apptest import expander_labels, figures, no_exceptions, open_app
+from apptest import expander_labels, figure_titled, figures, no_exceptions, open_app
 from streamlit.runtime.media_file_manager import MediaFileManager
 
 from pooling import PoolConfig
@@ -357,3 +357,22 @@ def test_before_a_room_is_opened_the_exercise_s_question_is_previewed(remembered
     opened, _, _ = open_from_exercise(remembered, query)
     assert "x and dL/dy" in expander_labels(opened)  # in the answers' column, inline
     assert not [pop for pop in opened.get("popover") if pop.get("plotly_chart")]
+
+
+def test_the_reveal_frames_the_cells_picked_that_get_no_gradient(remembered, engine):
+    query = {"kind": "cells", "level": "3", "seed": "5", "n": "2"}
+    app, code, _ = open_from_exercise(remembered, query)
+    question = store.round_of(engine, code, 1).question
+    rows, cols = question.grid_shape
+    outside = sorted(set(np.ndindex(rows, cols)) - question.answer)[:2]
+    picks = sorted(question.answer) + outside  # every right cell and two that get none
+    answer_as_students(engine, code, 1, [sorted(question.answer), picks])
+    app.button(key="cls_reveal").click().run()
+    assert no_exceptions(app), app.exception
+    share = figure_titled(app, "% of the class who picked each cell")
+    (frame,) = [t for t in share["data"] if t.get("name") == "wrong"]
+    # Each framed cell: a closed square of 5 points and a break, from its top-left corner.
+    corners = zip(frame["x"][::6], frame["y"][::6], strict=True)
+    assert {(round(y + 0.5), round(x + 0.5)) for x, y in corners} == set(outside)
+    legend = " ".join(c.value for c in app.caption)
+    assert "a cell someone picked that gets no gradient (2 cells)." in legend

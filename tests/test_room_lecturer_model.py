@@ -186,6 +186,34 @@ def test_mistakes_that_pick_the_same_cells_are_named_together_on_the_projector()
     assert "or so that every tied cell gets all of it: 2 → 1." in moved
 
 
+def test_the_wrong_picks_are_the_cells_picked_that_get_no_gradient_and_the_legend_counts_them():
+    # The 4x4 grid of test_room_tally.py: right {(1,0), (0,2), (3,0), (2,2)}; "last"
+    # adds (1, 3) and (3, 1), which get no gradient under "first".
+    question = question_from_layer(
+        "cells", x=[[1, 3, 2, 0], [4, 2, 1, 2], [0, 1, 5, 3], [2, 2, 4, 1]],
+        config=PoolConfig("max", 2), grad_output=np.ones((2, 2)),
+    )  # fmt: skip
+    right = question.answer
+    last = frozenset({(1, 0), (1, 3), (3, 1), (2, 2)})
+    first = tally(question, [right, last, last])
+    assert answers.wrong_picks(question, first) == ((1, 3), (3, 1))
+    assert not set(answers.wrong_picks(question, first)) & right
+    everything = tally(question, [frozenset(np.ndindex(4, 4))])
+    assert len(answers.wrong_picks(question, everything)) == 16 - 4
+    assert answers.share_legend(question, [first]) == (
+        f"Outlined: the cells that get gradient. {style.WRONG_LEGEND.capitalize()}: a cell "
+        "someone picked that gets no gradient (2 cells)."
+    )
+    second = tally(question, [right, right, right])
+    assert answers.wrong_picks(question, second) == ()
+    assert answers.share_legend(question, [second]) == "Outlined: the cells that get gradient."
+    assert answers.share_legend(question, [first, second]).endswith(
+        "(2 cells in the first vote, 0 in the second)."
+    )
+    value = question_from_exercise("value", level=2, seed=1, number=4)
+    assert answers.wrong_picks(value, tally(value, [1.0])) == ()
+
+
 def test_no_wrong_lines_when_everyone_is_right_and_other_counts_unknown_answers():
     question = question_from_exercise("value", level=2, seed=1, number=4)
     assert answers.wrong_lines(question, tally(question, [question.answer] * 4)) == []

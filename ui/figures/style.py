@@ -225,6 +225,13 @@ ROOM_CODE_DESK_PX = 44
 # cells no taller together than ROOM_MAP_MOST_PX before lecture mode's scale.
 SHARE_FONT_PX = 15
 SHARE_SLACK_PX = 4  # room a share needs in its cell beyond its own width
+# Once revealed, a cell some of the class picked that gets no gradient: a dashed frame
+# along its edges, a light core on a black line (answer_marks' ANSWER_LINE_PX and
+# ANSWER_EDGE_PX), reaching WRONG_REACH_PX into the cell, inside SHARE_SLACK_PX / 2.
+WRONG_COLOUR = EXTRA_COLOUR  # the Exercises' colour for a pick that gets nothing
+WRONG_DASH = "dash"
+WRONG_REACH_PX = ANSWER_EDGE_PX + ANSWER_LINE_PX / 2
+WRONG_LEGEND = "a dashed frame"
 ROOM_MAP_PX = 420
 ROOM_PAIR_MAP_PX = 370
 ROOM_MAP_MOST_PX = 260

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from ...exercises.replies import plural, shown
+from ...figures.style import WRONG_LEGEND
 from ...pure.numbers import fmt
 from ..questions import Question
 from ..tally import Tally
@@ -113,6 +116,33 @@ def shift_lines(question: Question, first: Tally, second: Tally) -> list[str]:
         label = "Other wrong answers" if listed else "Wrong answers"
         lines.append(f"{label}: {rest_before} → {rest_after}.")
     return [line[0].upper() + line[1:] for line in lines]
+
+
+# -- the share map's marks, once revealed --------------------------------------------------
+
+
+def wrong_picks(question: Question, tally: Tally) -> tuple[tuple[int, int], ...]:
+    """The cells someone picked that get no gradient, in reading order (none for a
+    question that is not about cells)."""
+    if question.kind != "cells" or tally.cell_share is None:
+        return ()
+    picked = (tuple(int(v) for v in cell) for cell in np.argwhere(tally.cell_share > 0))
+    return tuple(cell for cell in picked if cell not in question.answer)
+
+
+def share_legend(question: Question, tallies: list[Tally]) -> str:
+    """What the revealed share maps' marks mean (one map per vote, in order): the
+    outline, and the frames where some were drawn, counted per map."""
+    text = "Outlined: the cells that get gradient."
+    counts = [len(wrong_picks(question, counted)) for counted in tallies]
+    if not any(counts):
+        return text
+    mark = WRONG_LEGEND[0].upper() + WRONG_LEGEND[1:]
+    if len(counts) == 1:
+        where = plural(counts[0], "cell")
+    else:
+        where = f"{plural(counts[0], 'cell')} in the first vote, {counts[1]} in the second"
+    return f"{text} {mark}: a cell someone picked that gets no gradient ({where})."
 
 
 # -- typed numbers as bars ---------------------------------------------------------------

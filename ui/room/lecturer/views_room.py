@@ -26,9 +26,11 @@ from .answers import (
     count_sentence,
     paired_bars,
     right_sentence,
+    share_legend,
     shift_lines,
     shift_sentence,
     wrong_lines,
+    wrong_picks,
 )
 from .live import RoundView, pulse, round_view, share_percents
 from .model import question_words
@@ -197,6 +199,7 @@ def answers_chart(
             percents=share_percents(counted),
             title=title or "% of the class who picked each cell",
             answer_cells=tuple(sorted(question.answer)) if revealed else (),
+            wrong_cells=wrong_picks(question, counted) if revealed else (),
             width_px=width_px,
             tall_px=tall_px,
         )
@@ -226,7 +229,7 @@ def revealed(shown: RoundView) -> None:
     with words:
         st.markdown(f"**{right_sentence(shown.tally)}**")
         if shown.question.kind == "cells":
-            st.caption("Outlined: the cells that get gradient.")
+            st.caption(share_legend(shown.question, [shown.tally]))
         for line in wrong_lines(shown.question, shown.tally):
             st.markdown(f"- {line}")
 
@@ -254,5 +257,7 @@ def two_votes(first: RoundView, second: RoundView) -> None:
                 paired=paired,
             )
     st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
+    if question.kind == "cells":
+        st.caption(share_legend(question, [first.tally, second.tally]))
     for line in shift_lines(question, first.tally, second.tally):
         st.markdown(f"- {line}")
