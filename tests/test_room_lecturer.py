@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 import pytest
-from apptest import expander_labels, figure_titled, figures, no_exceptions, open_app
+from apptest import figure_titled, figures, no_exceptions, open_app
 from streamlit.runtime.media_file_manager import MediaFileManager
 
 from pooling import PoolConfig
@@ -355,7 +355,11 @@ def test_before_a_room_is_opened_the_exercise_s_question_is_previewed(remembered
     app.radio(key="cls_kind").set_value("size").run()
     assert [f["layout"]["title"]["text"] for f in figures(app)] == ["x"]  # dL/dy tells
     opened, _, _ = open_from_exercise(remembered, query)
-    assert "x and dL/dy" in expander_labels(opened)  # in the answers' column, inline
+    assert [f["layout"]["title"]["text"] for f in figures(opened)] == [
+        "% of the class who picked each cell"
+    ] or not figures(opened)
+    opened.toggle(key="cls_maps_on").set_value(True).run()  # in the answers' place
+    assert [f["layout"]["title"]["text"] for f in figures(opened)] == ["x", "dL/dy"]
     assert not [pop for pop in opened.get("popover") if pop.get("plotly_chart")]
 
 
@@ -375,4 +379,4 @@ def test_the_reveal_frames_the_cells_picked_that_get_no_gradient(remembered, eng
     corners = zip(frame["x"][::6], frame["y"][::6], strict=True)
     assert {(round(y + 0.5), round(x + 0.5)) for x, y in corners} == set(outside)
     legend = " ".join(c.value for c in app.caption)
-    assert "a cell someone picked that gets no gradient (2 cells)." in legend
+    assert "Dashed: picked, but gets none (2 cells)." in legend

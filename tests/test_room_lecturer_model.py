@@ -160,7 +160,7 @@ def test_the_wrong_lines_name_each_mistake_with_its_count_and_sum_to_the_wrong(k
     assert lines_total(lines) == counted.count - counted.right
     named = [w for w in counted.wrong if w.mistake is not None]
     for line, wrong in zip(lines, named[: answers.MOST_NAMED], strict=False):
-        assert line.startswith(f"{wrong.count} answer") and wrong.how in line
+        assert line.startswith(f"{wrong.count} answer") and wrong.how_all in line
     if counted.other:
         assert f"Other: {counted.other} wrong answer" in lines[-1]
 
@@ -176,14 +176,15 @@ def test_mistakes_that_pick_the_same_cells_are_named_together_on_the_projector()
     first = tally(question, [both, both, question.answer])
     (line,) = answers.wrong_lines(question, first)
     assert line == (
-        "2 answers: the cells you get if you break ties so that the last tied cell in "
-        "reading order gets it all, or so that the tied cells share it evenly, or so that "
-        "every tied cell gets all of it."
+        "2 answers: the cells you get if you break ties by another rule (last, split "
+        "evenly, or all)."
     )
     second = tally(question, [both, question.answer, question.answer])
     (moved,) = answers.shift_lines(question, first, second)
-    assert moved.startswith("The cells, what you get if you break ties so that the last")
-    assert "or so that every tied cell gets all of it: 2 → 1." in moved
+    assert moved == (
+        "The cells, what you get if you break ties by another rule (last, split evenly, or "
+        "all): 2 → 1."
+    )
 
 
 def test_the_wrong_picks_are_the_cells_picked_that_get_no_gradient_and_the_legend_counts_them():
@@ -200,16 +201,14 @@ def test_the_wrong_picks_are_the_cells_picked_that_get_no_gradient_and_the_legen
     assert not set(answers.wrong_picks(question, first)) & right
     everything = tally(question, [frozenset(np.ndindex(4, 4))])
     assert len(answers.wrong_picks(question, everything)) == 16 - 4
-    assert answers.share_legend(question, [first]) == (
-        f"Outlined: the cells that get gradient. {style.WRONG_LEGEND.capitalize()}: a cell "
-        "someone picked that gets no gradient (2 cells)."
+    assert answers.share_legend(question, first) == (
+        "Outlined: the cells that get gradient. Dashed: picked, but gets none (2 cells)."
     )
     second = tally(question, [right, right, right])
     assert answers.wrong_picks(question, second) == ()
-    assert answers.share_legend(question, [second]) == "Outlined: the cells that get gradient."
-    assert answers.share_legend(question, [first, second]).endswith(
-        "(2 cells in the first vote, 0 in the second)."
-    )
+    assert answers.share_legend(question, second) == "Outlined: the cells that get gradient."
+    assert answers.vote_title("First vote", question, first) == "First vote (dashed: wrong)"
+    assert answers.vote_title("Second vote", question, second) == "Second vote"
     value = question_from_exercise("value", level=2, seed=1, number=4)
     assert answers.wrong_picks(value, tally(value, [1.0])) == ()
 

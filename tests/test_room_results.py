@@ -91,7 +91,7 @@ def test_two_votes_are_counted_as_the_phones_sent_them(room_run):
     assert [(w.first, w.second) for w in first.wrong] == [(2, 0), (1, 1), (1, 0), (1, 0)]
     words = [w.words for w in first.wrong]
     assert "the last tied cell" in words[0]
-    assert "share it evenly, or so that every tied cell gets all of it" in words[1]
+    assert "break ties by another rule (split evenly or all)" in words[1]
     assert "pick every cell a window reads" in words[2]
     assert words[3] == "other wrong answers"
     assert sum(w.first for w in first.wrong) == 8 - 3 and sum(w.second for w in first.wrong) == 1

@@ -227,10 +227,7 @@ def test_two_tie_rules_that_pick_the_same_cells_are_named_together(cells_questio
         "break ties so that the tied cells share it evenly",
         "break ties so that every tied cell gets all of it",
     )
-    assert split.how_all == (
-        "break ties so that the tied cells share it evenly, or so that every tied cell "
-        "gets all of it"
-    )
+    assert split.how_all == "break ties by another rule (split evenly or all)"
     last = next(w for w in tally(cells_question, [LAST]).wrong)
     assert last.hows == ("break ties so that the last tied cell in reading order gets it all",)
     assert last.how_all == last.how
@@ -247,16 +244,17 @@ def test_three_tie_rules_that_pick_the_same_cells_are_named_together():
     assert question.answer == frozenset({(0, 1)})
     wrong = tally(question, [frozenset({(0, 1), (0, 2)})] * 3).wrong
     assert [(w.count, w.mistake, len(w.hows)) for w in wrong] == [(3, "tie_rule", 3)]
-    assert wrong[0].how_all == (
-        "break ties so that the last tied cell in reading order gets it all, or so that "
-        "the tied cells share it evenly, or so that every tied cell gets all of it"
-    )
+    assert wrong[0].how_all == "break ties by another rule (last, split evenly, or all)"
 
 
-def test_mistakes_words_joins_clauses_and_says_the_tie_lead_once():
+def test_mistakes_words_joins_clauses_and_names_several_tie_rules_in_one():
+    last = "break ties so that the last tied cell in reading order gets it all"
+    split = "break ties so that the tied cells share it evenly"
     assert mistakes_words(()) is None
     assert mistakes_words(("pick every cell a window reads",)) == "pick every cell a window reads"
+    assert mistakes_words((last,)) == last  # one rule: its own words in full
+    assert mistakes_words(("a", "b")) == "a or b"
     assert mistakes_words(("a", "b", "c")) == "a, b, or c"
-    assert mistakes_words(("break ties so that x", "pick all", "break ties so that y")) == (
-        "break ties so that x, or so that y, or pick all"
+    assert mistakes_words((last, "pick all", split)) == (
+        "break ties by another rule (last or split evenly) or pick all"
     )

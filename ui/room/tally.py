@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..exercises.mistakes import Mistake, known_mistakes, same_answer
+from ..pure.words import TIE_WORDS
 from .questions import Question
 
 
@@ -102,23 +103,30 @@ def alike(question: Question, mistake: Mistake, mistakes: list[Mistake]) -> list
 
 
 TIE_LEAD = "break ties so that "  # how every tie-rule mistake begins (tie_rule_mistakes)
+# A tie-rule mistake's clause -> the rule's short name ("all (wrong on purpose)" -> "all").
+TIE_NAMES = {f"{TIE_LEAD}{words.rule}": words.label.split(" (")[0] for words in TIE_WORDS.values()}
 
 
 def mistakes_words(hows: tuple[str, ...]) -> str | None:
     """Clauses after "what you get if you", said together: ('a',) -> 'a'; ('a', 'b',
-    'c') -> 'a, b, or c'; the tie rules in one clause that says its lead once: 'break
-    ties so that X, or so that Y'. None for no clause."""
+    'c') -> 'a, b, or c'. Two or more tie rules make one short clause, in the order
+    given: 'break ties by another rule (last, split evenly, or all)' (a projector line
+    each, not three). None for no clause."""
     hows = tuple(dict.fromkeys(hows))
-    ties = [how[len(TIE_LEAD) :] for how in hows if how.startswith(TIE_LEAD)]
-    clauses = [how for how in hows if not how.startswith(TIE_LEAD)]
-    if ties:
-        at = next(i for i, how in enumerate(hows) if how.startswith(TIE_LEAD))
-        clauses.insert(at, TIE_LEAD + ", or so that ".join(ties))
-    if not clauses:
-        return None
-    if len(clauses) == 1:
-        return clauses[0]
-    return f"{', '.join(clauses[:-1])}, or {clauses[-1]}"
+    ties = [TIE_NAMES[how] for how in hows if how in TIE_NAMES]
+    clauses = list(hows)
+    if len(ties) > 1:
+        at = next(i for i, how in enumerate(hows) if how in TIE_NAMES)
+        clauses = [how for how in hows if how not in TIE_NAMES]
+        clauses.insert(at, f"break ties by another rule ({_or(ties)})")
+    return _or(clauses) if clauses else None
+
+
+def _or(items: list[str]) -> str:
+    """'a'; 'a or b'; 'a, b, or c'."""
+    if len(items) <= 2:
+        return " or ".join(items)
+    return f"{', '.join(items[:-1])}, or {items[-1]}"
 
 
 def tally(question: Question, answers: list) -> Tally:

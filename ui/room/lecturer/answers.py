@@ -130,19 +130,21 @@ def wrong_picks(question: Question, tally: Tally) -> tuple[tuple[int, int], ...]
     return tuple(cell for cell in picked if cell not in question.answer)
 
 
-def share_legend(question: Question, tallies: list[Tally]) -> str:
-    """What the revealed share maps' marks mean (one map per vote, in order): the
-    outline, and the frames where some were drawn, counted per map."""
+def share_legend(question: Question, tally: Tally) -> str:
+    """What the revealed share map's marks mean: the outline, and the frames where
+    some were drawn, counted."""
     text = "Outlined: the cells that get gradient."
-    counts = [len(wrong_picks(question, counted)) for counted in tallies]
-    if not any(counts):
+    count = len(wrong_picks(question, tally))
+    if not count:
         return text
     mark = WRONG_LEGEND[0].upper() + WRONG_LEGEND[1:]
-    if len(counts) == 1:
-        where = plural(counts[0], "cell")
-    else:
-        where = f"{plural(counts[0], 'cell')} in the first vote, {counts[1]} in the second"
-    return f"{text} {mark}: a cell someone picked that gets no gradient ({where})."
+    return f"{text} {mark}: picked, but gets none ({plural(count, 'cell')})."
+
+
+def vote_title(name: str, question: Question, tally: Tally) -> str:
+    """A vote's map title beside the other vote's, where no caption fits: its name,
+    and what its frames mean when it has some ("First vote (dashed: wrong)")."""
+    return f"{name} ({WRONG_LEGEND}: wrong)" if wrong_picks(question, tally) else name
 
 
 # -- typed numbers as bars ---------------------------------------------------------------

@@ -89,27 +89,25 @@ def layer_maps(layer: Layer | None) -> None:
 
 
 def question_maps(x, grad_output, *, padding, mode) -> None:
-    """x (with its padding) and dL/dy (None: x alone), side by side."""
+    """x (with its padding) and dL/dy (None: x alone), side by side, each column as
+    wide as its map asks (x with its padding is the wider)."""
     overlay = grids.Overlay(padding=padding, pad_label=pad_label(mode))
-    left, right = st.columns(2)
-    with left:
-        chart(
+    figures = [
+        (
             cached(grids.grid_figure, values=x, title="x", overlay=overlay, width_px=HALF_PX),
-            key=STATE.fig_x,
+            STATE.fig_x,
         )
-    if grad_output is None:
-        return
-    with right:
-        chart(
-            cached(
-                grids.grid_figure,
-                values=grad_output,
-                title="dL/dy",
-                kind="gradient",
-                width_px=HALF_PX,
-            ),
-            key=STATE.fig_gy,
+    ]
+    if grad_output is not None:
+        gy = cached(
+            grids.grid_figure, values=grad_output, title="dL/dy", kind="gradient", width_px=HALF_PX
         )
+        figures.append((gy, STATE.fig_gy))
+    widths = [figure.layout.width or HALF_PX for figure, _ in figures]
+    places = st.columns(widths if len(widths) == 2 else [1, 1])
+    for place, (figure, key) in zip(places, figures, strict=False):
+        with place:
+            chart(figure, key=key)
 
 
 def opening_view() -> None:
@@ -189,7 +187,6 @@ def results_button(place, code: str) -> None:
     place.button(
         "Results",
         key=STATE.results_button,
-        icon=":material/table_chart:",
         on_click=actions.show_results,
         args=(code, True),
     )

@@ -29,6 +29,7 @@ from .answers import (
     share_legend,
     shift_lines,
     shift_sentence,
+    vote_title,
     wrong_lines,
     wrong_picks,
 )
@@ -91,7 +92,8 @@ def question_header(shown: RoundView, *, state: str):
 
 def controls(row, code: str, shown: RoundView, *, state: str) -> None:
     """The buttons the round's state allows, in `row`, the most likely next one first,
-    the results and the room's end; under them the question's maps, folded."""
+    the results, the room's end and the Maps toggle (the question's maps in the
+    answers' place)."""
     if state == "open":
         row.button(
             "Close answers",
@@ -117,7 +119,8 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
             args=(code,),
         )
     row.button("New question", key=STATE.new_button, on_click=actions.choose, args=(True,))
-    results_button(row, code)
+    if state == "revealed":  # the round counted and shown; the row has room for it then
+        results_button(row, code)
     with row.popover("End room"):
         st.button(
             "End it for everyone",
@@ -126,17 +129,8 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
             on_click=actions.end_room,
             args=(code,),
         )
-    problem = shown.question.problem
     if shown.question.kind != "size":
-        # In the answers' column, under the controls: a popover over the page would
-        # cover the QR code beside it, which latecomers still need.
-        with st.expander("x and dL/dy", icon=":material/grid_on:"):
-            question_maps(
-                problem.x,
-                problem.grad_output,
-                padding=problem.config.padding,
-                mode=problem.config.mode,
-            )
+        row.toggle("Maps", key=STATE.maps_on)  # x and dL/dy in the answers' place
 
 
 def drawn_as(current) -> tuple:
@@ -145,7 +139,9 @@ def drawn_as(current) -> tuple:
 
 
 def answers_view(code: str, shown: RoundView, *, state: str) -> None:
-    if state == "open":
+    if maps_on(shown):
+        maps_instead(code, shown, state=state)
+    elif state == "open":
         live_answers(code, (shown.round.number, state, False))
     elif state == "revealed" and shown.round.first_round is not None:
         two_votes(round_view(code, shown.round.first_round), shown)
@@ -154,6 +150,23 @@ def answers_view(code: str, shown: RoundView, *, state: str) -> None:
     else:
         st.markdown(count_sentence(shown.tally.count, state="closed"))
         answers_chart(shown, revealed=False, key=STATE.fig_share)
+
+
+def maps_on(shown: RoundView) -> bool:
+    """The Maps toggle is on (a size question has none: dL/dy's shape is its answer)."""
+    return shown.question.kind != "size" and bool(st.session_state.get(STATE.maps_on))
+
+
+def maps_instead(code: str, shown: RoundView, *, state: str) -> None:
+    """The question's x and dL/dy in the answers' column (a popover over the page
+    would cover the QR code beside it); while answers come in, the page still
+    follows the room (as `watch`)."""
+    problem = shown.question.problem
+    question_maps(
+        problem.x, problem.grad_output, padding=problem.config.padding, mode=problem.config.mode
+    )
+    if state == "open":
+        watch(code, (shown.round.number, state, False))
 
 
 @st.fragment(run_every=1)
@@ -229,7 +242,7 @@ def revealed(shown: RoundView) -> None:
     with words:
         st.markdown(f"**{right_sentence(shown.tally)}**")
         if shown.question.kind == "cells":
-            st.caption(share_legend(shown.question, [shown.tally]))
+            st.caption(share_legend(shown.question, shown.tally))
         for line in wrong_lines(shown.question, shown.tally):
             st.markdown(f"- {line}")
 
@@ -253,11 +266,9 @@ def two_votes(first: RoundView, second: RoundView) -> None:
                 key=key,
                 width_px=ROOM_PAIR_MAP_PX,
                 tall_px=ROOM_PAIR_MOST_PX,
-                title=vote_name(shown.round.vote).capitalize(),
+                title=vote_title(vote_name(shown.round.vote).capitalize(), question, shown.tally),
                 paired=paired,
             )
     st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
-    if question.kind == "cells":
-        st.caption(share_legend(question, [first.tally, second.tally]))
     for line in shift_lines(question, first.tally, second.tally):
         st.markdown(f"- {line}")
