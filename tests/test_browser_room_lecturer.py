@@ -9,6 +9,7 @@ through the store, as their pages do."""
 from __future__ import annotations
 
 import base64
+import csv
 import os
 
 import numpy as np
@@ -247,5 +248,42 @@ def test_wrong_picks_are_framed_clear_of_every_number_in_both_votes(browser, ser
         expect(page.get_by_text("Second vote (dashed: wrong)")).to_be_visible(timeout=TIMEOUT_MS)
         fits_one_screen(page)
         assert misplaced_numbers(page, LECTURE_CELL_FONT_PX) == []
+    finally:
+        context.close()
+
+
+def test_the_results_view_downloads_the_csv_of_what_the_phones_sent(browser, served):
+    """Two votes of 9 phones: 3 right, then 6; the Results view says so, and the CSV
+    the browser downloads holds those counts and no token."""
+    url, engine = served
+    context = browser.new_context(accept_downloads=True, **PROJECTOR)
+    try:
+        page = context.new_page()
+        code = open_room(page, url)
+        question = store.round_of(engine, code, 1).question
+        mistakes = [m.answer for m in known_mistakes(question.problem)]
+        students(engine, code, 1, [question.answer] * 3 + [mistakes[0]] * 6)
+        expect(page.get_by_text("9 answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Reveal").click()
+        page.get_by_role("button", name="Discuss and vote again").click()
+        expect(page.get_by_text("No answers yet.")).to_be_visible(timeout=TIMEOUT_MS)
+        students(engine, code, 2, [question.answer] * 6 + [mistakes[0]] * 3)
+        expect(page.get_by_text("9 answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Reveal").click()
+        page.get_by_role("button", name="Results").click()
+        # (6/9 − 3/9) / (1 − 3/9) = (3/9) / (6/9) = 0.5
+        said = "First vote: 3 of 9 right (33 %). Second vote: 6 of 9 right (67 %). "
+        said += "Change: +3 right; normalized change 0.50."
+        expect(page.get_by_text(said)).to_be_visible(timeout=TIMEOUT_MS)
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Download as CSV").click()
+        with open(download.value.path(), encoding="utf-8") as file:
+            (row,) = list(csv.DictReader(file))
+        assert (row["answered_vote_1"], row["right_vote_1"]) == ("9", "3")
+        assert (row["answered_vote_2"], row["right_vote_2"]) == ("9", "6")
+        assert (row["change_right"], row["normalized_change"]) == ("3", "0.5000")
+        assert row["wrong_answers_vote_1_to_vote_2"].endswith(": 6 -> 3")
+        page.get_by_role("button", name="Back to the room").click()
+        expect(page.get_by_text("in the second.")).to_be_visible(timeout=TIMEOUT_MS)
     finally:
         context.close()

@@ -311,7 +311,7 @@ def test_the_results_and_their_csv_are_what_the_phones_sent_across_two_votes(
     assert no_exceptions(app), app.exception
     assert app.query_params["view"] == "results"
     shown = " ".join(texts(app))
-    assert "1 question asked, all of them voted on a second time." in shown
+    assert "1 question asked, voted on a second time." in shown
     assert "First vote: 1 of 4 right (25 %). Second vote: 3 of 4 right (75 %)." in shown
     assert "Change: +2 right; normalized change 0.67." in shown
     assert any(t.startswith("- ") and wrong.how in t and t.endswith(": 3 → 1") for t in texts(app))

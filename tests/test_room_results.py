@@ -133,7 +133,10 @@ def test_the_words_say_each_vote_and_change_as_computed(room_run):
     assert res.gain_words(value) == "undefined: no second vote"
     assert res.summary(found) == "3 questions asked, 2 voted on a second time."
     assert res.summary([]) == "No question has been asked in this room yet."
-    assert res.summary(found[1:2]) == "1 question asked, none voted on a second time."
+    assert res.summary(found[1:2]) == "1 question asked, not voted on a second time."
+    assert res.summary(found[:1]) == "1 question asked, voted on a second time."
+    both = res.summary([found[0], found[2]])
+    assert both == "2 questions asked, all of them voted on a second time."
 
 
 def test_the_csv_holds_the_results_and_no_token_nor_nickname(room_run):

@@ -189,7 +189,9 @@ def summary(found: list[QuestionResult]) -> str:
     twice = sum(result.second is not None for result in found)
     asked = "1 question" if len(found) == 1 else f"{len(found)} questions"
     if twice == 0:
-        return f"{asked} asked, none voted on a second time."
+        return f"{asked} asked, {'not' if len(found) == 1 else 'none'} voted on a second time."
+    if len(found) == 1:
+        return f"{asked} asked, voted on a second time."
     again = "all of them" if twice == len(found) else f"{twice}"
     return f"{asked} asked, {again} voted on a second time."
 
