@@ -9,17 +9,26 @@ through the store, as their pages do."""
 from __future__ import annotations
 
 import base64
+import csv
 import os
 
 import numpy as np
 import pytest
-from browser import TIMEOUT_MS, exceptions_on, open_page, screen_fit, settle, small_text
+from browser import (
+    TIMEOUT_MS,
+    exceptions_on,
+    misplaced_numbers,
+    open_page,
+    screen_fit,
+    settle,
+    small_text,
+)
 from conftest import PROJECTOR
 from playwright.sync_api import expect
 
 from deploy.local_server import start_app, stop
 from ui.exercises.mistakes import known_mistakes
-from ui.figures.style import LECTURE_TEXT_PX
+from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 from ui.pure.class_link import ask_params
 from ui.room import codes, store
 from ui.room.schema import new_engine
@@ -173,5 +182,108 @@ def test_the_playground_s_ask_the_class_link_opens_a_room_on_its_layer(browser, 
         asked = store.round_of(engine, code, 1).question
         assert asked.problem.x.tolist() == [[1, 3, 2, 0], [4, 2, 1, 2], [0, 1, 5, 3], [2, 2, 4, 1]]
         assert (asked.problem.grad_output == 2.5).all()  # "2.5 everywhere", written out
+    finally:
+        context.close()
+
+
+def boxes_meet(first: dict, second: dict) -> bool:
+    return not (
+        first["x"] + first["width"] <= second["x"]
+        or second["x"] + second["width"] <= first["x"]
+        or first["y"] + first["height"] <= second["y"]
+        or second["y"] + second["height"] <= first["y"]
+    )
+
+
+def test_the_question_s_maps_take_the_answers_place_and_leave_the_qr_code_clear(browser, served):
+    url, _ = served
+    context = browser.new_context(**PROJECTOR)
+    try:
+        page = context.new_page()
+        open_room(page, url)
+        qr = page.locator("[data-testid=stImage] img").first
+        expect(qr).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_text("Maps", exact=True).click()
+        charts = page.locator("[data-testid=stPlotlyChart]")
+        expect(page.locator(".st-key-cls_fig_gy [data-testid=stPlotlyChart]")).to_be_visible(
+            timeout=TIMEOUT_MS
+        )
+        expect(page.get_by_text("No answers yet.")).to_have_count(0)
+        settle(page)
+        code_box = qr.bounding_box()
+        for index in range(charts.count()):
+            assert not boxes_meet(code_box, charts.nth(index).bounding_box())
+        assert page.locator("[data-testid=stPopoverBody]").count() == 0
+        fits_one_screen(page)
+        page.get_by_text("Maps", exact=True).click()
+        expect(page.get_by_text("No answers yet.")).to_be_visible(timeout=TIMEOUT_MS)
+    finally:
+        context.close()
+
+
+def test_wrong_picks_are_framed_clear_of_every_number_in_both_votes(browser, served):
+    """Everyone picks every cell: each cell that gets no gradient reads 100, the widest
+    percent, inside a dashed frame; no number lies under a frame or the outline, and
+    the caption counts the framed cells."""
+    url, engine = served
+    context = browser.new_context(**PROJECTOR)
+    try:
+        page = context.new_page()
+        code = open_room(page, url)
+        question = store.round_of(engine, code, 1).question
+        every = frozenset(np.ndindex(*question.grid_shape))
+        framed = len(every - question.answer)
+        students(engine, code, 1, [every] * 3)
+        expect(page.get_by_text("3 answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Reveal").click()
+        legend = f"Dashed: picked, but gets none ({framed} cells)."
+        expect(page.get_by_text(legend)).to_be_visible(timeout=TIMEOUT_MS)
+        fits_one_screen(page)
+        assert misplaced_numbers(page, LECTURE_CELL_FONT_PX) == []
+        page.get_by_role("button", name="Discuss and vote again").click()
+        expect(page.get_by_text("No answers yet.")).to_be_visible(timeout=TIMEOUT_MS)
+        students(engine, code, 2, [every, question.answer, question.answer])
+        expect(page.get_by_text("3 answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Reveal").click()
+        expect(page.get_by_text("Second vote (dashed: wrong)")).to_be_visible(timeout=TIMEOUT_MS)
+        fits_one_screen(page)
+        assert misplaced_numbers(page, LECTURE_CELL_FONT_PX) == []
+    finally:
+        context.close()
+
+
+def test_the_results_view_downloads_the_csv_of_what_the_phones_sent(browser, served):
+    """Two votes of 9 phones: 3 right, then 6; the Results view says so, and the CSV
+    the browser downloads holds those counts and no token."""
+    url, engine = served
+    context = browser.new_context(accept_downloads=True, **PROJECTOR)
+    try:
+        page = context.new_page()
+        code = open_room(page, url)
+        question = store.round_of(engine, code, 1).question
+        mistakes = [m.answer for m in known_mistakes(question.problem)]
+        students(engine, code, 1, [question.answer] * 3 + [mistakes[0]] * 6)
+        expect(page.get_by_text("9 answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Reveal").click()
+        page.get_by_role("button", name="Discuss and vote again").click()
+        expect(page.get_by_text("No answers yet.")).to_be_visible(timeout=TIMEOUT_MS)
+        students(engine, code, 2, [question.answer] * 6 + [mistakes[0]] * 3)
+        expect(page.get_by_text("9 answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
+        page.get_by_role("button", name="Reveal").click()
+        page.get_by_role("button", name="Results").click()
+        # (6/9 − 3/9) / (1 − 3/9) = (3/9) / (6/9) = 0.5
+        said = "First vote: 3 of 9 right (33 %). Second vote: 6 of 9 right (67 %). "
+        said += "Change: +3 right; normalized change 0.50."
+        expect(page.get_by_text(said)).to_be_visible(timeout=TIMEOUT_MS)
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Download as CSV").click()
+        with open(download.value.path(), encoding="utf-8") as file:
+            (row,) = list(csv.DictReader(file))
+        assert (row["answered_vote_1"], row["right_vote_1"]) == ("9", "3")
+        assert (row["answered_vote_2"], row["right_vote_2"]) == ("9", "6")
+        assert (row["change_right"], row["normalized_change"]) == ("3", "0.5000")
+        assert row["wrong_answers_vote_1_to_vote_2"].endswith(": 6 -> 3")
+        page.get_by_role("button", name="Back to the room").click()
+        expect(page.get_by_text("in the second.")).to_be_visible(timeout=TIMEOUT_MS)
     finally:
         context.close()

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_figure_style import SIMULATIONS, seen
 
 from ui.exercises.mistakes import known_mistakes
 from ui.figures import room as room_figures
 from ui.figures import style
+from ui.figures.labels import LINE_EM, label_px
 from ui.figures.look import Look, styled
 from ui.figures.sizes import drawn_cell_px
 from ui.room.lecturer import answers
@@ -99,3 +101,62 @@ def test_two_votes_bars_stand_over_the_same_answers_and_sum_to_each_vote():
     assert sum(bar.count for bar in before) == first.count
     assert sum(bar.count for bar in after) == second.count
     assert [bar.right for bar in before] == [bar.right for bar in after]
+
+
+# -- the cells picked that get no gradient ------------------------------------------------
+
+
+def test_wrong_picks_are_framed_under_the_answer_s_outline_only_when_given():
+    percents = np.array([[0, 50], [100, 25]])
+    plain = room_figures.share_map(percents, title="share", answer_cells=((1, 0),))
+    assert not [trace for trace in plain.data if trace.name.startswith("wrong")]
+    figure = room_figures.share_map(
+        percents, title="share", answer_cells=((1, 0),), wrong_cells=((0, 1), (1, 1))
+    )
+    names = [trace.name for trace in figure.data if trace.type == "scatter"]
+    assert names == ["wrong edge", "wrong", "answer halo", "answer"]
+    (core,) = [trace for trace in figure.data if trace.name == "wrong"]
+    assert core.line.dash == style.WRONG_DASH and core.line.color == style.WRONG_COLOUR
+    assert core.line.color != style.OUTLINE_COLOUR  # not the answer's outline
+    closed = [i for i, x in enumerate(core.x) if x is None]
+    assert len(closed) == 2  # one closed square per wrong cell
+    square = list(zip(core.x[: closed[0]], core.y[: closed[0]], strict=True))
+    assert square == [(0.5, -0.5), (1.5, -0.5), (1.5, 0.5), (0.5, 0.5), (0.5, -0.5)]
+
+
+@pytest.mark.parametrize("width, tall", [
+    (style.ROOM_MAP_PX, style.ROOM_MAP_MOST_PX), (style.ROOM_PAIR_MAP_PX, style.ROOM_PAIR_MOST_PX),
+])  # fmt: skip
+@pytest.mark.parametrize("lecture", [False, True])
+def test_a_wrong_pick_s_frame_never_reaches_the_percent_in_its_cell(width, tall, lecture):
+    """The frame's lines, centred on the cell's edges, reach WRONG_REACH_PX into it
+    (CSS px: lines are not scaled); the widest percent, "100", centred, leaves more
+    than that on each side and above and below, on every grid a room asks (1 to 8
+    rows and columns), drawn as the projector draws it."""
+    for rows in range(1, 9):
+        for cols in range(1, 9):
+            figure = room_figures.share_map(
+                np.full((rows, cols), 100), title="share", width_px=width, tall_px=tall,
+                wrong_cells=((0, 0),), lecture=lecture,
+            )  # fmt: skip
+            drawn = styled(figure, Look(lecture=lecture))
+            cell = drawn_cell_px(drawn)
+            font = drawn.data[0].textfont.size
+            across = (cell - label_px("100", font)) / 2
+            down = (cell - LINE_EM * font) / 2
+            assert min(across, down) >= style.WRONG_REACH_PX, (rows, cols, cell, font)
+            (core,) = [t for t in drawn.data if t.name == "wrong"]
+            (edge,) = [t for t in drawn.data if t.name == "wrong edge"]
+            assert edge.line.width / 2 == style.WRONG_REACH_PX  # unscaled, as assumed
+            assert core.line.width < edge.line.width
+
+
+@pytest.mark.parametrize("eyes", SIMULATIONS)
+def test_a_wrong_pick_s_frame_shows_on_every_share_colour(eyes):
+    """Its light core or its black line stands out on each share colour (a dark
+    figure keeps its cells' colours: the frame sits on the cells in either theme)."""
+    for _, cell in style.SHARE_SCALE:
+        cell_l = seen(cell, eyes)[0]
+        core = abs(cell_l - seen(style.WRONG_COLOUR, eyes)[0])
+        edge = abs(cell_l - seen(style.ANSWER_EDGE, eyes)[0])
+        assert max(core, edge) > 45, cell

@@ -6,13 +6,16 @@ revealed, voted again, the two votes side by side."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import time
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from apptest import figures, no_exceptions, open_app
+from apptest import figure_titled, figures, no_exceptions, open_app
+from streamlit.runtime.media_file_manager import MediaFileManager
 
 from pooling import PoolConfig
 from ui.exercises.mistakes import known_mistakes
@@ -340,3 +343,115 @@ def test_a_room_on_a_playground_layer_offers_it_again_after_a_reload(remembered,
     reload.button(key="cls_ask").click().run()
     asked = store.round_of(engine, code, 2).question
     assert asked.kind == "value" and asked.answer == 0.25  # avg of a 2×2 window: 1/4 each
+
+
+# -- the room's results -------------------------------------------------------------------
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """What the page hands its download buttons, by the URL the browser fetches."""
+    kept = {}
+    real = MediaFileManager.add
+
+    def add(self, path_or_data, mimetype, coordinates, file_name=None, **options):
+        url = real(self, path_or_data, mimetype, coordinates, file_name, **options)
+        kept[url] = path_or_data
+        return url
+
+    monkeypatch.setattr(MediaFileManager, "add", add)
+    return kept
+
+
+def downloaded(app, downloads, key: str) -> str:
+    (button,) = [b for b in app.get("download_button") if b.proto.id.endswith(key)]
+    data = downloads[button.proto.url]
+    return data.decode() if isinstance(data, bytes) else data
+
+
+def test_the_results_and_their_csv_are_what_the_phones_sent_across_two_votes(
+    remembered, engine, downloads
+):
+    app, code, _ = open_from_exercise(remembered)
+    question = store.round_of(engine, code, 1).question
+    wrong = known_mistakes(question.problem)[0]
+    # Vote 1: 1 of 4 right; vote 2: 3 of 4 right. Normalized change:
+    # (3/4 − 1/4) / (1 − 1/4) = (2/4) / (3/4) = 0.67.
+    answer_as_students(engine, code, 1, [question.answer] + [wrong.answer] * 3)
+    app.button(key="cls_reveal").click().run()
+    app.button(key="cls_vote_again").click().run()
+    answer_as_students(engine, code, 2, [question.answer] * 3 + [wrong.answer])
+    app.button(key="cls_reveal").click().run()
+    app.button(key="cls_results").click().run()
+    assert no_exceptions(app), app.exception
+    assert app.query_params["view"] == "results"
+    shown = " ".join(texts(app))
+    assert "1 question asked, voted on a second time." in shown
+    assert "First vote: 1 of 4 right (25 %). Second vote: 3 of 4 right (75 %)." in shown
+    assert "Change: +2 right; normalized change 0.67." in shown
+    assert any(t.startswith("- ") and wrong.how in t and t.endswith(": 3 → 1") for t in texts(app))
+    table = list(csv.DictReader(io.StringIO(downloaded(app, downloads, "cls_csv"))))
+    assert len(table) == 1
+    row = table[0]
+    assert (row["answered_vote_1"], row["right_vote_1"], row["share_right_vote_1"]) == (
+        "4", "1", "0.2500",
+    )  # fmt: skip
+    assert (row["answered_vote_2"], row["right_vote_2"], row["share_right_vote_2"]) == (
+        "4", "3", "0.7500",
+    )  # fmt: skip
+    assert (row["change_right"], row["normalized_change"]) == ("2", "0.6667")
+    assert wrong.how in row["wrong_answers_vote_1_to_vote_2"]
+    app.button(key="cls_back").click().run()
+    assert "view" not in app.query_params and "cls_new" in keys_on(app)
+
+
+def test_the_results_survive_a_reload_and_an_ended_room(remembered, engine, downloads):
+    app, code, _ = open_from_exercise(remembered)
+    question = store.round_of(engine, code, 1).question
+    answer_as_students(engine, code, 1, [question.answer, question.answer])
+    app.button(key="cls_end").click().run()
+    app.button(key="cls_results").click().run()
+    before, kept = downloaded(app, downloads, "cls_csv"), remembered[ROOMS]
+    reload = arrive(open_app(CLASS, {"room": code, "view": "results"}), kept)
+    shown = " ".join(texts(reload))
+    assert "First vote: 2 of 2 right (100 %). Not voted on a second time." in shown
+    assert downloaded(reload, downloads, "cls_csv") == before
+    assert "no second vote" in before
+
+
+def test_before_a_room_is_opened_the_exercise_s_question_is_previewed(remembered):
+    query = {"kind": "value", "level": "2", "seed": "3", "n": "4"}
+    app = arrive(open_app(CLASS, query))
+    problem = make_problem("value", 2, 3, 4)
+    (caption,) = [c.value for c in app.caption if c.value.startswith("Preview.")]
+    assert f"What is dL/dx at ({problem.cell[0]}, {problem.cell[1]})?" in caption
+    titles = [f["layout"]["title"]["text"] for f in figures(app)]
+    assert titles == ["x", "dL/dy"]
+    app.radio(key="cls_kind").set_value("size").run()
+    assert [f["layout"]["title"]["text"] for f in figures(app)] == ["x"]  # dL/dy tells
+    opened, _, _ = open_from_exercise(remembered, query)
+    assert [f["layout"]["title"]["text"] for f in figures(opened)] == [
+        "% of the class who picked each cell"
+    ] or not figures(opened)
+    opened.toggle(key="cls_maps_on").set_value(True).run()  # in the answers' place
+    assert [f["layout"]["title"]["text"] for f in figures(opened)] == ["x", "dL/dy"]
+    assert not [pop for pop in opened.get("popover") if pop.get("plotly_chart")]
+
+
+def test_the_reveal_frames_the_cells_picked_that_get_no_gradient(remembered, engine):
+    query = {"kind": "cells", "level": "3", "seed": "5", "n": "2"}
+    app, code, _ = open_from_exercise(remembered, query)
+    question = store.round_of(engine, code, 1).question
+    rows, cols = question.grid_shape
+    outside = sorted(set(np.ndindex(rows, cols)) - question.answer)[:2]
+    picks = sorted(question.answer) + outside  # every right cell and two that get none
+    answer_as_students(engine, code, 1, [sorted(question.answer), picks])
+    app.button(key="cls_reveal").click().run()
+    assert no_exceptions(app), app.exception
+    share = figure_titled(app, "% of the class who picked each cell")
+    (frame,) = [t for t in share["data"] if t.get("name") == "wrong"]
+    # Each framed cell: a closed square of 5 points and a break, from its top-left corner.
+    corners = zip(frame["x"][::6], frame["y"][::6], strict=True)
+    assert {(round(y + 0.5), round(x + 0.5)) for x, y in corners} == set(outside)
+    legend = " ".join(c.value for c in app.caption)
+    assert "Dashed: picked, but gets none (2 cells)." in legend

@@ -160,9 +160,57 @@ def test_the_wrong_lines_name_each_mistake_with_its_count_and_sum_to_the_wrong(k
     assert lines_total(lines) == counted.count - counted.right
     named = [w for w in counted.wrong if w.mistake is not None]
     for line, wrong in zip(lines, named[: answers.MOST_NAMED], strict=False):
-        assert line.startswith(f"{wrong.count} answer") and wrong.how in line
+        assert line.startswith(f"{wrong.count} answer") and wrong.how_all in line
     if counted.other:
         assert f"Other: {counted.other} wrong answer" in lines[-1]
+
+
+def test_mistakes_that_pick_the_same_cells_are_named_together_on_the_projector():
+    # x = 1 2 2, windows 1×2 at stride 1, ties "first": right {(0, 1)}; "last",
+    # "split" and "all" all give {(0, 1), (0, 2)} (worked in test_room_tally.py).
+    question = question_from_layer(
+        "cells", x=[[1, 2, 2]], config=PoolConfig("max", (1, 2), stride=1),
+        grad_output=np.ones((1, 2)),
+    )  # fmt: skip
+    both = frozenset({(0, 1), (0, 2)})
+    first = tally(question, [both, both, question.answer])
+    (line,) = answers.wrong_lines(question, first)
+    assert line == (
+        "2 answers: the cells you get if you break ties by another rule (last, split "
+        "evenly, or all)."
+    )
+    second = tally(question, [both, question.answer, question.answer])
+    (moved,) = answers.shift_lines(question, first, second)
+    assert moved == (
+        "The cells, what you get if you break ties by another rule (last, split evenly, or "
+        "all): 2 → 1."
+    )
+
+
+def test_the_wrong_picks_are_the_cells_picked_that_get_no_gradient_and_the_legend_counts_them():
+    # The 4x4 grid of test_room_tally.py: right {(1,0), (0,2), (3,0), (2,2)}; "last"
+    # adds (1, 3) and (3, 1), which get no gradient under "first".
+    question = question_from_layer(
+        "cells", x=[[1, 3, 2, 0], [4, 2, 1, 2], [0, 1, 5, 3], [2, 2, 4, 1]],
+        config=PoolConfig("max", 2), grad_output=np.ones((2, 2)),
+    )  # fmt: skip
+    right = question.answer
+    last = frozenset({(1, 0), (1, 3), (3, 1), (2, 2)})
+    first = tally(question, [right, last, last])
+    assert answers.wrong_picks(question, first) == ((1, 3), (3, 1))
+    assert not set(answers.wrong_picks(question, first)) & right
+    everything = tally(question, [frozenset(np.ndindex(4, 4))])
+    assert len(answers.wrong_picks(question, everything)) == 16 - 4
+    assert answers.share_legend(question, first) == (
+        "Outlined: the cells that get gradient. Dashed: picked, but gets none (2 cells)."
+    )
+    second = tally(question, [right, right, right])
+    assert answers.wrong_picks(question, second) == ()
+    assert answers.share_legend(question, second) == "Outlined: the cells that get gradient."
+    assert answers.vote_title("First vote", question, first) == "First vote (dashed: wrong)"
+    assert answers.vote_title("Second vote", question, second) == "Second vote"
+    value = question_from_exercise("value", level=2, seed=1, number=4)
+    assert answers.wrong_picks(value, tally(value, [1.0])) == ()
 
 
 def test_no_wrong_lines_when_everyone_is_right_and_other_counts_unknown_answers():

@@ -8,7 +8,7 @@ import pytest
 from pooling import PoolConfig
 from ui.exercises.mistakes import diagnose
 from ui.room.questions import question_from_layer
-from ui.room.tally import WrongAnswer, mistakes_of, named, shift, tally
+from ui.room.tally import WrongAnswer, mistakes_of, mistakes_words, named, shift, tally
 
 # A 4x4 grid, max pooling 2x2 at stride 2, ties "first", dL/dy all 1:
 #
@@ -172,7 +172,7 @@ def test_numbers_within_the_tolerance_of_a_mistake_are_grouped_under_it(value_qu
 
 
 def _words(counted):
-    return counted.wrong[0].how, counted.wrong[0].truth
+    return counted.wrong[0].how, counted.wrong[0].truth, counted.wrong[0].hows
 
 
 def test_other_numbers_are_grouped_at_two_decimals(value_question):
@@ -214,3 +214,47 @@ def test_layers_the_analysis_does_not_cover_name_no_mistake():
     counted = tally(question, [question.answer, 99.0])
     assert not counted.analysed
     assert counted.right == 1 and counted.wrong == [WrongAnswer(99.0, 1, None)]
+
+
+# -- mistakes that give the same answer are named together ----------------------------------
+
+
+def test_two_tie_rules_that_pick_the_same_cells_are_named_together(cells_question):
+    # In X4, "split" and "all" both pick both cells of both ties (SPLIT): neither alone
+    # explains an answer of SPLIT better than the other.
+    split = next(w for w in tally(cells_question, [SPLIT]).wrong)
+    assert split.hows == (
+        "break ties so that the tied cells share it evenly",
+        "break ties so that every tied cell gets all of it",
+    )
+    assert split.how_all == "break ties by another rule (split evenly or all)"
+    last = next(w for w in tally(cells_question, [LAST]).wrong)
+    assert last.hows == ("break ties so that the last tied cell in reading order gets it all",)
+    assert last.how_all == last.how
+
+
+def test_three_tie_rules_that_pick_the_same_cells_are_named_together():
+    # x = 1 2 2, windows 1×2 at stride 1, ties "first": y[0,0] = 2 at (0, 1); y[0,1]
+    # ties (0, 1) and (0, 2), first -> (0, 1). Right: {(0, 1)}. Under "last", "split"
+    # and "all" the tie also sends to (0, 2): all three give {(0, 1), (0, 2)}.
+    question = question_from_layer(
+        "cells", x=[[1, 2, 2]], config=PoolConfig("max", (1, 2), stride=1),
+        grad_output=np.ones((1, 2)),
+    )  # fmt: skip
+    assert question.answer == frozenset({(0, 1)})
+    wrong = tally(question, [frozenset({(0, 1), (0, 2)})] * 3).wrong
+    assert [(w.count, w.mistake, len(w.hows)) for w in wrong] == [(3, "tie_rule", 3)]
+    assert wrong[0].how_all == "break ties by another rule (last, split evenly, or all)"
+
+
+def test_mistakes_words_joins_clauses_and_names_several_tie_rules_in_one():
+    last = "break ties so that the last tied cell in reading order gets it all"
+    split = "break ties so that the tied cells share it evenly"
+    assert mistakes_words(()) is None
+    assert mistakes_words(("pick every cell a window reads",)) == "pick every cell a window reads"
+    assert mistakes_words((last,)) == last  # one rule: its own words in full
+    assert mistakes_words(("a", "b")) == "a or b"
+    assert mistakes_words(("a", "b", "c")) == "a, b, or c"
+    assert mistakes_words((last, "pick all", split)) == (
+        "break ties by another rule (last or split evenly) or pick all"
+    )

@@ -1,6 +1,8 @@
 """Class mode's projector figures: the share of a room that picked each cell of x (a
 heatmap on a scale of its own, 0 to 100 %, each cell's whole percent written in it),
-with the engine's answer outlined over it once revealed; and the numbers a room typed
+with the engine's answer outlined over it once revealed and, under that outline, a
+dashed frame along the edges of each cell some picked that gets no gradient (within
+the slack the percent's font leaves, so it never covers the number); and the numbers a room typed
 as bars, the right one green once revealed. Built for the desk look; look.styled draws
 them for lecture mode and the dark theme."""
 
@@ -10,8 +12,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from . import layouts, sizes, style
+from .answer_marks import edged_lines
 from .labels import LINE_EM, label_px
-from .marks import outline_traces
+from .marks import cell_edges_path, outline_traces
 
 WIDEST_SHARE = "100"  # the widest label a share map writes
 
@@ -40,18 +43,33 @@ def share_font_px(cell_px: float, *, lecture: bool) -> float:
     return max(floor, min(style.SHARE_FONT_PX, fits, cell_px / LINE_EM))
 
 
+def wrong_traces(cells) -> list[dict]:
+    """A dashed frame along each cell's edges: a light core (style.WRONG_COLOUR) over a
+    black line, so one of the two shows on every share colour of either theme. Its
+    lines reach style.WRONG_REACH_PX into the cell, no more than the slack the
+    percent's font keeps on each side (share_font_px): the number stays clear. Not
+    scaled in lecture mode: the slack grows with the figure, the lines keep their
+    width."""
+    xs, ys = cell_edges_path(cells)
+    return edged_lines(
+        xs, ys, colour=style.WRONG_COLOUR, name="wrong", dash=style.WRONG_DASH, scale=1.0
+    )
+
+
 def share_map(
     percents,
     *,
     title: str,
     answer_cells: tuple = (),
+    wrong_cells: tuple = (),
     width_px: float = style.ROOM_MAP_PX,
     tall_px: float = style.ROOM_MAP_MOST_PX,
     lecture: bool = False,
 ) -> go.Figure:
     """percents: (H, W) whole numbers 0..100, the share of the room that picked each
     cell; answer_cells: the cells that get gradient, outlined (empty until revealed);
-    the cells no taller together than `tall_px` (desk px)."""
+    wrong_cells: cells picked that get none, a cross each ("wrong" traces; empty until
+    revealed); the cells no taller together than `tall_px` (desk px)."""
     shares = np.asarray(percents, dtype=float)
     rows, cols = shares.shape
     cell_px = share_cell_px(shares.shape, width_px, tall_px=tall_px, lecture=lecture)
@@ -76,7 +94,9 @@ def share_map(
             showscale=False,
         )
     ]
-    if answer_cells:
+    if wrong_cells:
+        traces += wrong_traces(wrong_cells)
+    if answer_cells:  # over the frames: where a wrong cell meets the answer, it shows
         traces += outline_traces(answer_cells, name="answer")
     layout = dict(
         **layouts.matrix_axes(shares.shape, cell=cell_px),

@@ -222,13 +222,19 @@ QR_DESK_PX = 240
 QR_MODULE_BORDER = 2  # the quiet zone, in modules (phones read 2 well on a white box)
 ROOM_CODE_LECTURE_PX = 64  # the join code, read from the back of the hall
 ROOM_CODE_DESK_PX = 44
-ROOM_MAPS_POPOVER_PX = 680  # the question's x and dL/dy, side by side, behind a button
 # The share map: each cell's share in % at SHARE_FONT_PX (20.8 px in lecture mode) in a
 # column ROOM_MAP_PX wide (alone, the words beside it) or ROOM_PAIR_MAP_PX (two votes
 # side by side: 8 columns of "100" just fit), in CSS px as grid_figure's width_px; its
 # cells no taller together than ROOM_MAP_MOST_PX before lecture mode's scale.
 SHARE_FONT_PX = 15
 SHARE_SLACK_PX = 4  # room a share needs in its cell beyond its own width
+# Once revealed, a cell some of the class picked that gets no gradient: a dashed frame
+# along its edges, a light core on a black line (answer_marks' ANSWER_LINE_PX and
+# ANSWER_EDGE_PX), reaching WRONG_REACH_PX into the cell, inside SHARE_SLACK_PX / 2.
+WRONG_COLOUR = EXTRA_COLOUR  # the Exercises' colour for a pick that gets nothing
+WRONG_DASH = "dash"
+WRONG_REACH_PX = ANSWER_EDGE_PX + ANSWER_LINE_PX / 2
+WRONG_LEGEND = "dashed"  # what the caption calls it
 ROOM_MAP_PX = 420
 ROOM_PAIR_MAP_PX = 370
 ROOM_MAP_MOST_PX = 260

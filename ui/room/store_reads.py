@@ -218,3 +218,44 @@ def member_count(engine: sa.Engine, code: str, *, now: float | None = None) -> i
         room = room_row(connection, normal(code), now=clock(now))
         counted = sa.select(sa.func.count()).where(MEMBERS.c.room_id == room.id)
         return int(connection.execute(counted).scalar_one())
+
+
+@dataclass(frozen=True)
+class RoundAnswers:
+    """One round with every answer to it, parsed (as parse_answer gives them), in
+    token order; the tokens themselves stay in the database."""
+
+    round: Round
+    answers: list
+
+
+def every_round(engine: sa.Engine, code: str, *, now: float | None = None) -> list[RoundAnswers]:
+    """Every round of the room, in order, each with its answers: the room's results,
+    read in one snapshot (two statements, whatever the number of rounds)."""
+    with read_transaction(engine) as connection:
+        room = room_row(connection, normal(code), now=clock(now))
+        rounds = connection.execute(
+            sa.select(ROUNDS).where(ROUNDS.c.room_id == room.id).order_by(ROUNDS.c.number)
+        ).all()
+        given = connection.execute(
+            sa.select(ANSWERS.c.round_number, ANSWERS.c.answer)
+            .where(ANSWERS.c.room_id == room.id)
+            .order_by(ANSWERS.c.round_number, ANSWERS.c.token)
+        ).all()
+    by_round: dict[int, list] = {found.number: [] for found in rounds}
+    kinds = {found.number: found.kind for found in rounds}
+    for number, text in given:
+        by_round[number].append(answer_from_json(kinds[number], text))
+    return [
+        RoundAnswers(
+            Round(
+                number=found.number,
+                question=question_of(found.question),
+                state=found.state,
+                vote=found.vote,
+                first_round=found.first_round,
+            ),
+            by_round[found.number],
+        )
+        for found in rounds
+    ]

@@ -5,8 +5,11 @@ ui/exercises).
 picked each cell (cell questions) or the numbers given (number questions), and the
 wrong answers grouped by the known mistake each shows, from the Exercises' own mistake
 analysis (ui/exercises/mistakes.py: `known_mistakes` worked out once per tally, then
-matched exactly as `diagnose` matches). A wrong answer no known mistake gives is
-counted as "other". `shift` sets two votes on the same question side by side.
+matched exactly as `diagnose` matches). Where several known mistakes give the same
+answer, the wrong answer names them all, together (`WrongAnswer.hows`,
+`mistakes_words`): one of them alone would be one explanation picked among equals. A
+wrong answer no known mistake gives is counted as "other". `shift` sets two votes on
+the same question side by side.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..exercises.mistakes import Mistake, known_mistakes, same_answer
+from ..pure.words import TIE_WORDS
 from .questions import Question
 
 
@@ -24,13 +28,22 @@ class WrongAnswer:
     """answer: what was given (for a named mistake, what that mistake gives; a number
     no mistake gives is rounded to 2 decimals, the answer tolerance); count: how many
     gave it; mistake: the mistake's name (ui.exercises.mistakes.MistakeName) or None
-    ("other"); how / truth: the mistake's own words (None for "other")."""
+    ("other"); how / truth: the mistake's own words (None for "other"); hows: what
+    every known mistake that gives this answer does, in the analysis' order (`how`
+    first; empty for "other")."""
 
     answer: object
     count: int
     mistake: str | None
     how: str | None = None
     truth: str | None = None
+    hows: tuple[str, ...] = ()
+
+    @property
+    def how_all(self) -> str | None:
+        """Every mistake that gives this answer, together, as a clause after "what
+        you get if you" (None for "other")."""
+        return mistakes_words(self.hows or ((self.how,) if self.how else ()))
 
     @property
     def key(self) -> tuple:
@@ -81,6 +94,41 @@ def named(question: Question, given, mistakes: list[Mistake]) -> Mistake | None:
     return next((m for m in mistakes if same_answer(problem, given, m.answer)), None)
 
 
+def alike(question: Question, mistake: Mistake, mistakes: list[Mistake]) -> list[Mistake]:
+    """`mistake` and every other known mistake that gives its answer, in the analysis'
+    order (each mistake's answer against the first's, so the group is the same for
+    every answer it takes in)."""
+    problem = question.problem
+    return [m for m in mistakes if same_answer(problem, m.answer, mistake.answer)]
+
+
+TIE_LEAD = "break ties so that "  # how every tie-rule mistake begins (tie_rule_mistakes)
+# A tie-rule mistake's clause -> the rule's short name ("all (wrong on purpose)" -> "all").
+TIE_NAMES = {f"{TIE_LEAD}{words.rule}": words.label.split(" (")[0] for words in TIE_WORDS.values()}
+
+
+def mistakes_words(hows: tuple[str, ...]) -> str | None:
+    """Clauses after "what you get if you", said together: ('a',) -> 'a'; ('a', 'b',
+    'c') -> 'a, b, or c'. Two or more tie rules make one short clause, in the order
+    given: 'break ties by another rule (last, split evenly, or all)' (a projector line
+    each, not three). None for no clause."""
+    hows = tuple(dict.fromkeys(hows))
+    ties = [TIE_NAMES[how] for how in hows if how in TIE_NAMES]
+    clauses = list(hows)
+    if len(ties) > 1:
+        at = next(i for i, how in enumerate(hows) if how in TIE_NAMES)
+        clauses = [how for how in hows if how not in TIE_NAMES]
+        clauses.insert(at, f"break ties by another rule ({_or(ties)})")
+    return _or(clauses) if clauses else None
+
+
+def _or(items: list[str]) -> str:
+    """'a'; 'a or b'; 'a, b, or c'."""
+    if len(items) <= 2:
+        return " or ".join(items)
+    return f"{', '.join(items[:-1])}, or {items[-1]}"
+
+
 def tally(question: Question, answers: list) -> Tally:
     """Count `answers` (parsed, as questions.parse_answer gives them) to `question`."""
     problem = question.problem
@@ -98,8 +146,8 @@ def tally(question: Question, answers: list) -> Tally:
         group = groups.setdefault(key, [shown, 0, mistake, rank])
         group[1] += 1
     wrong = [
-        WrongAnswer(shown, count, *((m.name, m.how, m.truth) if m else (None, None, None)))
-        for shown, count, m, _ in sorted(groups.values(), key=_order)
+        _wrong(question, shown, count, mistake, mistakes or [])
+        for shown, count, mistake, _ in sorted(groups.values(), key=_order)
     ]
     count = len(answers)
     return Tally(
@@ -112,6 +160,13 @@ def tally(question: Question, answers: list) -> Tally:
         other=sum(w.count for w in wrong if w.mistake is None),
         analysed=mistakes is not None,
     )
+
+
+def _wrong(question, shown, count: int, mistake, mistakes: list[Mistake]) -> WrongAnswer:
+    if mistake is None:
+        return WrongAnswer(shown, count, None)
+    hows = tuple(m.how for m in alike(question, mistake, mistakes))
+    return WrongAnswer(shown, count, mistake.name, mistake.how, mistake.truth, hows)
 
 
 def _shown(answer):

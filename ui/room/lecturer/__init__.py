@@ -5,8 +5,9 @@ vote again, a new question, end. model (the keys kept, the join link, the questi
 words) and answers (what the projector says about the answers, the bars) are pure; qr:
 the QR code (segno); state: its keys, the link, the keys this browser keeps; actions:
 the buttons; live: the room read for a run; views (the chooser, the opening and
-recovery screens), views_join (the join panel) and views_room (the room on the
-projector)."""
+recovery screens), views_join (the join panel), views_room (the room on the
+projector) and views_results (the room's results, question by question; worked out in
+results, pure)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from .state import (
     keys_arrived,
     linked_code,
     remember_rooms,
+    showing_results,
 )
 from .views import (
     ended_view,
@@ -37,6 +39,7 @@ from .views import (
     unreachable_view,
     waiting_for_keys_view,
 )
+from .views_results import results_view
 from .views_room import GONE, UNREACHABLE, room_view, watch
 
 
@@ -75,6 +78,9 @@ def room_screen(code: str) -> None:
         if not trusted(code, secret):
             actions.forget(code)
             recovery_view(code, stale=True)
+            return
+        if showing_results():
+            results_view(code)
             return
         current = pulse(code)
         if current.ended:

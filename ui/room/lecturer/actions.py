@@ -97,6 +97,11 @@ def choose(on: bool) -> None:
     st.session_state[STATE.choosing] = on
 
 
+def show_results(code: str, on: bool) -> None:
+    """The room's results on screen (on) or the room again."""
+    show_room(code, results=on)
+
+
 def leave_room() -> None:
     """Back to the opening screen (the room goes on without the projector)."""
     st.session_state[STATE.choosing] = False

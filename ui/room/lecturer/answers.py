@@ -1,7 +1,8 @@
 """What the projector says about a round's answers (pure: no Streamlit): the count,
 the share right, the wrong answers named with the mistake each shows, the shift from
 the first vote to the second, and the typed answers as bars; each sentence true for
-the numbers at hand (no answers, one, everyone right, nobody right...).
+the numbers at hand (no answers, one, everyone right, nobody right...). A wrong answer
+that several known mistakes give is said with all of them (WrongAnswer.how_all).
 
 A tally is ui/room/tally.Tally: count, right, cell_share (H, W) or values, the wrong
 answers grouped by the known mistake each shows (None: "other").
@@ -11,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from ...exercises.replies import plural, shown
+from ...figures.style import WRONG_LEGEND
 from ...pure.numbers import fmt
 from ..questions import Question
 from ..tally import Tally
@@ -65,7 +69,7 @@ def wrong_lines(question: Question, tally: Tally) -> list[str]:
     """The most common wrong answers named with the mistake each shows (at most
     MOST_NAMED), then how many show another known mistake, then the "other" ones."""
     named = [w for w in tally.wrong if w.mistake is not None]
-    lines = [_mistake_line(question, w.answer, w.count, w.how) for w in named[:MOST_NAMED]]
+    lines = [_mistake_line(question, w.answer, w.count, w.how_all) for w in named[:MOST_NAMED]]
     more = sum(w.count for w in named[MOST_NAMED:])
     if more:
         lines.append(f"{plural(more, 'more answer')} show other known mistakes.")
@@ -104,7 +108,7 @@ def shift_lines(question: Question, first: Tally, second: Tally) -> list[str]:
     lines = []
     for _, before, after, wrong in rows[:MOST_NAMED]:
         what = "the cells" if question.kind == "cells" else shown(question.problem, wrong.answer)
-        lines.append(f"{what}, what you get if you {wrong.how}: {before} → {after}.")
+        lines.append(f"{what}, what you get if you {wrong.how_all}: {before} → {after}.")
     listed = [(before, after) for _, before, after, _ in rows[:MOST_NAMED]]
     rest_before = first.count - first.right - sum(before for before, _ in listed)
     rest_after = second.count - second.right - sum(after for _, after in listed)
@@ -112,6 +116,35 @@ def shift_lines(question: Question, first: Tally, second: Tally) -> list[str]:
         label = "Other wrong answers" if listed else "Wrong answers"
         lines.append(f"{label}: {rest_before} → {rest_after}.")
     return [line[0].upper() + line[1:] for line in lines]
+
+
+# -- the share map's marks, once revealed --------------------------------------------------
+
+
+def wrong_picks(question: Question, tally: Tally) -> tuple[tuple[int, int], ...]:
+    """The cells someone picked that get no gradient, in reading order (none for a
+    question that is not about cells)."""
+    if question.kind != "cells" or tally.cell_share is None:
+        return ()
+    picked = (tuple(int(v) for v in cell) for cell in np.argwhere(tally.cell_share > 0))
+    return tuple(cell for cell in picked if cell not in question.answer)
+
+
+def share_legend(question: Question, tally: Tally) -> str:
+    """What the revealed share map's marks mean: the outline, and the frames where
+    some were drawn, counted."""
+    text = "Outlined: the cells that get gradient."
+    count = len(wrong_picks(question, tally))
+    if not count:
+        return text
+    mark = WRONG_LEGEND[0].upper() + WRONG_LEGEND[1:]
+    return f"{text} {mark}: picked, but gets none ({plural(count, 'cell')})."
+
+
+def vote_title(name: str, question: Question, tally: Tally) -> str:
+    """A vote's map title beside the other vote's, where no caption fits: its name,
+    and what its frames mean when it has some ("First vote (dashed: wrong)")."""
+    return f"{name} ({WRONG_LEGEND}: wrong)" if wrong_picks(question, tally) else name
 
 
 # -- typed numbers as bars ---------------------------------------------------------------

@@ -31,6 +31,8 @@ P = "cls"  # the page's key prefix: every key below starts with it
 ROOMS = "class-rooms"  # the browser storage's namespace for the lecturer's keys
 TOKEN = "class-lecturer-token"  # ... and for this browser's token (a string)
 ROOM_FIELD = "room"  # the link's room code
+VIEW_FIELD = "view"  # the link's view of the room: "results", or none (the room itself)
+RESULTS = "results"
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,10 @@ class LecturerState:
     recovery: str = f"{P}_recovery"
     recover_button: str = f"{P}_recover"
     code_box: str = f"{P}_code_box"  # the join code's container (its CSS)
-    maps_box: str = f"{P}_maps_box"  # the question's maps behind the Maps button
+    maps_on: str = f"{P}_maps_on"  # the question's maps in the answers' place
+    results_button: str = f"{P}_results"  # the room's results, question by question
+    back_button: str = f"{P}_back"  # from the results back to the room
+    csv_button: str = f"{P}_csv"  # the results downloaded as CSV
     fig_share: str = f"{P}_fig_share"
     fig_bars: str = f"{P}_fig_bars"
     fig_first: str = f"{P}_fig_first"  # the first vote beside the second
@@ -206,9 +211,18 @@ def keys_arrived() -> bool:
     return browser.has_arrived(ROOMS)
 
 
-def show_room(code: str | None) -> None:
-    """The link names `code` (None: the opening screen), in lecture mode if on."""
-    st.query_params.from_dict(with_lecture({ROOM_FIELD: code} if code else {}))
+def show_room(code: str | None, *, results: bool = False) -> None:
+    """The link names `code` (None: the opening screen), with `view=results` for its
+    results, in lecture mode if on."""
+    params = {ROOM_FIELD: code} if code else {}
+    if code and results:
+        params[VIEW_FIELD] = RESULTS
+    st.query_params.from_dict(with_lecture(params))
+
+
+def showing_results() -> bool:
+    """The link asks for the room's results (a reload keeps them on screen)."""
+    return st.query_params.get(VIEW_FIELD) == RESULTS
 
 
 def say(kind: str, text: str) -> None:

@@ -18,6 +18,7 @@ from ...shared.lecture import folded_in_lecture
 from ..questions import KINDS
 from ..words import layer_words
 from . import actions
+from .model import question_words
 from .state import SOURCES, STATE, Layer
 
 SAID = {"success": st.success, "info": st.info, "warning": st.warning, "error": st.error}
@@ -66,36 +67,47 @@ def exercise_fields() -> None:
 
 
 def layer_maps(layer: Layer | None) -> None:
-    """The chosen layer's x and dL/dy (folded in lecture mode: the screen is the
-    question's, the button above the maps)."""
-    if layer is None:
+    """A preview of the question the chooser describes (a seeded exercise's or the
+    Playground layer's): the question as the projector will ask it, with x and dL/dy
+    (x alone for an output size, which dL/dy's shape would give away). Folded in
+    lecture mode: the screen is the question's, the button above the maps."""
+    try:
+        question = actions.chosen_question()
+    except ValueError as reason:
+        st.warning(f"This question cannot be asked: {reason}.", icon=":material/error:")
         return
-    with folded_in_lecture("x and dL/dy"):
+    label = "Preview: the layer's x and dL/dy" if layer is not None else "Preview: the question"
+    with folded_in_lecture(label):
+        st.caption(f"Preview. {question_words(question)}")
+        problem = question.problem
         question_maps(
-            layer.x, layer.grad_output, padding=layer.config.padding, mode=layer.config.mode
+            problem.x,
+            None if question.kind == "size" else problem.grad_output,
+            padding=problem.config.padding,
+            mode=problem.config.mode,
         )
 
 
 def question_maps(x, grad_output, *, padding, mode) -> None:
-    """x (with its padding) and dL/dy, side by side."""
+    """x (with its padding) and dL/dy (None: x alone), side by side, each column as
+    wide as its map asks (x with its padding is the wider)."""
     overlay = grids.Overlay(padding=padding, pad_label=pad_label(mode))
-    left, right = st.columns(2)
-    with left:
-        chart(
+    figures = [
+        (
             cached(grids.grid_figure, values=x, title="x", overlay=overlay, width_px=HALF_PX),
-            key=STATE.fig_x,
+            STATE.fig_x,
         )
-    with right:
-        chart(
-            cached(
-                grids.grid_figure,
-                values=grad_output,
-                title="dL/dy",
-                kind="gradient",
-                width_px=HALF_PX,
-            ),
-            key=STATE.fig_gy,
+    ]
+    if grad_output is not None:
+        gy = cached(
+            grids.grid_figure, values=grad_output, title="dL/dy", kind="gradient", width_px=HALF_PX
         )
+        figures.append((gy, STATE.fig_gy))
+    widths = [figure.layout.width or HALF_PX for figure, _ in figures]
+    places = st.columns(widths if len(widths) == 2 else [1, 1])
+    for place, (figure, key) in zip(places, figures, strict=False):
+        with place:
+            chart(figure, key=key)
 
 
 def opening_view() -> None:
@@ -178,4 +190,16 @@ def unreachable_view(code: str) -> None:
 
 def ended_view(code: str) -> None:
     st.info(f"Room {code} has ended: students can no longer answer.", icon=":material/door_front:")
-    st.button("Open a new room", key=STATE.new_button, type="primary", on_click=actions.leave_room)
+    row = st.container(horizontal=True, gap="small")
+    results_button(row, code)
+    row.button("Open a new room", key=STATE.new_button, type="primary", on_click=actions.leave_room)
+
+
+def results_button(place, code: str) -> None:
+    """The button to the room's results, in `place`."""
+    place.button(
+        "Results",
+        key=STATE.results_button,
+        on_click=actions.show_results,
+        args=(code, True),
+    )

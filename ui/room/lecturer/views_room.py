@@ -16,7 +16,6 @@ from ...figures.style import (
     ROOM_JOIN_PX,
     ROOM_MAP_MOST_PX,
     ROOM_MAP_PX,
-    ROOM_MAPS_POPOVER_PX,
     ROOM_PAIR_MAP_PX,
     ROOM_PAIR_MOST_PX,
 )
@@ -29,14 +28,17 @@ from .answers import (
     count_sentence,
     paired_bars,
     right_sentence,
+    share_legend,
     shift_lines,
     shift_sentence,
+    vote_title,
     wrong_lines,
+    wrong_picks,
 )
 from .live import RoundView, pulse, round_view, share_percents
 from .model import question_words
 from .state import STATE, adopt_layer
-from .views import layer_maps, question_chooser, question_maps
+from .views import layer_maps, question_chooser, question_maps, results_button
 from .views_join import join_panel, recovery_code
 
 VOTES = {1: "first vote", 2: "second vote"}
@@ -96,8 +98,9 @@ def question_header(shown: RoundView, *, state: str):
 
 
 def controls(row, code: str, shown: RoundView, *, state: str) -> None:
-    """The buttons the round's state allows, in `row`, the most likely next one first;
-    the question's maps and the room's end behind a click each."""
+    """The buttons the round's state allows, in `row`, the most likely next one first,
+    the results, the room's end and the Maps toggle (the question's maps in the
+    answers' place)."""
     if state == "open":
         row.button(
             "Close answers",
@@ -123,21 +126,8 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
             args=(code,),
         )
     row.button("New question", key=STATE.new_button, on_click=actions.choose, args=(True,))
-    problem = shown.question.problem
-    if shown.question.kind != "size":
-        with row.popover("Maps", icon=":material/grid_on:"), st.container(key=STATE.maps_box):
-            # A popover is as wide as its content, and charts have no width of their
-            # own: without this the two maps would be squeezed into a narrow box.
-            st.html(
-                f'<style>[data-testid="stPopoverBody"]:has(.st-key-{STATE.maps_box}) '
-                f"{{ min-width: {ROOM_MAPS_POPOVER_PX}px; }}</style>"
-            )
-            question_maps(
-                problem.x,
-                problem.grad_output,
-                padding=problem.config.padding,
-                mode=problem.config.mode,
-            )
+    if state == "revealed":  # the round counted and shown; the row has room for it then
+        results_button(row, code)
     with row.popover("End room"):
         st.button(
             "End it for everyone",
@@ -146,6 +136,8 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
             on_click=actions.end_room,
             args=(code,),
         )
+    if shown.question.kind != "size":
+        row.toggle("Maps", key=STATE.maps_on)  # x and dL/dy in the answers' place
 
 
 def drawn_as(current) -> tuple:
@@ -162,7 +154,9 @@ def first_vote(code: str, shown: RoundView | None, *, state: str) -> RoundView |
 
 def answers_view(code: str, shown: RoundView, first: RoundView | None, *, state: str) -> None:
     """`first`: the first vote's round beside a revealed second vote (None otherwise)."""
-    if state == "open":
+    if maps_on(shown):
+        maps_instead(code, shown, state=state)
+    elif state == "open":
         live_answers(code, (shown.round.number, state, False))
     elif first is not None:
         two_votes(first, shown)
@@ -171,6 +165,23 @@ def answers_view(code: str, shown: RoundView, first: RoundView | None, *, state:
     else:
         st.markdown(count_sentence(shown.tally.count, state="closed"))
         answers_chart(shown, revealed=False, key=STATE.fig_share)
+
+
+def maps_on(shown: RoundView) -> bool:
+    """The Maps toggle is on (a size question has none: dL/dy's shape is its answer)."""
+    return shown.question.kind != "size" and bool(st.session_state.get(STATE.maps_on))
+
+
+def maps_instead(code: str, shown: RoundView, *, state: str) -> None:
+    """The question's x and dL/dy in the answers' column (a popover over the page
+    would cover the QR code beside it); while answers come in, the page still
+    follows the room (as `watch`)."""
+    problem = shown.question.problem
+    question_maps(
+        problem.x, problem.grad_output, padding=problem.config.padding, mode=problem.config.mode
+    )
+    if state == "open":
+        watch(code, (shown.round.number, state, False))
 
 
 @st.fragment(run_every=1)
@@ -236,6 +247,7 @@ def answers_chart(
             percents=share_percents(counted),
             title=title or "% of the class who picked each cell",
             answer_cells=tuple(sorted(question.answer)) if revealed else (),
+            wrong_cells=wrong_picks(question, counted) if revealed else (),
             width_px=width_px,
             tall_px=tall_px,
         )
@@ -265,7 +277,7 @@ def revealed(shown: RoundView) -> None:
     with words:
         st.markdown(f"**{right_sentence(shown.tally)}**")
         if shown.question.kind == "cells":
-            st.caption("Outlined: the cells that get gradient.")
+            st.caption(share_legend(shown.question, shown.tally))
         for line in wrong_lines(shown.question, shown.tally):
             st.markdown(f"- {line}")
 
@@ -289,7 +301,7 @@ def two_votes(first: RoundView, second: RoundView) -> None:
                 key=key,
                 width_px=ROOM_PAIR_MAP_PX,
                 tall_px=ROOM_PAIR_MOST_PX,
-                title=vote_name(shown.round.vote).capitalize(),
+                title=vote_title(vote_name(shown.round.vote).capitalize(), question, shown.tally),
                 paired=paired,
             )
     st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
