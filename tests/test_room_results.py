@@ -18,7 +18,7 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from ui.room import store
+from ui.room import codes, store
 from ui.room.lecturer import results as res
 
 # The 4x4 grid of room_store_helpers (test_room_tally.py works it by hand): max 2x2,
@@ -43,7 +43,7 @@ def answer_all(engine, room, tokens, given, number):
 def room_run_fixture(engine):
     """A room of eight phones: question 1 (cells) voted on twice; question 2 (a
     value) once, 2 of 3 right; question 3 (cells) twice, everyone right both times."""
-    room = store.open_room(engine, now=NOW)
+    room = store.open_room(engine, token=codes.new_token(), now=NOW)
     tokens = [student(engine, room.code, nickname=name) for name in NICKNAMES]
     ask = dict(secret=room.secret, now=NOW)
     store.ask(engine, room.code, question=cells_question(), **ask)
@@ -166,7 +166,7 @@ def test_the_csv_holds_the_results_and_no_token_nor_nickname(room_run):
 
 
 def test_no_answers_in_a_vote_is_said_not_divided(engine):
-    room = store.open_room(engine, now=NOW)
+    room = store.open_room(engine, token=codes.new_token(), now=NOW)
     store.ask(engine, room.code, secret=room.secret, question=cells_question(), now=NOW)
     store.vote_again(engine, room.code, secret=room.secret, now=NOW)
     (found,) = res.results(store.every_round(engine, room.code, now=NOW))

@@ -11,6 +11,8 @@ results, pure)."""
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -84,7 +86,7 @@ def room_screen(code: str) -> None:
             return
         current = pulse(code)
         if current.ended:
-            ended_view(code)
+            ended_view(code, results=current.expires_at > time.time())
             return
         room_view(code, current)
     except store.NoSuchRoom:

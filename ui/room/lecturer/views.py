@@ -188,10 +188,13 @@ def unreachable_view(code: str) -> None:
     )
 
 
-def ended_view(code: str) -> None:
+def ended_view(code: str, *, results: bool) -> None:
+    """`results`: the room's rounds can still be read (ended by the lecturer, not
+    expired: an expired room's rows are the store's to delete)."""
     st.info(f"Room {code} has ended: students can no longer answer.", icon=":material/door_front:")
     row = st.container(horizontal=True, gap="small")
-    results_button(row, code)
+    if results:
+        results_button(row, code)
     row.button("Open a new room", key=STATE.new_button, type="primary", on_click=actions.leave_room)
 
 
