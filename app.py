@@ -1,12 +1,12 @@
 """Pooling Backprop Lab: `streamlit run app.py`. The entry point registers every page
-(ui/pure/pages.py: script, label, icon, URL path) and runs the one the URL names; each
+(teaching/pages.py: script, label, icon, URL path) and runs the one the URL names; each
 page's own script is in screens/.
 """
 
 import streamlit as st
 
 from pooling import keep_freed_memory
-from ui.pure.pages import PAGES
+from teaching.pages import PAGES
 from ui.shared import browser
 from ui.shared.process import freeze_after_first_run
 

@@ -32,7 +32,7 @@ PLAYGROUND, BATCH = "screens/playground.py", "screens/batch.py"
 PLAIN_PAGES = {
     "Lesson": "screens/lesson.py",
     "Exercises": "screens/exercises.py",
-    "Class": "screens/room.py",
+    "Class": "screens/class_page.py",
     "Join": "screens/join.py",
 }
 DEFAULT_TABS = ("forward", "pair")

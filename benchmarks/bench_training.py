@@ -44,7 +44,7 @@ NETWORKS = {
 def settings_of(query: dict[str, str]):
     from cnn.network import NetConfig
     from pooling import PoolConfig
-    from ui.minibatch.story import BatchSettings
+    from teaching.batch.story import BatchSettings
 
     pool = PoolConfig(
         query["mode"],
@@ -60,7 +60,7 @@ def steps_seconds(query: dict[str, str]) -> tuple[float, float]:
     """(along a trajectory, replayed from zero at every tenth step)."""
     from dataclasses import replace
 
-    from ui.minibatch.story import start_trajectory
+    from teaching.batch.story import start_trajectory
 
     settings = settings_of(query)
     start = time.perf_counter()
@@ -74,8 +74,8 @@ def steps_seconds(query: dict[str, str]) -> tuple[float, float]:
 
 def block_seconds(query: dict[str, str]) -> tuple[float, float]:
     """(every block of the run's frames, built as the player asks; the slowest block)."""
+    from teaching.batch.story import start_trajectory
     from ui.batch.train_frames import BLOCK, KernelFrames, KernelLook, run_states, training_block
-    from ui.minibatch.story import start_trajectory
 
     trajectory = start_trajectory(settings_of(query))
     kernels = KernelFrames(KernelLook(width_px=250, colour_bar=True, lecture=False))

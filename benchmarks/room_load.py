@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 from deploy.room_client import NoFragment, Projector, Student
 from deploy.stream_client import Run, RunFailed
-from ui.room import schema, store
-from ui.room.codes import new_token
-from ui.room.questions import question_from_exercise
-from ui.room.student.live import POLL_S  # the students' fragment: the browser's timer
+from rooms import schema, store
+from teaching.class_mode.codes import new_token
+from teaching.class_mode.questions import question_from_exercise
+from ui.class_mode.student.live import POLL_S  # the students' fragment: the browser's timer
 
-PROJECTOR_S = 1.0  # the projector's fragments (ui/room/lecturer: run_every=1)
+PROJECTOR_S = 1.0  # the projector's fragments (ui/class_mode/lecturer: run_every=1)
 WAKE_S = 0.5  # how often a phone looks at what the server pushed (a person's glance)
 FAILURES = (RunFailed, TimeoutError, OSError, NoFragment)
 

@@ -4,7 +4,7 @@ Local replicas run on loopback ports of this machine; replicas already running o
 other hosts (`backends`, HOST:PORT) join them in the proxy's backend, warmed the same
 way. Every local replica gets the settings given on the command line in its
 environment, over the ones it inherits (POOLING_LAB_DATABASE_URL, POOLING_LAB_PUBLIC_URL,
-POOLING_LAB_DATA; ui/room/settings.py: the command line > the environment >
+POOLING_LAB_DATA; rooms/settings.py: the command line > the environment >
 secrets.toml > the default); without a database URL they share the embedded SQLite
 file of the user's data folder, which serves one machine only.
 
@@ -20,8 +20,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ui.pure.pages import PAGES
-from ui.room.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL
+from rooms.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL
+from teaching.pages import PAGES
 
 from .local_server import ROOT, start_app, stop, wait_healthy
 from .stream_client import run_apart, visit
@@ -37,7 +37,7 @@ def page_paths() -> tuple[str, ...]:
 WARM_PAGES = tuple((path, "") for path in page_paths())  # every page, once
 
 
-DATABASE_VARIABLE = DATABASE_URL.variable  # read by ui/room/database.py
+DATABASE_VARIABLE = DATABASE_URL.variable  # read by ui/class_mode/database.py
 PUBLIC_VARIABLE = PUBLIC_URL.variable  # the join link's address behind a proxy
 DATA_VARIABLE = DATA_FOLDER.variable  # where the default SQLite file lives
 

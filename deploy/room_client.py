@@ -28,11 +28,11 @@ TOKEN_NAMESPACE = "class-token"
 ROOMS_NAMESPACE = "class-rooms"
 PICK_PREFIX = "room_pick_"
 NUMBER_KEY, SEND_KEY = "room_number", "room_send"
-# What the projector writes (ui/room/lecturer: the question's header and count_sentence).
+# What the projector writes (ui/class_mode/lecturer: the question's header and count_sentence).
 ROUND_SHOWN = re.compile(r"\*\*Round (\d+)\*\*")
 COUNT_SHOWN = re.compile(r"^(?:Answers closed: )?(\d+) answers?(?: so far)?\.$")
 NONE_SHOWN = re.compile(r"^(?:No answers yet|Answers closed: nobody answered)\.$")
-# What a phone writes over a round (ui/room/student/views.room_view's subheader).
+# What a phone writes over a round (ui/class_mode/student/views.room_view's subheader).
 PHONE_ROUND = re.compile(r"^Round (\d+)\b")
 
 

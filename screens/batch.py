@@ -1,7 +1,7 @@
 """Batch: each example routed on its own, the average taken where weights are shared."""
 
 from ui.batch import render
-from ui.shared.frame import page_frame
+from ui.shared.chrome import page_frame
 
 page_frame(
     "Batch",

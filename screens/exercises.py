@@ -1,7 +1,7 @@
 """Exercises: predict where the gradient goes, then check."""
 
 from ui.exercises import render
-from ui.shared.frame import page_frame
+from ui.shared.chrome import page_frame
 
 page_frame(
     "Exercises",

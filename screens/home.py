@@ -1,7 +1,7 @@
 """Home page of the Pooling Backprop Lab."""
 
 from ui.home import demo, page_links
-from ui.shared.frame import page_frame
+from ui.shared.chrome import page_frame
 
 page_frame(
     "Pooling Backprop Lab",

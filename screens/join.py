@@ -1,7 +1,7 @@
 """Join: a student answers the lecturer's questions in class mode."""
 
-from ui.room.student import render
-from ui.shared.frame import page_frame
+from ui.class_mode.student import render
+from ui.shared.chrome import page_frame
 
 page_frame(
     "Join",

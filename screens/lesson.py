@@ -1,7 +1,7 @@
 """The guided lesson: ten steps through the backward pass of pooling."""
 
 from ui.lesson import render
-from ui.shared.frame import page_frame
+from ui.shared.chrome import page_frame
 
 page_frame(
     "Lesson",

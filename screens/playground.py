@@ -1,7 +1,7 @@
 """Playground: edit a grid, pool it, and watch where every gradient goes."""
 
 from ui.playground import render
-from ui.shared.frame import page_frame
+from ui.shared.chrome import page_frame
 
 page_frame(
     "Playground",

@@ -72,7 +72,7 @@ def expander_labels(app: AppTest) -> list[str]:
 
 
 def component_data(app: AppTest, key: str) -> dict:
-    """The data a browser component keyed `key` was given (ui/shared/frames.py ...)."""
+    """The data a browser component keyed `key` was given (ui/shared/frame_player.py ...)."""
     for element in app.get("bidi_component"):
         if element.proto.id.endswith(f"-{key}"):
             return json.loads(element.proto.json)

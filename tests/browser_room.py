@@ -11,12 +11,12 @@ from browser import TIMEOUT_MS, expect_link, open_page, settle, wait_for_title, 
 from playwright.sync_api import expect
 
 from deploy.page_state import CELL_PIXEL
-from ui.room import store
-from ui.room.lecturer.live import share_percents
-from ui.room.questions import question_from_exercise
-from ui.room.student.model import cells_text
-from ui.room.student.state import TOKEN_NAMESPACE
-from ui.room.tally import tally
+from rooms import store
+from teaching.class_mode.questions import question_from_exercise
+from teaching.class_mode.student import cells_text
+from teaching.class_mode.tally import tally
+from ui.class_mode.lecturer.live import share_percents
+from ui.class_mode.student.state import TOKEN_NAMESPACE
 
 TOKEN_JS = f"() => JSON.parse(window.localStorage.getItem('pooling-lab:{TOKEN_NAMESPACE}'))"
 EXERCISE = dict(kind="cells", level=2, seed=4, number=2)  # on the Class page's link too

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from deploy.local_server import start_app, stop  # noqa: E402
-from ui.room.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL  # noqa: E402
+from rooms.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL  # noqa: E402
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM = Path("/usr/bin/chromium")

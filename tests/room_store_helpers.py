@@ -12,10 +12,11 @@ import sqlalchemy as sa
 from postgres import drop_schema, schema_url
 
 from pooling import PoolConfig
-from ui.room import codes, store
-from ui.room.database import URL_VARIABLE
-from ui.room.questions import question_from_layer
-from ui.room.schema import ROOMS, new_engine
+from rooms import store
+from rooms.schema import ROOMS, new_engine
+from teaching.class_mode import codes
+from teaching.class_mode.questions import question_from_layer
+from ui.class_mode.database import URL_VARIABLE
 
 NOW = 1_800_000_000.0  # a whole number of minutes: the limits' windows start here
 X4 = [[1, 3, 2, 0], [4, 2, 1, 2], [0, 1, 5, 3], [2, 2, 4, 1]]

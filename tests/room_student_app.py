@@ -14,9 +14,10 @@ from apptest import no_exceptions, open_app
 from room_store_helpers import rooms_file
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from ui.room import codes, store
-from ui.room.questions import question_from_exercise
-from ui.room.student.state import STATE, TOKEN_NAMESPACE
+from rooms import store
+from teaching.class_mode import codes
+from teaching.class_mode.questions import question_from_exercise
+from ui.class_mode.student.state import STATE, TOKEN_NAMESPACE
 from ui.shared import browser
 
 JOIN = "screens/join.py"
@@ -24,7 +25,7 @@ JOIN = "screens/join.py"
 
 @pytest.fixture(scope="module", name="room_engine")
 def room_engine_fixture(tmp_path_factory):
-    """The page's database (through ui.room.database, from the environment) and the
+    """The page's database (through ui.class_mode.database, from the environment) and the
     test's engine on the same SQLite file."""
     with rooms_file(tmp_path_factory) as made:
         yield made

@@ -8,8 +8,8 @@ import pytest
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
-from ui.minibatch.story import SEED_GRADIENTS, BatchSettings, batch_mean, build_batch_story
-from ui.pure.digits import digit_images
+from teaching.batch.story import SEED_GRADIENTS, BatchSettings, batch_mean, build_batch_story
+from teaching.digits import digit_images
 
 
 def settings(**changes) -> BatchSettings:
@@ -38,7 +38,7 @@ def test_the_digits_are_scikit_learns_without_importing_it():
     reference = load_digits()
     np.testing.assert_array_equal(images, reference.images)
     np.testing.assert_array_equal(labels, reference.target)
-    check = "import sys; from ui.pure.digits import digit_images; digit_images(); "
+    check = "import sys; from teaching.digits import digit_images; digit_images(); "
     check += "print('sklearn' in sys.modules)"
     loaded = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=".")
     assert loaded.stdout.strip() == "False", loaded.stderr
@@ -91,8 +91,8 @@ def test_a_network_that_does_not_fit_raises_a_value_error():
 
 
 def test_a_trajectory_takes_only_the_steps_not_yet_taken(monkeypatch):
-    import ui.minibatch.trajectory as trajectory_module
-    from ui.minibatch.story import start_trajectory
+    import teaching.batch.trajectory as trajectory_module
+    from teaching.batch.story import start_trajectory
 
     chosen = settings(size=16, steps=11)
     trajectory = start_trajectory(chosen)

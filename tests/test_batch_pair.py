@@ -8,10 +8,10 @@ from test_batch_model import settings
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
-from ui.minibatch.pair import build_pair
-from ui.minibatch.story import build_batch_story
-from ui.pure.formulas import batch_rule, step_rule
-from ui.pure.numbers import fmt
+from teaching.batch.pair import build_pair
+from teaching.batch.story import build_batch_story
+from teaching.formulas import batch_rule, step_rule
+from teaching.numbers import fmt
 
 BATCH = "screens/batch.py"
 

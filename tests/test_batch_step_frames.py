@@ -1,4 +1,4 @@
-"""The Batch step-through's frames (ui/batch/steps.py): replayed on the figure the
+"""The Batch step-through's frames (ui/batch/step_frames.py): replayed on the figure the
 server draws first, each frame is the figure the server would draw for that example;
 the curve's marker sits on the positions reached; each sentence is the page's own."""
 
@@ -12,10 +12,10 @@ from plotly.io.json import to_json_plotly
 from test_text_truth_batch import batch_settings
 
 from pooling import PoolConfig
-from ui.batch.step_words import step_sentence
-from ui.batch.steps import DESK, PROJECTOR, step_frames, step_map_figures
+from teaching.batch.step_words import step_sentence
+from teaching.batch.story import build_batch_story
+from ui.batch.step_frames import DESK, PROJECTOR, step_frames, step_map_figures
 from ui.figures.look import Look
-from ui.minibatch.story import build_batch_story
 
 KEYS = {name: f"k_{name}" for name in ("image", "routed", "mean", "kernel", "reached")}
 LOOKS = [Look(dark=False, lecture=False), Look(dark=True, lecture=True)]

@@ -24,7 +24,7 @@ from browser import (
 from playwright.sync_api import expect
 
 from deploy.page_state import CHART_TITLE
-from ui.pure.pages import PAGES
+from teaching.pages import PAGES
 
 pytestmark = pytest.mark.browser
 

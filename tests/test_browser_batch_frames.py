@@ -1,5 +1,5 @@
-"""The Batch page's step-through plays in the browser (ui/batch/steps.py through
-ui/shared/frames.py): the arrow keys and Play change the maps drawn, example after
+"""The Batch page's step-through plays in the browser (ui/batch/step_frames.py through
+ui/shared/frame_player.py): the arrow keys and Play change the maps drawn, example after
 example, with no message to the server; the link keeps the example.
 
 Every wait is for what the page draws (a chart's title and numbers), never for a time.
@@ -17,7 +17,7 @@ from test_browser_lecture_batch import default_settings
 from test_browser_step_frames import open_player
 
 from deploy.page_state import CHART_TITLE, FIND_CHART
-from ui.minibatch.story import build_batch_story
+from teaching.batch.story import build_batch_story
 
 pytestmark = pytest.mark.browser
 

@@ -19,10 +19,10 @@ import pytest
 from browser import open_page, screen_fit
 from conftest import PHONE, PROJECTOR
 
+from teaching.exercises.model import KINDS
+from teaching.lesson.steps import STEP_COUNT
 from ui.batch.state import TABS as BATCH_TABS
-from ui.exercises.model import KINDS
 from ui.exercises.state import LEVELS
-from ui.lesson.steps import STEP_COUNT
 from ui.playground.state import STATE as PLAYGROUND
 from ui.playground.state import TABS as PLAYGROUND_TABS
 

@@ -15,8 +15,8 @@ from browser import (
 from playwright.sync_api import expect
 
 from deploy.page_state import FIND_CHART
-from ui.exercises.model import make_problem
-from ui.pure.numbers import fmt
+from teaching.exercises.model import make_problem
+from teaching.numbers import fmt
 
 pytestmark = pytest.mark.browser
 

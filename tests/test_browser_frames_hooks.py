@@ -1,5 +1,5 @@
 """A chart the frame player hooked keeps following the player's frames as they are
-now, in headless Chromium: the player's script (ui/shared/frames.py) run on its own, on
+now, in headless Chromium: the player's script (ui/shared/frame_player.py) run on its own, on
 a bare page with Plotly (the plotly package's build), fed the Playground's real frames
 and figures.
 
@@ -20,10 +20,10 @@ import plotly
 import pytest
 
 from pooling import PoolConfig
-from ui.playground.model import LayerSettings, build_layer_story
-from ui.playground.steps import frames_data, step_maps
+from teaching.playground.model import LayerSettings, build_layer_story
+from ui.playground.step_frames import frames_data, step_maps
 from ui.playground.views_step import WORDS, pointer_figure, step_figures
-from ui.shared.frames import PLAYER_JS, FrameSpec
+from ui.shared.frame_player import PLAYER_JS, FrameSpec
 
 pytestmark = pytest.mark.browser
 

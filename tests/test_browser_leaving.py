@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from ui.pure.pages import URL_PATHS
+from teaching.pages import URL_PATHS
 from ui.shared.browser import JS, LEAVE_AFTER_MS
 
 pytestmark = pytest.mark.browser

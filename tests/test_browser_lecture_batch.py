@@ -25,11 +25,11 @@ from browser import (
 )
 from playwright.sync_api import expect
 
+from teaching.batch.pair import build_pair
+from teaching.batch.story import build_batch_story
+from teaching.formulas import batch_rule, step_rule
 from ui.figures.mosaic import tile
 from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
-from ui.minibatch.pair import build_pair
-from ui.minibatch.story import build_batch_story
-from ui.pure.formulas import batch_rule, step_rule
 
 pytestmark = pytest.mark.browser
 
@@ -246,12 +246,12 @@ def default_settings(**changes):
 
 
 def fmt4(value: float) -> str:
-    from ui.pure.numbers import fmt as write
+    from teaching.numbers import fmt as write
 
     return write(value, 4)
 
 
 def fmt(value: float) -> str:
-    from ui.pure.numbers import fmt as write
+    from teaching.numbers import fmt as write
 
     return write(value, 3)

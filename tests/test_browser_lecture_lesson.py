@@ -14,9 +14,9 @@ from browser import exceptions_on, open_page, screen_fit, settle, small_text
 from conftest import PROJECTOR
 from playwright.sync_api import expect
 
+from teaching.lesson.steps import STEP_COUNT, lesson_steps
 from ui.figures.style import LECTURE_TEXT_PX
 from ui.lesson.state import STATE
-from ui.lesson.steps import STEP_COUNT, lesson_steps
 from ui.lesson.views import answer_parts
 
 LESSON = "screens/lesson.py"

@@ -21,7 +21,7 @@ from browser import (
 )
 from playwright.sync_api import expect
 
-from ui.playground.presets import PRESETS
+from teaching.playground.presets import PRESETS
 from ui.playground.state import FIELDS, STATE
 
 pytestmark = pytest.mark.browser

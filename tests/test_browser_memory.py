@@ -9,8 +9,8 @@ import pytest
 from browser import TIMEOUT_MS, exceptions_on, open_page, settle, type_in_editor_cell
 from playwright.sync_api import expect
 
-from ui.exercises.model import make_problem
-from ui.lesson.steps import STEP_COUNT, lesson_steps
+from teaching.exercises.model import make_problem
+from teaching.lesson.steps import STEP_COUNT, lesson_steps
 
 pytestmark = pytest.mark.browser
 

@@ -1,4 +1,4 @@
-"""The page menu from st.navigation (app.py, one list in ui/pure/pages.py): every page
+"""The page menu from st.navigation (app.py, one list in teaching/pages.py): every page
 at the URL path it had under the old pages/ folder, each shared link opening with its
 settings, and the menu and the home page's links going where they say."""
 
@@ -9,7 +9,7 @@ from browser import TIMEOUT_MS, exceptions_on, expect_link, open_page
 from conftest import PHONE
 from playwright.sync_api import expect
 
-from ui.pure.pages import PAGE_BY_LABEL, PAGES
+from teaching.pages import PAGE_BY_LABEL, PAGES
 
 pytestmark = pytest.mark.browser
 

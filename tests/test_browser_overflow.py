@@ -9,8 +9,8 @@ import pytest
 from browser import exceptions_on, misplaced_numbers, open_page, settle
 from playwright.sync_api import expect
 
+from teaching.exercises.model import KINDS
 from ui.batch.state import TABS as BATCH_TABS
-from ui.exercises.model import KINDS
 
 pytestmark = pytest.mark.browser
 

@@ -30,9 +30,10 @@ from room_store_helpers import rooms_file
 
 from deploy.cluster import Cluster
 from deploy.local_server import free_port, start_app, stop
-from ui.room import codes, store
-from ui.room.questions import question_from_exercise
-from ui.room.student.model import cells_text
+from rooms import store
+from teaching.class_mode import codes
+from teaching.class_mode.questions import question_from_exercise
+from teaching.class_mode.student import cells_text
 
 pytestmark = pytest.mark.browser
 

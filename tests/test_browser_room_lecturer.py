@@ -27,11 +27,12 @@ from conftest import PROJECTOR
 from playwright.sync_api import expect
 
 from deploy.local_server import start_app, stop
-from ui.exercises.mistakes import known_mistakes
+from rooms import store
+from rooms.schema import new_engine
+from teaching.class_link import ask_params
+from teaching.class_mode import codes
+from teaching.exercises.mistakes import known_mistakes
 from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
-from ui.pure.class_link import ask_params
-from ui.room import codes, store
-from ui.room.schema import new_engine
 
 pytestmark = pytest.mark.browser
 

@@ -19,10 +19,10 @@ from playwright.sync_api import expect
 
 from deploy.local_server import start_app, stop
 from deploy.postgres import Cluster, missing
-from ui.room import store
-from ui.room.codes import new_token
-from ui.room.questions import question_from_exercise
-from ui.room.schema import ROOMS, new_engine
+from rooms import store
+from rooms.schema import ROOMS, new_engine
+from teaching.class_mode.codes import new_token
+from teaching.class_mode.questions import question_from_exercise
 
 pytestmark = pytest.mark.browser
 

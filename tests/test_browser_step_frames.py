@@ -1,4 +1,4 @@
-"""The Playground's step-through plays in the browser (ui/shared/frames.py): the arrow
+"""The Playground's step-through plays in the browser (ui/shared/frame_player.py): the arrow
 keys, Play, pointing at y and a tap change what is drawn with no message to the server;
 the link keeps the step; lecture mode and the dark theme still apply.
 
@@ -25,10 +25,10 @@ from playwright.sync_api import expect
 
 from deploy.page_state import CELL_PIXEL, CHART_TITLE, FIND_CHART
 from pooling import PoolConfig
+from teaching.playground.model import LayerSettings, build_layer_story
 from ui.figures.marks import outline_path
 from ui.figures.style import DARK_TEXT, LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
-from ui.playground.model import LayerSettings, build_layer_story
-from ui.playground.steps import POINTER_TITLE
+from ui.playground.step_frames import POINTER_TITLE
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from browser import (
 )
 from playwright.sync_api import expect
 
-from ui.exercises.model import make_problem
+from teaching.exercises.model import make_problem
 
 pytestmark = pytest.mark.browser
 

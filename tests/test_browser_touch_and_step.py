@@ -22,9 +22,9 @@ from conftest import PHONE, PROJECTOR
 from playwright.sync_api import expect
 
 from deploy.page_state import CELL_PIXEL, FIND_CHART
-from ui.exercises.model import make_problem
+from teaching.exercises.model import make_problem
+from teaching.playground.presets import PRESETS
 from ui.figures.style import LECTURE_CELL_FONT_PX, MIN_CELL_FONT_PX
-from ui.playground.presets import PRESETS
 
 pytestmark = pytest.mark.browser
 

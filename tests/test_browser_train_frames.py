@@ -1,4 +1,4 @@
-"""The Batch page's Training tab plays in the browser (ui/shared/frames.py, frames from
+"""The Batch page's Training tab plays in the browser (ui/shared/frame_player.py, frames from
 ui/batch/train_frames.py): Play, → and Shift → step through states the server computed
 a block of 20 at a time, one message per block asked for and none per step; Reset goes
 back; a learning rate that runs away ends the run with its message on screen.
@@ -20,8 +20,8 @@ from test_browser_step_frames import open_player
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
-from ui.minibatch.story import start_trajectory
-from ui.pure.numbers import fmt
+from teaching.batch.story import start_trajectory
+from teaching.numbers import fmt
 
 pytestmark = pytest.mark.browser
 

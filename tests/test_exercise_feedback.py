@@ -7,8 +7,8 @@ import numpy as np
 from apptest import errors, figures, no_exceptions, open_app
 
 from pooling.explain import ledger
-from ui.exercises.model import make_problem
-from ui.pure.numbers import fmt
+from teaching.exercises.model import make_problem
+from teaching.numbers import fmt
 
 EXERCISES = "screens/exercises.py"
 

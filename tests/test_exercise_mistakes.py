@@ -11,10 +11,10 @@ import pytest
 from pooling import PoolConfig, backward, batch_gradients, forward
 from pooling.explain import ledger
 from pooling.geometry import plane_geometry
-from ui.exercises.mistakes import diagnose, known_mistakes
-from ui.exercises.model import KINDS, LEVELS, Problem, make_problem
-from ui.exercises.replies import cells_reply, marks_legend, typed_reply
-from ui.pure.tolerances import close_enough
+from teaching.exercises.mistakes import diagnose, known_mistakes
+from teaching.exercises.model import KINDS, LEVELS, Problem, make_problem
+from teaching.exercises.replies import cells_reply, marks_legend, typed_reply
+from teaching.tolerances import close_enough
 
 # -- two decimals are enough ---------------------------------------------------------------
 
@@ -250,7 +250,7 @@ def test_the_cells_reply_and_legend_count_what_is_drawn():
     reply = cells_reply(problem, picks)
     right = len(answer) - 1
     assert reply.said == f"Not quite: {right} right, 1 missed, 1 extra."
-    from ui.exercises.answers import check_cells
+    from teaching.exercises.answers import check_cells
 
     legend = marks_legend(check_cells(problem, picks))
     assert legend == (

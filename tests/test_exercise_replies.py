@@ -7,15 +7,15 @@ import numpy as np
 from test_exercise_mistakes import OVERLAP, TIES, engine_value, named, value_problem
 
 from pooling import PoolConfig, backward, forward
-from ui.exercises.mistakes import diagnose, known_mistakes
-from ui.exercises.model import Problem
-from ui.exercises.replies import typed_reply
+from teaching.exercises.mistakes import diagnose, known_mistakes
+from teaching.exercises.model import Problem
+from teaching.exercises.replies import typed_reply
 
 
 def test_a_max_window_s_rule_is_said_with_the_layer_s_own_tie_rule():
     """Under "split" tied cells share: the reply to an averaged max window must not
     say the gradient goes to one winner."""
-    from ui.pure.words import TIE_WORDS
+    from teaching.words import TIE_WORDS
 
     split = replace(TIES, config=replace(TIES.config, ties="split"))
     split = value_problem(split.x, split.config, split.grad_output, split.cell)

@@ -7,9 +7,9 @@ from apptest import errors, no_exceptions, open_app
 
 from pooling import backward, forward
 from pooling.geometry import plane_geometry
-from ui.exercises.answers import parse_number
-from ui.exercises.model import LEVELS, SET_SIZE, make_problem
-from ui.pure.numbers import fmt
+from teaching.exercises.answers import parse_number
+from teaching.exercises.model import LEVELS, SET_SIZE, make_problem
+from teaching.numbers import fmt
 
 EXERCISES = "screens/exercises.py"
 

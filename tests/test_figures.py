@@ -4,12 +4,12 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from teaching.numbers import fmt, symmetric_range
 from ui.figures import grid as grids
 from ui.figures import labels, marks, sizes, style
 from ui.figures.curves import line_figure, max_curve_figure
 from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import small_multiples
-from ui.pure.numbers import fmt, symmetric_range
 
 
 def trace(figure, name):
@@ -268,7 +268,7 @@ def test_tiny_tiles_number_their_maps_on_hover_instead_of_titles():
 def test_maps_of_two_decimals_are_written_in_whole_hundredths_without_a_colour_bar():
     """Lesson step 10's lecture mosaic: units=-2 writes 0.53 as 53 and says so in the
     title; without the colour bar three 3x3 maps share a row of half the projector."""
-    from ui.pure.numbers import whole_units
+    from teaching.numbers import whole_units
 
     maps = [np.array([[-0.53, 0.05, 1.45]] * 3), np.full((3, 3), 0.2), np.full((3, 3), -0.1)]
     assert whole_units(np.stack(maps), most_decimals=3) == -2

@@ -1,4 +1,4 @@
-"""The frame player's curve and whole-trace frames (ui/figures/frames.py): what the
+"""The frame player's curve and whole-trace frames (ui/figures/frame_data.py): what the
 browser draws for frame t is what the server's own figure for t holds."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from plotly.io.json import to_json_plotly
 
 from ui.figures.curves import line_figure
-from ui.figures.frames import line_frames_data, traces_frames_data
+from ui.figures.frame_data import line_frames_data, traces_frames_data
 from ui.figures.mosaic import small_multiples
 
 LOSSES = [2.5, 1.75, 1.125, 0.8, 0.61, 0.5, 0.42, 0.4, 0.39, 0.385, 0.38]

@@ -16,7 +16,7 @@ from importlinter.cli import lint_imports
 from source_tree import parsed
 
 ROOTS = ("screens", "ui", "cnn", "pooling")  # .importlinter's root packages
-PURE_FLOORS = ("pooling", "cnn", "ui.pure", "ui.minibatch")
+PURE_FLOORS = ("pooling", "cnn", "teaching", "teaching.batch")
 
 
 @pytest.fixture(scope="module")

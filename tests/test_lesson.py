@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from apptest import errors, no_exceptions, open_app
 
-from ui.lesson.steps import STEP_COUNT, lesson_steps
+from teaching.lesson.steps import STEP_COUNT, lesson_steps
 
 LESSON = "screens/lesson.py"
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from apptest import errors, no_exceptions, open_app
 
-from ui.batch import memory as batch_memory
-from ui.exercises import memory as exercise_memory
-from ui.exercises.model import make_problem
-from ui.lesson import memory as lesson_memory
-from ui.lesson.steps import STEP_COUNT, lesson_steps
+from teaching.batch import storage as batch_memory
+from teaching.exercises import storage as exercise_memory
+from teaching.exercises.model import make_problem
+from teaching.lesson import storage as lesson_memory
+from teaching.lesson.steps import STEP_COUNT, lesson_steps
 from ui.shared import browser
 
 EXERCISES, LESSON, BATCH = "screens/exercises.py", "screens/lesson.py", "screens/batch.py"

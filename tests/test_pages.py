@@ -13,7 +13,7 @@ from apptest import (
     open_app,
 )
 
-from ui.playground.presets import PRESETS
+from teaching.playground.presets import PRESETS
 
 PLAYGROUND = "screens/playground.py"
 

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from pooling import PoolConfig
-from ui.playground import text
-from ui.playground.model import LayerSettings, build_layer_story
-from ui.pure.formulas import ledger_formula
+from teaching.formulas import ledger_formula
+from teaching.playground import text
+from teaching.playground.model import LayerSettings, build_layer_story
 
 INTS = np.arange(36.0).reshape(6, 6) % 7
 
@@ -120,7 +120,7 @@ def test_filled_after_the_last_window_is_dl_dx():
 
 
 def test_moving_the_winners_keeps_y_and_moves_the_gradient():
-    from ui.playground.model import twin_settings
+    from teaching.playground.model import twin_settings
 
     story = story_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
     twin = build_layer_story(twin_settings(story))
@@ -132,7 +132,7 @@ def test_moving_the_winners_keeps_y_and_moves_the_gradient():
 
 
 def test_no_twin_where_windows_overlap_or_average():
-    from ui.playground.model import twin_settings
+    from teaching.playground.model import twin_settings
 
     overlapping = story_for(INTS, PoolConfig("max", 3, stride=1))
     assert twin_settings(overlapping) is None and "overlap" in text.no_twin_reason(overlapping)

@@ -10,8 +10,10 @@ import pytest
 import sqlalchemy as sa
 
 from deploy.local_server import start_app, stop
-from ui.room import codes, database, settings, store
-from ui.room.schema import METADATA
+from rooms import settings, store
+from rooms.schema import METADATA
+from teaching.class_mode import codes
+from ui.class_mode import database
 
 ROOT = Path(__file__).resolve().parents[1]
 

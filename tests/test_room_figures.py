@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from test_figure_style import SIMULATIONS, seen
 
-from ui.exercises.mistakes import known_mistakes
-from ui.figures import room as room_figures
+from teaching.class_mode import answers
+from teaching.class_mode.questions import question_from_exercise
+from teaching.class_mode.tally import tally
+from teaching.exercises.mistakes import known_mistakes
+from ui.figures import class_answers as room_figures
 from ui.figures import style
 from ui.figures.labels import LINE_EM, label_px
 from ui.figures.look import Look, styled
 from ui.figures.sizes import drawn_cell_px
-from ui.room.lecturer import answers
-from ui.room.questions import question_from_exercise
-from ui.room.tally import tally
 
 
 def wrong_of(question, index: int = 0):

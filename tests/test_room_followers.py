@@ -1,11 +1,11 @@
-"""The process's list of students' pages to redraw (ui/room/student/followers.py): a
+"""The process's list of students' pages to redraw (rooms/followers.py): a
 page drawn from another pulse than its room's is due once, again only after the retry
 time or once its run could not start; a page that shows no room, or whose room could
 not be read, is never due; a page drawn anew stops being due."""
 
 from __future__ import annotations
 
-from ui.room.student.followers import Followers
+from rooms.followers import Followers
 
 OPEN_1 = (1, "open", 1, False)
 OPEN_2 = (2, "open", 1, False)
@@ -44,8 +44,8 @@ def test_a_page_that_left_its_room_is_not_followed():
 def test_the_readme_says_how_often_the_process_and_the_page_look():
     from conftest import ROOT
 
-    from ui.room.student.live import POLL_S
-    from ui.room.student.push import PUSH_S
+    from ui.class_mode.student.live import POLL_S
+    from ui.class_mode.student.push import PUSH_S
 
     words = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     assert 1 / PUSH_S == 4 and "four times a second" in words

@@ -18,16 +18,17 @@ from apptest import figure_titled, figures, no_exceptions, open_app
 from streamlit.runtime.media_file_manager import MediaFileManager
 
 from pooling import PoolConfig
-from ui.exercises.mistakes import known_mistakes
-from ui.exercises.model import make_problem
-from ui.pure.class_link import ask_params
-from ui.room import codes, limits, store, store_reads
-from ui.room.codes import valid_token
-from ui.room.lecturer import model
-from ui.room.schema import new_engine
+from rooms import limits, store, store_reads
+from rooms.schema import new_engine
+from teaching.class_link import ask_params
+from teaching.class_mode import codes
+from teaching.class_mode import lecturer as model
+from teaching.class_mode.codes import valid_token
+from teaching.exercises.mistakes import known_mistakes
+from teaching.exercises.model import make_problem
 from ui.shared import browser
 
-CLASS = "screens/room.py"
+CLASS = "screens/class_page.py"
 PLAYGROUND = "screens/playground.py"
 ROOMS = "class-rooms"
 TOKEN = "class-lecturer-token"

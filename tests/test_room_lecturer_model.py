@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from pooling import PoolConfig
-from ui.exercises.mistakes import known_mistakes
+from teaching import class_link
+from teaching.class_mode import answers, questions
+from teaching.class_mode import lecturer as model
+from teaching.class_mode.questions import question_from_exercise, question_from_layer
+from teaching.class_mode.tally import tally
+from teaching.exercises.mistakes import known_mistakes
+from ui.class_mode.lecturer.qr import qr_image
 from ui.figures import style
-from ui.pure import class_link
-from ui.room import questions
-from ui.room.lecturer import answers, model
-from ui.room.lecturer.qr import qr_image
-from ui.room.questions import question_from_exercise, question_from_layer
-from ui.room.tally import tally
 
 SECRET = "A" * 43
 OTHER = "b" * 43

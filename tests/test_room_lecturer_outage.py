@@ -20,9 +20,9 @@ from test_room_lecturer import (  # noqa: F401  (the fixtures)
     texts,
 )
 
-from ui.room import store
-from ui.room.codes import new_token
-from ui.room.schema import ROOMS
+from rooms import store
+from rooms.schema import ROOMS
+from teaching.class_mode.codes import new_token
 
 UNREACHABLE = "the class's database does not answer right now"
 

@@ -9,9 +9,8 @@ import numpy as np
 import pytest
 
 from pooling import PoolConfig, backward, forward
-from ui.exercises.model import make_problem
-from ui.room import codes
-from ui.room.questions import (
+from teaching.class_mode import codes
+from teaching.class_mode.questions import (
     answer_from_json,
     answer_to_json,
     from_json,
@@ -20,6 +19,7 @@ from ui.room.questions import (
     question_from_layer,
     to_json,
 )
+from teaching.exercises.model import make_problem
 
 X4 = [[1, 3, 2, 0], [4, 2, 1, 2], [0, 1, 5, 3], [2, 2, 4, 1]]
 

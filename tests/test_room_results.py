@@ -1,4 +1,4 @@
-"""The lecturer's results (ui/room/lecturer/results.py) from what phones sent, through
+"""The lecturer's results (teaching/class_mode/results.py) from what phones sent, through
 the store (SQLite and PostgreSQL): several students, two votes, an answer changed,
 a question not voted on again, one everyone got right; every count, share and change
 worked by hand, and the CSV read back with no token or nickname in it."""
@@ -18,8 +18,9 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from ui.room import codes, store
-from ui.room.lecturer import results as res
+from rooms import store
+from teaching.class_mode import codes
+from teaching.class_mode import results as res
 
 # The 4x4 grid of room_store_helpers (test_room_tally.py works it by hand): max 2x2,
 # ties "first". Right: RIGHT; "last" gives LAST; "split" and "all" both give SPLIT;

@@ -1,4 +1,4 @@
-"""Class mode's settings: one order for every setting (ui/room/settings.py), the
+"""Class mode's settings: one order for every setting (rooms/settings.py), the
 command line > the environment > secrets.toml > the default."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ui.room import settings
-from ui.room.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL, SETTINGS, resolve
+from rooms import settings
+from rooms.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL, SETTINGS, resolve
 
 # Each source gives its own value, so the value found names the source that won.
 LINE, ENVIRONMENT, SECRETS = "from-the-command-line", "from-the-environment", "from-secrets"

@@ -18,8 +18,9 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from ui.room import codes, store
-from ui.room.schema import KEYS, MEMBERS, ROOMS
+from rooms import store
+from rooms.schema import KEYS, MEMBERS, ROOMS
+from teaching.class_mode import codes
 
 # -- the life of a room --------------------------------------------------------------------
 

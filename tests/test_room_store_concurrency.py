@@ -18,8 +18,8 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from ui.room import store
-from ui.room.schema import ANSWERS, new_engine
+from rooms import store
+from rooms.schema import ANSWERS, new_engine
 
 # -- concurrency ---------------------------------------------------------------------------
 

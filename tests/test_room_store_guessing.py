@@ -19,8 +19,9 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from ui.room import codes, limits, store
-from ui.room.schema import RATE_COUNTS, ROOMS
+from rooms import limits, store
+from rooms.schema import RATE_COUNTS, ROOMS
+from teaching.class_mode import codes
 
 WRONG = "AAAA-AAAA-AAAA"  # a recovery code's shape; no room's (one in 6e16)
 

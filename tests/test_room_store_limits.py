@@ -19,8 +19,9 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from ui.room import codes, limits, store, store_prune
-from ui.room.schema import ANSWERS, MEMBERS, RATE_COUNTS, ROOMS, ROUNDS, new_engine
+from rooms import limits, store, store_prune
+from rooms.schema import ANSWERS, MEMBERS, RATE_COUNTS, ROOMS, ROUNDS, new_engine
+from teaching.class_mode import codes
 
 # -- rate limits -------------------------------------------------------------------------------
 

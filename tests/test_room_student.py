@@ -19,8 +19,8 @@ from room_student_app import (  # noqa: F401  (the room and room_engine fixtures
     warnings,
 )
 
-from ui.room.student.model import valid_token
-from ui.room.student.state import STATE, TOKEN_NAMESPACE
+from teaching.class_mode.student import valid_token
+from ui.class_mode.student.state import STATE, TOKEN_NAMESPACE
 from ui.shared.state import literal
 
 # -- joining ----------------------------------------------------------------------------

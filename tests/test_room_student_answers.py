@@ -18,10 +18,11 @@ from room_student_app import (  # noqa: F401  (the room and room_engine fixtures
 )
 from streamlit.testing.v1 import AppTest
 
-from ui.room import codes, store
-from ui.room.questions import LARGEST_OUTPUT_SIDE
-from ui.room.student.model import answer_text
-from ui.room.student.state import STATE
+from rooms import store
+from teaching.class_mode import codes
+from teaching.class_mode.questions import LARGEST_OUTPUT_SIDE
+from teaching.class_mode.student import answer_text
+from ui.class_mode.student.state import STATE
 from ui.shared.state import literal
 
 # -- answering --------------------------------------------------------------------------
@@ -53,8 +54,8 @@ def two_taps_before_a_redraw(code: str, token: str, round_number: int, cells: li
 
     import streamlit as st
 
-    from ui.room.student import actions
-    from ui.room.student.state import STATE, enter_room, init_state
+    from ui.class_mode.student import actions
+    from ui.class_mode.student.state import STATE, enter_room, init_state
 
     init_state()
     enter_room(code, "")
@@ -231,7 +232,7 @@ def test_a_student_who_did_not_answer_is_told_so_and_shown_the_answer(room):
 
 def test_a_known_mistake_is_named_once_revealed(room):
     problem = room.ask("value", level=2, seed=4, number=2)
-    from ui.exercises.mistakes import known_mistakes
+    from teaching.exercises.mistakes import known_mistakes
 
     mistake = known_mistakes(problem)[0]
     app = student({"code": room.code})

@@ -1,4 +1,4 @@
-"""What the students' page computes (ui/room/student/model.py, pulses.py): tokens
+"""What the students' page computes (teaching/class_mode/student.py, pulses.py): tokens
 checked, nicknames made plain, the question's words true for its layer and grid, the
 reply to a revealed answer, and the per-process pulse cache."""
 
@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from pooling import PoolConfig, backward, forward
-from ui.exercises.model import Problem, make_problem
-from ui.room.codes import new_token
-from ui.room.student import model
-from ui.room.student.pulses import PulseCache
+from rooms.pulses import PulseCache
+from teaching.class_mode import student as model
+from teaching.class_mode.codes import new_token
+from teaching.exercises.model import Problem, make_problem
 
 TIED = np.array(
     [[4.0, 4.0, 1.0, 0.0], [2.0, 0.0, 3.0, 3.0], [5.0, 1.0, 2.0, 2.0], [5.0, 5.0, 2.0, 0.0]]

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from pooling import PoolConfig
-from ui.exercises.mistakes import diagnose
-from ui.room.questions import question_from_layer
-from ui.room.tally import WrongAnswer, mistakes_of, mistakes_words, named, shift, tally
+from teaching.class_mode.questions import question_from_layer
+from teaching.class_mode.tally import WrongAnswer, mistakes_of, mistakes_words, named, shift, tally
+from teaching.exercises.mistakes import diagnose
 
 # A 4x4 grid, max pooling 2x2 at stride 2, ties "first", dL/dy all 1:
 #

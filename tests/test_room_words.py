@@ -1,4 +1,4 @@
-"""The question's layer in words (ui/room/words.py), said the same on the projector
+"""The question's layer in words (teaching/layer_words.py), said the same on the projector
 and on a student's phone: every setting that shapes the answer named, the tie rule
 exactly where a window of x has a tie, what cannot change the answer left out."""
 
@@ -9,7 +9,7 @@ from itertools import product
 import numpy as np
 
 from pooling import TIES, PoolConfig, backward, forward
-from ui.room import words
+from teaching import layer_words as words
 
 TIED = np.array(
     [[4.0, 4.0, 1.0, 0.0], [2.0, 0.0, 3.0, 3.0], [5.0, 1.0, 2.0, 2.0], [5.0, 5.0, 2.0, 0.0]]

@@ -1,4 +1,4 @@
-"""SQLite writers queue on a lock file beside the database (ui/room/writers.py)."""
+"""SQLite writers queue on a lock file beside the database (rooms/writers.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import threading
 
 import sqlalchemy as sa
 
-from ui.room import schema
-from ui.room.writers import SUFFIX, lock_path
+from rooms import schema
+from rooms.writers import SUFFIX, lock_path
 
 
 def test_only_sqlite_files_have_a_writer_lock(tmp_path):

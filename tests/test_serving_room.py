@@ -22,9 +22,9 @@ from deploy.cluster import Cluster, haproxy_config, parse_backend
 from deploy.local_server import free_port, start_app, stop
 from deploy.room_client import Projector, Student
 from deploy.stream_client import run_apart, visit
-from ui.room import schema, store
-from ui.room.codes import new_token
-from ui.room.questions import question_from_exercise
+from rooms import schema, store
+from teaching.class_mode.codes import new_token
+from teaching.class_mode.questions import question_from_exercise
 
 HOSTS = ("127.0.0.2", "127.0.0.3")
 SERVE = [sys.executable, str(ROOT / "deploy" / "serve")]

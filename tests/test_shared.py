@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from ui.pure.links import Field, int_in, label_in, restore
-from ui.pure.numbers import common_exponent, fmt, power_of_ten
+from teaching.links import Field, int_in, label_in, restore
+from teaching.numbers import common_exponent, fmt, power_of_ten
 from ui.shared.state import literal, notice_text
 
 
@@ -58,7 +58,7 @@ def test_literal_cuts_a_long_text_short_and_says_so():
 
 def test_the_vocabulary_names_every_mode_and_tie_rule_of_the_engine():
     from pooling.config import MODES, TIES
-    from ui.pure.words import MODE_LABELS, TIE_WORDS, pad_label, tie_help
+    from teaching.words import MODE_LABELS, TIE_WORDS, pad_label, tie_help
 
     assert set(MODE_LABELS) == set(MODES) and set(TIE_WORDS) == set(TIES)
     assert all(f"{rule}: {TIE_WORDS[rule].rule}" in tie_help() for rule in TIES)

@@ -14,11 +14,11 @@ from test_batch_model import settings as batch_settings
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
-from ui.batch import code as batch_code
-from ui.minibatch.story import build_batch_story
-from ui.playground import code as playground_code
-from ui.playground.model import LayerSettings, build_layer_story
-from ui.pure.snippets import torch_tie_note
+from teaching.batch import code as batch_code
+from teaching.batch.story import build_batch_story
+from teaching.playground import code as playground_code
+from teaching.playground.model import LayerSettings, build_layer_story
+from teaching.snippets import torch_tie_note
 
 X = np.array([[1, 2, 0, 1, 3], [0, 9, 1, 0, 2], [2, 1, 4, 1, 1], [0, 3, 1, 8, 0], [5, 5, 2, 2, 7]])
 TIED = np.array([[1, 1, 0, 2], [1, 1, 2, 2], [3, 0, 4, 4], [0, 3, 4, 4]], dtype=float)

@@ -17,13 +17,13 @@ from source_tree import parsed
 
 from pooling.batch import REDUCTIONS
 from pooling.config import MODES, TIES, Mode, TieRule
+from teaching.batch.data import SOURCES, Source
+from teaching.exercises.model import KINDS, Kind
+from teaching.playground.model import UPSTREAMS, Upstream
+from teaching.playground.presets import PRESETS, PresetSettings
 from ui.batch.state import STATE as BATCH
-from ui.exercises.model import KINDS, Kind
 from ui.exercises.state import STATE as EXERCISES
 from ui.lesson.state import STATE as LESSON
-from ui.minibatch.data import SOURCES, Source
-from ui.playground.model import UPSTREAMS, Upstream
-from ui.playground.presets import PRESETS, PresetSettings
 from ui.playground.state import STATE as PLAYGROUND
 from ui.shared.controls import SIZINGS, Sizing
 
@@ -230,8 +230,8 @@ def test_a_playground_link_can_name_every_window_the_widgets_allow():
     # The widest output any allowed layer makes of the largest grid, by brute force over
     # the widgets' limits: the link's step bound must reach its last window, no further.
     from pooling.geometry import output_length
+    from teaching.links import MAX_GRID
     from ui.playground.state import STATE
-    from ui.pure.links import MAX_GRID
     from ui.shared.controls import DILATION_MAX, KERNEL_MAX, OUTPUT_MAX, PADDING_MAX
 
     widest = max(

@@ -1,5 +1,5 @@
 """The step-through's frames, computed once per input for the browser to play
-(ui/playground/steps.py, ui/figures/frames.py): checked against the engine, and
+(ui/playground/step_frames.py, ui/figures/frame_data.py): checked against the engine, and
 replayed here as the browser replays them."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 from test_text_truth import ALL, story_for
 
 from pooling import PoolConfig
+from teaching.numbers import fmt
+from teaching.playground import text
+from teaching.playground.model import LayerSettings, build_layer_story
 from ui.figures import grid as grids
-from ui.playground import text
-from ui.playground.model import LayerSettings, build_layer_story
-from ui.playground.steps import frames_data, step_maps, step_words
-from ui.pure.numbers import fmt
+from ui.playground.step_frames import frames_data, step_maps, step_words
 
 KEYS = {"x": "fig_x", "gx": "fig_gx", "y": "fig_y"}
 PAGE_BUDGET_BYTES = 500_000

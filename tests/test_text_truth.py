@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from pooling import TIES, PoolConfig, forward
-from ui.playground import text
-from ui.playground.model import LayerSettings, build_layer_story
-from ui.playground.ties import tie_lab
-from ui.pure.numbers import fmt
+from teaching.numbers import fmt
+from teaching.playground import text
+from teaching.playground.model import LayerSettings, build_layer_story
+from teaching.playground.ties import tie_lab
 
 TIED = np.array(
     [[4.0, 4.0, 1.0, 0.0], [2.0, 0.0, 3.0, 3.0], [5.0, 1.0, 2.0, 2.0], [5.0, 5.0, 2.0, 0.0]]
@@ -161,7 +161,7 @@ def test_the_matrix_sentence_says_where_y_equals_j_x(story):
 
 
 def test_the_twin_sentence_counts_the_cells_that_differ():
-    from ui.playground.model import twin_settings
+    from teaching.playground.model import twin_settings
 
     for upstream in (2.5, -1.0, 0.0):
         story = story_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream)

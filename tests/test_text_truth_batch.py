@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from pooling import PoolConfig
-from ui.pure.numbers import fmt
+from teaching.numbers import fmt
 
 # -- the Batch page ----------------------------------------------------------------------
 
 
 def batch_settings(**changes):
     from cnn.network import NetConfig
-    from ui.minibatch.story import BatchSettings
+    from teaching.batch.story import BatchSettings
 
     base = BatchSettings(
         "digits", 8, 0, NetConfig(2, 3, True, PoolConfig("max", 2)), "mean", 0.1, 0
@@ -32,8 +32,8 @@ def independent_orphans(story, feature: int) -> int:
 
 @pytest.mark.parametrize("size", [2, 8, 64])
 def test_the_batch_result_counts_the_averaged_images_own_winners(size):
+    from teaching.batch.story import build_batch_story
     from ui.batch.views_checks import wrong_sentence
-    from ui.minibatch.story import build_batch_story
 
     story = build_batch_story(batch_settings(size=size))
     orphans = independent_orphans(story, 0)
@@ -47,8 +47,8 @@ def test_the_batch_result_counts_the_averaged_images_own_winners(size):
 
 
 def test_the_wrong_way_is_compared_on_the_sum_s_scale_and_agrees_for_one_example():
+    from teaching.batch.story import build_batch_story
     from ui.batch.views_checks import wrong_sentence
-    from ui.minibatch.story import build_batch_story
 
     mean = build_batch_story(batch_settings())
     total = build_batch_story(batch_settings(reduction="sum"))
@@ -61,9 +61,9 @@ def test_the_wrong_way_is_compared_on_the_sum_s_scale_and_agrees_for_one_example
 
 @pytest.mark.parametrize("ties", ["first", "split"])
 def test_the_pair_counts_windows_where_the_average_borrows_a_winner(ties):
+    from teaching.batch.pair import build_pair
+    from teaching.batch.story import build_batch_story, winner_masks
     from ui.batch.views_pair import wrong_sentence
-    from ui.minibatch.pair import build_pair
-    from ui.minibatch.story import build_batch_story, winner_masks
 
     pool = PoolConfig("max", 2, ties=ties)
     story = build_batch_story(batch_settings(network=replace(batch_settings().network, pool=pool)))
@@ -84,8 +84,8 @@ def test_the_pair_counts_windows_where_the_average_borrows_a_winner(ties):
 
 @pytest.mark.parametrize("mode", ["max", "avg"])
 def test_the_batch_step_sentence_counts_what_it_states(mode):
-    from ui.batch.step_words import step_sentence
-    from ui.minibatch.story import build_batch_story, winner_masks
+    from teaching.batch.step_words import step_sentence
+    from teaching.batch.story import build_batch_story, winner_masks
 
     pool = PoolConfig(mode, 2)
     story = build_batch_story(batch_settings(network=replace(batch_settings().network, pool=pool)))
@@ -110,8 +110,8 @@ def test_the_batch_step_sentence_counts_what_it_states(mode):
 def test_the_batch_of_two_follows_the_sum():
     from apptest import figure_titled, heatmap_values, no_exceptions, open_app
 
-    from ui.minibatch.pair import build_pair
-    from ui.minibatch.story import build_batch_story
+    from teaching.batch.pair import build_pair
+    from teaching.batch.story import build_batch_story
 
     app = open_app("screens/batch.py", {"red": "sum"})
     assert no_exceptions(app)
@@ -131,7 +131,7 @@ def test_the_batch_of_two_follows_the_sum():
 def test_five_weights_follow_the_sum():
     from apptest import open_app
 
-    from ui.minibatch.story import SEED_GRADIENTS
+    from teaching.batch.story import SEED_GRADIENTS
 
     app = open_app("screens/batch.py", {"red": "sum", "tab": "weights"})
     said = "\n".join(md.value for md in app.markdown)
@@ -142,8 +142,8 @@ def test_five_weights_follow_the_sum():
 
 @pytest.mark.parametrize("ties", ["first", "split", "all"])
 def test_the_batch_marks_every_cell_its_gradient_goes_to(ties):
-    from ui.minibatch.pair import build_pair
-    from ui.minibatch.story import build_batch_story
+    from teaching.batch.pair import build_pair
+    from teaching.batch.story import build_batch_story
 
     network = replace(batch_settings().network, pool=PoolConfig("max", 2, ties=ties))
     story = build_batch_story(batch_settings(network=network))
@@ -177,7 +177,7 @@ def test_the_batch_page_under_the_sum_never_calls_the_batch_gradient_a_mean(tab)
 def test_the_batch_built_up_step_by_step_follows_the_loss(reduction):
     from apptest import figure_titled, heatmap_values, no_exceptions, open_app
 
-    from ui.minibatch.story import build_batch_story
+    from teaching.batch.story import build_batch_story
 
     app = open_app("screens/batch.py", {"red": reduction, "tab": "step", "ex": "2"})
     assert no_exceptions(app)

@@ -13,14 +13,14 @@ from source_tree import parsed
 
 from pooling import PoolConfig, backward, forward
 from pooling.geometry import output_length, rounded_length
-from ui.pure.formulas import size_formula
-from ui.pure.numbers import fmt
+from teaching.formulas import size_formula
+from teaching.numbers import fmt
 
 # -- the Lesson ------------------------------------------------------------------------------
 
 
 def steps():
-    from ui.lesson.steps import lesson_steps
+    from teaching.lesson.steps import lesson_steps
 
     return lesson_steps()
 
@@ -41,7 +41,7 @@ def test_lesson_cells_are_named_as_the_pages_name_them():
 
 def test_step_four_centre_sits_in_and_wins_every_window():
     from pooling.explain import coverage
-    from ui.lesson.model import routed
+    from teaching.lesson.model import routed
 
     step = steps()[3]
     x = step.example[0].values
@@ -76,8 +76,8 @@ def test_step_six_writes_s_transposed_g_as_a_vector_and_per_cell():
 
 
 def test_step_seven_says_no_winner_is_shared_only_when_none_is():
-    from ui.lesson.model import routed
-    from ui.lesson.steps_batch import EXAMPLE_A, EXAMPLE_B, MAX_2
+    from teaching.lesson.model import routed
+    from teaching.lesson.steps_batch import EXAMPLE_A, EXAMPLE_B, MAX_2
 
     step = steps()[6]
     first, second = (routed(x, MAX_2, 1.0)[1] for x in (EXAMPLE_A, EXAMPLE_B))
@@ -87,8 +87,8 @@ def test_step_seven_says_no_winner_is_shared_only_when_none_is():
 
 
 def test_step_eight_names_a_winner_that_is_neither_examples():
-    from ui.lesson.model import routed
-    from ui.lesson.steps_batch import EXAMPLE_A, EXAMPLE_B, MAX_2
+    from teaching.lesson.model import routed
+    from teaching.lesson.steps_batch import EXAMPLE_A, EXAMPLE_B, MAX_2
 
     step = steps()[7]
     wrong = routed((EXAMPLE_A + EXAMPLE_B) / 2, MAX_2, 1.0)[1]
@@ -100,10 +100,10 @@ def test_step_eight_names_a_winner_that_is_neither_examples():
 
 def test_step_ten_is_one_update_from_a_batch_with_every_claim_computed():
     from cnn.network import run_forward
+    from teaching.batch.story import build_batch_story
+    from teaching.lesson.steps_batch import PAIR_SETTINGS
     from ui.figures import grid as grids
     from ui.figures.style import HALF_PX
-    from ui.lesson.steps_batch import PAIR_SETTINGS
-    from ui.minibatch.story import build_batch_story
 
     step = steps()[9]
     story = build_batch_story(PAIR_SETTINGS)
@@ -187,9 +187,9 @@ def test_no_screen_text_names_a_place_on_the_screen():
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4, 5])
 def test_exercise_explanations_state_the_engines_numbers(level):
-    from ui.exercises.answers import Verdict, check_cells
-    from ui.exercises.model import make_problem
-    from ui.exercises.text import explanation, question
+    from teaching.exercises.answers import Verdict, check_cells
+    from teaching.exercises.model import make_problem
+    from teaching.exercises.text import explanation, question
 
     for number in range(1, 11):
         batch = make_problem("batch", level, 3, number)

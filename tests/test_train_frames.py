@@ -15,6 +15,8 @@ from test_batch_model import settings
 
 from cnn.network import NetConfig
 from pooling import PoolConfig
+from teaching.batch.story import start_trajectory
+from teaching.numbers import fmt
 from ui.batch import state as batch_state
 from ui.batch.cache import stream_id
 from ui.batch.train_frames import (
@@ -34,8 +36,6 @@ from ui.batch.train_frames import (
 )
 from ui.figures.curves import line_figure
 from ui.figures.mosaic import small_multiples
-from ui.minibatch.story import start_trajectory
-from ui.pure.numbers import fmt
 
 DESK = KernelLook(width_px=250, colour_bar=True, lecture=False)
 PROJECTOR = KernelLook(width_px=480, colour_bar=False, lecture=True)

@@ -6,12 +6,12 @@ import numpy as np
 import streamlit as st
 
 from pooling import PoolConfig, backward, forward
+from teaching.links import MAX_VALUE
+from teaching.numbers import fmt
+from ui.shared.chrome import page_link
 
 from .figures.curves import max_curve_figure
-from .pure.links import MAX_VALUE
-from .pure.numbers import fmt
 from .shared.chart import cached, chart
-from .shared.frame import page_link
 
 KEY_A, KEY_B, KEY_UPSTREAM, KEY_CURVE = "home_a", "home_b", "home_g", "home_curve"  # widgets
 BOUNDS = dict(min_value=-MAX_VALUE, max_value=MAX_VALUE)  # as the grids: no overflow

@@ -1,6 +1,6 @@
 """The Batch page: a tiny CNN on a mini-batch, routed example by example, averaged
 where the parameters are shared. What it computes is the shared pure model
-ui.minibatch (the Lesson tells it too); cache: that model built once per input;
+teaching.batch (the Lesson tells it too); cache: that model built once per input;
 state: the page's one declaration and its callbacks; inputs: the sidebar and the image
 editor; code: the snippets; views and views_*: one function per tab."""
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 from cnn.network import NetConfig
+from teaching.batch.story import BatchSettings, BatchStory
 
-from ..minibatch.story import BatchSettings, BatchStory
 from ..shared import browser
 from ..shared.code_view import reproduce_view
 from ..shared.lecture import folded_in_lecture, lecture_on

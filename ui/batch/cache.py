@@ -9,13 +9,14 @@ from dataclasses import replace
 
 import streamlit as st
 
+from teaching.batch.code import numpy_snippet, torch_snippet
+from teaching.batch.pair import PairStory, build_pair
+from teaching.batch.story import BatchSettings, BatchStory, build_batch_story, start_trajectory
+from teaching.batch.trajectory import Trajectory
+from ui.batch.step_frames import StepLayout, step_frames, step_map_figures
+from ui.shared.frame_player import FrameSpec, FrameWords
+
 from ..figures.look import Look
-from ..minibatch.pair import PairStory, build_pair
-from ..minibatch.story import BatchSettings, BatchStory, build_batch_story, start_trajectory
-from ..minibatch.trajectory import Trajectory
-from ..shared.frames import FrameSpec, FrameWords
-from .code import numpy_snippet, torch_snippet
-from .steps import StepLayout, step_frames, step_map_figures
 from .train_frames import AHEAD, KernelFrames, KernelLook, TrainingBlock, run_states, training_block
 
 

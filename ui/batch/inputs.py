@@ -7,9 +7,9 @@ import numpy as np
 import streamlit as st
 
 from pooling.batch import REDUCTIONS
+from teaching.batch.data import SOURCES
+from teaching.links import SEED_MAX
 
-from ..minibatch.data import SOURCES
-from ..pure.links import SEED_MAX
 from ..shared.grid_editor import grid_editor, set_grid
 from ..shared.state import GridKeys
 from .state import (

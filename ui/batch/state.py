@@ -13,14 +13,14 @@ import numpy as np
 import streamlit as st
 
 from pooling.batch import REDUCTIONS
+from teaching.batch.data import SOURCES, Edits, Source
+from teaching.batch.storage import from_stored, to_stored
+from teaching.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapshot, write_flag
 
-from ..minibatch.data import SOURCES, Edits, Source
-from ..pure.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapshot, write_flag
 from ..shared import browser
 from ..shared.controls import PoolControls
 from ..shared.lecture import with_lecture
 from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, WalkKeys, start_page_state
-from .memory import from_stored, to_stored
 from .train_frames import BLOCK
 from .train_frames import STEPS_MAX as TRAIN_STEPS_MAX
 

@@ -1,5 +1,5 @@
 """The Training tab's frames (pure: no Streamlit): one per state of a training run, t
-steps taken, for the browser's player (ui/shared/frames.py) to play. Frame t is the
+steps taken, for the browser's player (ui/shared/frame_player.py) to play. Frame t is the
 loss curve up to step t, the kernels after step t and the losses in a sentence; the
 figures the server draws for step t are built from the same arguments (loss_arguments,
 kernel_arguments), so every frame the browser draws is the figure the server would
@@ -17,10 +17,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..figures.frames import line_frames_data, traces_frames_data
+from teaching.batch.trajectory import Reached, Trajectory
+from teaching.numbers import fmt
+from ui.figures.frame_data import line_frames_data, traces_frames_data
+
 from ..figures.mosaic import MosaicFit, mosaic_fit, mosaic_room, small_multiples
-from ..minibatch.trajectory import Reached, Trajectory
-from ..pure.numbers import fmt
 
 BLOCK = 20  # steps a block adds
 AHEAD = 10  # frames before the last the browser asks for the next block (2.5 s of Play)

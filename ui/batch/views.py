@@ -7,11 +7,12 @@ import math
 
 import streamlit as st
 
+from teaching.batch.story import BatchStory
+
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples, titles_fit
 from ..figures.sizes import drawn_width
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
-from ..minibatch.story import BatchStory
 from ..shared.beside import Placed, draw_at, widths_of
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on

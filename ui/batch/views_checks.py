@@ -6,12 +6,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from teaching.batch.story import BatchStory
+from teaching.numbers import fmt
+from teaching.tolerances import SUMMATION_ORDER
+
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..figures.style import LECTURE_THREE_QUARTERS_PX, NARROW_PX, THREE_QUARTERS_PX
-from ..minibatch.story import BatchStory
-from ..pure.numbers import fmt
-from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from .state import STATE

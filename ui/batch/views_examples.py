@@ -10,6 +10,8 @@ from collections.abc import Callable
 import numpy as np
 import streamlit as st
 
+from teaching.batch.story import BatchStory
+
 from ..figures.mosaic import small_multiples
 from ..figures.style import (
     IN_A_ROW_MAP_PX,
@@ -18,7 +20,6 @@ from ..figures.style import (
     LECTURE_WORDS_PX,
     MARK_LEGEND,
 )
-from ..minibatch.story import BatchStory
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from ..shared.walk import Screen, tell

@@ -1,17 +1,18 @@
 """The Batch page's first tab: a batch of two told to its end, stage by stage
-(formatting and placing only: every number comes from ui.minibatch.pair)."""
+(formatting and placing only: every number comes from teaching.batch.pair)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
 
+from teaching.batch.pair import PairStory
+from teaching.batch.story import BatchStory
+from teaching.numbers import fmt
+from teaching.tolerances import SUMMATION_ORDER
+
 from ..figures import grid as grids
 from ..figures.style import HALF_PX, MARK_LEGEND
-from ..minibatch.pair import PairStory
-from ..minibatch.story import BatchStory
-from ..pure.numbers import fmt
-from ..pure.tolerances import SUMMATION_ORDER
 from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on

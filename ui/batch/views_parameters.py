@@ -7,7 +7,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ..minibatch.story import BatchStory
+from teaching.batch.story import BatchStory
+
 from .state import STATE
 
 

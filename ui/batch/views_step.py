@@ -1,6 +1,6 @@
 """The Batch page's Step through tab: the batch built up one example at a time. Every
 example's frame is computed once per input (steps.py) and played in the browser
-(ui/shared/frames.py): Back, Next, Play, the slider and the ← → and P keys run there,
+(ui/shared/frame_player.py): Back, Next, Play, the slider and the ← → and P keys run there,
 with no script run per step; the link keeps the example.
 
 On a desk and a phone: the controls, the example's image beside the map it routes, the
@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import streamlit as st
 
+from teaching.batch.story import BatchStory
+from ui.batch.step_frames import DESK, PROJECTOR, REACHED_TITLE, REACHED_Y
+from ui.shared.frame_player import FrameWords, frame_player, frame_words
+
 from ..figures.curves import line_figure
 from ..figures.style import REACH_CHART_PX
-from ..minibatch.story import BatchStory
 from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
-from ..shared.frames import FrameWords, frame_player, frame_words
 from ..shared.lecture import current_look, lecture_on
 from ..shared.walk import Screen, tell
 from .cache import cached_step_frames
 from .state import FIELDS, STATE, on_example_moved, publish
-from .steps import DESK, PROJECTOR, REACHED_TITLE, REACHED_Y
 
 PAGE_KEYS = ("pageup", "pagedown")  # the walk's; the player keeps ← → and P
 WORDS = FrameWords(

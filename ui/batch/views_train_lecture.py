@@ -13,8 +13,9 @@ from collections.abc import Callable
 import plotly.graph_objects as go
 import streamlit as st
 
+from teaching.numbers import fmt
+
 from ..figures.style import KERNELS_PX, LOSS_CHART_PX, WORDS_PX
-from ..pure.numbers import fmt
 from ..shared.chart import chart
 from .state import LEARNING_RATES, STATE
 

@@ -1,6 +1,6 @@
 """The Batch page's last two tabs: SGD steps on the batch, and the five-weight example.
 
-Training plays in the browser (ui/shared/frames.py): the run's states are computed on
+Training plays in the browser (ui/shared/frame_player.py): the run's states are computed on
 the server a block at a time (train_frames.py; the browser asks for the next as it
 nears the end of what it has) and stepped, jumped and played there, with no script run
 per step. The server draws the charts at the step it knows (the link's, or where Play
@@ -14,13 +14,14 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from teaching.batch.story import SEED_GRADIENTS, BatchStory, batch_mean
+from teaching.numbers import fmt
+from ui.shared.frame_player import FrameWords, frame_player
+
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples
 from ..figures.style import HALF_PX, KERNELS_PX, WEIGHT_COLUMN_PX
-from ..minibatch.story import SEED_GRADIENTS, BatchStory, batch_mean
-from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
-from ..shared.frames import FrameWords, frame_player
 from ..shared.grid_editor import parse_edited
 from ..shared.lecture import lecture_on
 from .cache import stream_id, training_frames

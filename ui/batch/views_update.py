@@ -3,18 +3,19 @@ losses of 2 and −2: do they cancel, and how is each weight updated?”): the t
 before and after the step, each example's kernel gradient, their mean (or sum), the
 step with its learning rate, and the rule that the gradient of the batch loss is the
 mean (or sum) of the examples' own. Formatting and placing only: every number comes
-from ui.minibatch.pair."""
+from teaching.batch.pair."""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from teaching.batch.pair import PairStory
+from teaching.formulas import batch_rule, step_rule
+from teaching.numbers import fmt
+
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..figures.style import LECTURE_MAIN_PX, NARROW_PX
-from ..minibatch.pair import PairStory
-from ..pure.formulas import batch_rule, step_rule
-from ..pure.numbers import fmt
 from ..shared.beside import Placed, maps_in_a_row
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on

@@ -7,9 +7,10 @@ keeps across a reload; views and views_reply."""
 
 from __future__ import annotations
 
+from teaching.exercises.model import make_problem
+
 from ..shared import browser
 from ..shared.state import show_notices
-from .model import make_problem
 from .state import STATE, init_state, problem_id, publish, remember_work
 from .views import problem_view, set_chooser
 

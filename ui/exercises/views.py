@@ -9,6 +9,18 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from teaching.exercises.answers import (
+    check_cells,
+    check_number,
+    check_size,
+    parse_number,
+    parse_whole,
+)
+from teaching.exercises.model import KINDS, LEVELS, SET_SIZE, Problem
+from teaching.exercises.text import question
+from teaching.links import SEED_MAX
+from teaching.words import pad_label
+
 from ..figures import grid as grids
 from ..figures.answer_marks import AnswerMarks, answer_map
 from ..figures.mosaic import small_multiples
@@ -18,16 +30,12 @@ from ..figures.style import (
     LECTURE_PICK_MAP_PX,
     SEED_INPUT_PX,
 )
-from ..pure.links import SEED_MAX
-from ..pure.words import pad_label
 from ..shared import browser
 from ..shared.beside import Placed, maps_in_a_row
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from ..shared.player import back_and_next
 from ..shared.state import literal
-from .answers import check_cells, check_number, check_size, parse_number, parse_whole
-from .model import KINDS, LEVELS, SET_SIZE, Problem
 from .state import (
     STATE,
     ProblemId,
@@ -42,7 +50,6 @@ from .state import (
     record,
     toggle_cell,
 )
-from .text import question
 from .views_reply import explanation_view, legend_view, reply_view, score_view
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from teaching.exercises.answers import Verdict, check_cells, checked_value
+from teaching.exercises.model import Problem
+from teaching.exercises.replies import Reply, cells_reply, marks_legend, typed_reply
+from teaching.exercises.text import explanation
+
 from ..shared.lecture import lecture_on
-from .answers import Verdict, check_cells, checked_value
-from .model import Problem
-from .replies import Reply, cells_reply, marks_legend, typed_reply
 from .state import STATE, ProblemId, chosen_cells
-from .text import explanation
 
 
 def checked_reply(problem: Problem, pid: ProblemId) -> Reply | None:

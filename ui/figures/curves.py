@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..pure.numbers import fmt
+from teaching.numbers import fmt
+
 from . import layouts, style
 
 AXES = dict(gridcolor=style.GRID_LINE, zeroline=False, tickfont=dict(size=style.TICK_FONT_PX))

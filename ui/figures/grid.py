@@ -20,8 +20,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from pooling.config import Cell
-
-from ..pure.numbers import (
+from teaching.numbers import (
     DECIMALS,
     NEAR_ZERO,
     common_exponent,
@@ -29,6 +28,7 @@ from ..pure.numbers import (
     power_of_ten,
     symmetric_range,
 )
+
 from . import layouts, sizes, style
 from .labels import LabelFit, fit_labels, widest_px
 from .marks import marks_traces, outline_traces
@@ -226,7 +226,7 @@ def grid_figure(
     map of tiny numbers in units of a power of ten, said in its title; the hover keeps
     the true values); `clickable` adds the click targets; `lecture`: laid out for
     lecture size (look.styled then draws it LECTURE_SCALE times bigger). fit_over:
-    (F, H, W), every frame the browser will draw this map at (ui/figures/frames.py):
+    (F, H, W), every frame the browser will draw this map at (ui/figures/frame_data.py):
     the numbers are fitted over all of them, so each frame's fit its cells alike;
     title_lines: the least lines the title takes (frames whose titles wrap longer)."""
     values = np.asarray(values, dtype=np.float64)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..pure.numbers import fmt_grid
+from teaching.numbers import fmt_grid
+
 from .style import (
     CELL_FONT_PX,
     LABEL_SLACK_PX,

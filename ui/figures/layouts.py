@@ -72,7 +72,7 @@ def base_layout(
     cells grew for their numbers) keeps that width, which a narrower column scrolls
     sideways (ui/shared/chart.py); its title is wrapped at that width. `least_lines`:
     the title takes at least that many lines (empty ones below), as the longest title
-    the browser gives it will (ui/figures/frames.py)."""
+    the browser gives it will (ui/figures/frame_data.py)."""
     layout = dict(
         font=FONT,
         margin=margin,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from ..pure.numbers import DECIMALS, fmt_grid
+from teaching.numbers import DECIMALS, fmt_grid
+
 from . import layouts, style
 from .labels import fit_labels
 

@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 import plotly.graph_objects as go
 
-from ..pure.numbers import common_exponent, fmt_grid, power_of_ten
+from teaching.numbers import common_exponent, fmt_grid, power_of_ten
+
 from . import layouts, sizes, style
 from .grid import colour_range
 from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px, needed_cell_px, widest_px
@@ -95,7 +96,7 @@ def fit_mosaic(
 @dataclass(frozen=True)
 class MosaicFit:
     """How a mosaic writes its numbers, decided once (over every frame the browser
-    draws it at, ui/figures/frames.traces_frames_data): maps a row, cell and font size,
+    draws it at, ui/figures/frame_data.traces_frames_data): maps a row, cell and font size,
     decimals, and the power of ten they are written in."""
 
     columns: int

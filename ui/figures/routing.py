@@ -13,7 +13,8 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from ..pure.numbers import DECIMALS, fmt_grid
+from teaching.numbers import DECIMALS, fmt_grid
+
 from . import layouts, sizes, style
 from .grid import SharedRange, cells_trace
 from .labels import DIGIT_TOP_EM, fit_labels, widest_px

@@ -212,7 +212,7 @@ SLOPE_LABEL_SHIFT = {
     "rising": dict(xanchor="right", yanchor="bottom", xshift=-6),
 }
 
-# -- class mode's projector (ui/figures/room.py, ui/room/lecturer) ------------------------
+# -- class mode's projector (ui/figures/class_answers.py, ui/class_mode/lecturer) --------
 # The room screen at 1280x720 in lecture mode: a join panel (the code, the QR code, the
 # link, the controls) beside the class's answers. The QR code is at least 300 px tall
 # there, for a phone at the back of a hall; at a desk it can be smaller.
@@ -256,7 +256,7 @@ LECTURE_TOP_PX = 16  # above the title: a projector's 720 px are all needed
 LECTURE_BOTTOM_PX = 16  # below the page in lecture mode (Streamlit leaves 160)
 
 
-# The frame player (ui/shared/frames.py) in Streamlit's theme colours: both themes apply.
+# The frame player (ui/shared/frame_player.py) in Streamlit's theme colours: both themes apply.
 FRAME_PLAYER_COLOURS = """.lab-frames { color: var(--st-text-color); }
 .lab-frames button, .lab-frames select { color: inherit; }
 .lab-frames button:hover:not(:disabled) { border-color: var(--st-primary-color);

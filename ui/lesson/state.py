@@ -10,13 +10,14 @@ from functools import cached_property
 
 import streamlit as st
 
-from ..pure.links import Field, int_in, snapshot
+from teaching.lesson.steps import STEP_COUNT, lesson_steps
+from teaching.lesson.storage import from_stored, to_stored
+from teaching.links import Field, int_in, snapshot
+
 from ..shared import browser
 from ..shared.lecture import with_lecture
 from ..shared.player import nudge
 from ..shared.state import PageKeys, start_page_state
-from .memory import from_stored, to_stored
-from .steps import STEP_COUNT, lesson_steps
 
 P = "ls"  # the page's key prefix: every key below starts with it
 

@@ -15,16 +15,17 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+from teaching.lesson.model import Grid, Step
+from teaching.lesson.steps import STEP_COUNT, lesson_steps
+from teaching.numbers import DECIMALS, whole_units
+
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..figures.sizes import drawn_width
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
-from ..pure.numbers import DECIMALS, whole_units
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
-from .model import Grid, Step
 from .state import STATE, answered, show_answer, walk
-from .steps import STEP_COUNT, lesson_steps
 
 
 def step_view() -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 from pooling import PoolConfig
+from teaching.playground.model import LayerSettings, LayerStory
 
 from ..shared import browser
 from ..shared.lecture import folded_in_lecture
@@ -22,7 +23,6 @@ from .inputs import (
     sidebar_controls,
     upstream_panel,
 )
-from .model import LayerSettings, LayerStory
 from .state import STATE, TABS, clamp_picks, init_state, publish
 from .views import ledger_view, matrix_view, tie_view
 from .views_passes import forward_backward_view

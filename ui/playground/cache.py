@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ..shared.frames import FrameSpec, FrameWords
-from .code import numpy_snippet, torch_snippet
-from .model import LayerSettings, LayerStory, build_layer_story, twin_settings
-from .steps import StepMaps, frames_data, step_maps
-from .ties import TieRow, tie_lab
+from teaching.playground.code import numpy_snippet, torch_snippet
+from teaching.playground.model import LayerSettings, LayerStory, build_layer_story, twin_settings
+from teaching.playground.ties import TieRow, tie_lab
+from ui.playground.step_frames import StepMaps, frames_data, step_maps
+from ui.shared.frame_player import FrameSpec, FrameWords
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -9,12 +9,12 @@ import streamlit as st
 
 from pooling import PoolConfig
 from pooling.geometry import plane_geometry
+from teaching.links import SEED_MAX
+from teaching.playground.model import UPSTREAM_LABELS, UPSTREAMS
+from teaching.playground.presets import PRESETS
 
-from ..pure.links import SEED_MAX
 from ..shared.grid_editor import folded_grid_editor, grid_editor, resized, set_grid, size_inputs
 from ..shared.lecture import lecture_on
-from .model import UPSTREAM_LABELS, UPSTREAMS
-from .presets import PRESETS
 from .state import STATE, load_preset
 
 

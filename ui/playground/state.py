@@ -13,8 +13,7 @@ import numpy as np
 import streamlit as st
 
 from pooling.config import Cell
-
-from ..pure.links import (
+from teaching.links import (
     MAX_GRID,
     SEED_MAX,
     Field,
@@ -27,13 +26,14 @@ from ..pure.links import (
     write_cell,
     write_grid,
 )
+from teaching.playground.model import UPSTREAMS, Upstream
+from teaching.playground.presets import PRESETS, seed_window
+
 from ..shared.chart import clicked_cell
 from ..shared.controls import PoolControls
 from ..shared.grid_editor import current_grid, set_grid
 from ..shared.lecture import with_lecture
 from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, WalkKeys, start_page_state
-from .model import UPSTREAMS, Upstream
-from .presets import PRESETS, seed_window
 
 P = "pg"  # the page's key prefix: every key below starts with it
 

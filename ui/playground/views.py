@@ -8,13 +8,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from teaching.formulas import ledger_formula
+from teaching.numbers import fmt
+from teaching.playground import text
+from teaching.playground.model import LayerStory
+
 from ..figures.matrix import jacobian_figure
 from ..figures.mosaic import small_multiples
-from ..pure.formulas import ledger_formula
-from ..pure.numbers import fmt
 from ..shared.chart import cached, chart
-from . import cache, text
-from .model import LayerStory
+from . import cache
 from .state import STATE, load_preset
 
 MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap

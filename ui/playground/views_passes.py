@@ -10,17 +10,18 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import streamlit as st
 
+from teaching.formulas import size_formula
+from teaching.numbers import fmt
+from teaching.playground import text
+from teaching.playground.model import LayerStory
+
 from ..figures import grid as grids
 from ..figures.routing import routing_figure
 from ..figures.style import HALF_PX, LECTURE_STEP_MAP_PX
-from ..pure.formulas import size_formula
-from ..pure.numbers import fmt
 from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from ..shared.walk import Screen, tell
-from . import text
-from .model import LayerStory
 from .state import STATE, on_pick_input, on_pick_output, publish
 
 PICK_Y = "Pick a cell of y (click or tap) to follow its window."

@@ -9,12 +9,13 @@ from urllib.parse import urlencode
 import numpy as np
 import streamlit as st
 
-from ..pure.class_link import ask_params, why_not_asked
-from ..pure.links import snapshot
+from teaching.class_link import ask_params, why_not_asked
+from teaching.links import snapshot
+from teaching.playground.model import LayerStory
+
 from ..shared.code_view import reproduce_view
 from ..shared.lecture import with_lecture
 from . import cache
-from .model import LayerStory
 from .state import STATE
 
 
@@ -59,7 +60,7 @@ def ask_the_class(story: LayerStory) -> None:
         return
     pool = snapshot(STATE.pool.fields, st.session_state)
     st.page_link(
-        "screens/room.py",
+        "screens/class_page.py",
         label="Ask the class about this layer",
         icon=":material/co_present:",
         query_params=with_lecture(ask_params(story.x, story.grad_output, pool)),

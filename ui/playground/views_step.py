@@ -1,6 +1,6 @@
 """The Playground's step-through tab: one window at a time sends its dL/dy back while
 dL/dx fills up. Every window's frame is computed once per input (steps.py) and played
-in the browser (ui/shared/frames.py): Back, Next, Play, the slider, the keys and
+in the browser (ui/shared/frame_player.py): Back, Next, Play, the slider, the keys and
 pointing at y run there, with no script run per step.
 
 Two layouts. On a desk and on a phone: the controls, then x with the current window
@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import streamlit as st
 
+from teaching.playground.model import LayerStory
+from ui.figures.frame_data import MapFrames
+from ui.playground.step_frames import StepMaps
+from ui.shared.frame_player import FrameWords, frame_player, frame_words
+
 from ..figures import grid as grids
-from ..figures.frames import MapFrames
 from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
-from ..shared.frames import FrameWords, frame_player, frame_words
 from ..shared.lecture import lecture_on
 from . import cache
-from .model import LayerStory
 from .state import FIELDS, STATE, on_frame_moved
-from .steps import StepMaps
 from .views_passes import gradient_maps, map_width
 
 WORDS = FrameWords(

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from ui.pure.pages import URL_PATHS
+from teaching.pages import URL_PATHS
 from ui.shared import browser_js
 
 KEY = "lab_browser"  # its element's key, hence its CSS class: st-key-lab_browser

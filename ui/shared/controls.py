@@ -10,9 +10,9 @@ import streamlit as st
 
 from pooling import TIES, PoolConfig
 from pooling.config import MODES, Mode
+from teaching.links import MAX_GRID, Field, flag, int_in, one_of, write_flag
+from teaching.words import MODE_HELP, MODE_LABELS, TIE_LABELS, pad_label, tie_help
 
-from ..pure.links import MAX_GRID, Field, flag, int_in, one_of, write_flag
-from ..pure.words import MODE_HELP, MODE_LABELS, TIE_LABELS, pad_label, tie_help
 from .state import PoolKeys
 
 # The pooling layer's limits, their one home: the widgets and the links' bounds read them.

@@ -82,7 +82,7 @@ function drawChart(chart, frame, { pointed = false } = {}) {
   }
   if (chart.marks) {
     const flat = chart.marks.cells[frame];
-    // Each marked cell gets its trace's path, moved onto it (ui/figures/frames._mark_paths).
+    // Each marked cell gets its trace's path, moved onto it (ui/figures/frame_data._mark_paths).
     for (const [name, path] of Object.entries(chart.marks.paths)) {
       const xs = [], ys = [];
       for (let i = 0; i < flat.length; i += 2) {

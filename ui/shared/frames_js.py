@@ -1,4 +1,4 @@
-"""The browser side of the frame player (ui/shared/frames.py), as text: its script.
+"""The browser side of the frame player (ui/shared/frame_player.py), as text: its script.
 Its look is frames.LAYOUT_CSS and style.FRAME_PLAYER_COLOURS."""
 
 JS = r"""

@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from teaching.links import MAX_GRID, check_values
+
 from ..figures.style import EDITOR_COLUMN_PX
-from ..pure.links import MAX_GRID, check_values
 from .state import GridKeys
 
 

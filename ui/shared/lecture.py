@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from teaching.links import flag
+
 from ..figures.look import Look
 from ..figures.style import LECTURE_BOTTOM_PX, LECTURE_TEXT_PX, LECTURE_TITLE_PX, LECTURE_TOP_PX
-from ..pure.links import flag
 from .state import literal
 
 LECTURE = "lecture"  # session key and link parameter, shared by every page

@@ -1,6 +1,6 @@
 """Back and Next on the server: buttons (with their shortcut keys) that move a number
 kept in session state within its bounds (a lesson's step, an exercise, a lecture
-walk's screen). Steps and Play through frames run in the browser: ui/shared/frames.py."""
+walk's screen). Steps and Play through frames run in the browser: ui/shared/frame_player.py."""
 
 from __future__ import annotations
 

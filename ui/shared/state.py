@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ..pure.links import Field, Notice, restore
+from teaching.links import Field, Notice, restore
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class GridKeys:
 
 @dataclass(frozen=True)
 class FramePlayerKeys:
-    """The keys of one frame player (ui/shared/frames.py): its controls' element (which
+    """The keys of one frame player (ui/shared/frame_player.py): its controls' element (which
     also keeps the position the browser last sent) and its words' element."""
 
     player: str

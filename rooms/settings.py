@@ -1,0 +1,126 @@
+"""Where class mode's settings come from, in one order for every setting:
+
+    the command line > the environment > .streamlit/secrets.toml > the default
+
+- the database URL: --database-url, POOLING_LAB_DATABASE_URL, `url` under
+  [connections.rooms]; default SQLite, <data folder>/rooms.sqlite3;
+- the public URL (the join link's address): --public-url, POOLING_LAB_PUBLIC_URL,
+  public_url; default the address the lecturer's browser uses;
+- the data folder: --data-folder, POOLING_LAB_DATA, data_folder; default the per-user
+  data folder (platformdirs' user_data_dir("pooling-lab")).
+
+The command line is deploy/serve's: it hands each flag given to its local replicas as
+the setting's environment variable, over the one they would inherit, so inside the
+app the first two sources are one, its environment. Why this order: the nearer a
+source is to the person starting the server, the later it was chosen (a flag typed
+now beats a variable exported earlier, which beats a file in the checkout).
+
+Pure: the caller passes the environment and the secrets as mappings
+(ui/class_mode/database.py passes os.environ and Streamlit's secrets), so the order is
+tested without a server. The default data folder is per user and outside any
+checkout (it honours $XDG_DATA_HOME on Linux): user data never lands in the source tree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "pooling-lab"
+DATABASE_FILE = "rooms.sqlite3"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting's name in each source: deploy/serve's flag, the environment
+    variable, and its keys in secrets.toml (a table path, outermost first)."""
+
+    flag: str
+    variable: str
+    secret_keys: tuple[str, ...]
+
+    @property
+    def secret_name(self) -> str:
+        """How secrets.toml spells it, for messages: "connections.rooms.url"."""
+        return ".".join(self.secret_keys)
+
+
+DATABASE_URL = Setting(
+    "--database-url", "POOLING_LAB_DATABASE_URL", ("connections", "rooms", "url")
+)
+PUBLIC_URL = Setting("--public-url", "POOLING_LAB_PUBLIC_URL", ("public_url",))
+DATA_FOLDER = Setting("--data-folder", "POOLING_LAB_DATA", ("data_folder",))
+SETTINGS = (DATABASE_URL, PUBLIC_URL, DATA_FOLDER)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Every setting's value: database_url always (the SQLite default when none is
+    given), public_url None when the browser's own address is to be used."""
+
+    database_url: str
+    public_url: str | None
+    data_folder: Path
+
+
+def resolve(
+    setting: Setting,
+    *,
+    command_line: Mapping[Setting, str | None] | None = None,
+    environment: Mapping[str, str],
+    secrets: Mapping,
+) -> str | None:
+    """The setting's value from the first source that gives one, in the module's
+    order; None when none does (then the caller's default applies). Empty or blank
+    text gives none, as an unset variable does. ValueError when secrets.toml holds
+    something other than text there (a number, a table)."""
+    given = (command_line or {}).get(setting)
+    for value in (given, environment.get(setting.variable), _secret(secrets, setting)):
+        if value is not None and value.strip():
+            return value.strip()
+    return None
+
+
+def _secret(secrets: Mapping, setting: Setting) -> str | None:
+    found = secrets
+    for key in setting.secret_keys:
+        if not isinstance(found, Mapping) or key not in found:
+            return None
+        found = found[key]
+    if not isinstance(found, str):
+        raise ValueError(
+            f"{setting.secret_name} in .streamlit/secrets.toml must be text in quotes, "
+            f"not {type(found).__name__}"
+        )
+    return found
+
+
+def default_data_folder() -> Path:
+    """The per-user data folder (~/.local/share/pooling-lab on Linux, or under
+    $XDG_DATA_HOME when set), outside any checkout."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def sqlite_url(folder: Path) -> str:
+    """The default database: the SQLite file in `folder`."""
+    return f"sqlite:///{folder / DATABASE_FILE}"
+
+
+def resolved(
+    *,
+    command_line: Mapping[Setting, str | None] | None = None,
+    environment: Mapping[str, str],
+    secrets: Mapping,
+) -> Resolved:
+    """Every setting resolved in the one order, the defaults filled in."""
+    sources = dict(command_line=command_line, environment=environment, secrets=secrets)
+    folder_given = resolve(DATA_FOLDER, **sources)
+    folder = Path(folder_given).expanduser() if folder_given else default_data_folder()
+    return Resolved(
+        database_url=resolve(DATABASE_URL, **sources) or sqlite_url(folder),
+        public_url=resolve(PUBLIC_URL, **sources),
+        data_folder=folder,
+    )

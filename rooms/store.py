@@ -1,0 +1,312 @@
+"""The rooms in a SQL database (SQLAlchemy Core; SQLite or PostgreSQL; no Streamlit).
+
+Every function takes the engine first and keyword-only arguments after; every write
+is one transaction; `now` (seconds since the epoch) is injectable for the tests.
+
+Why no answer is ever lost or lands in a closed round:
+- An answer is one upsert on the primary key (room, round, token): INSERT .. ON
+  CONFLICT DO UPDATE. There is no read-modify-write, so concurrent students never
+  overwrite each other, and one browser's second answer replaces its first.
+- The answer's transaction locks the round's row (FOR NO KEY UPDATE, PostgreSQL) and
+  reads its state there. Closing a round updates that row, so it waits for the answer
+  in flight, and an answer that comes after waits for the close and then reads the
+  round closed (read committed re-reads a row once its lock is granted). So once
+  `close_round` returns, the count is final. Not FOR SHARE: share locks join each
+  other without queueing, so a stream of answers could keep the close waiting for
+  minutes (a test saw it); exclusive lockers queue in order. It costs nothing: every
+  answer of a room already updates one row, the room's rate counter.
+  SQLite takes the write lock at BEGIN (schema.write_transaction): writes are serial.
+- Lock order is always rate counts, then room, then round (control, expiry) or round
+  alone (answers), so no two transactions wait on each other in a circle.
+
+Who is held back, and by what (the numbers and why: limits.py):
+- A device holding a room's key (the opener's, or one `recover` gave for the recovery
+  code) is checked by a read and never counted: others' wrong tries cannot lock it out.
+- Every try that could be a guess is counted first, per token and per room code or
+  for everyone, and the count is kept when the try is refused (counted_transaction):
+  every refusal is raised before any of the room's data is written.
+- A code with no room is answered and counted as a real one wherever the answer could
+  tell them apart: the recovery form says "does not open room X" for both.
+- Expired rooms go on a schedule shared by the replicas (store_prune).
+
+Reads for the pages (`answers`, `round_of`, ...) live in store_reads; they are
+re-exported here, so `store` is the whole interface.
+"""
+
+from __future__ import annotations
+
+import hmac
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from teaching.class_mode.codes import (
+    digest,
+    new_code,
+    new_recovery_code,
+    new_secret,
+    normal_recovery_code,
+)
+from teaching.class_mode.questions import Question, to_json
+
+from . import limits
+from .schema import KEYS, ROOMS, ROUNDS, read_transaction, upsert, write_transaction
+from .store_prune import PRUNE_EVERY_S, delete_expired, prune_if_due, prune_now  # noqa: F401
+from .store_reads import (  # noqa: F401  (re-exported: the store is the whole interface)
+    LIFETIME_S,
+    InvalidAnswer,
+    NoSuchRoom,
+    NoSuchRound,
+    NotAllowed,
+    Pulse,
+    RoomEnded,
+    RoomError,
+    Round,
+    RoundAnswers,
+    RoundClosed,
+    TooFast,
+    WrongRecoveryCode,
+    answer_count,
+    answers,
+    clock,
+    counted_transaction,
+    every_round,
+    member_count,
+    my_answer,
+    normal,
+    pulse,
+    pulse_of,
+    question_of,
+    room_row,
+    round_of,
+)
+from .store_students import (  # noqa: F401  (re-exported)
+    NICKNAME_LENGTH,
+    answer,
+    check_token,
+    clean_nickname,
+    join,
+)
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    """code: the join code; secret: the lecturer's key (kept in the lecturer's browser,
+    never shown); recovery_code: 12 characters, shown once (codes.grouped)."""
+
+    code: str
+    secret: str
+    recovery_code: str
+
+
+# -- the lecturer ----------------------------------------------------------------------------
+
+
+def open_room(engine: sa.Engine, *, token: str, now: float | None = None) -> NewRoom:
+    """A new room for the browser `token` (limits.OPEN_PER_TOKEN, OPEN_ALL: TooFast)."""
+    now = clock(now)
+    check_token(token)
+    prune_if_due(engine, now=now)
+    secret, recovery = new_secret(), new_recovery_code()
+    with counted_transaction(engine) as connection:
+        if not limits.hit(connection, limits.OPEN_PER_TOKEN, token, now=now):
+            raise TooFast("Too many rooms opened from this browser: wait a minute.")
+        if not limits.hit(connection, limits.OPEN_ALL, "all", now=now):
+            raise TooFast("Too many rooms are being opened right now: wait a minute.")
+        while True:  # a code already taken (1 in 244 million per room open): draw again
+            code = new_code()
+            inserted = connection.execute(
+                upsert(connection, ROOMS)
+                .values(
+                    code=code,
+                    key_digest=digest(secret),
+                    recovery_digest=digest(recovery),
+                    created_at=now,
+                    expires_at=now + LIFETIME_S,
+                )
+                .on_conflict_do_nothing(index_elements=[ROOMS.c.code])
+                .returning(ROOMS.c.id)
+            ).first()
+            if inserted is not None:
+                return NewRoom(code, secret, recovery)
+
+
+def _key_opens(connection, room, secret: str) -> bool:
+    """Whether `secret` is the room's key or a key a device got for it (`recover`)."""
+    wanted = digest(secret)
+    if hmac.compare_digest(wanted, room.key_digest):
+        return True
+    found = sa.select(KEYS.c.key_digest).where(
+        KEYS.c.room_id == room.id, KEYS.c.key_digest == wanted
+    )
+    return connection.execute(found).first() is not None
+
+
+def authorize(engine: sa.Engine, code: str, secret: str, *, now: float | None = None) -> bool:
+    """Whether `secret` is a key of the room: the opener's, or one `recover` gave.
+    One read, never counted nor limited (a key is 256 random bits: nobody guesses
+    one, and nobody's wrong tries can hold its holder back). False alike for a room
+    that does not exist and for a wrong key; NoSuchRoom only for a key of a room that
+    expired and is not yet deleted (its holder may know that)."""
+    now, code = clock(now), normal(code)
+    with read_transaction(engine) as connection:
+        room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
+        if room is None or not _key_opens(connection, room, str(secret)):
+            return False
+    if room.expires_at <= now:
+        raise NoSuchRoom("No room has this code: check it on the projector.")
+    return True
+
+
+def recover(
+    engine: sa.Engine, code: str, recovery_code: str, *, token: str, now: float | None = None
+) -> str:
+    """A new key for room `code` for the browser `token`, given its recovery code.
+    WrongRecoveryCode, the same for a wrong code and a room that does not exist; every
+    try counted per token and per typed room code (limits.RECOVERY_PER_TOKEN,
+    RECOVERY_PER_ROOM: TooFast), a right one given back."""
+    now, code = clock(now), normal(code)
+    check_token(token)
+    key = new_secret()
+    with counted_transaction(engine) as connection:
+        if not limits.hit(connection, limits.RECOVERY_PER_TOKEN, token, now=now):
+            raise TooFast("Too many wrong recovery codes from this browser: wait a minute.")
+        if not limits.hit(connection, limits.RECOVERY_PER_ROOM, code, now=now):
+            raise TooFast(f"Too many wrong recovery codes for room {code} just now: wait a minute.")
+        room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
+        typed = digest(normal_recovery_code(recovery_code))
+        stored = _NO_DIGEST if room is None or room.expires_at <= now else room.recovery_digest
+        if not hmac.compare_digest(typed, stored):
+            raise WrongRecoveryCode(f"That recovery code does not open room {code}.")
+        limits.give_back(connection, limits.RECOVERY_PER_TOKEN, token, now=now)
+        limits.give_back(connection, limits.RECOVERY_PER_ROOM, code, now=now)
+        connection.execute(
+            sa.insert(KEYS).values(room_id=room.id, key_digest=digest(key), created_at=now)
+        )
+    return key
+
+
+_NO_DIGEST = "-" * 64  # matches no digest (hex): a room that is not there compares alike
+
+
+def _authorized(engine, code: str, secret: str, *, now: float) -> None:
+    """NotAllowed unless `secret` is a key of the room (a read: nothing is counted)."""
+    if not authorize(engine, code, secret, now=now):
+        raise NotAllowed(f"This browser's key does not open room {normal(code)}.")
+
+
+def _locked(connection, code: str, *, now: float):
+    """The room's row, locked for a change by the lecturer."""
+    room = room_row(connection, normal(code), now=now, lock=True)
+    if room.ended:
+        raise RoomEnded("This room has ended.")
+    return room
+
+
+def _set_round(connection, room, *, state: str, number=None, vote=None) -> None:
+    """The room's current round (its own row and the room's copy for `pulse`)."""
+    number = room.round_number if number is None else number
+    connection.execute(
+        sa.update(ROUNDS)
+        .where(ROUNDS.c.room_id == room.id, ROUNDS.c.number == number)
+        .values(state=state)
+    )
+    changes = {"round_state": state, "round_number": number}
+    connection.execute(
+        sa.update(ROOMS)
+        .where(ROOMS.c.id == room.id)
+        .values(**changes, **({} if vote is None else {"vote": vote}))
+    )
+
+
+def _new_round(connection, room, *, kind, question_json, vote, first_round, now) -> int:
+    if room.round_state == "open":
+        _set_round(connection, room, state="closed")
+    number = room.round_number + 1
+    connection.execute(
+        sa.insert(ROUNDS).values(
+            room_id=room.id,
+            number=number,
+            kind=kind,
+            question=question_json,
+            state="open",
+            vote=vote,
+            first_round=first_round,
+            opened_at=now,
+        )
+    )
+    _set_round(connection, room, state="open", number=number, vote=vote)
+    return number
+
+
+def ask(
+    engine: sa.Engine, code: str, *, secret: str, question: Question, now: float | None = None
+) -> int:
+    """Open a round on `question` (closing the one before); its number (1, 2, ...)."""
+    now = clock(now)
+    _authorized(engine, code, secret, now=now)
+    with write_transaction(engine) as connection:
+        room = _locked(connection, code, now=now)
+        return _new_round(
+            connection, room, kind=question.kind, question_json=to_json(question),
+            vote=1, first_round=None, now=now,
+        )  # fmt: skip
+
+
+def vote_again(engine: sa.Engine, code: str, *, secret: str, now: float | None = None) -> int:
+    """A new round on the current round's question (after discussion): vote 2 (one
+    more than the round it repeats), first_round = the first vote's round."""
+    now = clock(now)
+    _authorized(engine, code, secret, now=now)
+    with write_transaction(engine) as connection:
+        room = _locked(connection, code, now=now)
+        if room.round_number == 0:
+            raise NoSuchRound("Ask a question first.")
+        current = connection.execute(
+            sa.select(ROUNDS).where(
+                ROUNDS.c.room_id == room.id, ROUNDS.c.number == room.round_number
+            )
+        ).one()
+        return _new_round(
+            connection, room, kind=current.kind, question_json=current.question,
+            vote=current.vote + 1, first_round=current.first_round or current.number, now=now,
+        )  # fmt: skip
+
+
+def _next_state(current: str, wanted: str) -> str:
+    """Closing keeps a round revealed (or closed); revealing closes it too."""
+    if wanted == "closed" and current != "open":
+        return current
+    return wanted
+
+
+def _change_state(engine, code, *, secret, now, wanted: str, end: bool = False) -> str:
+    now = clock(now)
+    _authorized(engine, code, secret, now=now)
+    with write_transaction(engine) as connection:
+        room = _locked(connection, code, now=now)
+        if room.round_number == 0 and not end:
+            raise NoSuchRound("Ask a question first.")
+        state = _next_state(room.round_state, wanted) if room.round_number else "waiting"
+        if state != room.round_state:
+            _set_round(connection, room, state=state)
+        if end:
+            connection.execute(sa.update(ROOMS).where(ROOMS.c.id == room.id).values(ended=True))
+        return state
+
+
+def close_round(engine: sa.Engine, code: str, *, secret: str, now: float | None = None) -> str:
+    """Close the current round: no answer lands in it after this returns. Its state
+    ("closed", or "revealed" when it already was)."""
+    return _change_state(engine, code, secret=secret, now=now, wanted="closed")
+
+
+def reveal(engine: sa.Engine, code: str, *, secret: str, now: float | None = None) -> str:
+    """Close the current round (if open) and mark it revealed: the answer is shown."""
+    return _change_state(engine, code, secret=secret, now=now, wanted="revealed")
+
+
+def end_room(engine: sa.Engine, code: str, *, secret: str, now: float | None = None) -> None:
+    """End the room: an open round closes and students see that it ended. Its rounds
+    and answers are kept for the lecturer until the room expires."""
+    _change_state(engine, code, secret=secret, now=now, wanted="closed", end=True)

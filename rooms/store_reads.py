@@ -1,0 +1,262 @@
+"""The store's errors, records and reads (SQLAlchemy Core; no Streamlit). Use them
+through rooms/store.py, which re-exports everything here.
+
+Reads are single statements on primary keys or the unique room code: `pulse`, what
+every student's page polls, is one row of one table.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import sqlalchemy as sa
+
+from teaching.class_mode.codes import normal_code
+from teaching.class_mode.questions import Question, answer_from_json, from_json
+
+from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction, write_transaction
+
+LIFETIME_S = 12 * 3600  # a room expires 12 hours after it was opened
+
+
+class RoomError(Exception):
+    """A refusal with a short message fit for the page (str(error))."""
+
+
+class NoSuchRoom(RoomError):
+    """No room has this code (or it expired)."""
+
+
+class NotAllowed(RoomError):
+    """Not the lecturer's key; or a token that may not do this."""
+
+
+class WrongRecoveryCode(NotAllowed):
+    """The recovery code does not open the room (said alike when there is no room)."""
+
+
+class RoundClosed(RoomError):
+    """The round (or the whole room) takes no more answers."""
+
+
+class TooFast(RoomError):
+    """A rate limit: wait a minute."""
+
+
+class InvalidAnswer(RoomError):
+    """The answer is malformed or out of bounds (questions.parse_answer's reason)."""
+
+
+class RoomEnded(RoomError):
+    """The lecturer ended the room: nothing more can be asked."""
+
+
+class NoSuchRound(RoomError):
+    """No round of this number (or none yet)."""
+
+
+@dataclass(frozen=True)
+class Pulse:
+    """What a student's polling needs. round_number: 0 before the first question;
+    state: "waiting" (no round yet), "open", "closed" or "revealed"; vote: 1, or 2 for
+    a vote again; ended: the lecturer ended the room, or it expired; expires_at: when
+    the room goes (seconds since the epoch)."""
+
+    code: str
+    round_number: int
+    state: str
+    vote: int
+    ended: bool
+    expires_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: its number, question, state ("open", "closed", "revealed"), vote (1,
+    2, ...) and, for a vote again, first_round: the round of the first vote (None)."""
+
+    number: int
+    question: Question
+    state: str
+    vote: int
+    first_round: int | None
+
+
+def counted_transaction(engine: sa.Engine):
+    """A write transaction that keeps its rate counts when it refuses: a RoomError
+    commits what was written before it. So every refusal is raised before any of the
+    room's data is written, after the counting (limits.py: refused writes count)."""
+    return write_transaction(engine, commit_on=(RoomError,))
+
+
+def clock(now: float | None) -> float:
+    return time.time() if now is None else float(now)
+
+
+def normal(code: str) -> str:
+    """The code as stored; NoSuchRoom with the reason when it cannot be one."""
+    try:
+        return normal_code(code)
+    except ValueError as reason:
+        raise NoSuchRoom(str(reason)) from None
+
+
+def room_row(connection: sa.Connection, code: str, *, now: float, lock: bool = False):
+    """The room's row; NoSuchRoom when there is none or it expired."""
+    query = sa.select(ROOMS).where(ROOMS.c.code == code)
+    room = connection.execute(query.with_for_update() if lock else query).first()
+    if room is None or room.expires_at <= now:
+        raise NoSuchRoom("No room has this code: check it on the projector.")
+    return room
+
+
+def pulse_of(room, *, now: float) -> Pulse:
+    return Pulse(
+        code=room.code,
+        round_number=room.round_number,
+        state=room.round_state,
+        vote=room.vote,
+        ended=bool(room.ended) or room.expires_at <= now,
+        expires_at=room.expires_at,
+    )
+
+
+_PULSE = sa.select(
+    ROOMS.c.code,
+    ROOMS.c.round_number,
+    ROOMS.c.round_state,
+    ROOMS.c.vote,
+    ROOMS.c.ended,
+    ROOMS.c.expires_at,
+)
+
+
+def pulse(engine: sa.Engine, code: str, *, now: float | None = None) -> Pulse:
+    """The room's current round number and state: one indexed read of one row. An
+    expired room that is not deleted yet reads as ended."""
+    code = normal(code)
+    with engine.connect() as connection:
+        room = connection.execute(_PULSE.where(ROOMS.c.code == code)).first()
+    if room is None:
+        raise NoSuchRoom("No room has this code: check it on the projector.")
+    return pulse_of(room, now=clock(now))
+
+
+@lru_cache(maxsize=64)
+def question_of(text: str) -> Question:
+    """The stored question (parsed once per process and text: every answer to a round
+    is checked against the same one)."""
+    return from_json(text)
+
+
+def _round_row(connection, code: str, number: int, *, now: float):
+    room = room_row(connection, normal(code), now=now)
+    found = connection.execute(
+        sa.select(ROUNDS).where(ROUNDS.c.room_id == room.id, ROUNDS.c.number == int(number))
+    ).first()
+    if found is None:
+        raise NoSuchRound(f"This room has no round {int(number)}.")
+    return room, found
+
+
+def round_of(engine: sa.Engine, code: str, round_number: int, *, now: float | None = None) -> Round:
+    with read_transaction(engine) as connection:
+        _, found = _round_row(connection, code, round_number, now=clock(now))
+    return Round(
+        number=found.number,
+        question=question_of(found.question),
+        state=found.state,
+        vote=found.vote,
+        first_round=found.first_round,
+    )
+
+
+def _answers_of(room_id: int, number: int):
+    return sa.select(ANSWERS.c.answer).where(
+        ANSWERS.c.room_id == room_id, ANSWERS.c.round_number == number
+    )
+
+
+def my_answer(
+    engine: sa.Engine, code: str, *, token: str, round_number: int, now: float | None = None
+):
+    """This browser's answer to the round (as parse_answer gives it), or None."""
+    with read_transaction(engine) as connection:
+        room, found = _round_row(connection, code, round_number, now=clock(now))
+        text = connection.execute(
+            _answers_of(room.id, found.number).where(ANSWERS.c.token == str(token))
+        ).scalar()
+    return None if text is None else answer_from_json(found.kind, text)
+
+
+def answers(engine: sa.Engine, code: str, round_number: int, *, now: float | None = None) -> list:
+    """Every answer to the round, parsed (for tally.tally), in token order."""
+    with read_transaction(engine) as connection:
+        room, found = _round_row(connection, code, round_number, now=clock(now))
+        texts = connection.execute(
+            _answers_of(room.id, found.number).order_by(ANSWERS.c.token)
+        ).scalars()
+        return [answer_from_json(found.kind, text) for text in texts]
+
+
+def answer_count(
+    engine: sa.Engine, code: str, round_number: int, *, now: float | None = None
+) -> int:
+    """How many browsers answered the round."""
+    with read_transaction(engine) as connection:
+        room = room_row(connection, normal(code), now=clock(now))
+        counted = sa.select(sa.func.count()).where(
+            ANSWERS.c.room_id == room.id, ANSWERS.c.round_number == int(round_number)
+        )
+        return int(connection.execute(counted).scalar_one())
+
+
+def member_count(engine: sa.Engine, code: str, *, now: float | None = None) -> int:
+    """How many browsers joined the room."""
+    with read_transaction(engine) as connection:
+        room = room_row(connection, normal(code), now=clock(now))
+        counted = sa.select(sa.func.count()).where(MEMBERS.c.room_id == room.id)
+        return int(connection.execute(counted).scalar_one())
+
+
+@dataclass(frozen=True)
+class RoundAnswers:
+    """One round with every answer to it, parsed (as parse_answer gives them), in
+    token order; the tokens themselves stay in the database."""
+
+    round: Round
+    answers: list
+
+
+def every_round(engine: sa.Engine, code: str, *, now: float | None = None) -> list[RoundAnswers]:
+    """Every round of the room, in order, each with its answers: the room's results,
+    read in one snapshot (two statements, whatever the number of rounds)."""
+    with read_transaction(engine) as connection:
+        room = room_row(connection, normal(code), now=clock(now))
+        rounds = connection.execute(
+            sa.select(ROUNDS).where(ROUNDS.c.room_id == room.id).order_by(ROUNDS.c.number)
+        ).all()
+        given = connection.execute(
+            sa.select(ANSWERS.c.round_number, ANSWERS.c.answer)
+            .where(ANSWERS.c.room_id == room.id)
+            .order_by(ANSWERS.c.round_number, ANSWERS.c.token)
+        ).all()
+    by_round: dict[int, list] = {found.number: [] for found in rounds}
+    kinds = {found.number: found.kind for found in rounds}
+    for number, text in given:
+        by_round[number].append(answer_from_json(kinds[number], text))
+    return [
+        RoundAnswers(
+            Round(
+                number=found.number,
+                question=question_of(found.question),
+                state=found.state,
+                vote=found.vote,
+                first_round=found.first_round,
+            ),
+            by_round[found.number],
+        )
+        for found in rounds
+    ]

@@ -1,0 +1,133 @@
+"""What the students' page computes (pure: no Streamlit): a stored token checked, a
+nickname made plain, the layer and the question in words true for the question on
+screen, an answer as the page writes it, the reply once the answer is revealed, and
+whether the room's pulse says the page must be drawn again.
+
+A question's `problem` is an Exercises problem (teaching/exercises/model.Problem: x (H, W),
+grad_output shaped like y, the engine's answer), so the Exercises' replies and mistake
+analysis apply to it unchanged.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from teaching.class_mode import codes
+from teaching.exercises.model import Problem
+from teaching.exercises.replies import Reply, cells_reply, quantity, shown, typed_reply
+from teaching.layer_words import layer_words, upstream_words
+from teaching.numbers import fmt
+
+NICKNAME_CHARS = 24  # a nickname is cut here: a name, not a message
+
+
+def valid_token(stored: object) -> str | None:
+    """The token a browser kept, or None when what came back is not one (it is user
+    input: any JSON at all)."""
+    if codes.valid_token(stored):
+        return stored
+    return None
+
+
+def clean_nickname(text: str) -> str:
+    """A nickname as plain text: letters, digits, punctuation and single spaces only
+    (no control, format or private-use characters), at most NICKNAME_CHARS long. It is
+    never rendered as markup either: the page shows it character for character."""
+    kept = "".join(
+        char if unicodedata.category(char)[0] in "LNPS" else " "
+        for char in unicodedata.normalize("NFC", text)
+        if unicodedata.category(char) not in ("Cf", "Co", "Cn", "Cs")
+    )
+    return " ".join(kept.split())[:NICKNAME_CHARS].strip()
+
+
+# -- the question in words ----------------------------------------------------------------
+
+
+def question_text(problem: Problem, *, state: str = "open") -> str:
+    """The question, as markdown (every part computed from the problem). What to do
+    with the page (tap, take back, how many decimals) only while the round is open:
+    once it closes, taps and typing no longer act."""
+    layer = f"Layer: {layer_words(problem.config, problem.x, kind=problem.kind)}."
+    upstream = upstream_words(problem.grad_output)
+    if problem.kind == "cells" and state == "open":
+        return (
+            f"{layer} {upstream} **Tap every cell of x that "
+            "receives gradient.** Tap a cell again to take it back."
+        )
+    if problem.kind == "cells":
+        return f"{layer} {upstream} **Which cells of x receive gradient?**"
+    if problem.kind == "value":
+        r, c = problem.cell
+        ask = (
+            f"{layer} The map dL/dy holds each window's upstream gradient. "
+            f"**What is dL/dx at ({r}, {c})**, the cell outlined on x?"
+        )
+        return f"{ask} Two decimals are enough." if state == "open" else ask
+    height, width = problem.x.shape
+    return f"An input of {height} × {width} cells. {layer} **What is the output size?**"
+
+
+def first_vote_text(problem: Problem, first_vote, *, state: str) -> str:
+    """A second vote's reminder: discuss and vote again while it is open; after, only
+    what this browser voted the first time (None: it did not vote)."""
+    first = "you did not vote" if first_vote is None else answer_text(problem, first_vote)
+    said = f"Your first vote: {first}."
+    if state == "open":
+        return f"Discuss with your neighbours, then vote again. {said}"
+    return said
+
+
+# -- answers ------------------------------------------------------------------------------
+
+
+def cells_text(cells) -> str:
+    """'(0, 1), (2, 2)' in reading order, or 'no cells'."""
+    ordered = sorted(cells)
+    return ", ".join(f"({r}, {c})" for r, c in ordered) if ordered else "no cells"
+
+
+def answer_text(problem: Problem, answer) -> str:
+    """A saved answer as the page writes it: cells, a number, or 'H × W'."""
+    if problem.kind == "cells":
+        return cells_text(answer)
+    return shown(problem, answer)
+
+
+def box_text(problem: Problem, answer) -> tuple[str, ...]:
+    """A saved answer as the answer boxes hold it (the number box; rows and columns)."""
+    if problem.kind == "size":
+        return str(answer[0]), str(answer[1])
+    return (fmt(float(answer), 6).replace("−", "-"),)
+
+
+def revealed_reply(problem: Problem, answer) -> Reply:
+    """What the page says once the answer is revealed, about this student's answer
+    (None: they gave none). The Exercises' replies, with their known mistakes."""
+    if answer is None:
+        if problem.kind == "cells":
+            count = len(problem.answer)
+            cells = "the cell that receives" if count == 1 else f"the {count} cells that receive"
+            return Reply(False, f"You did not answer. Framed on x: {cells} gradient.")
+        return Reply(
+            False, f"You did not answer: {quantity(problem)} is {shown(problem, problem.answer)}."
+        )
+    if problem.kind == "cells":
+        return cells_reply(problem, frozenset(answer))
+    return typed_reply(problem, answer)
+
+
+# -- the pulse ----------------------------------------------------------------------------
+
+
+def pulse_key(pulse) -> tuple | None:
+    """What of a room's pulse the page is drawn from (round, state, vote, ended); None
+    when there is no pulse (the room is gone)."""
+    if pulse is None:
+        return None
+    return (pulse.round_number, pulse.state, pulse.vote, pulse.ended)
+
+
+def must_redraw(seen: tuple | None, pulse) -> bool:
+    """The page was drawn from pulse `seen`; does `pulse` call for drawing it again?"""
+    return pulse_key(pulse) != seen

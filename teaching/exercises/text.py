@@ -1,0 +1,115 @@
+"""What the exercises say (pure: no Streamlit): each problem's question, and the right
+answer explained with the engine's own ledger, size formula or batch sums."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pooling import PoolConfig
+from pooling.batch import batch_gradients
+from pooling.explain import ledger
+from teaching.formulas import ledger_formula, size_formula
+from teaching.numbers import fmt
+from teaching.words import MODE_LABELS, TIE_WORDS
+
+from .answers import Verdict
+from .model import Problem
+
+
+def layer_words(config: PoolConfig) -> str:
+    """'max pooling, window 3×3, stride 2, padding 1, ceil mode; ties: …'."""
+    k, s, p = config.kernel_size[0], config.stride[0], config.padding[0]
+    words = [f"{MODE_LABELS[config.mode].lower()} pooling, window {k}×{k}"]
+    words.append(f"stride {s}")
+    if p:
+        words.append(f"padding {p}")
+        if config.mode == "avg":
+            counted = "counts" if config.count_include_pad else "does not count"
+            words.append(f"the divisor {counted} padding cells")
+    if config.ceil_mode:
+        words.append("ceil mode")
+    text = ", ".join(words)
+    if config.mode == "max":
+        text += f"; on a tie, {TIE_WORDS[config.ties].rule}"
+    return text
+
+
+def question(problem: Problem) -> str:
+    layer = layer_words(problem.config)
+    if problem.kind == "cells":
+        return (
+            f"Layer: {layer}. Every cell of y sends back dL/dy = 1. **Pick every cell of x "
+            "that receives gradient**, then check."
+        )
+    if problem.kind == "value":
+        r, c = problem.cell
+        return (
+            f"Layer: {layer}. The map dL/dy holds each window's upstream gradient. "
+            f"**What is dL/dx at ({r}, {c})?** Two decimals are enough."
+        )
+    if problem.kind == "size":
+        height, width = problem.x.shape
+        return f"An input of {height} × {width} cells. Layer: {layer}. **What is the output size?**"
+    count = problem.x.shape[0]
+    lead = f"{count} examples through the same layer: {layer}. Each sends back its own dL_n/dy."
+    if problem.asks_count:
+        return lead + " **How many positions receive gradient from at least one example?**"
+    r, c = problem.cell
+    return lead + (
+        f" A bias b is added at every position of every example's input (one b, shared by "
+        f"the batch), and the loss is the **{problem.reduction}** over the examples. "
+        f"**What is dL/db at ({r}, {c})?** Two decimals are enough."
+    )
+
+
+def explanation(problem: Problem, verdict: Verdict) -> tuple[str, list[str]]:
+    """(markdown, LaTeX lines) saying why the right answer is right: for cells, the
+    ledger of the first cell missed (else of the first extra one)."""
+    if problem.kind == "size":
+        height, width = problem.x.shape
+        return "PyTorch's formula, axis by axis:", size_formula(problem.config, height, width)
+    if problem.kind == "batch":
+        return batch_explanation(problem), []
+    cell = problem.cell or next(iter(sorted(verdict.missing or verdict.extra)), None)
+    if cell is None:
+        return "", []
+    lines = ledger(problem.x, problem.grad_output, problem.config, cell)
+    total = sum(line.amount for line in lines)
+    where = f"({cell[0]}, {cell[1]})"
+    lead = f"The ledger of {where}: every window that sends it something."
+    if problem.kind == "cells" and cell in verdict.missing:
+        lead = f"The ledger of {where}, a cell you missed: every window that sends it something."
+    elif problem.kind == "cells":
+        lead = f"You picked {where}, which no window sends anything to: its ledger is empty."
+    return lead, [ledger_formula(cell, lines, total)]
+
+
+def batch_explanation(problem: Problem) -> str:
+    result = batch_gradients(
+        problem.x[:, None],
+        problem.grad_output[:, None],
+        problem.config,
+        problem.reduction or "mean",
+    )
+    per_example = result.per_example[:, 0]
+    if problem.asks_count:
+        reached = [int((grad != 0).sum()) for grad in per_example]
+        union = int((per_example != 0).any(axis=0).sum())
+        each = ", ".join(f"#{n}: {count}" for n, count in enumerate(reached))
+        if union > max(reached):
+            why = "because their winners are not all in the same places"
+        else:
+            why = "no more than the widest one alone: the others' winners lie within its own"
+        return (
+            f"Each example routes to its own winners ({each} positions); together they "
+            f"reach {union}, {why}."
+        )
+    r, c = problem.cell
+    values = [fmt(value) for value in per_example[:, r, c]]
+    word = "mean" if problem.reduction == "mean" else "sum"
+    combined = " + ".join(values)
+    formula = f"({combined}) / {len(values)}" if word == "mean" else combined
+    return (
+        f"Each example's own dL_n/dx at ({r}, {c}): {', '.join(values)}. The shared bias "
+        f"gets their {word}: {formula} = {fmt(float(np.asarray(problem.answer)), 4)}."
+    )

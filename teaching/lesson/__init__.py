@@ -1,0 +1,1 @@
+"""The Lesson's ten steps and what each computes (pure)."""

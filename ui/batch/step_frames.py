@@ -1,0 +1,156 @@
+"""The Batch page's step-through, one frame per example added to the batch (pure: no
+Streamlit): every map the tab draws, built once per input for every example, and what
+the browser plays (ui/shared/frame_player.py) taken from those very figures, so a frame the
+browser draws is the figure the server would have sent for that example.
+
+The maps: the example's image; the routing map it sends back (its winners starred for
+max pooling); the running mean (or sum) of the routing maps so far, on the routing
+maps' colour scale; the running mean (or sum) of dL/dK. A curve of the positions the
+batch has reached keeps its shape; its marker moves with the example.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import plotly.graph_objects as go
+
+from teaching.batch.step_words import step_sentence
+from teaching.batch.story import BatchStory
+from ui.figures.frame_data import MapFrames, line_frames_data, traces_frames_data
+
+from ..figures import grid as grids
+from ..figures import style
+from ..figures.look import Look, styled
+
+REACHED_TITLE = "Positions that received any gradient"
+REACHED_Y = "positions"  # the curve trace's name (line_figure names it after its y title)
+
+
+@dataclass(frozen=True)
+class StepLayout:
+    """How wide each map is drawn, and whether its titles name the example's label:
+    the desk's 2x2 grid, or the projector's two screens."""
+
+    image_px: int
+    routed_px: int
+    kernel_px: int
+    labelled: bool  # the routed map's title names the label (its image is elsewhere)
+    lecture: bool
+
+
+DESK = StepLayout(
+    image_px=style.HALF_PX,
+    routed_px=style.HALF_PX,
+    kernel_px=style.HALF_PX,
+    labelled=False,
+    lecture=False,
+)
+PROJECTOR = StepLayout(
+    image_px=style.CORNER_PX,
+    routed_px=style.ROUTING_MAP_PX,
+    kernel_px=style.KERNEL_MAP_PX,
+    labelled=True,
+    lecture=True,
+)
+MAPS = ("image", "routed", "mean", "kernel")
+
+
+def _title_lines(titles: list[str], values, *, kind: str, width_px: int, lecture: bool) -> int:
+    """The most lines any of `titles` wraps to in a map `width_px` wide, its power of ten
+    (fitted over every frame's values, (F, H, W)) said in it."""
+    frames = MapFrames(
+        titles=tuple(titles),
+        shape=values.shape[1:],
+        values=values,
+        kind=kind,
+        decimals=2,
+        width_px=width_px,
+    )
+    return frames.wrapped_titles(lecture=lecture)[1]
+
+
+def map_titles(story: BatchStory, layout: StepLayout) -> dict[str, list[str]]:
+    """Each map's title for each example (before a power of ten is added)."""
+    examples = range(story.size)
+    routes = [
+        f"#{e} “{story.labels[e]}” routes" if layout.labelled else f"#{e} routes" for e in examples
+    ]
+    return {
+        "image": [f"#{e}: “{story.labels[e]}”" for e in examples],
+        "routed": routes,
+        "mean": [f"{story.reduction} of #0…#{e}" for e in examples],
+        "kernel": [f"{story.reduction} dL/dK, #0…#{e}" for e in examples],
+    }
+
+
+def step_map_figures(
+    story: BatchStory, feature: int, *, layout: StepLayout, look: Look
+) -> dict[str, list[go.Figure]]:
+    """Per map name (MAPS), one figure per example (story.size of them), drawn for
+    `look`. Numbers are fitted over every example, so each frame's cells read alike."""
+    routing = story.routing(feature)  # (N, H, W)
+    running = story.routing_running(feature)  # (N, H, W)
+    kernel = story.kernel_running(feature)  # (N, kh, kw)
+    titles = map_titles(story, layout)
+    shared = (routing, running)
+    maps = {
+        "image": (story.images, dict(width_px=layout.image_px, annotate=False)),
+        "routed": (routing, dict(width_px=layout.routed_px, shared_range=shared)),
+        "mean": (running, dict(width_px=layout.routed_px, shared_range=shared)),
+        "kernel": (kernel, dict(width_px=layout.kernel_px)),
+    }
+    figures = {}
+    for name, (values, options) in maps.items():
+        gradient = name != "image"
+        lines = _title_lines(
+            titles[name],
+            values,
+            kind="gradient" if gradient else "value",
+            width_px=options["width_px"],
+            lecture=layout.lecture,
+        )
+        figures[name] = [
+            styled(
+                grids.grid_figure(
+                    values=values[e],
+                    title=titles[name][e],
+                    lecture=layout.lecture,
+                    title_lines=lines,
+                    **(_gradient_options(story, feature, e, name, values) if gradient else {}),
+                    **options,
+                ),
+                look,
+            )
+            for e in range(story.size)
+        ]
+    return figures
+
+
+def _gradient_options(story: BatchStory, feature: int, example: int, name: str, values) -> dict:
+    marks = story.winner_cells(example, feature) if name == "routed" else ()
+    return dict(
+        kind="gradient", decimals=2, fit_over=values, overlay=grids.Overlay(marks=tuple(marks))
+    )
+
+
+def step_frames(
+    story: BatchStory, feature: int, figures: dict[str, list[go.Figure]], *, keys: dict[str, str]
+) -> dict:
+    """What the browser plays (a FrameSpec's fields but the link and the words' labels):
+    per chart key (keys: map name or "reached" -> the chart's key) its frames, and each
+    example's sentence."""
+    charts = []
+    for name, key in keys.items():
+        if name == "reached":
+            reached = story.positions_reached(feature)
+            charts.append(
+                line_frames_data(
+                    reached, key=key, trace=REACHED_Y, now="now", grow=False, first_x=1
+                )
+            )
+            continue
+        names = tuple(dict.fromkeys(t.name for figure in figures[name] for t in figure.data))
+        charts.append(traces_frames_data(figures[name], key=key, names=names))
+    words = [{"sentence": step_sentence(story, feature, e), "line": ""} for e in range(story.size)]
+    return {"count": story.size, "charts": charts, "words": words}

@@ -1,0 +1,108 @@
+"""The lecturer's page of class mode ("Class", /class): open a room for a question (a
+seeded exercise, or the Playground's layer a link brought), then run it on the
+projector: the join code, the QR code and the link; the class's answers live; reveal,
+vote again, a new question, end. model (the keys kept, the join link, the question in
+words) and answers (what the projector says about the answers, the bars) are pure; qr:
+the QR code (segno); state: its keys, the link, the keys this browser keeps; actions:
+the buttons; live: the room read for a run; views (the chooser, the opening and
+recovery screens), views_join (the join panel), views_room (the room on the
+projector) and views_results (the room's results, question by question; worked out in
+results, pure)."""
+
+from __future__ import annotations
+
+import time
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from rooms import store
+
+from ...shared import browser
+from ...shared.state import literal, show_notices
+from ..database import engine
+from . import actions
+from .live import pulse
+from .state import (
+    ROOM_FIELD,
+    STATE,
+    init_state,
+    key_for,
+    keys_arrived,
+    linked_code,
+    remember_rooms,
+    showing_results,
+)
+from .views import (
+    ended_view,
+    gone_view,
+    opening_view,
+    recovery_view,
+    said_view,
+    unreachable_view,
+    waiting_for_keys_view,
+)
+from .views_results import results_view
+from .views_room import GONE, UNREACHABLE, room_view, watch
+
+
+def render() -> None:
+    init_state()
+    show_notices(STATE.page)
+    said_view()
+    code = code_from_link()
+    if code is None:
+        opening_view()
+    else:
+        room_screen(code)
+    remember_rooms()
+    browser.mount()
+
+
+def code_from_link() -> str | None:
+    try:
+        return linked_code()
+    except ValueError as reason:
+        given = st.query_params.get(ROOM_FIELD, "")
+        st.warning(f"Link value **room** = {literal(given)}: {reason}", icon=":material/link_off:")
+        return None
+
+
+def room_screen(code: str) -> None:
+    """The room for a browser holding its key; the recovery form otherwise."""
+    secret = key_for(code)
+    if secret is None:
+        if keys_arrived():
+            recovery_view(code)
+        else:
+            waiting_for_keys_view(code)
+        return
+    try:
+        if not trusted(code, secret):
+            actions.forget(code)
+            recovery_view(code, stale=True)
+            return
+        if showing_results():
+            results_view(code)
+            return
+        current = pulse(code)
+        if current.ended:
+            ended_view(code, results=current.expires_at > time.time())
+            return
+        room_view(code, current)
+    except store.NoSuchRoom:
+        gone_view(code, "no room has this code now")
+        watch(code, GONE)  # a room back (a database restored) is drawn again
+    except SQLAlchemyError:
+        unreachable_view(code)
+        watch(code, UNREACHABLE)  # drawn again as soon as the room can be read
+    except store.RoomError as error:  # the store's own sentence
+        st.error(str(error), icon=":material/error:")
+
+
+def trusted(code: str, secret: str) -> bool:
+    """Whether the store takes this browser's key for the room (asked once a session)."""
+    known = st.session_state[STATE.trusted]
+    if code not in known and store.authorize(engine(), code, secret):
+        known.add(code)
+    return code in known

@@ -1,0 +1,130 @@
+"""What the lecturer's buttons do (widget callbacks): open a room, ask, close, reveal,
+vote again, end, and take a recovery code. Each change goes to the store with this
+browser's key for the room; a refusal (RoomError: a short sentence fit for the page)
+is said at the top of the next run."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rooms import store
+from teaching.class_mode.codes import grouped
+from teaching.class_mode.lecturer import RoomKey, with_room, without_room
+from teaching.class_mode.questions import Question, question_from_exercise, question_from_layer
+
+from ..database import engine
+from .state import SOURCES, STATE, key_for, say, session_token, show_room
+
+
+def chosen_question() -> Question:
+    """The question the chooser's widgets describe; ValueError with the reason."""
+    state = st.session_state
+    kind = state[STATE.kind]
+    layer = STATE.chosen_layer()
+    if state[STATE.source] == SOURCES["layer"] and layer is not None:
+        return question_from_layer(
+            kind, x=layer.x, config=layer.config, grad_output=layer.grad_output
+        )
+    return question_from_exercise(
+        kind, level=state[STATE.level], seed=state[STATE.seed], number=state[STATE.number]
+    )
+
+
+def _question_or_say() -> Question | None:
+    try:
+        return chosen_question()
+    except ValueError as reason:
+        say("error", f"This question cannot be asked: {reason}.")
+        return None
+
+
+def open_room() -> None:
+    """A new room with the chosen question as its first round; its key kept in this
+    session (and, from this run's end, in this browser); its recovery code shown."""
+    question = _question_or_say()
+    if question is None:
+        return
+    try:
+        made = store.open_room(engine(), token=session_token())
+        store.ask(engine(), made.code, secret=made.secret, question=question)
+    except store.RoomError as error:
+        say("error", str(error))
+        return
+    state = st.session_state
+    state[STATE.rooms] = with_room(STATE.ring(), RoomKey(made.code, made.secret))
+    state[STATE.trusted].add(made.code)
+    state[STATE.recovery_codes][made.code] = grouped(made.recovery_code)
+    state[STATE.choosing] = False
+    show_room(made.code)
+
+
+def _control(code: str, change, **arguments) -> None:
+    """store.<change>(engine, code, secret=this browser's key, ...), said when refused."""
+    secret = key_for(code)
+    if secret is None:
+        say("error", "This browser holds no key for this room.")
+        return
+    try:
+        change(engine(), code, secret=secret, **arguments)
+    except store.RoomError as error:
+        say("error", str(error))
+
+
+def ask(code: str) -> None:
+    question = _question_or_say()
+    if question is not None:
+        _control(code, store.ask, question=question)
+        st.session_state[STATE.choosing] = False
+
+
+def close_answers(code: str) -> None:
+    _control(code, store.close_round)
+
+
+def reveal(code: str) -> None:
+    _control(code, store.reveal)
+
+
+def vote_again(code: str) -> None:
+    _control(code, store.vote_again)
+
+
+def end_room(code: str) -> None:
+    _control(code, store.end_room)
+
+
+def choose(on: bool) -> None:
+    """Open or close the new question's chooser."""
+    st.session_state[STATE.choosing] = on
+
+
+def show_results(code: str, on: bool) -> None:
+    """The room's results on screen (on) or the room again."""
+    show_room(code, results=on)
+
+
+def leave_room() -> None:
+    """Back to the opening screen (the room goes on without the projector)."""
+    st.session_state[STATE.choosing] = False
+    show_room(None)
+
+
+def recover(code: str) -> None:
+    """The recovery code typed for `code`, traded for a key of this browser's own when
+    it opens the room (the store's sentence when not: wrong, or too many tries). The
+    typed text is never echoed."""
+    typed = st.session_state.get(STATE.recovery, "")
+    try:
+        key = store.recover(engine(), code, typed, token=session_token())
+    except store.RoomError as error:
+        say("error", str(error))
+        return
+    state = st.session_state
+    state[STATE.rooms] = with_room(STATE.ring(), RoomKey(code, key))
+    state[STATE.trusted].add(code)
+    state[STATE.recovery] = ""
+
+
+def forget(code: str) -> None:
+    """The key kept for `code` no longer opens it: drop it."""
+    st.session_state[STATE.rooms] = without_room(STATE.ring(), code)

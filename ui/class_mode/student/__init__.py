@@ -1,0 +1,68 @@
+"""The students' page of class mode: join a room by its link (`/join?code=K7QX3M`, the
+QR code's) or its code, see the lecturer's question, answer it (a tap on a cell, a
+number, a size) and change the answer until the round closes, then see the answer
+revealed over one's own. model: what it computes (pure); pulses: the process's cache
+of a room's pulse; state: its keys, the token, the room joined; actions: joining and
+answering (widget callbacks); live: the room read for a run, and the polling fragment;
+followers and push: the process's redraw of pages whose room moved on; views."""
+
+from __future__ import annotations
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from rooms import store
+
+from ...shared import browser
+from . import actions
+from .live import follow_room, read_room, start_watch
+from .state import STATE, UNREAD, init_state, joined_code, leave_room, say, take_link_code, token
+from .views import HIDDEN_CSS, join_form, notices_view, room_header, room_view, waiting_for_browser
+
+
+def render() -> None:
+    init_state()
+    mine = token()
+    if mine is None:
+        waiting_for_browser()
+    else:
+        in_room(mine)
+        follow_room()
+    browser.mount()
+
+
+def in_room(mine: str) -> None:
+    """The room joined (the link's, the first time), else the join form."""
+    link_code = take_link_code()
+    if link_code is not None and joined_code() is None:
+        if not actions.join(link_code, "", token=mine, from_link=True):
+            leave_room()  # the link's code goes from the link too
+    code = joined_code()
+    if code is None:
+        notices_view()
+        join_form(mine)
+        return
+    now = room_now(code, mine)
+    notices_view()
+    if joined_code() is None:  # the room went away
+        join_form(mine)
+        return
+    room_header(code, st.session_state[STATE.nickname])
+    if now is not None:
+        room_view(now, token=mine)
+    if now is None or not now.pulse.ended:
+        st.html(HIDDEN_CSS)
+        start_watch(code)  # after a failed read too: the next pulse read redraws the page
+
+
+def room_now(code: str, mine: str):
+    """The room read fresh, or None after a sentence saying why not."""
+    try:
+        return read_room(code, token=mine)
+    except store.NoSuchRoom as error:
+        say("error", f"Room {code}: {error}")
+        leave_room()
+    except (store.RoomError, SQLAlchemyError):
+        say("warning", actions.NO_DATABASE)
+        st.session_state[STATE.seen] = UNREAD
+    return None

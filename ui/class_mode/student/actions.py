@@ -1,0 +1,140 @@
+"""What a student does, as widget callbacks: join a room, tap a cell of x, send a
+number or a size, leave. Each goes to the store at once (an answer is an upsert: a
+second one replaces the first until the round closes); what fails is said on the page
+in a sentence, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from rooms import store
+from teaching.class_mode.codes import normal_code
+from teaching.class_mode.questions import LARGEST_OUTPUT_SIDE
+from teaching.class_mode.student import clean_nickname
+from teaching.exercises.answers import parse_number, parse_whole
+
+from ...shared.chart import clicked_cell
+from ...shared.state import literal
+from ..database import engine
+from .state import STATE, enter_room, leave_room, note_saved, saved_answer, say
+
+NO_DATABASE = "The class's database did not answer: try again in a moment."
+CLOSED = "Voting on this question has closed: your saved answer stays as it was."
+
+
+def join(code_text: str, nickname_text: str, *, token: str, from_link: bool) -> bool:
+    """Join the room `code_text` names; a sentence on the page when it cannot be."""
+    where = "The link's code" if from_link else "The code"
+    try:
+        code = normal_code(code_text)
+    except ValueError as error:
+        say("error", f"{where} {literal(code_text)} is not a join code. {error}")
+        return False
+    nickname = clean_nickname(nickname_text)
+    try:
+        store.join(engine(), code, token=token, nickname=nickname)
+    except store.NoSuchRoom:  # none has it, or it expired
+        say(
+            "error",
+            f"{where} {code} opens no room (rooms last 12 hours): check it on the projector.",
+        )
+        return False
+    except store.RoomError as error:
+        say("warning", str(error))
+        return False
+    except SQLAlchemyError:
+        say("warning", NO_DATABASE)
+        return False
+    enter_room(code, nickname)
+    return True
+
+
+def join_pressed(token: str) -> None:
+    state = st.session_state
+    typed = state.get(STATE.join_code, "")
+    if not typed.strip():
+        say("warning", "Type the room's code first: 6 letters or digits, as on the projector.")
+        return
+    join(typed, state.get(STATE.join_nickname, ""), token=token, from_link=False)
+
+
+def save(round_number: int, raw, *, token: str) -> bool:
+    """The answer `raw` (as parse_answer reads it) for `round_number`; False, said on
+    the page, when the store refuses it."""
+    code = st.session_state.get(STATE.code)
+    if code is None:
+        return False
+    try:
+        store.answer(engine(), code, token=token, round_number=round_number, raw=raw)
+    except store.RoundClosed:
+        say("warning", CLOSED)
+        return False
+    except store.NoSuchRoom as error:
+        say("error", str(error))
+        leave_room()
+        return False
+    except store.RoomError as error:  # too fast, or an answer the store cannot take
+        say("warning", str(error))
+        return False
+    except SQLAlchemyError:
+        say("warning", NO_DATABASE)
+        return False
+    return True
+
+
+def tapped(round_number: int, chart_key: str, token: str) -> None:
+    """A tap on x: the cell goes in or out of the saved answer, saved at once; the
+    chart gets a new key. What was saved becomes the next tap's start at once: a
+    second tap can come before the page is drawn again (a run stopped by the next
+    tap), and starting it from the answer last drawn would drop the first tap."""
+    st.session_state[STATE.clicks] += 1
+    cell = clicked_cell(chart_key)
+    if cell is None:
+        return
+    picks = frozenset(saved_answer(round_number) or ()) ^ {cell}
+    if save(round_number, [list(pick) for pick in sorted(picks)], token=token):
+        note_saved(round_number, picks)
+
+
+def read_box(key: str, parse, *, label: str):
+    """parse(the box's text), or None after a sentence that echoes the text."""
+    text = st.session_state.get(key, "")
+    if not text.strip():
+        say("warning", f"{label} is empty: type a number there, then send it.")
+        return None
+    try:
+        return parse(text)
+    except ValueError as error:
+        say("warning", f"{label} {literal(text)} {error}.")
+        return None
+
+
+def send_number(round_number: int, token: str) -> None:
+    value = read_box(STATE.number, parse_number, label="Your answer")
+    if value is not None:
+        save(round_number, value, token=token)
+
+
+def parse_side(text: str) -> int:
+    """One side of an output size: a whole number 1..LARGEST_OUTPUT_SIDE; ValueError
+    with the size's own reason (the number box's examples, 2.5 or 7/3, are no side)."""
+    try:
+        side = parse_whole(text)
+    except ValueError:
+        side = None
+    if side is None or side > LARGEST_OUTPUT_SIDE:
+        raise ValueError(f"is not a whole number from 1 to {LARGEST_OUTPUT_SIDE}")
+    return side
+
+
+def send_size(round_number: int, token: str) -> None:
+    rows = read_box(STATE.rows, parse_side, label="Output height")
+    cols = read_box(STATE.cols, parse_side, label="Output width")
+    if rows is not None and cols is not None:
+        save(round_number, [rows, cols], token=token)
+
+
+def leave() -> None:
+    leave_room()

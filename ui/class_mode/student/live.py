@@ -1,0 +1,104 @@
+"""The room as the page draws it, and the watch for a change.
+
+A full run reads the room fresh (its pulse, the round on screen, this browser's answers)
+and hands the pulse to the process's cache. A change reaches the page two ways: the
+process follows its pages' rooms and asks each page drawn from an old pulse to run
+again (push.py: within PUSH_S and a run), and, should that ask be lost, a tiny
+fragment asks the cache every POLL_S seconds; it draws nothing, so a run of it sends
+almost nothing, and it reruns the page only when the round's number, state or vote
+changed (or the room ended or went away).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
+
+from rooms import store
+from rooms.pulses import PulseCache
+from teaching.class_mode.student import must_redraw, pulse_key
+
+from ..database import engine
+from . import push
+from .state import STATE, joined_code, note_saved
+
+POLL_S = 4  # the page's own look, behind the process's push: each tick is a run of
+# every idle page (at 4 s, 200 idle students cost 0.11-0.22 of a core in
+# benchmarks/bench_room.py); kept at 4 s while the push's worst case under a loaded
+# machine is not yet known to beat it (at 10 s, rounds took 9-11 s at load 15-25)
+PULSES = PulseCache()  # one per process: its students cost one read a second per room
+
+
+@dataclass(frozen=True)
+class RoomNow:
+    """What the page is drawn from. pulse: store.Pulse; round: store.Round or None
+    while the room waits for its first question; mine: this browser's answer in that
+    round (None: none yet); first_vote: its answer in the round a second vote repeats
+    (None: none, or not a second vote)."""
+
+    pulse: object
+    round: object = None
+    mine: object = None
+    first_vote: object = None
+
+
+def read_room(code: str, *, token: str) -> RoomNow:
+    """The room now (store errors go to the caller)."""
+    db = engine()
+    read_at = time.monotonic()
+    pulse = store.pulse(db, code)
+    PULSES.put(code, pulse, read_at=read_at)
+    st.session_state[STATE.seen] = pulse_key(pulse)
+    if pulse.ended or pulse.state == "waiting":
+        return RoomNow(pulse)
+    number = pulse.round_number
+    room_round = store.round_of(db, code, number)
+    mine = store.my_answer(db, code, token=token, round_number=number)
+    note_saved(number, mine)  # a tap starts from what is drawn
+    first_vote = None
+    if room_round.vote > 1 and room_round.first_round is not None:
+        first_vote = store.my_answer(db, code, token=token, round_number=room_round.first_round)
+    return RoomNow(pulse, room_round, mine, first_vote)
+
+
+def fresh_pulse(code: str):
+    """The room's pulse read now, kept for the page's timers too (the push's read)."""
+    read_at = time.monotonic()
+    pulse = store.pulse(engine(), code)
+    PULSES.put(code, pulse, read_at=read_at)
+    return pulse
+
+
+def follow_room() -> None:
+    """After a full run: the process follows the room this page shows, drawn from the
+    pulse it read (none when it shows no room)."""
+    push.follow(joined_code(), st.session_state.get(STATE.seen), read=fresh_pulse)
+
+
+def cached_pulse(code: str):
+    """The room's pulse, at most about a second old; None when the room is gone."""
+    try:
+        return PULSES.get(code, lambda: store.pulse(engine(), code))
+    except store.NoSuchRoom:
+        return None
+
+
+@st.fragment(run_every=POLL_S)
+def watch(code: str) -> None:
+    """Draws nothing: reruns the page when the room's pulse is not the one drawn. A
+    database that does not answer is asked again next time."""
+    try:
+        pulse = cached_pulse(code)
+    except (store.RoomError, SQLAlchemyError):
+        return
+    if must_redraw(st.session_state.get(STATE.seen), pulse):
+        st.rerun()
+
+
+def start_watch(code: str) -> None:
+    """The fragment, in a box of its own that takes no room on the page."""
+    with st.container(key=STATE.poll):
+        watch(code)

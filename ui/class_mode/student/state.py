@@ -1,0 +1,149 @@
+"""The students' page state: its one declaration (`STATE`: every session-state and
+widget key, named once, here), the student's token (kept in the browser, so a reload or
+a replica's death keeps it), the room joined (in the link, `?code=K7QX3M`, so a reload
+comes back to it), and notices said once.
+
+The widget keys are a contract (issue18.md): the room benchmark drives them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from teaching.class_mode.codes import new_token
+from teaching.class_mode.student import valid_token
+
+from ...shared import browser
+
+TOKEN_NAMESPACE = "class-token"  # the browser's storage: this browser's token, a string
+LINK_FIELD = "code"  # /join?code=K7QX3M
+UNREAD = ("unread",)  # the pulse drawn when the room could not be read: any pulse differs
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something to say once, above the page: kind "error", "warning" or "info"."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class StudentState:
+    """Every key the students' page keeps in session state or gives a widget."""
+
+    token: str = "room_token"  # this browser's token, once it has come back or been made
+    code: str = "room_code"  # the room joined (normalised), absent before joining
+    nickname: str = "room_nickname"  # as joined: plain, cut short
+    link_code: str = "room_link_code"  # the link's code, until it has been tried once
+    seen: str = "room_seen"  # model.pulse_key of the pulse the page was last drawn from
+    clicks: str = "room_clicks"  # taps on x so far: a fresh chart key after each
+    saved: str = "room_saved"  # {round: the answer saved, as drawn}: a tap starts from it
+    boxes_round: str = "room_boxes_round"  # the round whose saved answer filled the boxes
+    notices: str = "room_notices"  # [Notice], said once
+    notices_box: str = "room_notices_box"  # always drawn: what follows keeps its place
+    join_code: str = "join_code"
+    join_nickname: str = "join_nickname"
+    join_button: str = "join_button"
+    number: str = "room_number"
+    rows: str = "room_rows"
+    cols: str = "room_cols"
+    send: str = "room_send"
+    leave: str = "room_leave"
+    fig_x: str = "room_x"
+    fig_gy: str = "room_gy"
+    poll: str = "room_poll"  # the box the polling fragment sits in
+
+    def pick_chart(self, round_number: int, clicks: int) -> str:
+        """x to tap, new after each tap (a second tap on a cell is then a tap, not a
+        deselection) and for each round (a second vote draws the same figure)."""
+        return f"room_pick_{round_number}_{clicks}"
+
+
+STATE = StudentState()
+
+
+def init_state() -> None:
+    """On the session's first run: the link's code, to be tried once the token is
+    here; a tap count and no notices."""
+    state = st.session_state
+    if STATE.clicks not in state:
+        state[STATE.clicks] = 0
+        state[STATE.saved] = {}
+        state[STATE.notices] = []
+        given = st.query_params.get(LINK_FIELD)
+        if given is not None:
+            state[STATE.link_code] = given
+
+
+def token() -> str | None:
+    """This browser's token: the one it kept, or a new one when it kept none (or
+    something that is not a token); None until the browser has answered (a page
+    then waits: a token made now would replace the one it kept)."""
+    state = st.session_state
+    if STATE.token not in state:
+        if not browser.has_arrived(TOKEN_NAMESPACE):
+            return None
+        state[STATE.token] = valid_token(browser.recalled(TOKEN_NAMESPACE)) or new_token()
+    browser.remember(TOKEN_NAMESPACE, state[STATE.token])
+    return state[STATE.token]
+
+
+def joined_code() -> str | None:
+    return st.session_state.get(STATE.code)
+
+
+def take_link_code() -> str | None:
+    """The link's code, handed out once (it is tried once; a reload tries it again)."""
+    return st.session_state.pop(STATE.link_code, None)
+
+
+def say(kind: str, text: str) -> None:
+    st.session_state[STATE.notices].append(Notice(kind, text))
+
+
+def take_notices() -> list[Notice]:
+    notices = st.session_state[STATE.notices]
+    st.session_state[STATE.notices] = []
+    return notices
+
+
+def enter_room(code: str, nickname: str) -> None:
+    """Joined: the room goes in the session and in the link."""
+    st.session_state[STATE.code] = code
+    st.session_state[STATE.nickname] = nickname
+    st.query_params[LINK_FIELD] = code
+
+
+def leave_room() -> None:
+    """Back to the join form: the room leaves the session and the link."""
+    st.session_state.pop(STATE.code, None)
+    st.session_state.pop(STATE.seen, None)
+    st.session_state[STATE.saved] = {}
+    st.session_state.pop(STATE.boxes_round, None)
+    if LINK_FIELD in st.query_params:
+        del st.query_params[LINK_FIELD]
+
+
+def saved_answer(round_number: int):
+    """The answer this browser saved in `round_number`, as the page last read it."""
+    return st.session_state[STATE.saved].get(round_number)
+
+
+def note_saved(round_number: int, answer) -> None:
+    """The answer read from the store for `round_number` (only the shown round is
+    kept: a session stays small however long the class)."""
+    st.session_state[STATE.saved] = {round_number: answer}
+
+
+def fill_boxes(round_number: int, texts: tuple[str, ...], keys: tuple[str, ...]) -> None:
+    """Once per round, before the boxes are drawn: they hold the saved answer (after a
+    reload too), or nothing (a new round must not show the last round's number)."""
+    state = st.session_state
+    if state.get(STATE.boxes_round) == round_number:
+        return
+    state[STATE.boxes_round] = round_number
+    for key, text in zip(keys, texts or ("",) * len(keys), strict=True):
+        state[key] = text

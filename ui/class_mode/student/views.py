@@ -1,0 +1,217 @@
+"""The students' page views (formatting and placing only): the join form, the room's
+header, the question with its maps, the answer form, and the reply once the answer is
+revealed. Phone first: one column, maps stacked (st.columns stack on a phone); the
+map to tap is wide enough for a finger per cell.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from teaching.class_mode.student import (
+    answer_text,
+    box_text,
+    first_vote_text,
+    question_text,
+    revealed_reply,
+)
+from teaching.exercises.answers import check_cells
+from teaching.exercises.model import Problem
+from teaching.exercises.replies import marks_legend
+from teaching.words import pad_label
+
+from ...exercises.views import cell_marks, map_chart
+from ...figures import grid as grids
+from ...figures.answer_marks import answer_map
+from ...figures.style import ANSWER_MAP_PX
+from ...shared import browser
+from ...shared.chart import cached, chart
+from ...shared.state import literal
+from . import actions
+from .live import RoomNow
+from .state import STATE, Notice, fill_boxes, take_notices
+
+ICONS = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
+HIDDEN_CSS = f"<style>.st-key-{STATE.poll} {{ display: none; }}</style>"
+
+
+def notices_view(notices: list[Notice] | None = None) -> None:
+    """The notices, in a box drawn on every run even when empty: a notice that comes or
+    goes must not shift the widgets below it, or the browser draws them anew and loses
+    what is being typed into them (a size's second box, say)."""
+    with st.container(key=STATE.notices_box):
+        for notice in take_notices() if notices is None else notices:
+            getattr(st, notice.kind)(notice.text, icon=ICONS[notice.kind])
+
+
+def waiting_for_browser() -> None:
+    st.caption("Opening… (this page keeps your answers under a random token in this browser)")
+
+
+def join_form(token: str) -> None:
+    """The code and an optional nickname; Join (Enter in either box joins too)."""
+    st.text_input(
+        "Room code",
+        key=STATE.join_code,
+        max_chars=32,
+        placeholder="K7QX3M",
+        help="6 letters or digits, shown on the projector under the QR code.",
+    )
+    st.text_input(
+        "Nickname (optional)",
+        key=STATE.join_nickname,
+        max_chars=40,
+        help="Plain text, at most 24 characters. You can stay anonymous.",
+    )
+    browser.enter_presses([STATE.join_code, STATE.join_nickname], STATE.join_button)
+    st.button(
+        "Join",
+        key=STATE.join_button,
+        type="primary",
+        icon=":material/login:",
+        on_click=actions.join_pressed,
+        args=(token,),
+    )
+
+
+def room_header(code: str, nickname: str) -> None:
+    row = st.container(horizontal=True, gap="small", vertical_alignment="center")
+    named = f" as {literal(nickname)}" if nickname else ""
+    row.markdown(f"Room **{code}**{named}", width="stretch")
+    row.button("Leave", key=STATE.leave, icon=":material/logout:", on_click=actions.leave)
+
+
+def room_view(now: RoomNow, *, token: str) -> None:
+    pulse = now.pulse
+    if pulse.ended:
+        st.info(
+            "The lecturer has ended this room. Thank you for taking part!",
+            icon=":material/done_all:",
+        )
+        return
+    if pulse.state == "waiting":
+        st.info(
+            "You are in. The lecturer's question appears here as soon as it is asked.",
+            icon=":material/hourglass_top:",
+        )
+        return
+    room_round, problem = now.round, now.round.question.problem
+    vote = (
+        f" · vote again on round {room_round.first_round}'s question" if room_round.vote > 1 else ""
+    )
+    st.subheader(f"Round {room_round.number}{vote}")
+    if room_round.state == "revealed":  # the verdict first: on a phone, above the fold
+        verdict_view(problem, now.mine)
+    status_line(room_round.state, now)
+    st.markdown(question_text(problem, state=room_round.state))
+    maps(problem, now, token=token)
+    if room_round.state == "open" and problem.kind != "cells":
+        typed_form(problem, room_round.number, now.mine, token=token)
+    if room_round.state == "revealed":
+        legend_view(problem, now.mine)
+    else:
+        saved_line(problem, room_round.state, now.mine)
+
+
+def status_line(state: str, now: RoomNow) -> None:
+    """Where the round is; in a second vote, what this browser voted the first time."""
+    problem = now.round.question.problem
+    if now.round.vote > 1:
+        st.caption(first_vote_text(problem, now.first_vote, state=state))
+    if state == "closed":
+        st.warning("Voting has closed: wait for the lecturer.", icon=":material/lock:")
+
+
+def saved_line(problem: Problem, state: str, mine) -> None:
+    if mine is None:
+        said = "No answer saved yet." if state == "open" else "You did not answer."
+    else:
+        said = f"Your answer: {answer_text(problem, mine)} (saved)."
+    if state == "open":
+        said += " You can change it until voting closes."
+    st.caption(said)
+
+
+def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
+    """x (to tap, for cells), and dL/dy beside it (below it on a phone) for a value."""
+    if problem.kind == "size":
+        return
+    config = problem.config
+    overlay = grids.Overlay(padding=config.padding, pad_label=pad_label(config.mode))
+    if problem.kind == "cells":
+        pick_map(problem, now, overlay=overlay, token=token)
+        return
+    overlay = grids.Overlay(
+        window=(problem.cell,), padding=overlay.padding, pad_label=overlay.pad_label
+    )
+    left, right = st.columns(2)
+    with left:
+        map_chart(problem.x, title="x", overlay=overlay, key=STATE.fig_x)
+    with right:
+        map_chart(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
+
+
+def pick_map(problem: Problem, now: RoomNow, *, overlay, token: str) -> None:
+    room_round = now.round
+    tappable = room_round.state == "open"
+    figure = cached(
+        answer_map,
+        values=problem.x,
+        title="x",
+        overlay=overlay,
+        marks=cell_marks(
+            problem, frozenset(now.mine or ()), checked=room_round.state == "revealed"
+        ),
+        width_px=ANSWER_MAP_PX,
+        clickable=tappable,
+    )
+    if not tappable:
+        chart(figure, key=STATE.fig_x)
+        return
+    key = STATE.pick_chart(room_round.number, st.session_state[STATE.clicks])
+    number = room_round.number
+    chart(figure, key=key, on_select=lambda: actions.tapped(number, key, token))
+
+
+def typed_form(problem: Problem, round_number: int, mine, *, token: str) -> None:
+    """The number box, or the two size boxes, and Send (Enter sends too)."""
+    texts = () if mine is None else box_text(problem, mine)
+    if problem.kind == "size":
+        keys = (STATE.rows, STATE.cols)
+        fill_boxes(round_number, texts, keys)
+        left, right = st.columns(2)
+        left.text_input("Output height", key=STATE.rows)
+        right.text_input("Output width", key=STATE.cols)
+        on_send = actions.send_size
+    else:
+        keys = (STATE.number,)
+        fill_boxes(round_number, texts, keys)
+        st.text_input("Your answer", key=STATE.number, placeholder="2.5 or 7/3")
+        on_send = actions.send_number
+    browser.enter_presses(list(keys), STATE.send)
+    st.button(
+        "Send",
+        key=STATE.send,
+        type="primary",
+        icon=":material/send:",
+        on_click=on_send,
+        args=(round_number, token),
+    )
+
+
+def verdict_view(problem: Problem, mine) -> None:
+    """The answer revealed: one sentence about this browser's answer, with the known
+    mistake it comes from."""
+    reply = revealed_reply(problem, mine)
+    if reply.right:
+        st.success(reply.said, icon=":material/check_circle:")
+    else:
+        st.error(f"{reply.said} {reply.mistake}".strip(), icon=":material/cancel:")
+
+
+def legend_view(problem: Problem, mine) -> None:
+    """Under x, once revealed: what each mark on it means (cells only)."""
+    if problem.kind == "cells":
+        legend = marks_legend(check_cells(problem, frozenset(mine or ())))
+        if legend:
+            st.caption(legend)

@@ -1,0 +1,197 @@
+"""What a map changes from one frame to the next, for the browser to draw without the
+server (ui/shared/frame_player.py plays the frames on the map's own Plotly chart).
+
+A frame changes a map's title, the cells it outlines, the cells it marks and, where
+its numbers move (a running dL/dx), the cells whose number changed: nothing else, so
+that 225 windows of a 16x16 grid fit in a few tens of kB. The map's figure is built
+by grid.grid_figure with `fit_over` (every frame's numbers fitted at once) and
+`title_lines`, both from here, so a frame the browser draws is the figure the server
+would have built for it: the same labels, font, power of ten and marks.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+from plotly.io.json import to_json_plotly
+
+from pooling.config import Cell
+from teaching.numbers import power_of_ten
+
+from . import curves, layouts, sizes, style
+from .grid import MapNumbers, cell_and_widest, map_numbers
+from .marks import marks_traces
+
+SIGNIFICANT = 6  # a colour needs no more digits than this
+
+
+@dataclass(frozen=True)
+class MapFrames:
+    """One map over F frames. titles: (F,) (before a power of ten is added); windows:
+    F tuples of the cells outlined, or None; marks: F tuples of the cells marked, or
+    None; values: (F, H, W), the map's numbers in each frame, or None where they stay.
+    shape: (H, W) of the map; padding: its padding (rows, cols); kind, pad_label,
+    width_px, decimals: as grid.grid_figure takes them."""
+
+    titles: tuple[str, ...]
+    shape: tuple[int, int]
+    windows: tuple[tuple[Cell, ...], ...] | None = None
+    marks: tuple[tuple[Cell, ...], ...] | None = None
+    values: np.ndarray | None = None
+    kind: str = "value"
+    padding: tuple[int, int] = (0, 0)
+    pad_label: str = ""
+    width_px: int = style.HALF_PX
+    decimals: int = 3
+    static_values: np.ndarray | None = None  # (H, W): the numbers when they stay
+
+    def room(self, lecture: bool) -> float:
+        return self.width_px / layouts.lecture_scale(lecture)
+
+    def column_cell(self, lecture: bool) -> int:
+        """The cell grid_figure's column gives this map, padding in (sizes.cell_px)."""
+        rows = self.shape[0] + 2 * self.padding[0]
+        cols = self.shape[1] + 2 * self.padding[1]
+        return sizes.cell_px(rows, cols, self.room(lecture))
+
+    def numbers(self, *, lecture: bool) -> MapNumbers:
+        """How grid_figure writes this map's numbers, over every frame."""
+        fitted = self.values if self.values is not None else self.static_values
+        return map_numbers(
+            np.asarray(fitted, dtype=np.float64),
+            kind=self.kind,
+            cell_px=self.column_cell(lecture),
+            decimals=self.decimals,
+            lecture=lecture,
+            also=(self.pad_label,) if any(self.padding) else (),
+        )
+
+    def wrapped_titles(self, *, lecture: bool) -> tuple[list[str], int]:
+        """Each frame's title as its figure writes it, and the most lines any takes."""
+        exponent = self.numbers(lecture=lecture).exponent
+        suffix = f" (×{power_of_ten(exponent)})" if exponent else ""
+        wrapped = [layouts.wrapped_title(t + suffix, self.room(lecture)) for t in self.titles]
+        most = max(lines for _, lines in wrapped)
+        return [layouts.padded_title(text, lines, most)[0] for text, lines in wrapped], most
+
+
+def _number(value: float) -> float | None:
+    """A colour value for JSON: a few digits, None where it is not finite."""
+    return float(f"{value:.{SIGNIFICANT}g}") if np.isfinite(value) else None
+
+
+def _flat_cells(cells) -> list[int]:
+    return [int(v) for cell in cells for v in cell]
+
+
+def _mark_paths(cells_px: float, widest_px: float) -> dict[str, list[list[float] | None]]:
+    """What each marks trace draws for one cell, by trace name: its points [dx, dy]
+    from the cell's centre, None where its line breaks (marks.marks_traces: a star's
+    one point in the corner, a frame's square along the edges)."""
+    probe = marks_traces([(0, 0)], cells_px, label_px=widest_px)
+    return {
+        trace["name"]: [
+            None if x is None else [float(x), float(y)]
+            for x, y in zip(trace["x"], trace["y"], strict=True)
+        ]
+        for trace in probe
+    }
+
+
+def _cell_changes(frames: MapFrames, numbers: MapNumbers) -> dict:
+    """The numbers before the first frame (zeros: nothing sent yet) and, per frame,
+    [flat index, colour value, label, hover] of each cell that changed."""
+    values = np.asarray(frames.values, dtype=np.float64)
+    before = np.zeros(frames.shape)
+    labels, hovers = numbers.labels(values), numbers.hover(values)
+    changes = []
+    previous = before
+    for index, current in enumerate(values):
+        moved = np.flatnonzero((current != previous).ravel())
+        flat_labels, flat_hovers = labels[index].ravel(), hovers[index].ravel()
+        changes.append(
+            [[int(i), _number(current.flat[i]), flat_labels[i], flat_hovers[i]] for i in moved]
+        )
+        previous = current
+    return {
+        "columns": int(frames.shape[1]),
+        "start": {
+            "z": [_number(v) for v in before.ravel()],
+            "text": list(numbers.labels(before).ravel()),
+            "hover": list(numbers.hover(before).ravel()),
+        },
+        "changes": changes,
+    }
+
+
+def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
+    """What the browser needs to draw `frames` on the chart keyed `key` (JSON-able):
+    titles, outlined and marked cells as flat [row, col, ...] lists, and the changed
+    numbers of the cells trace (named after the map's kind)."""
+    numbers = frames.numbers(lecture=lecture)
+    titles, _ = frames.wrapped_titles(lecture=lecture)
+    data: dict = {"key": key, "titles": titles if len(set(titles)) > 1 else None}
+    if frames.windows is not None:
+        data["outline"] = {
+            "names": ["window halo", "window"],
+            "cells": [_flat_cells(cells) for cells in frames.windows],
+        }
+    if frames.marks is not None:
+        pad_label = frames.pad_label if any(frames.padding) else None
+        cell, widest = cell_and_widest(numbers.fit, frames.column_cell(lecture), pad_label)
+        data["marks"] = {
+            "paths": _mark_paths(cell, widest),
+            "cells": [_flat_cells(cells) for cells in frames.marks],
+        }
+    if frames.values is not None:
+        data["cells"] = {"trace": frames.kind, **_cell_changes(frames, numbers)}
+    return data
+
+
+def line_frames_data(
+    y_values, *, key: str, trace: str, now: str | None, grow: bool, first_x: int = 0
+) -> dict:
+    """A curve (curves.line_figure's) over frames: frame t marks point t and, where the
+    curve grows with the frames (grow), draws it up to t. y_values: (F,); the x ticks
+    step as line_figure steps them for a curve of t + 1 points."""
+    ys = [_number(value) for value in np.asarray(y_values, dtype=np.float64)]
+    xs = [first_x + index for index in range(len(ys))]
+    line = {"trace": trace, "x": xs, "y": ys, "now": now, "grow": grow}
+    if grow:
+        line["dticks"] = [curves.x_dtick(points) for points in range(1, len(ys) + 1)]
+    return {"key": key, "titles": None, "line": line}
+
+
+def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
+    """The traces `names` of one figure per frame (the server's own figures, so what
+    the browser draws is what it would have sent), as per-frame attributes: only the
+    attributes that differ between frames (a trace only some frames have: whole, or
+    hidden). figures: F go.Figures of one builder, laid
+    out alike (a frame changes traces and the title, never the layout: fit their
+    numbers over every frame)."""
+    specs = [figure.to_dict() for figure in figures]  # one copy each (200 frames: no more)
+    layouts_seen = {to_json_plotly({**spec["layout"], "title": None}) for spec in specs}
+    if len(layouts_seen) > 1:
+        raise ValueError("the frames of one chart must share its layout but for the title")
+    per_frame = [
+        {trace["name"]: trace for trace in json.loads(to_json_plotly(spec["data"]))}
+        for spec in specs
+    ]
+    changed: dict[str, list[dict]] = {}
+    for name in names:
+        if any(name not in frame for frame in per_frame):
+            # A trace some frames lack (marks where a map has none): whole where it is, so
+            # the browser can add it to a figure drawn without it; hidden where it is not.
+            changed[name] = [
+                {**frame[name], "visible": True} if name in frame else {"visible": False}
+                for frame in per_frame
+            ]
+            continue
+        first = per_frame[0][name]
+        moving = [a for a in first if any(frame[name].get(a) != first[a] for frame in per_frame)]
+        if moving:
+            changed[name] = [{a: frame[name].get(a) for a in moving} for frame in per_frame]
+    titles = [figure.layout.title.text for figure in figures]
+    return {"key": key, "titles": titles if len(set(titles)) > 1 else None, "traces": changed}

@@ -1,0 +1,89 @@
+"""The frame every page shares: page config, the sidebar's top, title and intro.
+
+The site menu is Streamlit's own, drawn from the one page list app.py registers
+(teaching/pages.py); links between pages take their label and icon from that list too.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from teaching.pages import PAGE_BY_LABEL
+
+from ..figures.style import PHONE_SCREEN_PX
+from .lecture import LECTURE_CSS, lecture_switch, show_bad_link, start_lecture
+
+# Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
+# a second row instead of being cut off on a narrow screen or a zoomed projector. On a
+# screen with no hover (a phone) a chart's tool bars cannot wait for the pointer: they
+# would sit on the figure's top labels for good, so they go (pinching still zooms).
+# On a phone a worked formula (KaTeX, about 19 px) is drawn a little smaller, so that
+# the output size's three lines with their numbers fit in an expander; one still wider
+# scrolls sideways rather than being cut at the screen's edge.
+PAGE_CSS = f"""
+@media (hover: none) {{
+  .js-plotly-plot .modebar-container, [data-testid="stElementToolbar"] {{ display: none; }}
+}}
+@media (max-width: {PHONE_SCREEN_PX}px) {{
+  .katex-display {{ font-size: 0.85em; overflow-x: auto; overflow-y: hidden; }}
+}}
+[data-testid="stMainBlockContainer"] {{ padding-top: 2.2rem; }}
+[data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] {{ padding-top: 1rem; }}
+[data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: 0.25rem; }}
+"""
+
+
+# When the server behind a page goes away (a replica died, the server restarted),
+# Streamlit reconnects to whichever process answers but reruns nothing: the new
+# process would meet the student's next click as a new session, whose first run reads
+# the settings from the link and overwrites that click. So once the connection is back
+# after a loss, the page reloads itself from its link (always current: every run
+# publishes it), and the new process shows the same screen at once.
+RECONNECT_SCRIPT = """<script>
+(() => {
+  if (window.labReloadsOnReconnect) return;
+  window.labReloadsOnReconnect = true;
+  // PINGING_SERVER and DISCONNECTED_FOREVER only ever follow a lost connection.
+  const LOST = ['PINGING_SERVER', 'DISCONNECTED_FOREVER'];
+  let lost = false;
+  setInterval(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const state = app && app.getAttribute('data-test-connection-state');
+    if (LOST.includes(state)) lost = true;
+    else if (state === 'CONNECTED' && lost) window.location.reload();
+  }, 250);
+})();
+</script>"""
+
+
+def sidebar_top() -> None:
+    """Under Streamlit's page menu, above the page's own controls."""
+    with st.sidebar:
+        lecture_switch()
+        st.divider()
+
+
+def page_link(label: str, description: str) -> None:
+    """A link to another page of the lab, with a sentence on what it holds."""
+    page = PAGE_BY_LABEL[label]
+    st.page_link(page.script, label=page.label, icon=page.icon)
+    st.markdown(description)
+
+
+def page_frame(title: str, intro: str) -> None:
+    """Call first on every page. In lecture mode the sidebar starts folded away and the
+    intro is left out: the screen is the lesson's."""
+    lecture = start_lecture()
+    st.set_page_config(
+        page_title=f"{title} · Pooling Backprop Lab",
+        page_icon=":material/grid_on:",
+        layout="wide",
+        initial_sidebar_state="collapsed" if lecture else "auto",  # auto: closed on a phone
+    )
+    css = PAGE_CSS + (LECTURE_CSS if lecture else "")
+    st.html(f"<style>{css}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
+    sidebar_top()
+    st.title(title)
+    show_bad_link()
+    if not lecture:
+        st.markdown(intro)
