@@ -39,6 +39,14 @@ TIE_WORDS: dict[TieRule, TieWords] = {
 TIE_LABELS = {rule: words.label for rule, words in TIE_WORDS.items()}
 
 
+# What captions call the marks drawn on maps (their shapes and colours: ui/figures/style.py
+# and ui/figures/marks.py, ui/figures/answer_marks.py; change a shape, change its words).
+MARK_LEGEND = "a star (a frame on cells too small for one)"  # a window's winner
+RIGHT_LEGEND = "a tick"  # a checked exercise's right pick
+MISSED_LEGEND = "a dashed frame"  # a cell that receives gradient, not picked
+EXTRA_LEGEND = "a cross"  # a pick that receives nothing
+
+
 def tie_help() -> str:
     """The tie picker's help: every rule with its meaning."""
     rules = " ".join(

@@ -1,6 +1,7 @@
 """The house's import map: every arrow points down and none closes a circle
 (.importlinter, checked by import-linter), the pure floors import NumPy and the standard
-library only, and no package of ui/ is left out of the layers."""
+library only, no package of ui/ is left out of the layers, and the house is sorted by
+kind: every module of ui/ draws (Streamlit, Plotly), teaching/ and rooms/ draw nothing."""
 
 from __future__ import annotations
 
@@ -15,8 +16,26 @@ from conftest import ROOT
 from importlinter.cli import lint_imports
 from source_tree import parsed
 
-ROOTS = ("screens", "ui", "cnn", "pooling")  # .importlinter's root packages
-PURE_FLOORS = ("pooling", "cnn", "teaching", "teaching.batch")
+ROOTS = ("screens", "ui", "rooms", "teaching", "cnn", "pooling")  # .importlinter's roots
+PURE_FLOORS = ("pooling", "cnn", "teaching")
+DRAWING = {"streamlit", "plotly", "segno"}  # segno: the join link's QR code, as SVG
+# Modules of ui/ that draw nothing themselves, each with why it is there:
+NOT_DRAWING = {
+    # the figures' settings: colours, pixel sizes, and the dicts of layout, labels and
+    # marks that every figure builder of ui.figures starts from
+    "ui.figures.style": "the one visual config",
+    "ui.figures.layouts": "a figure's layout, as the dict Plotly takes",
+    "ui.figures.labels": "how a number fits its cell, at the figure's font size",
+    "ui.figures.marks": "outlines and winners' marks, as Plotly shapes' dicts",
+    "ui.figures.sizes": "how big a map is drawn, in pixels",
+    # the server process's tuning, run by app.py after each page
+    "ui.shared.process": "the first run's objects frozen out of the collector's walks",
+    # the browser components' scripts, until they are .js files (issue 30, item 4)
+    "ui.shared.browser_js": "script",
+    "ui.shared.frames_js": "script",
+    "ui.shared.frames_parts_js": "script",
+    "ui.shared.frames_draw_js": "script",
+}
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +73,45 @@ def test_every_package_of_ui_is_in_a_layer():
     assert set(ROOTS) - {"ui"} <= named
 
 
-PAGE_PACKAGES = ("playground", "batch", "lesson", "exercises")
+def _imports_of(graph, package):
+    """{module: the top-level names it imports directly} for a package and its modules."""
+    modules = {package} | graph.find_descendants(package)
+    return {
+        m: {n.split(".")[0] for n in graph.find_modules_directly_imported_by(m)} for m in modules
+    }
+
+
+@pytest.mark.parametrize("package", ["teaching", "rooms"])
+def test_teaching_and_rooms_draw_nothing(graph, package):
+    """Neither imports Streamlit or Plotly (nor segno), so both are tested without a
+    page; the rooms store takes a SQLAlchemy engine, teaching no database at all."""
+    imported = set().union(*_imports_of(graph, package).values())
+    assert not imported & DRAWING
+    assert ("sqlalchemy" in imported) == (package == "rooms")
+    assert not imported & {"ui", "screens"}
+
+
+def test_every_module_of_ui_draws(graph):
+    """ui/ is Streamlit and Plotly only: each module imports Streamlit, Plotly or segno,
+    or a module of ui/ that does (a page's render() through its views, the step frames
+    through the figures' frame data). What computes or says without drawing belongs in
+    teaching/; the few exceptions are named, each with its reason, in NOT_DRAWING."""
+    imports = {
+        m: graph.find_modules_directly_imported_by(m) for m in {"ui"} | graph.find_descendants("ui")
+    }
+    draws = {m for m, names in imports.items() if {n.split(".")[0] for n in names} & DRAWING}
+    while True:  # a module that imports a drawing module of ui/ draws too
+        more = {m for m, names in imports.items() if names & draws} - draws
+        if not more:
+            break
+        draws |= more
+    # a package's __init__ that holds only its docstring has nothing to sort
+    empty = {m for m, names in imports.items() if not names and graph.find_descendants(m)}
+    assert set(imports) - draws - empty - set(NOT_DRAWING) == set()
+    assert set(NOT_DRAWING) <= set(imports) - draws, "an exception that draws after all"
+
+
+PAGE_PACKAGES = ("playground", "batch", "lesson", "exercises")  # ui/<page>
 
 
 @pytest.mark.parametrize("package", PAGE_PACKAGES)
@@ -83,8 +140,10 @@ def test_every_module_of_the_lab_imports():
 
     import cnn
     import pooling
+    import rooms
+    import teaching
     import ui
 
-    for package in (pooling, cnn, ui):
+    for package in (pooling, cnn, teaching, rooms, ui):
         for module in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
             importlib.import_module(module.name)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from teaching.numbers import fmt
 from teaching.tolerances import ANSWER_ROUNDING
-from ui.figures import style
+from teaching.words import EXTRA_LEGEND, MISSED_LEGEND, RIGHT_LEGEND
 
 from .answers import Verdict, check_cells
 from .mistakes import diagnose, same_answer
@@ -115,14 +115,14 @@ def marks_legend(verdict: Verdict) -> str:
     if verdict.hits:
         count = len(verdict.hits)
         each = "each of your" if count > 1 else "your"
-        said.append((style.RIGHT_LEGEND, f"{each} {plural(count, 'right pick')}"))
+        said.append((RIGHT_LEGEND, f"{each} {plural(count, 'right pick')}"))
     if verdict.missing:
         count = len(verdict.missing)
-        said.append((style.MISSED_LEGEND, "the cell" if count == 1 else f"the {count} cells"))
+        said.append((MISSED_LEGEND, "the cell" if count == 1 else f"the {count} cells"))
         said[-1] = (said[-1][0], said[-1][1] + " you missed")
     if verdict.extra:
         count = len(verdict.extra)
-        said.append((style.EXTRA_LEGEND, f"your {plural(count, 'extra pick')} (receiving nothing)"))
+        said.append((EXTRA_LEGEND, f"your {plural(count, 'extra pick')} (receiving nothing)"))
     if not said:
         return ""
     (mark, what), *rest = said

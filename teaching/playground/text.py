@@ -12,7 +12,7 @@ from pooling import PoolConfig
 from pooling.config import Cell
 from pooling.geometry import Divisor
 from teaching.numbers import fmt
-from ui.figures.style import MARK_LEGEND
+from teaching.words import MARK_LEGEND
 
 from .model import LayerStory
 

@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 from teaching.batch.story import BatchStory
+from teaching.words import MARK_LEGEND
 
 from ..figures.mosaic import small_multiples
 from ..figures.style import (
@@ -18,7 +19,6 @@ from ..figures.style import (
     LECTURE_MAIN_PX,
     LECTURE_MOSAIC_PX,
     LECTURE_WORDS_PX,
-    MARK_LEGEND,
 )
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on

@@ -10,9 +10,10 @@ from teaching.batch.pair import PairStory
 from teaching.batch.story import BatchStory
 from teaching.numbers import fmt
 from teaching.tolerances import SUMMATION_ORDER
+from teaching.words import MARK_LEGEND
 
 from ..figures import grid as grids
-from ..figures.style import HALF_PX, MARK_LEGEND
+from ..figures.style import HALF_PX
 from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on

@@ -39,7 +39,6 @@ PADDING_TEXT = "#52525b"
 BACKDROP_COLOUR = "#f4f4f5"  # the routing figure's input cells that receive nothing
 OUTLINE_COLOUR = "#111111"  # the current window
 MARK_COLOUR = "#111111"  # winners: a star in the cell's corner, or a frame (see marks)
-MARK_LEGEND = "a star (a frame on cells too small for one)"  # what captions call it
 MARK_EDGE = "#ffffff"
 # An exercise's answer on x (ui/figures/answer_marks.py), each its own shape: a light
 # core on a black edge, one of which stands out on every cell colour of either theme.
@@ -48,10 +47,7 @@ RIGHT_COLOUR = "#86efac"  # after checking, a right pick: a tick there
 EXTRA_COLOUR = "#fecaca"  # a pick that receives nothing: a cross there
 MISSED_COLOUR = "#ffffff"  # a cell that receives gradient, not picked: a dashed frame
 ANSWER_EDGE = "#000000"
-PICK_LEGEND = "a yellow dot"  # what captions call each answer mark
-RIGHT_LEGEND = "a tick"
-MISSED_LEGEND = "a dashed frame"
-EXTRA_LEGEND = "a cross"
+# What captions call these marks: teaching/words.py (MARK_LEGEND, RIGHT_LEGEND...).
 # Class mode's bar chart of the numbers a room typed: each answer a grey bar; once the
 # answer is revealed, the right one green (and ticked in its label).
 BAR_COLOUR = "#a1a1aa"
