@@ -45,6 +45,7 @@ MARK_LEGEND = "a star (a frame on cells too small for one)"  # a window's winner
 RIGHT_LEGEND = "a tick"  # a checked exercise's right pick
 MISSED_LEGEND = "a dashed frame"  # a cell that receives gradient, not picked
 EXTRA_LEGEND = "a cross"  # a pick that receives nothing
+WRONG_LEGEND = "dashed"  # the class's share map: a cell picked that receives nothing
 
 
 def tie_help() -> str:

@@ -18,7 +18,7 @@ from teaching.class_mode.questions import Question
 from teaching.class_mode.tally import Tally
 from teaching.exercises.replies import plural, shown
 from teaching.numbers import fmt
-from ui.figures.style import WRONG_LEGEND
+from teaching.words import WRONG_LEGEND
 
 MOST_NAMED = 2  # wrong answers named one by one on the projector; the rest summed
 MOST_BARS = 10  # bars of typed answers; the rarer ones are summed in "others"

@@ -230,7 +230,6 @@ SHARE_SLACK_PX = 4  # room a share needs in its cell beyond its own width
 WRONG_COLOUR = EXTRA_COLOUR  # the Exercises' colour for a pick that gets nothing
 WRONG_DASH = "dash"
 WRONG_REACH_PX = ANSWER_EDGE_PX + ANSWER_LINE_PX / 2
-WRONG_LEGEND = "dashed"  # what the caption calls it
 ROOM_MAP_PX = 420
 ROOM_PAIR_MAP_PX = 370
 ROOM_MAP_MOST_PX = 260
