@@ -31,13 +31,21 @@ from .store_reads import (
     room_row,
 )
 
-NICKNAME_LENGTH = 24
+NICKNAME_LENGTH = 24  # a nickname is cut here: a name, not a message
 
 
 def clean_nickname(text) -> str:
-    """Plain text, one line, at most 24 characters (it is never rendered as markup)."""
-    kept = "".join(c if not unicodedata.category(c).startswith("C") else " " for c in str(text))
-    return " ".join(kept.split())[:NICKNAME_LENGTH]
+    """A nickname as plain text, one line: letters, marks, digits, punctuation, symbols
+    and single spaces only (controls become spaces; format, private-use, unassigned and
+    surrogate characters go), at most NICKNAME_LENGTH long. It is never rendered as
+    markup either: the pages show it character for character. The one cleaning of a
+    nickname: the store applies it to whatever a page sends."""
+    kept = "".join(
+        char if unicodedata.category(char)[0] in "LMNPS" else " "
+        for char in unicodedata.normalize("NFC", str(text))
+        if unicodedata.category(char) not in ("Cf", "Co", "Cn", "Cs")
+    )
+    return " ".join(kept.split())[:NICKNAME_LENGTH].strip()
 
 
 def check_token(token) -> None:

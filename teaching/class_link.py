@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from .class_mode.questions import LARGEST_SIDE
 from .links import parse_grid, write_grid
 
-LARGEST_SIDE = 8  # a class question's grid: up to 8x8 (teaching/class_mode/questions.LARGEST_SIDE)
 X_FIELD = "x"  # the grid x, as the Playground's link writes it
 GRAD_FIELD = "gy"  # dL/dy, shaped like y, every cell > 0
 
 
 def why_not_asked(x_shape: tuple[int, int], grad_output: np.ndarray) -> str | None:
     """Why the class cannot be asked about this layer (a sentence), or None when it can:
-    the grid must be at most 8x8 and every dL/dy positive, so that "the cells that get
-    gradient" are the cells some window routes to, whatever the numbers."""
+    the grid at most LARGEST_SIDE a side and every dL/dy positive, so that "the cells
+    that get gradient" are the cells some window routes to, whatever the numbers."""
     rows, cols = x_shape
     if rows > LARGEST_SIDE or cols > LARGEST_SIDE:
         return (

@@ -239,7 +239,7 @@ def test_the_shift_says_each_vote_s_share_and_each_mistake_before_and_after():
 
 
 def test_the_link_s_largest_grid_is_the_question_s():
-    assert class_link.LARGEST_SIDE == questions.LARGEST_SIDE
+    assert class_link.LARGEST_SIDE is questions.LARGEST_SIDE  # one home: questions
 
 
 def test_the_ask_link_carries_x_and_dl_dy_back_exactly_and_says_why_not():

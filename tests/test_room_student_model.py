@@ -12,6 +12,7 @@ import pytest
 
 from pooling import PoolConfig, backward, forward
 from rooms.pulses import PulseCache
+from rooms.store_students import NICKNAME_LENGTH, clean_nickname
 from teaching.class_mode import student as model
 from teaching.class_mode.codes import new_token
 from teaching.exercises.model import Problem, make_problem
@@ -38,12 +39,20 @@ def test_a_new_token_is_valid_and_anything_else_a_browser_kept_is_not():
         ("  Ana  ", "Ana"),
         ("**bold** [x](http://a)", "**bold** [x](http://a)"),  # plain text: shown literally
         ("a\nb\tc\u200b\u202ed", "a b cd"),  # controls become spaces, format chars go
-        ("x" * 100, "x" * model.NICKNAME_CHARS),
+        ("x" * 100, "x" * NICKNAME_LENGTH),
         ("\u0000\u0007", ""),
+        ("e\u0301ve", "\u00e9ve"),  # composed: one character, as typed on another phone
+        (
+            "\u0928\u092e\u0938\u094d\u0924\u0947",
+            "\u0928\u092e\u0938\u094d\u0924\u0947",
+        ),  # marks kept
+        ("a\ue000b", "ab"),  # a private-use character goes
+        ("x" * 23 + " y", "x" * 23),  # cut at the limit, no space left at the end
     ],
 )
 def test_a_nickname_is_plain_single_line_and_cut_short(typed, kept):
-    assert model.clean_nickname(typed) == kept
+    """The one cleaning of a nickname, which the store applies to whatever a page sends."""
+    assert clean_nickname(typed) == kept
 
 
 def test_each_kind_of_question_asks_for_what_its_answer_holds():

@@ -1,7 +1,8 @@
-"""What the students' page computes (pure: no Streamlit): a stored token checked, a
-nickname made plain, the layer and the question in words true for the question on
-screen, an answer as the page writes it, the reply once the answer is revealed, and
-whether the room's pulse says the page must be drawn again.
+"""What the students' page computes (pure: no Streamlit): a stored token checked, the
+layer and the question in words true for the question on screen, an answer as the
+page writes it, the reply once the answer is revealed, and whether the room's pulse
+says the page must be drawn again. (A nickname is made plain by the store:
+rooms/store_students.py.)
 
 A question's `problem` is an Exercises problem (teaching/exercises/model.Problem: x (H, W),
 grad_output shaped like y, the engine's answer), so the Exercises' replies and mistake
@@ -10,15 +11,11 @@ analysis apply to it unchanged.
 
 from __future__ import annotations
 
-import unicodedata
-
 from teaching.class_mode import codes
 from teaching.exercises.model import Problem
 from teaching.exercises.replies import Reply, cells_reply, quantity, shown, typed_reply
 from teaching.layer_words import layer_words, upstream_words
 from teaching.numbers import fmt
-
-NICKNAME_CHARS = 24  # a nickname is cut here: a name, not a message
 
 
 def valid_token(stored: object) -> str | None:
@@ -27,18 +24,6 @@ def valid_token(stored: object) -> str | None:
     if codes.valid_token(stored):
         return stored
     return None
-
-
-def clean_nickname(text: str) -> str:
-    """A nickname as plain text: letters, digits, punctuation and single spaces only
-    (no control, format or private-use characters), at most NICKNAME_CHARS long. It is
-    never rendered as markup either: the page shows it character for character."""
-    kept = "".join(
-        char if unicodedata.category(char)[0] in "LNPS" else " "
-        for char in unicodedata.normalize("NFC", text)
-        if unicodedata.category(char) not in ("Cf", "Co", "Cn", "Cs")
-    )
-    return " ".join(kept.split())[:NICKNAME_CHARS].strip()
 
 
 # -- the question in words ----------------------------------------------------------------

@@ -12,7 +12,6 @@ from sqlalchemy.exc import SQLAlchemyError
 from rooms import store
 from teaching.class_mode.codes import normal_code
 from teaching.class_mode.questions import LARGEST_OUTPUT_SIDE
-from teaching.class_mode.student import clean_nickname
 from teaching.exercises.answers import parse_number, parse_whole
 
 from ...shared.chart import clicked_cell
@@ -32,7 +31,7 @@ def join(code_text: str, nickname_text: str, *, token: str, from_link: bool) -> 
     except ValueError as error:
         say("error", f"{where} {literal(code_text)} is not a join code. {error}")
         return False
-    nickname = clean_nickname(nickname_text)
+    nickname = store.clean_nickname(nickname_text)
     try:
         store.join(engine(), code, token=token, nickname=nickname)
     except store.NoSuchRoom:  # none has it, or it expired

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rooms.store_students import NICKNAME_LENGTH
 from teaching.class_mode.student import (
     answer_text,
     box_text,
@@ -61,7 +62,7 @@ def join_form(token: str) -> None:
         "Nickname (optional)",
         key=STATE.join_nickname,
         max_chars=40,
-        help="Plain text, at most 24 characters. You can stay anonymous.",
+        help=f"Plain text, at most {NICKNAME_LENGTH} characters. You can stay anonymous.",
     )
     browser.enter_presses([STATE.join_code, STATE.join_nickname], STATE.join_button)
     st.button(
