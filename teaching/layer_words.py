@@ -1,7 +1,9 @@
-"""The question's layer in words, true for the question on screen (pure: no
-Streamlit): every setting that shapes the answer to a question of its kind, the tie
-rule only where x has a tie it decides, and what y sends back. The lecturer's and the
-students' pages both say the question with these.
+"""A pooling layer in words, true for the layer and the x on screen (pure: no
+Streamlit), the one place the lab says a layer: every setting that shapes the answer
+to a question of its kind, the tie rule only where x has a tie it decides, and what y
+sends back. The Exercises, the Lesson and the Class page (the projector and the
+students' phones) all say their layer with these; the names of the settings
+themselves are teaching/words.py's.
 """
 
 from __future__ import annotations
@@ -52,6 +54,14 @@ def window_words(config: PoolConfig) -> list[str]:
     if config.ceil_mode:
         words.append("ceil mode")
     return words
+
+
+def window_phrase(config: PoolConfig, *, with_stride: bool = True) -> str:
+    """'2×2 window, stride 1' (or '2×2 window'), read from the layer itself, for a
+    sentence that goes on about the window (the Lesson's steps)."""
+    rows, cols = config.kernel_size
+    window = f"{rows}×{cols} window"
+    return f"{window}, stride {pair_words(config.stride)}" if with_stride else window
 
 
 def divisor_words(config: PoolConfig) -> list[str]:

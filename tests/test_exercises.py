@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from apptest import errors, no_exceptions, open_app
 
-from pooling import backward, forward
+from pooling import PoolConfig, backward, forward
 from pooling.geometry import plane_geometry
 from teaching.exercises.answers import parse_number
 from teaching.exercises.model import LEVELS, SET_SIZE, make_problem
@@ -160,3 +160,37 @@ def test_the_score_counts_first_tries_in_words_that_fit_the_count():
     submit(app, **{"ex_typed_value_3_4_2": f"{float(second.answer):g}"})
     said = [c.value for c in app.caption if c.value.startswith("Score")]
     assert said and said[0].startswith("Score: 1 right at the first try, of 2 problems checked")
+
+
+@pytest.mark.parametrize("kind", ["cells", "value", "size", "batch"])
+def test_an_exercise_says_its_layer_as_the_class_page_does(kind):
+    """One layer in words (teaching/layer_words.py): an exercise's question names every
+    setting its answer depends on (the stride and padding of both axes read from the
+    layer, not from its first axis), the tie rule exactly where a window of x ties, and
+    the divisor only where a gradient's value is asked."""
+    from dataclasses import replace
+
+    from teaching.exercises.text import question
+    from teaching.layer_words import layer_words, ties_matter
+
+    said_ties = 0
+    for level in LEVELS:
+        for number in range(1, SET_SIZE + 1):
+            problem = make_problem(kind, level, 3, number)
+            asked = question(problem)
+            asks = (
+                "value"
+                if kind == "value" or (kind == "batch" and not problem.asks_count)
+                else "cells"
+            )
+            asks = "size" if kind == "size" else asks
+            assert layer_words(problem.config, problem.x, kind=asks) in asked
+            tied = kind != "size" and ties_matter(problem.x, problem.config)
+            assert ("on a tie" in asked) == tied
+            said_ties += tied
+    if kind == "size":
+        assert said_ties == 0
+    else:
+        assert said_ties > 0  # level 4's grids of 0-3 tie
+    rectangular = replace(make_problem("value", 1, 3, 1), config=PoolConfig("max", (2, 1)))
+    assert "window 2×1" in question(rectangular)

@@ -5,37 +5,28 @@ from __future__ import annotations
 
 import numpy as np
 
-from pooling import PoolConfig
 from pooling.batch import batch_gradients
 from pooling.explain import ledger
 from teaching.formulas import ledger_formula, size_formula
+from teaching.layer_words import layer_words
 from teaching.numbers import fmt
-from teaching.words import MODE_LABELS, TIE_WORDS
 
 from .answers import Verdict
 from .model import Problem
 
 
-def layer_words(config: PoolConfig) -> str:
-    """'max pooling, window 3×3, stride 2, padding 1, ceil mode; ties: …'."""
-    k, s, p = config.kernel_size[0], config.stride[0], config.padding[0]
-    words = [f"{MODE_LABELS[config.mode].lower()} pooling, window {k}×{k}"]
-    words.append(f"stride {s}")
-    if p:
-        words.append(f"padding {p}")
-        if config.mode == "avg":
-            counted = "counts" if config.count_include_pad else "does not count"
-            words.append(f"the divisor {counted} padding cells")
-    if config.ceil_mode:
-        words.append("ceil mode")
-    text = ", ".join(words)
-    if config.mode == "max":
-        text += f"; on a tie, {TIE_WORDS[config.ties].rule}"
-    return text
+def asked_layer(problem: Problem) -> str:
+    """The problem's layer in words (teaching/layer_words.py, as the Class page says it):
+    a batch's count of positions reached is a question about cells, its bias gradient
+    one about a value."""
+    kind = problem.kind
+    if kind == "batch":
+        kind = "cells" if problem.asks_count else "value"
+    return layer_words(problem.config, problem.x, kind=kind)
 
 
 def question(problem: Problem) -> str:
-    layer = layer_words(problem.config)
+    layer = asked_layer(problem)
     if problem.kind == "cells":
         return (
             f"Layer: {layer}. Every cell of y sends back dL/dy = 1. **Pick every cell of x "

@@ -8,6 +8,7 @@ import numpy as np
 
 from pooling import TIES, PoolConfig, numerical_gradient
 from pooling.explain import shares
+from teaching.layer_words import window_phrase
 from teaching.numbers import fmt
 from teaching.tolerances import GRADIENT_CHECK
 
@@ -19,13 +20,6 @@ AVG_2 = PoolConfig("avg", 2)
 ONE = 1.0  # the upstream gradient where a step needs just some dL/dy
 
 
-def window_words(config: PoolConfig, *, with_stride: bool = True) -> str:
-    """'2×2 window, stride 1', read from the layer itself."""
-    (kh, kw), (sh, sw) = config.kernel_size, config.stride
-    stride = f"stride {sh}" if sh == sw else f"stride {sh}×{sw}"
-    return f"{kh}×{kw} window, {stride}" if with_stride else f"{kh}×{kw} window"
-
-
 def max_routes() -> Step:
     upstream = 2.5
     y, grad, argmax = routed(SEED_WINDOW, MAX_2, upstream)
@@ -35,7 +29,7 @@ def max_routes() -> Step:
     return Step(
         title="Max pooling routes",
         idea=(
-            f"One {window_words(MAX_2, with_stride=False)}: y = max of its cells = "
+            f"One {window_phrase(MAX_2, with_stride=False)}: y = max of its cells = "
             f"**{fmt(y[0, 0])}**, and the layer above sends back dL/dy = **{fmt(upstream)}**. "
             "Nudge any cell but the largest a little and y does not move; nudge the largest "
             "and y moves with it, slope 1."
@@ -135,7 +129,7 @@ def overlap_accumulates() -> Step:
     return Step(
         title="Overlapping windows add up",
         idea=(
-            f"A {window_words(config)}: {y.size} windows that overlap, dL/dy = {fmt(ONE)} each. "
+            f"A {window_phrase(config)}: {y.size} windows that overlap, dL/dy = {fmt(ONE)} each. "
             "The centre cell sits in all of them."
         ),
         example=(Grid("x (winners marked)", x, marks=winners(x, argmax)), Grid("y", y)),
