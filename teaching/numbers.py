@@ -82,9 +82,3 @@ def symmetric_range(*arrays: np.ndarray) -> float:
     finite = [np.abs(a[np.isfinite(a)]) for a in map(np.asarray, arrays) if a.size]
     largest = max((float(f.max()) for f in finite if f.size), default=0.0)
     return largest if largest > 0 else 1.0
-
-
-def metric_delta(value: float, decimals: int = DECIMALS) -> str:
-    """fmt(value) for st.metric's delta, which takes only an ASCII '-' for a fall (with
-    fmt's '−' it would draw a rise)."""
-    return fmt(value, decimals).replace("−", "-")

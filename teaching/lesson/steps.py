@@ -1,4 +1,6 @@
-"""The guided lesson's ten steps, in DESIGN.md's order, built once per process."""
+"""The guided lesson's ten steps, in the order of the teaching points (routing, the
+winner remembered, averaging, overlap, ties, the matrix; then the batch), built once
+per process."""
 
 from __future__ import annotations
 

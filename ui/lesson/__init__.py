@@ -1,7 +1,8 @@
-"""The guided lesson: DESIGN.md's ten teaching points, one step each, each with a live
-example, a question first and the answer after. model: what a step is; steps_*: the
-steps, from the engine's numbers; state: the step in the link and the answers; memory:
-the answers the browser keeps across a reload; views."""
+"""The guided lesson: the lab's ten teaching points (the README's Lesson), one step
+each, each with a live example, a question first and the answer after. What a step is
+and the steps themselves, from the engine's numbers: teaching/lesson/ (model, steps,
+steps_layer, steps_batch; storage: the answers the browser keeps across a reload).
+Here: state (the step in the link and the answers) and views."""
 
 from __future__ import annotations
 

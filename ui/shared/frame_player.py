@@ -40,8 +40,7 @@ from .frames_js import JS
 from .frames_parts_js import PARTS_JS
 from .state import FramePlayerKeys
 
-SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at
-DEFAULT_SPEED = 4
+SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at (the script starts at 4)
 
 # Sizes in em and rem, so they follow the page's text (lecture mode's LECTURE_TEXT_PX).
 LAYOUT_CSS = """

@@ -3,7 +3,8 @@ widget key, named once, here), the student's token (kept in the browser, so a re
 a replica's death keeps it), the room joined (in the link, `?code=K7QX3M`, so a reload
 comes back to it), and notices said once.
 
-The widget keys are a contract (issue18.md): the room benchmark drives them.
+The widget keys are a contract: deploy/room_client.py drives them for the room
+benchmark (benchmarks/bench_room.py) and the serving tests.
 """
 
 from __future__ import annotations
