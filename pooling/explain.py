@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .config import Cell, PoolConfig
-from .geometry import as_planes, plane_geometry
+from .geometry import PlaneGeometry, as_planes, plane_geometry
 from .windows import route
 
 
@@ -30,20 +30,27 @@ def argmax_cells(argmax: np.ndarray, width: int) -> np.ndarray:
 
 def coverage(config: PoolConfig, height: int, width: int) -> np.ndarray:
     """(H, W) int64: how many windows read each input cell."""
-    geometry = plane_geometry(config, height, width)
+    return coverage_of(plane_geometry(config, height, width))
+
+
+def coverage_of(geometry: PlaneGeometry) -> np.ndarray:
+    """(H, W) int64: how many of `geometry`'s windows read each input cell (for a caller
+    that holds the geometry already, e.g. a forward pass's `result.geometry`)."""
+    height, width = geometry.rows.size, geometry.cols.size
     taps = geometry.flat_index[geometry.real]
     return np.bincount(taps, minlength=height * width).reshape(height, width)
 
 
-def jacobian(x, config: PoolConfig) -> np.ndarray:
+def jacobian(x, config: PoolConfig, *, geometry: PlaneGeometry | None = None) -> np.ndarray:
     """dy/dx as a dense (output.size, x.size) matrix, for the current x.
 
     Max pooling: a 0/1 selection matrix, one 1 a row (several with ties "all",
     fractions with "split"); average pooling: 1/divisor entries. output.ravel() ==
     J @ x.ravel() and backward(grad) == (J.T @ grad.ravel()).reshape(x.shape).
+    `geometry`: the layer's on x's planes, where the caller holds it (a forward pass's).
     """
     planes = as_planes(x)
-    geometry = plane_geometry(config, *planes.shape[1:])
+    geometry = geometry or plane_geometry(config, *planes.shape[1:])
     _, _, routing = route(planes, geometry, config)
     count = planes.shape[0]
     outputs = count * geometry.output_shape[0] * geometry.output_shape[1]
@@ -57,12 +64,13 @@ def jacobian(x, config: PoolConfig) -> np.ndarray:
     )
 
 
-def shares(x, config: PoolConfig) -> np.ndarray:
+def shares(x, config: PoolConfig, *, geometry: PlaneGeometry | None = None) -> np.ndarray:
     """(OH, OW, H, W): d y[oh, ow] / d x[h, w], the share of each output's upstream
-    gradient that lands on each input cell (the Jacobian, one map per output)."""
+    gradient that lands on each input cell (the Jacobian, one map per output).
+    `geometry`: as for `jacobian`."""
     plane = _plane(x)
-    geometry = plane_geometry(config, *plane.shape)
-    return jacobian(plane, config).reshape(geometry.output_shape + plane.shape)
+    geometry = geometry or plane_geometry(config, *plane.shape)
+    return jacobian(plane, config, geometry=geometry).reshape(geometry.output_shape + plane.shape)
 
 
 @dataclass(frozen=True)

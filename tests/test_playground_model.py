@@ -167,3 +167,24 @@ def test_sums_agree_for_large_gradients_that_cancel():
         LayerSettings(np.ones((4, 4)), replace(config, ties="all"), "custom", 0, np.ones((3, 3)))
     )
     assert not inflated.sums_agree
+
+
+def test_the_story_takes_the_forward_passs_geometry_once(monkeypatch):
+    """The model asks the engine for the layer's windows once, in the forward pass, and
+    its shares and coverage come from that geometry: the same maps the engine gives when
+    asked from scratch."""
+    import pooling.explain
+    from pooling.explain import coverage, shares
+
+    x = np.arange(30.0).reshape(5, 6) % 7
+    config = PoolConfig("avg", 3, stride=2, padding=1, ceil_mode=True)
+    expected_shares, expected_coverage = shares(x, config), coverage(config, *x.shape)
+
+    def asked_again(*args, **kwargs):
+        raise AssertionError("the model asked for the geometry again")
+
+    monkeypatch.setattr(pooling.explain, "plane_geometry", asked_again)
+    story = build_layer_story(LayerSettings(x, config, "ones", seed=0))
+    assert np.array_equal(story.shares, expected_shares)
+    assert np.array_equal(story.coverage, expected_coverage)
+    assert story.coverage.sum() == story.geometry.real.sum()  # each real tap read once

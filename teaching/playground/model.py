@@ -13,7 +13,7 @@ import numpy as np
 
 from pooling import PoolConfig, backward, forward
 from pooling.config import Cell
-from pooling.explain import LedgerLine, coverage, ledger_from_shares, shares
+from pooling.explain import LedgerLine, coverage_of, ledger_from_shares, shares
 from pooling.geometry import Divisor, PlaneGeometry
 from teaching.tolerances import SUMMATION_ORDER
 from teaching.words import pad_label
@@ -224,8 +224,8 @@ def build_layer_story(settings: LayerSettings) -> LayerStory:
         argmax=result.argmax,
         grad_output=grad,
         grad_x=backward(result, grad),
-        shares=shares(x, config),
-        coverage=coverage(config, *x.shape),
+        shares=shares(x, config, geometry=result.geometry),
+        coverage=coverage_of(result.geometry),
         geometry=result.geometry,
     )
 
