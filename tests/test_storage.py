@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from apptest import errors, no_exceptions, open_app
 
-from teaching.batch import storage as batch_memory
-from teaching.exercises import storage as exercise_memory
+from teaching.batch import storage as batch_storage
+from teaching.exercises import storage as exercise_storage
 from teaching.exercises.model import make_problem
-from teaching.lesson import storage as lesson_memory
+from teaching.lesson import storage as lesson_storage
 from teaching.lesson.steps import STEP_COUNT, lesson_steps
 from ui.shared import browser
 
@@ -33,9 +33,9 @@ def test_a_fresh_session_reads_before_it_writes():
     assert data["store"] == {"ls": "{}"}
 
 
-def exercise_work() -> exercise_memory.Work:
+def exercise_work() -> exercise_storage.Work:
     cells, value, size = ("cells", 2, 4, 2), ("value", 1, 4, 1), ("size", 5, 9, 3)
-    return exercise_memory.Work(
+    return exercise_storage.Work(
         first={cells: False, value: True},
         checked={cells: ("(0, 1)", False), value: ("1.5", True)},
         chosen={cells: frozenset({(0, 1), (1, 2)})},
@@ -49,7 +49,7 @@ def round_trip(stored):
 
 def test_exercise_work_comes_back_exactly():
     work = exercise_work()
-    again = exercise_memory.from_stored(round_trip(exercise_memory.to_stored(work)))
+    again = exercise_storage.from_stored(round_trip(exercise_storage.to_stored(work)))
     assert again == work
 
 
@@ -60,7 +60,7 @@ def test_exercise_work_comes_back_exactly():
 )  # fmt: skip
 def test_a_problem_the_page_has_not_is_dropped(name):
     stored = {"problems": {name: {"first": True, "checked": ["1", True]}}}
-    assert exercise_memory.from_stored(stored) == exercise_memory.Work()
+    assert exercise_storage.from_stored(stored) == exercise_storage.Work()
 
 
 def test_each_part_that_does_not_fit_is_dropped_and_the_rest_kept():
@@ -74,7 +74,7 @@ def test_each_part_that_does_not_fit_is_dropped_and_the_rest_kept():
             "size_5_9_3": "not an entry",
         }
     }
-    work = exercise_memory.from_stored(stored)
+    work = exercise_storage.from_stored(stored)
     assert work.first == {("value", 1, 4, 1): True}
     assert work.checked == {("value", 1, 4, 2): ("[link](http://x)", False)}
     assert work.chosen == {} and work.typed == {}
@@ -82,35 +82,35 @@ def test_each_part_that_does_not_fit_is_dropped_and_the_rest_kept():
 
 @pytest.mark.parametrize("stored", [None, [], "problems", {"problems": []}, {"v": 2}])
 def test_exercise_storage_of_another_shape_gives_no_work(stored):
-    assert exercise_memory.from_stored(stored) == exercise_memory.Work()
+    assert exercise_storage.from_stored(stored) == exercise_storage.Work()
 
 
 def test_this_sessions_work_wins_over_the_stored():
     pid = ("value", 1, 4, 1)
-    stored = exercise_memory.Work(first={pid: False}, typed={pid: {"typed": "9"}})
-    current = exercise_memory.Work(first={pid: True}, checked={pid: ("2", True)})
-    both = exercise_memory.merged(current, stored)
+    stored = exercise_storage.Work(first={pid: False}, typed={pid: {"typed": "9"}})
+    current = exercise_storage.Work(first={pid: True}, checked={pid: ("2", True)})
+    both = exercise_storage.merged(current, stored)
     assert both.first == {pid: True} and both.checked == {pid: ("2", True)}
     assert both.typed == {pid: {"typed": "9"}}
 
 
 def test_only_the_most_recent_problems_are_kept():
-    first = {("value", 1, seed, 1): True for seed in range(exercise_memory.MAX_PROBLEMS + 5)}
-    stored = exercise_memory.to_stored(exercise_memory.Work(first=first))
-    assert len(stored["problems"]) == exercise_memory.MAX_PROBLEMS
+    first = {("value", 1, seed, 1): True for seed in range(exercise_storage.MAX_PROBLEMS + 5)}
+    stored = exercise_storage.to_stored(exercise_storage.Work(first=first))
+    assert len(stored["problems"]) == exercise_storage.MAX_PROBLEMS
     assert "value_1_0_1" not in stored["problems"] and "value_1_204_1" in stored["problems"]
 
 
 def test_lesson_answers_come_back_and_what_does_not_fit_is_dropped():
     steps = lesson_steps()
-    stored = round_trip(lesson_memory.to_stored({1: 0, 4: 2}, {3}))
-    assert lesson_memory.from_stored(stored, steps) == ({1: 0, 4: 2}, {3})
+    stored = round_trip(lesson_storage.to_stored({1: 0, 4: 2}, {3}))
+    assert lesson_storage.from_stored(stored, steps) == ({1: 0, 4: 2}, {3})
     bad = {
         "answers": {"0": 0, "11": 0, "2": len(steps[1].choices), "3": True, "x": 1, "5": 1},
         "shown": [0, STEP_COUNT + 1, "2", 2.0, None, 6],
     }
-    assert lesson_memory.from_stored(bad, steps) == ({5: 1}, {2, 6})
-    assert lesson_memory.from_stored(["answers"], steps) == ({}, set())
+    assert lesson_storage.from_stored(bad, steps) == ({5: 1}, {2, 6})
+    assert lesson_storage.from_stored(["answers"], steps) == ({}, set())
 
 
 def edited_image() -> np.ndarray:
@@ -118,14 +118,14 @@ def edited_image() -> np.ndarray:
 
 
 def test_edited_digits_come_back_exactly_for_their_batch_only():
-    stored = round_trip(batch_memory.to_stored((3, 8), {0: edited_image(), 5: edited_image()}))
-    edits = batch_memory.from_stored(stored, (3, 8))
+    stored = round_trip(batch_storage.to_stored((3, 8), {0: edited_image(), 5: edited_image()}))
+    edits = batch_storage.from_stored(stored, (3, 8))
     assert sorted(edits) == [0, 5]
     np.testing.assert_array_equal(edits[5], edited_image())  # bit for bit
-    assert batch_memory.from_stored(stored, (4, 8)) == {}  # another seed: the link's batch
-    assert batch_memory.from_stored(stored, (3, 4)) == {}  # another size draws others
+    assert batch_storage.from_stored(stored, (4, 8)) == {}  # another seed: the link's batch
+    assert batch_storage.from_stored(stored, (3, 4)) == {}  # another size draws others
     stored["batch"] = [3, 4]
-    assert list(batch_memory.from_stored(stored, (3, 4))) == [0]  # #5 is not in a batch of 4
+    assert list(batch_storage.from_stored(stored, (3, 4))) == [0]  # #5 is not in a batch of 4
 
 
 @pytest.mark.parametrize(
@@ -142,8 +142,8 @@ def test_edited_digits_come_back_exactly_for_their_batch_only():
 )
 def test_an_image_that_is_not_8_by_8_numbers_in_range_is_dropped(image):
     stored = round_trip({"batch": [0, 8], "edits": {"1": image, "2": [[0.25] * 8] * 8}})
-    assert list(batch_memory.from_stored(stored, (0, 8))) == [2]
-    assert batch_memory.from_stored({"batch": [0, 8], "edits": {"9" * 5000: image}}, (0, 8)) == {}
+    assert list(batch_storage.from_stored(stored, (0, 8))) == [2]
+    assert batch_storage.from_stored({"batch": [0, 8], "edits": {"9" * 5000: image}}, (0, 8)) == {}
 
 
 # -- through the pages: the stored text as it comes back from the browser ---------------
@@ -163,8 +163,8 @@ def reopen_with(page: str, query: dict, stored: dict):
 
 def test_exercise_work_comes_back_and_the_link_still_says_which_problem():
     markup = "**bold** [link](http://x) :red[x] $x$"
-    stored = exercise_memory.to_stored(
-        exercise_memory.Work(
+    stored = exercise_storage.to_stored(
+        exercise_storage.Work(
             first={("value", 1, 4, 1): True, ("value", 1, 4, 2): False},
             checked={("value", 1, 4, 2): ("7", False)},
             typed={("value", 1, 4, 2): {"typed": markup}, ("value", 1, 4, 1): {"typed": "1"}},
@@ -182,7 +182,7 @@ def test_exercise_work_comes_back_and_the_link_still_says_which_problem():
 
 
 def test_lesson_answers_come_back_on_the_links_step():
-    stored = lesson_memory.to_stored({1: 0, 2: 1}, {3})
+    stored = lesson_storage.to_stored({1: 0, 2: 1}, {3})
     app = reopen_with(LESSON, {"step": "3"}, {"ls": stored})
     assert "Step 3 of" in app.get("progress")[0].proto.text
     assert any("Answer:" in md.value for md in app.markdown)  # step 3 was shown
@@ -206,7 +206,7 @@ def test_malformed_storage_is_ignored_on_every_page(text):
 
 
 def test_edits_come_back_for_the_links_batch_only():
-    stored = batch_memory.to_stored((0, 2), {0: np.full((8, 8), 0.5)})
+    stored = batch_storage.to_stored((0, 2), {0: np.full((8, 8), 0.5)})
     app = reopen_with(BATCH, {"data": "edit", "n": "2"}, {"bt": stored})
     assert any(button.label == "Discard my edits" for button in app.button)
     other = reopen_with(BATCH, {"data": "edit", "n": "2", "seed": "3"}, {"bt": stored})

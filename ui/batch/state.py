@@ -1,7 +1,7 @@
 """The Batch page's state: its one declaration (`STATE`: every session-state and widget
 key, named once, here; its share-link fields; its limits; typed reads), and the
 callbacks that change the state. The edited digits are kept in the browser
-too, so a reload brings them back (memory)."""
+too, so a reload brings them back (teaching/batch/storage.py)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """The exercises: seeded problems, checked on the spot, explained with the engine's own
-ledger. model: the problems' generator; answers: reading and checking; mistakes (with
-mistakes_gradient, mistakes_batch, mistakes_counting): the known mistake a wrong answer
-comes from; replies: what the page says to an answer; text: questions and
-explanations; state: the set in the link and the score; memory: the work the browser
-keeps across a reload; views and views_reply."""
+ledger. In teaching/exercises/: model (the problems' generator), answers (reading and
+checking), mistakes (with mistakes_gradient, mistakes_batch, mistakes_counting: the
+known mistake a wrong answer comes from), replies (what the page says to an answer),
+text (questions and explanations), storage (the work the browser keeps across a
+reload). Here: state (the set in the link and the score), views and views_reply."""
 
 from __future__ import annotations
 

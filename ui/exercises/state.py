@@ -2,7 +2,8 @@
 widget key, named once, here; its share-link fields; typed reads): which set and
 problem (in the link, so a class shares it), the cells clicked, the text typed, the
 answers checked and the session's score; the learner's work is kept in the browser
-too, so a reload brings it back (memory); and the callbacks that change them."""
+too, so a reload brings it back (teaching/exercises/storage.py); and the callbacks
+that change them."""
 
 from __future__ import annotations
 

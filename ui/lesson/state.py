@@ -1,7 +1,7 @@
 """The lesson page's state: its one declaration (`STATE`: every session-state and
 widget key, named once, here; its share-link field; typed reads): the step on screen
 (in the link) and the answers given, which the browser keeps too, so a reload brings
-them back (memory); and the callbacks that change them."""
+them back (teaching/lesson/storage.py); and the callbacks that change them."""
 
 from __future__ import annotations
 
