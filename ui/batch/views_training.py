@@ -5,13 +5,22 @@ the server a block at a time (train_frames.py; the browser asks for the next as 
 nears the end of what it has) and stepped, jumped and played there, with no script run
 per step. The server draws the charts at the step it knows (the link's, or where Play
 stopped); every frame the browser draws on them is the figure it would have drawn.
+
+In lecture mode the Training tab is one screen, one idea (each step moves the kernels
+and the loss). The projector's 720 px have no row for the learning rate's slider, the
+three metrics and a second row of charts: the rate is folded into a popover, the loss
+curve and the kernels stand side by side, and the column beside them holds the frame
+player (Back ←, 1 step →, 10 steps Shift →, Reset, Play P, the slider) above the losses
+in one sentence and, where the steps stop, why.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 import pandas as pd
+import plotly.graph_objects as go
 import streamlit as st
 
 from teaching.batch.story import SEED_GRADIENTS, BatchStory, batch_mean
@@ -20,7 +29,7 @@ from ui.shared.frame_player import FrameWords, frame_player
 
 from ..figures.curves import line_figure
 from ..figures.mosaic import small_multiples
-from ..figures.style import HALF_PX, KERNELS_PX, WEIGHT_COLUMN_PX
+from ..figures.style import HALF_PX, KERNELS_PX, LOSS_CHART_PX, WEIGHT_COLUMN_PX, WORDS_PX
 from ..shared.chart import cached, chart
 from ..shared.grid_editor import parse_edited
 from ..shared.lecture import lecture_on
@@ -35,7 +44,6 @@ from .state import (
     train_frames_wanted,
 )
 from .train_frames import KernelLook, TrainingBlock, kernel_arguments, loss_arguments
-from .views_train_lecture import lecture_training, rate_popover
 
 WHAT_A_STEP_CHANGES = (
     "Pooling has no weights: each step changes the convolution kernels (drawn here) "
@@ -180,3 +188,38 @@ def worked_example_view(reduction: str) -> None:
             f"{', '.join(zero)}: the examples pull in opposite directions and cancel; "
             "this step leaves it where it is."
         )
+
+
+# -- lecture mode: one screen ---------------------------------------------------------
+
+PARTS_GAP = 16  # st.columns' small gap
+
+
+def rate_popover() -> None:
+    """The learning rate, folded: the popover's label says the rate in use."""
+    rate = st.session_state[STATE.rate]
+    with st.popover(f"Learning rate {fmt(rate)}", icon=":material/speed:"):
+        st.select_slider(
+            "Learning rate",
+            LEARNING_RATES,
+            key=STATE.rate,
+            help="How far one step moves the weights along −dL/dθ.",
+        )
+
+
+def lecture_training(
+    loss: go.Figure, kernels: go.Figure, *, controls: Callable[[], None], note: str
+) -> None:
+    """The loss curve and the kernels now side by side, `note` (what a step changes)
+    under the kernels, and beside them the player (controls(): its buttons, the losses
+    in a sentence)."""
+    charts, words = st.columns([LOSS_CHART_PX + KERNELS_PX + PARTS_GAP, WORDS_PX], gap="small")
+    with charts:
+        loss_place, kernel_place = st.columns([LOSS_CHART_PX, KERNELS_PX], gap="small")
+        with loss_place:
+            chart(loss, key=STATE.fig_loss)
+        with kernel_place:  # the note under the kernels, shorter than the loss curve
+            chart(kernels, key=STATE.fig_trained_kernels)
+            st.caption(note)
+    with words:
+        controls()
