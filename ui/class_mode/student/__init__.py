@@ -1,10 +1,11 @@
 """The students' page of class mode: join a room by its link (`/join?code=K7QX3M`, the
 QR code's) or its code, see the lecturer's question, answer it (a tap on a cell, a
 number, a size) and change the answer until the round closes, then see the answer
-revealed over one's own. model: what it computes (pure); pulses: the process's cache
-of a room's pulse; state: its keys, the token, the room joined; actions: joining and
-answering (widget callbacks); live: the room read for a run, and the polling fragment;
-followers and push: the process's redraw of pages whose room moved on; views."""
+revealed over one's own. What it computes: teaching/class_mode/student.py; the
+process's cache of a room's pulse: rooms/pulses.py. Here: state (its keys, the token,
+the room joined), actions (joining and answering: widget callbacks), live (the room
+read for a run, and the polling fragment) views; push: the process's redraw of pages whose room moved on (which pages follow
+which room: rooms/followers.py)."""
 
 from __future__ import annotations
 
