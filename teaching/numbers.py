@@ -82,3 +82,8 @@ def symmetric_range(*arrays: np.ndarray) -> float:
     finite = [np.abs(a[np.isfinite(a)]) for a in map(np.asarray, arrays) if a.size]
     largest = max((float(f.max()) for f in finite if f.size), default=0.0)
     return largest if largest > 0 else 1.0
+
+
+def plural(count: int, noun: str) -> str:
+    """A count with its noun: '1 cell', '2 cells' (nouns whose plural adds an s)."""
+    return f"{count} {noun}{'s' * (count != 1)}"

@@ -16,8 +16,8 @@ import numpy as np
 
 from teaching.class_mode.questions import Question
 from teaching.class_mode.tally import Tally
-from teaching.exercises.replies import plural, shown
-from teaching.numbers import fmt
+from teaching.exercises.replies import shown
+from teaching.numbers import fmt, plural
 from teaching.words import WRONG_LEGEND
 
 MOST_NAMED = 2  # wrong answers named one by one on the projector; the rest summed

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from teaching.numbers import fmt
+from teaching.numbers import fmt, plural
 from teaching.tolerances import ANSWER_ROUNDING
 from teaching.words import EXTRA_LEGEND, MISSED_LEGEND, RIGHT_LEGEND
 
@@ -27,11 +27,6 @@ class Reply:
     right: bool
     said: str
     mistake: str = ""
-
-
-def plural(count: int, noun: str) -> str:
-    """'1 cell', '2 cells'."""
-    return f"{count} {noun}{'s' * (count != 1)}"
 
 
 def quantity(problem: Problem) -> str:

@@ -4,8 +4,8 @@ number, a size) and change the answer until the round closes, then see the answe
 revealed over one's own. What it computes: teaching/class_mode/student.py; the
 process's cache of a room's pulse: rooms/pulses.py. Here: state (its keys, the token,
 the room joined), actions (joining and answering: widget callbacks), live (the room
-read for a run, and the polling fragment) views; push: the process's redraw of pages whose room moved on (which pages follow
-which room: rooms/followers.py)."""
+read for a run, and the polling fragment), views, and push (the process's redraw of
+pages whose room moved on; which pages follow which room: rooms/followers.py)."""
 
 from __future__ import annotations
 
