@@ -6,6 +6,6 @@ figure drawn dark or at lecture size; grid: one annotated map with overlays and 
 targets, and the gradient colour range, decided from the maps drawn together; mosaic:
 many small maps in one figure; routing: where one dL/dy goes; matrix: the layer as its
 Jacobian; curves: line charts; frame_data: what a map changes from frame to frame, for
-the frame player; room: the class's share map and bars; answer_marks: an exercise's
+the frame player; class_answers: the class's share map and bars; answer_marks: an exercise's
 picks and checked cells.
 """
