@@ -3,10 +3,12 @@
 from ui.room.lecturer import render
 from ui.shared.frame import page_frame
 
-page_frame(
-    "Class",
+TITLE = "Class"
+INTRO = (
     "Ask the whole class one question at once: students answer on their phones, and "
     "the projector shows the share that picked each cell or typed each number, then "
-    "the right answer and the mistakes behind the wrong ones.",
+    "the right answer and the mistakes behind the wrong ones."
 )
-render()
+
+page_frame(TITLE, INTRO, heading=False)  # a room's screen has its own: the join code
+render(TITLE, INTRO)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ...shared import browser
+from ...shared.frame import page_heading
 from ...shared.state import literal, show_notices
 from .. import store
 from ..database import engine
@@ -38,11 +39,18 @@ from .views import (
 from .views_room import room_view
 
 
-def render() -> None:
+def render(title: str, intro: str) -> None:
+    """The page under its title and intro, or, for a room this browser runs, the room
+    screen with none (its heading is the join code: 720 px have no room for both)."""
     init_state()
+    code, reason = code_from_link()
+    if code is None or key_for(code) is None:
+        page_heading(title, intro)
     show_notices(STATE.page)
     said_view()
-    code = code_from_link()
+    if reason is not None:
+        given = st.query_params.get(ROOM_FIELD, "")
+        st.warning(f"Link value **room** = {literal(given)}: {reason}", icon=":material/link_off:")
     if code is None:
         opening_view()
     else:
@@ -51,13 +59,12 @@ def render() -> None:
     browser.mount()
 
 
-def code_from_link() -> str | None:
+def code_from_link() -> tuple[str | None, ValueError | None]:
+    """The room the link names (None: none), and why the link's value is no code."""
     try:
-        return linked_code()
+        return linked_code(), None
     except ValueError as reason:
-        given = st.query_params.get(ROOM_FIELD, "")
-        st.warning(f"Link value **room** = {literal(given)}: {reason}", icon=":material/link_off:")
-        return None
+        return None, reason
 
 
 def room_screen(code: str) -> None:

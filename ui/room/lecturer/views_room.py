@@ -11,6 +11,7 @@ import streamlit as st
 
 from ...figures import room as room_figures
 from ...figures.style import (
+    LECTURE_BOTTOM_PX,
     LECTURE_MAIN_PX,
     ROOM_JOIN_PX,
     ROOM_MAP_MOST_PX,
@@ -35,9 +36,15 @@ from .live import RoundView, pulse, round_view, share_percents
 from .model import question_words
 from .state import STATE, adopt_layer
 from .views import layer_maps, question_chooser, question_maps
-from .views_join import join_panel, recovery_code
+from .views_join import join_panel, join_panel_px, recovery_code
 
 VOTES = {1: "first vote", 2: "second vote"}
+# Below the room, Streamlit's 160 px of empty room goes in either mode (lecture mode's
+# CSS does so already): the screen ends at its content, and 720 px hold it.
+ROOM_SCREEN_CSS = (
+    '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
+    f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }}</style>"
+)
 
 
 def vote_name(vote: int) -> str:
@@ -47,7 +54,9 @@ def vote_name(vote: int) -> str:
 def room_view(code: str, current) -> None:
     """The room screen: the join panel left; the question, the controls and the
     answers right."""
-    left, right = st.columns([ROOM_JOIN_PX, LECTURE_MAIN_PX - ROOM_JOIN_PX], gap="medium")
+    st.html(ROOM_SCREEN_CSS)
+    row = st.container(horizontal=True, gap="medium", wrap=False)
+    left, right = row.container(width=join_panel_px(code)), row.container()
     shown = round_view(code, current.round_number) if current.round_number else None
     if shown is not None:
         adopt_layer(shown.question)
