@@ -9,17 +9,22 @@ through the store, as their pages do."""
 from __future__ import annotations
 
 import base64
+import io
 import os
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
+import segno
+import zxingcpp
 from browser import TIMEOUT_MS, exceptions_on, open_page, screen_fit, settle, small_text
 from conftest import PROJECTOR
+from PIL import Image
 from playwright.sync_api import expect
 
 from deploy.local_server import start_app, stop
 from ui.exercises.mistakes import known_mistakes
-from ui.figures.style import LECTURE_TEXT_PX
+from ui.figures.style import LECTURE_TEXT_PX, QR_MODULE_BORDER
 from ui.pure.class_link import ask_params
 from ui.room import codes, store
 from ui.room.schema import new_engine
@@ -28,7 +33,7 @@ pytestmark = pytest.mark.browser
 
 X8 = np.random.default_rng(1).integers(0, 4, (8, 8)).astype(float)  # ties in most windows
 LAYER = {"mode": "max", "kh": "3", "kw": "3", "sh": "1", "sw": "1", "pad": "1", "ties": "first"}
-QR_LEAST_PX = 300
+QR_LEAST_PX = 300  # a phone at the back of a hall reads it (issue 31)
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +139,90 @@ def test_in_the_dark_the_room_screen_fits_and_its_qr_code_stays_dark_on_white(br
         svg = base64.b64decode(qr.get_attribute("src").split("base64,")[1]).decode()
         assert 'fill="#fff"' in svg and 'stroke="#000"' in svg  # not the page's colours
         fits_one_screen(page)
+    finally:
+        context.close()
+
+
+# The join code and the join link as the page draws them: the innermost element whose
+# text is the code, or holds "/join?code=". One line: an inline element broken over
+# lines has a box per line; a block one is less than 1.5 lines tall.
+JOIN_TEXT = """(code) => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const innermost = (wanted) => [...main.querySelectorAll('*')]
+    .filter((node) => node.getClientRects().length && wanted(node.innerText || ''))
+    .pop();
+  const measure = (node) => {
+    const style = getComputedStyle(node);
+    return { px: parseFloat(style.fontSize), lines: node.getClientRects().length,
+             height: node.getBoundingClientRect().height, line: parseFloat(style.lineHeight),
+             overflow: node.parentElement.scrollWidth - node.parentElement.clientWidth,
+             text: node.innerText };
+  };
+  const link = innermost((text) => text.includes('/join?code='));
+  return {
+    code: measure(innermost((text) => text.trim() === code)),
+    link: measure(link),
+    page: document.documentElement.scrollHeight,
+  };
+}"""
+
+
+def quiet_modules(shot: np.ndarray, box: dict, module_px: int) -> float:
+    """How many modules of light lie left of the QR code's first dark one, along the
+    row through the middle of its top-left finder pattern. shot: (H, W) grey levels of
+    the screenshot; box: the image's bounding box (CSS px = device px here)."""
+    left, top = round(box["x"]), round(box["y"])
+    row = shot[top + round(module_px * (QR_MODULE_BORDER + 3.5))]
+    dark = np.flatnonzero(row[left : left + int(box["width"])] < 128)
+    return dark[0] / module_px
+
+
+@pytest.mark.parametrize(
+    ("lecture", "scheme"), [(False, "light"), (True, "light"), (False, "dark"), (True, "dark")]
+)
+def test_a_room_screen_is_projector_ready_in_either_mode(browser, served, lecture, scheme):
+    """At 1280x720 with the menu open (desk mode) or folded (lecture mode): no scroll,
+    the code and the link at 20 px or more, the link one line without its scheme, and
+    the QR code, read back from a screenshot, is that link: 300 px or more, modules a
+    whole number of px, 4 modules of quiet zone."""
+    url, _ = served
+    context = browser.new_context(color_scheme=scheme, **PROJECTOR)
+    try:
+        page = context.new_page()
+        link = class_link(url) if lecture else class_link(url).removesuffix("&lecture=1")
+        open_page(page, link)
+        page.get_by_role("button", name="Open a room").click()
+        page.wait_for_url("**/class?room=*", timeout=TIMEOUT_MS)
+        qr = page.locator("[data-testid=stImage] img").first
+        expect(qr).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        code = page.url.split("room=")[1][:6]
+        shown = page.evaluate(JOIN_TEXT, code)
+        assert shown["page"] <= PROJECTOR["viewport"]["height"]
+        fit = screen_fit(page)
+        assert fit["screens"] <= 1.0 and fit["hidden"] == [], fit
+        for part in ("code", "link"):
+            assert shown[part]["px"] >= LECTURE_TEXT_PX, shown
+            assert shown[part]["lines"] == 1 and shown[part]["overflow"] <= 0, shown
+            assert shown[part]["height"] < 1.5 * shown[part]["line"], shown
+        shot = Image.open(io.BytesIO(page.screenshot())).convert("L")
+        (found,) = [
+            code
+            for code in zxingcpp.read_barcodes(shot)
+            if code.format == zxingcpp.BarcodeFormat.QRCode
+        ]
+        assert urlsplit(found.text).scheme == "http"
+        assert shown["link"]["text"] == found.text.removeprefix("http://")
+        assert found.text == f"{url}/join?code={code}"
+        box = qr.bounding_box()
+        modules = segno.make_qr(found.text, error="m").symbol_size(border=QR_MODULE_BORDER)[0]
+        assert box["width"] == box["height"] >= QR_LEAST_PX
+        module_px = box["width"] / modules
+        assert module_px == int(module_px), (box, modules)
+        assert quiet_modules(np.asarray(shot), box, int(module_px)) == pytest.approx(
+            QR_MODULE_BORDER, abs=0.2
+        )
+        assert exceptions_on(page) == []
     finally:
         context.close()
 
