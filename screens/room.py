@@ -1,6 +1,6 @@
 """Class: ask the whole room one question, and show on the projector what it answered."""
 
-from ui.room.lecturer import render
+from ui.room.lecturer import render, room_in_link
 from ui.shared.frame import page_frame
 
 TITLE = "Class"
@@ -10,5 +10,6 @@ INTRO = (
     "the right answer and the mistakes behind the wrong ones."
 )
 
-page_frame(TITLE, INTRO, heading=False)  # a room's screen has its own: the join code
+# A room's screen has a heading of its own (the join code), and the projector's width.
+page_frame(TITLE, INTRO, heading=False, menu_folded=room_in_link())
 render(TITLE, INTRO)

@@ -59,25 +59,27 @@ def served(tmp_path_factory):
     stop(process)
 
 
-def class_link(url: str) -> str:
+def class_link(url: str, *, lecture: bool = True) -> str:
     query = ask_params(X8, np.ones((8, 8)), LAYER)
     text = "&".join(f"{name}={value}" for name, value in query.items())
-    return f"{url}/class?{text}&lecture=1"
+    return f"{url}/class?{text}" + ("&lecture=1" if lecture else "")
 
 
-def open_room(page, url: str) -> str:
-    open_page(page, class_link(url))
+def open_room(page, url: str, *, lecture: bool = True) -> str:
+    open_page(page, class_link(url, lecture=lecture))
     page.get_by_role("button", name="Open a room").click()
     page.wait_for_url("**/class?room=*", timeout=TIMEOUT_MS)
     settle(page)
     return page.url.split("room=")[1][:6]
 
 
-def fits_one_screen(page) -> None:
+def fits_one_screen(page, *, lecture: bool = True) -> None:
+    """One screen, no inner scroller; in lecture mode no sentence under 20 px."""
     settle(page)
     fit = screen_fit(page)
     assert fit["screens"] <= 1.0 and fit["hidden"] == [], fit
-    assert small_text(page, LECTURE_TEXT_PX) == []
+    if lecture:
+        assert small_text(page, LECTURE_TEXT_PX) == []
     assert exceptions_on(page) == []
 
 
@@ -88,33 +90,36 @@ def students(engine, code: str, number: int, answers: list) -> None:
         store.answer(engine, code, token=token, round_number=number, raw=sorted(map(list, cells)))
 
 
-def test_every_room_state_fits_the_projector_with_a_300_px_qr_code(browser, served):
+@pytest.mark.parametrize("lecture", [True, False], ids=["lecture", "desk"])
+def test_every_room_state_fits_the_projector_with_a_300_px_qr_code(browser, served, lecture):
+    """In lecture mode, or at a desk with the menu open: a whole peer-instruction
+    cycle on the projector, no state scrolling."""
     url, engine = served
     context = browser.new_context(**PROJECTOR)
     try:
         page = context.new_page()
-        code = open_room(page, url)
+        code = open_room(page, url, lecture=lecture)
         qr = page.locator("[data-testid=stImage] img").first
         expect(qr).to_be_visible(timeout=TIMEOUT_MS)
         assert qr.bounding_box()["height"] >= QR_LEAST_PX
         expect(page.get_by_text(code, exact=True)).to_be_visible()
         expect(page.get_by_text("No answers yet.")).to_be_visible()
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
 
         question = store.round_of(engine, code, 1).question
         mistakes = [m.answer for m in known_mistakes(question.problem)]
         first = [question.answer] * 3 + [mistakes[0]] * 2 + mistakes[1:5] + [frozenset({(0, 0)})]
         students(engine, code, 1, first)
         expect(page.get_by_text(f"{len(first)} answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
         page.get_by_role("button", name="Close answers").click()
         expect(page.get_by_text(f"Answers closed: {len(first)} answers.")).to_be_visible(
             timeout=TIMEOUT_MS
         )
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
         page.get_by_role("button", name="Reveal").click()
         expect(page.get_by_text(f"3 of {len(first)} right")).to_be_visible(timeout=TIMEOUT_MS)
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
         page.get_by_role("button", name="Discuss and vote again").click()
         expect(page.get_by_text("No answers yet.")).to_be_visible(timeout=TIMEOUT_MS)
         second = [question.answer] * 6 + [mistakes[0]] + mistakes[1:3] + [frozenset({(0, 0)})]
@@ -122,7 +127,7 @@ def test_every_room_state_fits_the_projector_with_a_300_px_qr_code(browser, serv
         expect(page.get_by_text(f"{len(second)} answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
         page.get_by_role("button", name="Reveal").click()
         expect(page.get_by_text("in the second.")).to_be_visible(timeout=TIMEOUT_MS)
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
     finally:
         context.close()
 
@@ -189,8 +194,7 @@ def test_a_room_screen_is_projector_ready_in_either_mode(browser, served, lectur
     context = browser.new_context(color_scheme=scheme, **PROJECTOR)
     try:
         page = context.new_page()
-        link = class_link(url) if lecture else class_link(url).removesuffix("&lecture=1")
-        open_page(page, link)
+        open_page(page, class_link(url, lecture=lecture))
         page.get_by_role("button", name="Open a room").click()
         page.wait_for_url("**/class?room=*", timeout=TIMEOUT_MS)
         qr = page.locator("[data-testid=stImage] img").first

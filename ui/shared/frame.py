@@ -69,17 +69,20 @@ def page_link(label: str, description: str) -> None:
     st.markdown(description)
 
 
-def page_frame(title: str, intro: str, *, heading: bool = True) -> None:
+def page_frame(title: str, intro: str, *, heading: bool = True, menu_folded: bool = False) -> None:
     """Call first on every page. In lecture mode the sidebar starts folded away and the
     intro is left out: the screen is the lesson's. heading=False: the page draws its
     title and intro itself (page_heading), or none once its screen has a heading of
-    its own (a room's join code, a joined student's room)."""
+    its own (a room's join code, a joined student's room). menu_folded: the sidebar
+    folds away outside lecture mode too (a screen for a projector; a lecturer who
+    opens it by hand keeps it open: Streamlit keeps that choice in the browser)."""
     lecture = start_lecture()
     st.set_page_config(
         page_title=f"{title} · Pooling Backprop Lab",
         page_icon=":material/grid_on:",
         layout="wide",
-        initial_sidebar_state="collapsed" if lecture else "auto",  # auto: closed on a phone
+        # auto: closed on a phone
+        initial_sidebar_state="collapsed" if lecture or menu_folded else "auto",
     )
     css = PAGE_CSS + (LECTURE_CSS if lecture else "")
     st.html(f"<style>{css}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)

@@ -59,6 +59,12 @@ def render(title: str, intro: str) -> None:
     browser.mount()
 
 
+def room_in_link() -> bool:
+    """Whether the link names a room: its screen is for the projector, the menu folded
+    (1120 of a 1280-px projector's width hold the answers; 820 do not)."""
+    return ROOM_FIELD in st.query_params
+
+
 def code_from_link() -> tuple[str | None, ValueError | None]:
     """The room the link names (None: none), and why the link's value is no code."""
     try:

@@ -74,6 +74,7 @@ class LecturerState:
     recover_button: str = f"{P}_recover"
     code_box: str = f"{P}_code_box"  # the join code's container (its CSS)
     link_box: str = f"{P}_link_box"  # the join link's container (its CSS)
+    room_row: str = f"{P}_room_row"  # the join panel and the room, side by side
     lecture_button: str = f"{P}_lecture"  # lecture mode on, beside the join panel
     maps_box: str = f"{P}_maps_box"  # the question's maps behind the Maps button
     fig_share: str = f"{P}_fig_share"

@@ -2,8 +2,8 @@
 the QR code of the join link, the link) beside the question, the controls and the
 class's answers: a live count and the share map or bars while answers come in (a
 fragment that runs every second), then the engine's answer over them with the share
-right and the wrong answers named, then two votes side by side with the shift. In
-lecture mode each state fits a 1280x720 projector."""
+right and the wrong answers named, then two votes side by side with the shift. Each
+state fits a 1280x720 projector, in lecture mode or not."""
 
 from __future__ import annotations
 
@@ -40,10 +40,13 @@ from .views_join import join_panel, join_panel_px, recovery_code
 
 VOTES = {1: "first vote", 2: "second vote"}
 # Below the room, Streamlit's 160 px of empty room goes in either mode (lecture mode's
-# CSS does so already): the screen ends at its content, and 720 px hold it.
+# CSS does so already): the screen ends at its content, and 720 px hold it. The row
+# that never wraps would scroll what sticks out of it (a chart's last pixels): it
+# shows them, as columns do.
 ROOM_SCREEN_CSS = (
     '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
-    f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }}</style>"
+    f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }} "
+    f".st-key-{STATE.room_row} {{ overflow: visible; }}</style>"
 )
 
 
@@ -55,7 +58,7 @@ def room_view(code: str, current) -> None:
     """The room screen: the join panel left; the question, the controls and the
     answers right."""
     st.html(ROOM_SCREEN_CSS)
-    row = st.container(horizontal=True, gap="medium", wrap=False)
+    row = st.container(horizontal=True, gap="medium", wrap=False, key=STATE.room_row)
     left, right = row.container(width=join_panel_px(code)), row.container()
     shown = round_view(code, current.round_number) if current.round_number else None
     if shown is not None:
