@@ -17,7 +17,15 @@ import numpy as np
 import pytest
 import segno
 import zxingcpp
-from browser import TIMEOUT_MS, exceptions_on, open_page, screen_fit, settle, small_text
+from browser import (
+    TIMEOUT_MS,
+    exceptions_on,
+    expect_link,
+    open_page,
+    screen_fit,
+    settle,
+    small_text,
+)
 from conftest import PROJECTOR
 from PIL import Image
 from playwright.sync_api import expect
@@ -226,6 +234,10 @@ def test_a_room_screen_is_projector_ready_in_either_mode(browser, served, lectur
         assert quiet_modules(np.asarray(shot), box, int(module_px)) == pytest.approx(
             QR_MODULE_BORDER, abs=0.2
         )
+        if not lecture:  # the room screen offers lecture mode where the lecturer looks
+            page.get_by_role("button", name="Lecture mode", exact=True).click()
+            expect_link(page, lecture="1")
+            fits_one_screen(page, lecture=True)
         assert exceptions_on(page) == []
     finally:
         context.close()
