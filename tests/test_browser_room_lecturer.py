@@ -180,6 +180,16 @@ JOIN_TEXT = """(code) => {
 }"""
 
 
+# The QR code has stopped moving (the menu folding away slides the page): its place
+# is the same two frames apart.
+QR_STILL = """() => new Promise((done) => {
+  const place = () => JSON.stringify(
+    document.querySelector('[data-testid=stImage] img').getBoundingClientRect());
+  const before = place();
+  requestAnimationFrame(() => requestAnimationFrame(() => done(place() === before)));
+})"""
+
+
 def quiet_modules(shot: np.ndarray, box: dict, module_px: int) -> float:
     """How many modules of light lie left of the QR code's first dark one, along the
     row through the middle of its top-left finder pattern. shot: (H, W) grey levels of
@@ -208,6 +218,9 @@ def test_a_room_screen_is_projector_ready_in_either_mode(browser, served, lectur
         qr = page.locator("[data-testid=stImage] img").first
         expect(qr).to_be_visible(timeout=TIMEOUT_MS)
         settle(page)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=TIMEOUT_MS)
+        page.wait_for_function(QR_STILL, timeout=TIMEOUT_MS)
         code = page.url.split("room=")[1][:6]
         shown = page.evaluate(JOIN_TEXT, code)
         assert shown["page"] <= PROJECTOR["viewport"]["height"]
@@ -231,6 +244,7 @@ def test_a_room_screen_is_projector_ready_in_either_mode(browser, served, lectur
         assert box["width"] == box["height"] >= QR_LEAST_PX
         module_px = box["width"] / modules
         assert module_px == int(module_px), (box, modules)
+        assert box["x"] == int(box["x"]) and box["y"] == int(box["y"]), box  # on the pixel grid
         assert quiet_modules(np.asarray(shot), box, int(module_px)) == pytest.approx(
             QR_MODULE_BORDER, abs=0.2
         )

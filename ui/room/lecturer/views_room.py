@@ -21,6 +21,7 @@ from ...figures.style import (
     ROOM_PAIR_MOST_PX,
 )
 from ...shared.chart import cached, chart
+from ...shared.lecture import lecture_on
 from . import actions
 from .answers import (
     Bar,
@@ -40,13 +41,19 @@ from .views_join import join_panel, join_panel_px, recovery_code
 
 VOTES = {1: "first vote", 2: "second vote"}
 # Below the room, Streamlit's 160 px of empty room goes in either mode (lecture mode's
-# CSS does so already): the screen ends at its content, and 720 px hold it. The row
-# that never wraps would scroll what sticks out of it (a chart's last pixels): it
-# shows them, as columns do.
+# CSS does so already): the screen ends at its content, and 720 px hold it. Above it,
+# a whole number of px at a desk (the page's 2.2 rem is 35.2): the QR code starts on a
+# whole pixel. The row that never wraps would scroll what sticks out of it (a chart's
+# last pixels): it shows them, as columns do.
+DESK_TOP_PX = 36
 ROOM_SCREEN_CSS = (
     '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
     f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }} "
     f".st-key-{STATE.room_row} {{ overflow: visible; }}</style>"
+)
+DESK_TOP_CSS = (
+    '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
+    f"{{ padding-top: {DESK_TOP_PX}px; }}</style>"
 )
 
 
@@ -57,7 +64,7 @@ def vote_name(vote: int) -> str:
 def room_view(code: str, current) -> None:
     """The room screen: the join panel left; the question, the controls and the
     answers right."""
-    st.html(ROOM_SCREEN_CSS)
+    st.html(ROOM_SCREEN_CSS if lecture_on() else ROOM_SCREEN_CSS + DESK_TOP_CSS)
     row = st.container(horizontal=True, gap="medium", wrap=False, key=STATE.room_row)
     left, right = row.container(width=join_panel_px(code)), row.container()
     shown = round_view(code, current.round_number) if current.round_number else None
