@@ -222,6 +222,10 @@ ROOM_CODE_LECTURE_PX = 64  # the join code, read from the back of the hall
 ROOM_CODE_DESK_PX = 44
 ROOM_LINK_PX = 20  # the join link: lecture mode's text size, whatever the mode
 ROOM_LINK_SLACK_PX = 8  # room the link's one line keeps beyond its estimated width
+ROOM_DESK_TOP_PX = 36  # above the room at a desk: the page's 2.2 rem (35.2) in whole px
+# Above a joined student's page: the page title's own margin cleared Streamlit's header
+# band (3.75 rem, the menu's button in it); the room's one line needs that room itself.
+JOINED_TOP_PX = 56
 ROOM_MAPS_POPOVER_PX = 680  # the question's x and dL/dy, side by side, behind a button
 # The share map: each cell's share in % at SHARE_FONT_PX (20.8 px in lecture mode) in a
 # column ROOM_MAP_PX wide (alone, the words beside it) or ROOM_PAIR_MAP_PX (two votes

@@ -13,6 +13,7 @@ from ...figures import room as room_figures
 from ...figures.style import (
     LECTURE_BOTTOM_PX,
     LECTURE_MAIN_PX,
+    ROOM_DESK_TOP_PX,
     ROOM_JOIN_PX,
     ROOM_MAP_MOST_PX,
     ROOM_MAP_PX,
@@ -42,10 +43,9 @@ from .views_join import join_panel, join_panel_px, recovery_code
 VOTES = {1: "first vote", 2: "second vote"}
 # Below the room, Streamlit's 160 px of empty room goes in either mode (lecture mode's
 # CSS does so already): the screen ends at its content, and 720 px hold it. Above it,
-# a whole number of px at a desk (the page's 2.2 rem is 35.2): the QR code starts on a
-# whole pixel. The row that never wraps would scroll what sticks out of it (a chart's
-# last pixels): it shows them, as columns do.
-DESK_TOP_PX = 36
+# a whole number of px at a desk: the QR code starts on a whole pixel. The row that
+# never wraps would scroll what sticks out of it (a chart's last pixels): it shows
+# them, as columns do.
 ROOM_SCREEN_CSS = (
     '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
     f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }} "
@@ -53,7 +53,7 @@ ROOM_SCREEN_CSS = (
 )
 DESK_TOP_CSS = (
     '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
-    f"{{ padding-top: {DESK_TOP_PX}px; }}</style>"
+    f"{{ padding-top: {ROOM_DESK_TOP_PX}px; }}</style>"
 )
 
 

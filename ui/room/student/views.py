@@ -14,7 +14,7 @@ from ...exercises.replies import marks_legend
 from ...exercises.views import cell_marks
 from ...figures import grid as grids
 from ...figures.answer_marks import answer_map
-from ...figures.style import ANSWER_MAP_PX, PHONE_PAIR_MAP_PX
+from ...figures.style import ANSWER_MAP_PX, JOINED_TOP_PX, PHONE_PAIR_MAP_PX
 from ...pure.words import pad_label
 from ...shared import browser
 from ...shared.chart import cached, chart
@@ -26,10 +26,10 @@ from .state import STATE, Notice, fill_boxes, refusal, take_notices
 
 ICONS = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
 HIDDEN_CSS = f"<style>.st-key-{STATE.poll} {{ display: none; }}</style>"
-# Joined, the page starts with the room's line instead of a title, whose own margin
-# cleared Streamlit's header band (3.75 rem, the menu's button in it): the page keeps
-# that room above the line.
-JOINED_CSS = '<style>[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }</style>'
+# Joined, the page starts with the room's line instead of a title (JOINED_TOP_PX).
+JOINED_CSS = (
+    f'<style>[data-testid="stMainBlockContainer"] {{ padding-top: {JOINED_TOP_PX}px; }}</style>'
+)
 
 
 def notices_view(notices: list[Notice] | None = None) -> None:
