@@ -190,14 +190,12 @@ QR_STILL = """() => new Promise((done) => {
 })"""
 
 
-def quiet_modules(shot: np.ndarray, box: dict, module_px: int) -> float:
+def quiet_modules(image: np.ndarray, module_px: int) -> float:
     """How many modules of light lie left of the QR code's first dark one, along the
-    row through the middle of its top-left finder pattern. shot: (H, W) grey levels of
-    the screenshot; box: the image's bounding box (CSS px = device px here)."""
-    left, top = round(box["x"]), round(box["y"])
-    row = shot[top + round(module_px * (QR_MODULE_BORDER + 3.5))]
-    dark = np.flatnonzero(row[left : left + int(box["width"])] < 128)
-    return dark[0] / module_px
+    row through the middle of its top-left finder pattern. image: (H, W) grey levels
+    of the QR code's own screenshot (its box, CSS px = device px here)."""
+    row = image[round(module_px * (QR_MODULE_BORDER + 3.5))]
+    return np.flatnonzero(row < 128)[0] / module_px
 
 
 @pytest.mark.parametrize(
@@ -245,9 +243,9 @@ def test_a_room_screen_is_projector_ready_in_either_mode(browser, served, lectur
         module_px = box["width"] / modules
         assert module_px == int(module_px), (box, modules)
         assert box["x"] == int(box["x"]) and box["y"] == int(box["y"]), box  # on the pixel grid
-        assert quiet_modules(np.asarray(shot), box, int(module_px)) == pytest.approx(
-            QR_MODULE_BORDER, abs=0.2
-        )
+        own = np.asarray(Image.open(io.BytesIO(qr.screenshot())).convert("L"))
+        assert own.shape == (box["height"], box["width"])
+        assert quiet_modules(own, int(module_px)) == pytest.approx(QR_MODULE_BORDER, abs=0.2)
         if not lecture:  # the room screen offers lecture mode where the lecturer looks
             page.get_by_role("button", name="Lecture mode", exact=True).click()
             expect_link(page, lecture="1")
