@@ -39,9 +39,12 @@ class Lecturer:
 
     @property
     def join_link(self) -> str:
-        """The join link as the projector shows it (the QR code encodes the same)."""
-        shown = self.page.locator("code", has_text="/join?code=").first.inner_text()
-        return "".join(shown.split())
+        """The join link the projector shows (without its scheme, to type) and links
+        to (with it: what the QR code encodes)."""
+        link = self.page.locator("a", has_text="/join?code=").first
+        shown, target = link.inner_text(), link.get_attribute("href")
+        assert target.split("://", 1)[1] == shown, (shown, target)
+        return target
 
     def expect_button(self, name: str) -> None:
         expect(self.page.get_by_role("button", name=name)).to_be_visible(timeout=TIMEOUT_MS)

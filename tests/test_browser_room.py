@@ -224,3 +224,112 @@ def test_a_size_corrected_after_a_warning_is_sent_as_typed(browser, served, data
         assert exceptions_on(page) == []
     finally:
         context.close()
+
+
+# Where an element ends, in px from the top of the page (whatever is scrolled): on
+# a phone the page must hold it above PHONE's 844 px without a scroll.
+PAGE_BOTTOM = """(node) => {
+  let bottom = node.getBoundingClientRect().bottom + window.scrollY;
+  for (let box = node.parentElement; box; box = box.parentElement) bottom += box.scrollTop;
+  return bottom;
+}"""
+PHONE_HEIGHT = PHONE["viewport"]["height"]
+
+
+def above_the_fold(page, *found) -> None:
+    """Each of `found` (locators) is shown, and ends within the phone's first screen."""
+    for each in found:
+        expect(each).to_be_visible(timeout=TIMEOUT_MS)
+        bottom = each.evaluate(PAGE_BOTTOM)
+        assert bottom <= PHONE_HEIGHT, (each, bottom)
+
+
+def x_map(page):
+    return page.locator(".js-plotly-plot", has=page.locator(".gtitle", has_text="x")).first
+
+
+def test_on_a_phone_the_question_its_answer_and_its_state_fit_one_screen(browser, served, database):
+    """At 390x844 with touch: once joined, one line names the room (no title, no
+    intro), and x, the answer and its state fit the first screen at each step: the
+    first vote, the reveal, the second vote; a number's maps, box and state too."""
+    made = store.open_room(database)
+    question = question_from_exercise("cells", level=2, seed=4, number=2)
+    store.ask(database, made.code, secret=made.secret, question=question)
+    right = sorted(question.answer)
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        join_by_link(page, f"{served}/join?code={made.code}", made.code)
+        expect(page.get_by_text(f"Room {made.code}")).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.locator("h1")).to_have_count(0)
+        expect(page.get_by_text("Answer your lecturer's question from here")).to_have_count(0)
+        tap_cell(page, *right[0])
+        expect_saved(page, question.problem, [right[0]])
+        above_the_fold(page, x_map(page), page.get_by_text(cells_text([right[0]]) + " (saved)."))
+        store.close_round(database, made.code, secret=made.secret)
+        store.reveal(database, made.code, secret=made.secret)
+        verdict = page.get_by_text("Not quite")
+        above_the_fold(page, verdict, x_map(page), page.get_by_text("On x, "))
+        store.vote_again(database, made.code, secret=made.secret)
+        first = page.get_by_text(f"Your first vote: {cells_text([right[0]])}.")
+        expect(first).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        tap_cell(page, *right[1])
+        expect_saved(page, question.problem, [right[1]])
+        saved = page.get_by_text(f"Your answer: {cells_text([right[1]])} (saved).")
+        above_the_fold(page, first, x_map(page), saved)
+
+        value = question_from_exercise("value", level=2, seed=4, number=2)
+        store.ask(database, made.code, secret=made.secret, question=value)
+        box = page.get_by_label("Your answer")
+        expect(box).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        box.fill("3")
+        box.press("Enter")
+        expect(page.get_by_text("Your answer: 3 (saved).")).to_be_visible(timeout=TIMEOUT_MS)
+        above_the_fold(
+            page,
+            x_map(page),
+            page.get_by_role("button", name="Send"),
+            page.get_by_text("Your answer: 3 (saved)."),
+        )
+        assert exceptions_on(page) == []
+    finally:
+        context.close()
+
+
+def test_on_a_phone_a_refused_number_is_said_under_its_box_and_not_called_saved(
+    browser, served, database
+):
+    """ "abc" after a saved 3: the reason is said right under the box, in sight while
+    typing, and the line under it no longer says "(saved)" beside the box's text."""
+    made = store.open_room(database)
+    question = question_from_exercise("value", level=2, seed=4, number=2)
+    store.ask(database, made.code, secret=made.secret, question=question)
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        token = join_by_link(page, f"{served}/join?code={made.code}", made.code)
+        box = page.get_by_label("Your answer")
+        expect(box).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        box.fill("3")
+        box.press("Enter")
+        expect(page.get_by_text("Your answer: 3 (saved).")).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        box.fill("abc")
+        box.press("Enter")
+        refusal = page.get_by_text("Your answer abc is not a number")
+        expect(refusal).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        expect(page.get_by_text("Saved: 3; the text in the box was not sent.")).to_be_visible()
+        expect(page.get_by_text("(saved)")).to_have_count(0)
+        shown = refusal.bounding_box()  # in the viewport, as it is scrolled now
+        assert 0 <= shown["y"] and shown["y"] + shown["height"] <= PHONE_HEIGHT, shown
+        under = shown["y"] - (box.bounding_box()["y"] + box.bounding_box()["height"])
+        assert 0 <= under <= 40, under  # right under the box
+        above_the_fold(page, refusal, page.get_by_text("Saved: 3;"))
+        assert store.my_answer(database, made.code, token=token, round_number=1) == 3
+        assert exceptions_on(page) == []
+    finally:
+        context.close()

@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import base64
 import csv
+import io
 import os
+from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
+import segno
+import zxingcpp
 from browser import (
     TIMEOUT_MS,
     exceptions_on,
+    expect_link,
     misplaced_numbers,
     open_page,
     screen_fit,
@@ -24,6 +29,7 @@ from browser import (
     small_text,
 )
 from conftest import PROJECTOR
+from PIL import Image
 from playwright.sync_api import expect
 
 from deploy.local_server import start_app, stop
@@ -32,13 +38,13 @@ from rooms.schema import new_engine
 from teaching.class_link import ask_params
 from teaching.class_mode import codes
 from teaching.exercises.mistakes import known_mistakes
-from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
+from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX, QR_MODULE_BORDER
 
 pytestmark = pytest.mark.browser
 
 X8 = np.random.default_rng(1).integers(0, 4, (8, 8)).astype(float)  # ties in most windows
 LAYER = {"mode": "max", "kh": "3", "kw": "3", "sh": "1", "sw": "1", "pad": "1", "ties": "first"}
-QR_LEAST_PX = 300
+QR_LEAST_PX = 300  # a phone at the back of a hall reads it (issue 31)
 
 
 @pytest.fixture(scope="module")
@@ -64,25 +70,27 @@ def served(tmp_path_factory):
     stop(process)
 
 
-def class_link(url: str) -> str:
+def class_link(url: str, *, lecture: bool = True) -> str:
     query = ask_params(X8, np.ones((8, 8)), LAYER)
     text = "&".join(f"{name}={value}" for name, value in query.items())
-    return f"{url}/class?{text}&lecture=1"
+    return f"{url}/class?{text}" + ("&lecture=1" if lecture else "")
 
 
-def open_room(page, url: str) -> str:
-    open_page(page, class_link(url))
+def open_room(page, url: str, *, lecture: bool = True) -> str:
+    open_page(page, class_link(url, lecture=lecture))
     page.get_by_role("button", name="Open a room").click()
     page.wait_for_url("**/class?room=*", timeout=TIMEOUT_MS)
     settle(page)
     return page.url.split("room=")[1][:6]
 
 
-def fits_one_screen(page) -> None:
+def fits_one_screen(page, *, lecture: bool = True) -> None:
+    """One screen, no inner scroller; in lecture mode no sentence under 20 px."""
     settle(page)
     fit = screen_fit(page)
     assert fit["screens"] <= 1.0 and fit["hidden"] == [], fit
-    assert small_text(page, LECTURE_TEXT_PX) == []
+    if lecture:
+        assert small_text(page, LECTURE_TEXT_PX) == []
     assert exceptions_on(page) == []
 
 
@@ -93,33 +101,36 @@ def students(engine, code: str, number: int, answers: list) -> None:
         store.answer(engine, code, token=token, round_number=number, raw=sorted(map(list, cells)))
 
 
-def test_every_room_state_fits_the_projector_with_a_300_px_qr_code(browser, served):
+@pytest.mark.parametrize("lecture", [True, False], ids=["lecture", "desk"])
+def test_every_room_state_fits_the_projector_with_a_300_px_qr_code(browser, served, lecture):
+    """In lecture mode, or at a desk with the menu open: a whole peer-instruction
+    cycle on the projector, no state scrolling."""
     url, engine = served
     context = browser.new_context(**PROJECTOR)
     try:
         page = context.new_page()
-        code = open_room(page, url)
+        code = open_room(page, url, lecture=lecture)
         qr = page.locator("[data-testid=stImage] img").first
         expect(qr).to_be_visible(timeout=TIMEOUT_MS)
         assert qr.bounding_box()["height"] >= QR_LEAST_PX
         expect(page.get_by_text(code, exact=True)).to_be_visible()
         expect(page.get_by_text("No answers yet.")).to_be_visible()
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
 
         question = store.round_of(engine, code, 1).question
         mistakes = [m.answer for m in known_mistakes(question.problem)]
         first = [question.answer] * 3 + [mistakes[0]] * 2 + mistakes[1:5] + [frozenset({(0, 0)})]
         students(engine, code, 1, first)
         expect(page.get_by_text(f"{len(first)} answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
         page.get_by_role("button", name="Close answers").click()
         expect(page.get_by_text(f"Answers closed: {len(first)} answers.")).to_be_visible(
             timeout=TIMEOUT_MS
         )
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
         page.get_by_role("button", name="Reveal").click()
         expect(page.get_by_text(f"3 of {len(first)} right")).to_be_visible(timeout=TIMEOUT_MS)
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
         page.get_by_role("button", name="Discuss and vote again").click()
         expect(page.get_by_text("No answers yet.")).to_be_visible(timeout=TIMEOUT_MS)
         second = [question.answer] * 6 + [mistakes[0]] + mistakes[1:3] + [frozenset({(0, 0)})]
@@ -127,7 +138,7 @@ def test_every_room_state_fits_the_projector_with_a_300_px_qr_code(browser, serv
         expect(page.get_by_text(f"{len(second)} answers so far.")).to_be_visible(timeout=TIMEOUT_MS)
         page.get_by_role("button", name="Reveal").click()
         expect(page.get_by_text("in the second.")).to_be_visible(timeout=TIMEOUT_MS)
-        fits_one_screen(page)
+        fits_one_screen(page, lecture=lecture)
     finally:
         context.close()
 
@@ -144,6 +155,105 @@ def test_in_the_dark_the_room_screen_fits_and_its_qr_code_stays_dark_on_white(br
         svg = base64.b64decode(qr.get_attribute("src").split("base64,")[1]).decode()
         assert 'fill="#fff"' in svg and 'stroke="#000"' in svg  # not the page's colours
         fits_one_screen(page)
+    finally:
+        context.close()
+
+
+# The join code and the join link as the page draws them: the innermost element whose
+# text is the code, or holds "/join?code=". One line: an inline element broken over
+# lines has a box per line; a block one is less than 1.5 lines tall.
+JOIN_TEXT = """(code) => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const innermost = (wanted) => [...main.querySelectorAll('*')]
+    .filter((node) => node.getClientRects().length && wanted(node.innerText || ''))
+    .pop();
+  const measure = (node) => {
+    const style = getComputedStyle(node);
+    return { px: parseFloat(style.fontSize), lines: node.getClientRects().length,
+             height: node.getBoundingClientRect().height, line: parseFloat(style.lineHeight),
+             overflow: node.parentElement.scrollWidth - node.parentElement.clientWidth,
+             text: node.innerText };
+  };
+  const link = innermost((text) => text.includes('/join?code='));
+  return {
+    code: measure(innermost((text) => text.trim() === code)),
+    link: measure(link),
+    page: document.documentElement.scrollHeight,
+  };
+}"""
+
+
+# The QR code has stopped moving (the menu folding away slides the page): its place
+# is the same two frames apart.
+QR_STILL = """() => new Promise((done) => {
+  const place = () => JSON.stringify(
+    document.querySelector('[data-testid=stImage] img').getBoundingClientRect());
+  const before = place();
+  requestAnimationFrame(() => requestAnimationFrame(() => done(place() === before)));
+})"""
+
+
+def quiet_modules(image: np.ndarray, module_px: int) -> float:
+    """How many modules of light lie left of the QR code's first dark one, along the
+    row through the middle of its top-left finder pattern. image: (H, W) grey levels
+    of the QR code's own screenshot (its box, CSS px = device px here)."""
+    row = image[round(module_px * (QR_MODULE_BORDER + 3.5))]
+    return np.flatnonzero(row < 128)[0] / module_px
+
+
+@pytest.mark.parametrize(
+    ("lecture", "scheme"), [(False, "light"), (True, "light"), (False, "dark"), (True, "dark")]
+)
+def test_a_room_screen_is_projector_ready_in_either_mode(browser, served, lecture, scheme):
+    """At 1280x720 with the menu open (desk mode) or folded (lecture mode): no scroll,
+    the code and the link at 20 px or more, the link one line without its scheme, and
+    the QR code, read back from a screenshot, is that link: 300 px or more, modules a
+    whole number of px, 4 modules of quiet zone."""
+    url, _ = served
+    context = browser.new_context(color_scheme=scheme, **PROJECTOR)
+    try:
+        page = context.new_page()
+        open_page(page, class_link(url, lecture=lecture))
+        page.get_by_role("button", name="Open a room").click()
+        page.wait_for_url("**/class?room=*", timeout=TIMEOUT_MS)
+        qr = page.locator("[data-testid=stImage] img").first
+        expect(qr).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=TIMEOUT_MS)
+        page.wait_for_function(QR_STILL, timeout=TIMEOUT_MS)
+        code = page.url.split("room=")[1][:6]
+        shown = page.evaluate(JOIN_TEXT, code)
+        assert shown["page"] <= PROJECTOR["viewport"]["height"]
+        fit = screen_fit(page)
+        assert fit["screens"] <= 1.0 and fit["hidden"] == [], fit
+        for part in ("code", "link"):
+            assert shown[part]["px"] >= LECTURE_TEXT_PX, shown
+            assert shown[part]["lines"] == 1 and shown[part]["overflow"] <= 0, shown
+            assert shown[part]["height"] < 1.5 * shown[part]["line"], shown
+        shot = Image.open(io.BytesIO(page.screenshot())).convert("L")
+        (found,) = [
+            code
+            for code in zxingcpp.read_barcodes(shot)
+            if code.format == zxingcpp.BarcodeFormat.QRCode
+        ]
+        assert urlsplit(found.text).scheme == "http"
+        assert shown["link"]["text"] == found.text.removeprefix("http://")
+        assert found.text == f"{url}/join?code={code}"
+        box = qr.bounding_box()
+        modules = segno.make_qr(found.text, error="m").symbol_size(border=QR_MODULE_BORDER)[0]
+        assert box["width"] == box["height"] >= QR_LEAST_PX
+        module_px = box["width"] / modules
+        assert module_px == int(module_px), (box, modules)
+        assert box["x"] == int(box["x"]) and box["y"] == int(box["y"]), box  # on the pixel grid
+        own = np.asarray(Image.open(io.BytesIO(qr.screenshot())).convert("L"))
+        assert own.shape == (box["height"], box["width"])
+        assert quiet_modules(own, int(module_px)) == pytest.approx(QR_MODULE_BORDER, abs=0.2)
+        if not lecture:  # the room screen offers lecture mode where the lecturer looks
+            page.get_by_role("button", name="Lecture mode", exact=True).click()
+            expect_link(page, lecture="1")
+            fits_one_screen(page, lecture=True)
+        assert exceptions_on(page) == []
     finally:
         context.close()
 

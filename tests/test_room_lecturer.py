@@ -110,7 +110,10 @@ def test_a_room_opened_from_an_exercise_asks_its_problem_and_keeps_its_key(remem
     assert set(CONTROLS) - {"cls_reveal", "cls_vote_again"} <= keys_on(app) | {"cls_end"}
     shown = texts(app)
     assert code in shown  # the join code, large
-    assert any(f"http://lab.example:8501/join?code={code}" in text for text in shown)
+    # The link, to type (no scheme) and to follow (the whole of it, as the QR code's).
+    link = f"http://lab.example:8501/join?code={code}"
+    pages = [element.proto.body for element in app.get("html")]
+    assert any(f'href="{link}"' in body and f">{link[7:]}</a>" in body for body in pages)
     assert app.get("image")  # the QR code
     assert not any(secret in text for text in shown)  # the key never on screen...
     assert secret not in json.dumps(dict(app.query_params))  # ...nor in the link

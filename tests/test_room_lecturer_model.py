@@ -9,6 +9,7 @@ import re
 
 import numpy as np
 import pytest
+import segno
 
 from pooling import PoolConfig
 from teaching import class_link
@@ -261,13 +262,28 @@ def test_the_ask_link_carries_x_and_dl_dy_back_exactly_and_says_why_not():
 def test_the_qr_code_is_at_least_as_big_as_asked_in_whole_pixels_per_module():
     image = qr_image(
         "http://127.0.0.1:8501/join?code=K7QX3M",
-        least_px=style.QR_LECTURE_PX,
+        least_px=style.QR_LEAST_PX,
         dark=style.QR_DARK,
         light=style.QR_LIGHT,
         border=style.QR_MODULE_BORDER,
     )
     assert image.svg.startswith("<svg") and f'width="{image.side}"' in image.svg
-    assert style.QR_LECTURE_PX <= image.side < 1.2 * style.QR_LECTURE_PX
+    assert style.QR_LEAST_PX <= image.side < 1.2 * style.QR_LEAST_PX
+    # The standard's quiet zone, 4 modules on each side, in the image's whole pixels.
+    symbol = segno.make_qr("http://127.0.0.1:8501/join?code=K7QX3M", error="m")
+    modules = symbol.symbol_size(border=0)[0] + 2 * 4
+    assert style.QR_MODULE_BORDER == 4 and image.side % modules == 0
+
+
+@pytest.mark.parametrize(
+    ("link", "typed"),
+    [
+        ("http://127.0.0.1:8501/join?code=K7QX3M", "127.0.0.1:8501/join?code=K7QX3M"),
+        ("https://lab.example.edu/pool/join?code=K7QX3M", "lab.example.edu/pool/join?code=K7QX3M"),
+    ],
+)
+def test_the_link_to_type_is_the_join_link_without_its_scheme(link, typed):
+    assert model.typed_link(link) == typed
 
 
 def test_the_shift_sums_every_wrong_answer_it_does_not_name():

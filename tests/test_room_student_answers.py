@@ -98,7 +98,16 @@ def test_a_number_is_saved_changed_and_a_malformed_one_explained(room):
     send(app, text="**two**")
     assert any(w.startswith("Your answer ` **two** ` is not a number") for w in warnings(app))
     assert room.answer_of(token) == -1.5
-    assert f"Your answer: {answer_text(problem, -1.5)} (saved)." in " ".join(shown_text(app))
+    # Said under the box, and the line under it no longer calls the box's text saved.
+    order = [getattr(e, "key", None) or getattr(e, "value", None) for e in in_page_order(app.main)]
+    box = order.index(STATE.number)
+    assert order[box + 1].startswith("Your answer ` **two** ` is not a number")
+    kept = answer_text(problem, -1.5)
+    assert f"Saved: {kept}; the text in the box was not sent." in " ".join(shown_text(app))
+    assert "(saved)" not in " ".join(shown_text(app))
+    send(app, text="2.5")  # a good one: the refusal goes
+    assert room.answer_of(token) == 2.5 and warnings(app) == []
+    assert f"Your answer: {answer_text(problem, 2.5)} (saved)." in " ".join(shown_text(app))
 
 
 def test_a_size_is_saved_from_its_two_boxes(room):
@@ -138,15 +147,21 @@ def top_place(app, key: str) -> int:
 
 
 def test_a_warning_that_comes_and_goes_moves_no_answer_box(room):
-    """The browser keeps a box's typing only while the box keeps its place: a warning
-    said once must not shift the boxes (the notices' box is drawn on every run)."""
-    room.ask("size")
+    """The browser keeps a box's typing only while the box keeps its place: a refusal
+    said under the boxes must not shift them, coming or going (the notices' box and
+    the refusal's are drawn on every run)."""
+    problem = room.ask("size")
     app = student({"code": room.code})
     places = {top_place(app, STATE.rows)}
     send(app, STATE.rows, "x", room_cols="0")
-    assert len(warnings(app)) == 2
+    (said,) = warnings(app)  # both boxes' reasons, in one sentence under them
+    assert "Output height ` x `" in said and "Output width ` 0 `" in said
     places.add(top_place(app, STATE.rows))
-    app.run()
+    app.run()  # a poll's run: the boxes still hold the text refused, still said
+    assert warnings(app) == [said]
+    places.add(top_place(app, STATE.rows))
+    rows, cols = problem.answer
+    send(app, STATE.rows, str(rows), room_cols=str(cols))
     assert warnings(app) == []
     places.add(top_place(app, STATE.rows))
     assert len(places) == 1
@@ -253,7 +268,7 @@ def test_a_second_vote_shows_the_first_and_takes_a_new_answer(room):
     room.close()
     room.again()
     app.run()
-    assert any(f"vote again on round {first_round}" in s.value for s in app.subheader)
+    assert any(f"vote again on round {first_round}'s question" in text for text in shown_text(app))
     first = answer_text(problem, {cell})
     assert any(f"Your first vote: {first}." in c.value for c in app.caption)
     assert "No answer saved yet. You can change it until voting closes." in shown_text(app)

@@ -93,6 +93,14 @@ def join_link(root: str, join_path: str, code: str) -> str:
     return f"{root.rstrip('/')}/{join_path}?code={code}"
 
 
+def typed_link(link: str) -> str:
+    """The join link as the projector writes it for typing: without its scheme (a
+    browser adds it), 'http://h:8501/join?code=K7QX3M' -> 'h:8501/join?code=K7QX3M'.
+    The QR code keeps the whole link: a phone's camera opens only a link with one."""
+    parts = urlsplit(link)
+    return urlunsplit(("", parts.netloc, parts.path, parts.query, "")).removeprefix("//")
+
+
 # -- the question in words ---------------------------------------------------------------
 
 

@@ -99,6 +99,7 @@ NARROW_PX = 200
 # side by side: laid out wider than HALF_PX for bigger cells and targets on a phone,
 # where the columns stack, at the cost of some room below them on a projector.
 ANSWER_MAP_PX = 300
+PHONE_PAIR_MAP_PX = 170  # x and dL/dy side by side in a phone's column, a gap between
 # In lecture mode an exercise's maps take 3/5 of a
 # projector's main column (656 of 1120 px, measured at 1280x720), the question and the
 # answer the rest: a batch's mosaics fit it.
@@ -209,15 +210,21 @@ SLOPE_LABEL_SHIFT = {
 }
 
 # -- class mode's projector (ui/figures/class_answers.py, ui/class_mode/lecturer) --------
-# The room screen at 1280x720 in lecture mode: a join panel (the code, the QR code, the
-# link, the controls) beside the class's answers. The QR code is at least 300 px tall
-# there, for a phone at the back of a hall; at a desk it can be smaller.
-ROOM_JOIN_PX = 340  # the join panel's column in lecture mode
-QR_LECTURE_PX = 320
-QR_DESK_PX = 240
-QR_MODULE_BORDER = 2  # the quiet zone, in modules (phones read 2 well on a white box)
+# The room screen fits a 1280x720 projector in either mode (lecture mode or not, the
+# menu open or not): a join panel (the code, the QR code, the link) beside the class's
+# answers. The QR code is at least 300 px tall, for a phone at the back of a hall, each
+# module a whole number of CSS px, and the link is one line at ROOM_LINK_PX.
+ROOM_JOIN_PX = 340  # the join panel's column, at the least (wider for a long link)
+QR_LEAST_PX = 300
+QR_MODULE_BORDER = 4  # the quiet zone, in modules: the standard's (ISO/IEC 18004)
 ROOM_CODE_LECTURE_PX = 64  # the join code, read from the back of the hall
 ROOM_CODE_DESK_PX = 44
+ROOM_LINK_PX = 20  # the join link: lecture mode's text size, whatever the mode
+ROOM_LINK_SLACK_PX = 8  # room the link's one line keeps beyond its estimated width
+ROOM_DESK_TOP_PX = 36  # above the room at a desk: the page's 2.2 rem (35.2) in whole px
+# Above a joined student's page: the page title's own margin cleared Streamlit's header
+# band (3.75 rem, the menu's button in it); the room's one line needs that room itself.
+JOINED_TOP_PX = 56
 # The share map: each cell's share in % at SHARE_FONT_PX (20.8 px in lecture mode) in a
 # column ROOM_MAP_PX wide (alone, the words beside it) or ROOM_PAIR_MAP_PX (two votes
 # side by side: 8 columns of "100" just fit), in CSS px as grid_figure's width_px; its

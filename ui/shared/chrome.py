@@ -11,7 +11,7 @@ import streamlit as st
 from teaching.pages import PAGE_BY_LABEL
 
 from ..figures.style import PHONE_SCREEN_PX
-from .lecture import LECTURE_CSS, lecture_switch, show_bad_link, start_lecture
+from .lecture import LECTURE_CSS, lecture_on, lecture_switch, show_bad_link, start_lecture
 
 # Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
 # a second row instead of being cut off on a narrow screen or a zoomed projector. On a
@@ -70,20 +70,31 @@ def page_link(label: str, description: str) -> None:
     st.markdown(description)
 
 
-def page_frame(title: str, intro: str) -> None:
+def page_frame(title: str, intro: str, *, heading: bool = True, menu_folded: bool = False) -> None:
     """Call first on every page. In lecture mode the sidebar starts folded away and the
-    intro is left out: the screen is the lesson's."""
+    intro is left out: the screen is the lesson's. heading=False: the page draws its
+    title and intro itself (page_heading), or none once its screen has a heading of
+    its own (a room's join code, a joined student's room). menu_folded: the sidebar
+    folds away outside lecture mode too (a screen for a projector; a lecturer who
+    opens it by hand keeps it open: Streamlit keeps that choice in the browser)."""
     lecture = start_lecture()
     st.set_page_config(
         page_title=f"{title} · Pooling Backprop Lab",
         page_icon=":material/grid_on:",
         layout="wide",
-        initial_sidebar_state="collapsed" if lecture else "auto",  # auto: closed on a phone
+        # auto: closed on a phone
+        initial_sidebar_state="collapsed" if lecture or menu_folded else "auto",
     )
     css = PAGE_CSS + (LECTURE_CSS if lecture else "")
     st.html(f"<style>{css}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
     sidebar_top()
-    st.title(title)
+    if heading:
+        page_heading(title, intro)
     show_bad_link()
-    if not lecture:
+
+
+def page_heading(title: str, intro: str) -> None:
+    """The page's title, and its intro outside lecture mode."""
+    st.title(title)
+    if not lecture_on():
         st.markdown(intro)

@@ -89,6 +89,24 @@ def _switched() -> None:
     st.query_params[LECTURE] = "1" if state[LECTURE] else "0"
 
 
+def _switched_on() -> None:
+    st.session_state[LECTURE] = True
+    st.query_params[LECTURE] = "1"
+
+
+def lecture_button(*, key: str) -> None:
+    """Outside lecture mode, a button that turns it on: a screen made for a projector
+    offers it where the lecturer looks, not only in the menu."""
+    if not lecture_on():
+        st.button(
+            "Lecture mode",
+            key=key,
+            icon=":material/slideshow:",
+            on_click=_switched_on,
+            help="For a projector: every sentence at 20 px, the menu folded away.",
+        )
+
+
 def lecture_switch() -> None:
     st.session_state[SWITCH] = lecture_on()
     st.toggle(

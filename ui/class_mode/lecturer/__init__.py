@@ -20,6 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from rooms import store
 
 from ...shared import browser
+from ...shared.chrome import page_heading
 from ...shared.state import literal, show_notices
 from ..database import engine
 from . import actions
@@ -47,11 +48,18 @@ from .views_results import results_view
 from .views_room import GONE, UNREACHABLE, room_view, watch
 
 
-def render() -> None:
+def render(title: str, intro: str) -> None:
+    """The page under its title and intro, or, for a room this browser runs, the room
+    screen with none (its heading is the join code: 720 px have no room for both)."""
     init_state()
+    code, reason = code_from_link()
+    if code is None or key_for(code) is None:
+        page_heading(title, intro)
     show_notices(STATE.page)
     said_view()
-    code = code_from_link()
+    if reason is not None:
+        given = st.query_params.get(ROOM_FIELD, "")
+        st.warning(f"Link value **room** = {literal(given)}: {reason}", icon=":material/link_off:")
     if code is None:
         opening_view()
     else:
@@ -60,13 +68,18 @@ def render() -> None:
     browser.mount()
 
 
-def code_from_link() -> str | None:
+def room_in_link() -> bool:
+    """Whether the link names a room: its screen is for the projector, the menu folded
+    (1120 of a 1280-px projector's width hold the answers; 820 do not)."""
+    return ROOM_FIELD in st.query_params
+
+
+def code_from_link() -> tuple[str | None, ValueError | None]:
+    """The room the link names (None: none), and why the link's value is no code."""
     try:
-        return linked_code()
+        return linked_code(), None
     except ValueError as reason:
-        given = st.query_params.get(ROOM_FIELD, "")
-        st.warning(f"Link value **room** = {literal(given)}: {reason}", icon=":material/link_off:")
-        return None
+        return None, reason
 
 
 def room_screen(code: str) -> None:

@@ -88,6 +88,9 @@ class LecturerState:
     results_button: str = f"{P}_results"  # the room's results, question by question
     back_button: str = f"{P}_back"  # from the results back to the room
     csv_button: str = f"{P}_csv"  # the results downloaded as CSV
+    link_box: str = f"{P}_link_box"  # the join link's container (its CSS)
+    room_row: str = f"{P}_room_row"  # the join panel and the room, side by side
+    lecture_button: str = f"{P}_lecture"  # lecture mode on, beside the join panel
     fig_share: str = f"{P}_fig_share"
     fig_bars: str = f"{P}_fig_bars"
     fig_first: str = f"{P}_fig_first"  # the first vote beside the second

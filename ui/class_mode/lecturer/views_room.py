@@ -2,8 +2,8 @@
 the QR code of the join link, the link) beside the question, the controls and the
 class's answers: a live count and the share map or bars while answers come in (a
 fragment that runs every second), then the engine's answer over them with the share
-right and the wrong answers named, then two votes side by side with the shift. In
-lecture mode each state fits a 1280x720 projector."""
+right and the wrong answers named, then two votes side by side with the shift. Each
+state fits a 1280x720 projector, in lecture mode or not."""
 
 from __future__ import annotations
 
@@ -28,7 +28,9 @@ from teaching.class_mode.lecturer import question_words
 from ui.figures import class_answers as room_figures
 
 from ...figures.style import (
+    LECTURE_BOTTOM_PX,
     LECTURE_MAIN_PX,
+    ROOM_DESK_TOP_PX,
     ROOM_JOIN_PX,
     ROOM_MAP_MOST_PX,
     ROOM_MAP_PX,
@@ -36,15 +38,30 @@ from ...figures.style import (
     ROOM_PAIR_MOST_PX,
 )
 from ...shared.chart import cached, chart
+from ...shared.lecture import lecture_on
 from . import actions
 from .live import RoundView, pulse, round_view, share_percents
 from .state import STATE, adopt_layer
 from .views import layer_maps, question_chooser, question_maps, results_button
-from .views_join import join_panel, recovery_code
+from .views_join import join_panel, join_panel_px, recovery_code
 
 VOTES = {1: "first vote", 2: "second vote"}
 GONE = ("gone",)  # drawn as: no room has the code (deleted, expired)
 UNREACHABLE = ("unreachable",)  # drawn as: the database did not answer
+# Below the room, Streamlit's 160 px of empty room goes in either mode (lecture mode's
+# CSS does so already): the screen ends at its content, and 720 px hold it. Above it,
+# a whole number of px at a desk: the QR code starts on a whole pixel. The row that
+# never wraps would scroll what sticks out of it (a chart's last pixels): it shows
+# them, as columns do.
+ROOM_SCREEN_CSS = (
+    '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
+    f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }} "
+    f".st-key-{STATE.room_row} {{ overflow: visible; }}</style>"
+)
+DESK_TOP_CSS = (
+    '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
+    f"{{ padding-top: {ROOM_DESK_TOP_PX}px; }}</style>"
+)
 
 
 def vote_name(vote: int) -> str:
@@ -54,13 +71,16 @@ def vote_name(vote: int) -> str:
 def room_view(code: str, current) -> None:
     """The room screen: the join panel left; the question, the controls and the
     answers right."""
-    left, right = st.columns([ROOM_JOIN_PX, LECTURE_MAIN_PX - ROOM_JOIN_PX], gap="medium")
-    # Every read before the first widget: a read that fails then leaves no widget
-    # drawn that the page's sentence about the failure would draw again.
+    # Every read before the first element: a read that fails then leaves nothing
+    # drawn (a keyed row, say) that the page's sentence about the failure would
+    # draw again.
     shown = round_view(code, current.round_number) if current.round_number else None
     first = first_vote(code, shown, state=current.state)
     if shown is not None:
         adopt_layer(shown.question)
+    st.html(ROOM_SCREEN_CSS if lecture_on() else ROOM_SCREEN_CSS + DESK_TOP_CSS)
+    row = st.container(horizontal=True, gap="medium", wrap=False, key=STATE.room_row)
+    left, right = row.container(width=join_panel_px(code)), row.container()
     with left:
         join_panel(code)
         recovery_code(code)

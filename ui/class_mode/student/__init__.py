@@ -15,39 +15,42 @@ from sqlalchemy.exc import SQLAlchemyError
 from rooms import store
 
 from ...shared import browser
+from ...shared.chrome import page_heading
 from . import actions
 from .live import follow_room, read_room, start_watch
 from .state import STATE, UNREAD, init_state, joined_code, leave_room, say, take_link_code, token
 from .views import HIDDEN_CSS, join_form, notices_view, room_header, room_view, waiting_for_browser
 
 
-def render() -> None:
+def render(title: str, intro: str) -> None:
+    """The join form under the page's title and intro; once joined, the room under one
+    line that names it (a phone's screen is the question's)."""
     init_state()
     mine = token()
     if mine is None:
+        page_heading(title, intro)
         waiting_for_browser()
     else:
-        in_room(mine)
+        in_room(mine, heading=lambda: page_heading(title, intro))
         follow_room()
     browser.mount()
 
 
-def in_room(mine: str) -> None:
-    """The room joined (the link's, the first time), else the join form."""
+def in_room(mine: str, *, heading) -> None:
+    """The room joined (the link's, the first time), else `heading()` and the join
+    form."""
     link_code = take_link_code()
     if link_code is not None and joined_code() is None:
         if not actions.join(link_code, "", token=mine, from_link=True):
             leave_room()  # the link's code goes from the link too
     code = joined_code()
-    if code is None:
+    now = None if code is None else room_now(code, mine)
+    if joined_code() is None:  # never joined, or the room went away
+        heading()
         notices_view()
         join_form(mine)
         return
-    now = room_now(code, mine)
     notices_view()
-    if joined_code() is None:  # the room went away
-        join_form(mine)
-        return
     room_header(code, st.session_state[STATE.nickname])
     if now is not None:
         room_view(now, token=mine)

@@ -17,7 +17,16 @@ from teaching.exercises.answers import parse_number, parse_whole
 from ...shared.chart import clicked_cell
 from ...shared.state import literal
 from ..database import engine
-from .state import STATE, enter_room, leave_room, note_saved, saved_answer, say
+from .state import (
+    STATE,
+    clear_refusal,
+    enter_room,
+    leave_room,
+    note_saved,
+    refuse,
+    saved_answer,
+    say,
+)
 
 NO_DATABASE = "The class's database did not answer: try again in a moment."
 CLOSED = "Voting on this question has closed: your saved answer stays as it was."
@@ -59,26 +68,27 @@ def join_pressed(token: str) -> None:
     join(typed, state.get(STATE.join_nickname, ""), token=token, from_link=False)
 
 
-def save(round_number: int, raw, *, token: str) -> bool:
-    """The answer `raw` (as parse_answer reads it) for `round_number`; False, said on
-    the page, when the store refuses it."""
+def save(round_number: int, raw, *, token: str, tell=say) -> bool:
+    """The answer `raw` (as parse_answer reads it) for `round_number`; False, said by
+    `tell(kind, text)` (above the page; a typed answer's under its box), when the
+    store refuses it. A room gone is said above the page: the page leaves it."""
     code = st.session_state.get(STATE.code)
     if code is None:
         return False
     try:
         store.answer(engine(), code, token=token, round_number=round_number, raw=raw)
     except store.RoundClosed:
-        say("warning", CLOSED)
+        tell("warning", CLOSED)
         return False
     except store.NoSuchRoom as error:
         say("error", str(error))
         leave_room()
         return False
     except store.RoomError as error:  # too fast, or an answer the store cannot take
-        say("warning", str(error))
+        tell("warning", str(error))
         return False
     except SQLAlchemyError:
-        say("warning", NO_DATABASE)
+        tell("warning", NO_DATABASE)
         return False
     return True
 
@@ -97,23 +107,37 @@ def tapped(round_number: int, chart_key: str, token: str) -> None:
         note_saved(round_number, picks)
 
 
-def read_box(key: str, parse, *, label: str):
-    """parse(the box's text), or None after a sentence that echoes the text."""
+def read_box(key: str, parse, *, label: str, tell):
+    """parse(the box's text), or None after a sentence (by `tell`) that echoes it."""
     text = st.session_state.get(key, "")
     if not text.strip():
-        say("warning", f"{label} is empty: type a number there, then send it.")
+        tell("warning", f"{label} is empty: type a number there, then send it.")
         return None
     try:
         return parse(text)
     except ValueError as error:
-        say("warning", f"{label} {literal(text)} {error}.")
+        tell("warning", f"{label} {literal(text)} {error}.")
         return None
 
 
-def send_number(round_number: int, token: str) -> None:
-    value = read_box(STATE.number, parse_number, label="Your answer")
+def box_teller(round_number: int):
+    """tell(kind, text) for a typed answer: said under its box, for this round, in
+    place of what the last sending was told."""
+    clear_refusal()
+    return lambda kind, text: refuse(round_number, kind, text)
+
+
+def send_typed(round_number: int, token: str, value, *, tell) -> None:
+    """A typed answer read from its boxes (None: refused there, said by `tell`) to the
+    store."""
     if value is not None:
-        save(round_number, value, token=token)
+        save(round_number, value, token=token, tell=tell)
+
+
+def send_number(round_number: int, token: str) -> None:
+    tell = box_teller(round_number)
+    value = read_box(STATE.number, parse_number, label="Your answer", tell=tell)
+    send_typed(round_number, token, value, tell=tell)
 
 
 def parse_side(text: str) -> int:
@@ -129,10 +153,11 @@ def parse_side(text: str) -> int:
 
 
 def send_size(round_number: int, token: str) -> None:
-    rows = read_box(STATE.rows, parse_side, label="Output height")
-    cols = read_box(STATE.cols, parse_side, label="Output width")
-    if rows is not None and cols is not None:
-        save(round_number, [rows, cols], token=token)
+    tell = box_teller(round_number)
+    rows = read_box(STATE.rows, parse_side, label="Output height", tell=tell)
+    cols = read_box(STATE.cols, parse_side, label="Output width", tell=tell)
+    both = None if rows is None or cols is None else [rows, cols]
+    send_typed(round_number, token, both, tell=tell)
 
 
 def leave() -> None:

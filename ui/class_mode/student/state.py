@@ -32,6 +32,16 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why round `round_number`'s typed answer was not saved, said under its box
+    (where the student is looking, the phone's keyboard up), not above the page."""
+
+    round_number: int
+    kind: str
+    texts: tuple[str, ...]  # one per box refused (a size has two)
+
+
+@dataclass(frozen=True)
 class StudentState:
     """Every key the students' page keeps in session state or gives a widget."""
 
@@ -45,6 +55,8 @@ class StudentState:
     boxes_round: str = "room_boxes_round"  # the round whose saved answer filled the boxes
     notices: str = "room_notices"  # [Notice], said once
     notices_box: str = "room_notices_box"  # always drawn: what follows keeps its place
+    refused: str = "room_refused"  # Refusal: a typed answer not sent, said by its box
+    refusal_box: str = "room_refusal_box"  # under the boxes, always drawn (as notices_box)
     join_code: str = "join_code"
     join_nickname: str = "join_nickname"
     join_button: str = "join_button"
@@ -139,6 +151,24 @@ def note_saved(round_number: int, answer) -> None:
     st.session_state[STATE.saved] = {round_number: answer}
 
 
+def refuse(round_number: int, kind: str, text: str) -> None:
+    """One more reason this round's sending was refused (a sending clears the last
+    one's first: clear_refusal)."""
+    said = refusal(round_number)
+    texts = (*said.texts, text) if said is not None else (text,)
+    st.session_state[STATE.refused] = Refusal(round_number, kind, texts)
+
+
+def refusal(round_number: int) -> Refusal | None:
+    """The refusal of this round's typed answer, if its last sending was refused."""
+    found = st.session_state.get(STATE.refused)
+    return found if found is not None and found.round_number == round_number else None
+
+
+def clear_refusal() -> None:
+    st.session_state.pop(STATE.refused, None)
+
+
 def fill_boxes(round_number: int, texts: tuple[str, ...], keys: tuple[str, ...]) -> None:
     """Once per round, before the boxes are drawn: they hold the saved answer (after a
     reload too), or nothing (a new round must not show the last round's number)."""
@@ -146,5 +176,6 @@ def fill_boxes(round_number: int, texts: tuple[str, ...], keys: tuple[str, ...])
     if state.get(STATE.boxes_round) == round_number:
         return
     state[STATE.boxes_round] = round_number
+    clear_refusal()
     for key, text in zip(keys, texts or ("",) * len(keys), strict=True):
         state[key] = text

@@ -21,19 +21,23 @@ from teaching.exercises.model import Problem
 from teaching.exercises.replies import marks_legend
 from teaching.words import pad_label
 
-from ...exercises.views import cell_marks, map_chart
+from ...exercises.views import cell_marks
 from ...figures import grid as grids
 from ...figures.answer_marks import answer_map
-from ...figures.style import ANSWER_MAP_PX
+from ...figures.style import ANSWER_MAP_PX, JOINED_TOP_PX, PHONE_PAIR_MAP_PX
 from ...shared import browser
 from ...shared.chart import cached, chart
 from ...shared.state import literal
 from . import actions
 from .live import RoomNow
-from .state import STATE, Notice, fill_boxes, take_notices
+from .state import STATE, Notice, fill_boxes, refusal, take_notices
 
 ICONS = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
 HIDDEN_CSS = f"<style>.st-key-{STATE.poll} {{ display: none; }}</style>"
+# Joined, the page starts with the room's line instead of a title (JOINED_TOP_PX).
+JOINED_CSS = (
+    f'<style>[data-testid="stMainBlockContainer"] {{ padding-top: {JOINED_TOP_PX}px; }}</style>'
+)
 
 
 def notices_view(notices: list[Notice] | None = None) -> None:
@@ -56,7 +60,7 @@ def join_form(token: str) -> None:
         key=STATE.join_code,
         max_chars=32,
         placeholder="K7QX3M",
-        help="6 letters or digits, shown on the projector under the QR code.",
+        help="6 letters or digits, shown large on the projector above the QR code.",
     )
     st.text_input(
         "Nickname (optional)",
@@ -76,6 +80,9 @@ def join_form(token: str) -> None:
 
 
 def room_header(code: str, nickname: str) -> None:
+    """The room's one line, in place of the page's title and intro (a phone's screen
+    is the question's), clear of Streamlit's header band."""
+    st.html(JOINED_CSS)
     row = st.container(horizontal=True, gap="small", vertical_alignment="center")
     named = f" as {literal(nickname)}" if nickname else ""
     row.markdown(f"Room **{code}**{named}", width="stretch")
@@ -100,7 +107,7 @@ def room_view(now: RoomNow, *, token: str) -> None:
     vote = (
         f" · vote again on round {room_round.first_round}'s question" if room_round.vote > 1 else ""
     )
-    st.subheader(f"Round {room_round.number}{vote}")
+    st.markdown(f"**Round {room_round.number}**{vote}")  # one line: the question is the screen's
     if room_round.state == "revealed":  # the verdict first: on a phone, above the fold
         verdict_view(problem, now.mine)
     status_line(room_round.state, now)
@@ -111,7 +118,8 @@ def room_view(now: RoomNow, *, token: str) -> None:
     if room_round.state == "revealed":
         legend_view(problem, now.mine)
     else:
-        saved_line(problem, room_round.state, now.mine)
+        refused = room_round.state == "open" and refusal(room_round.number) is not None
+        saved_line(problem, room_round.state, now.mine, refused=refused)
 
 
 def status_line(state: str, now: RoomNow) -> None:
@@ -123,8 +131,13 @@ def status_line(state: str, now: RoomNow) -> None:
         st.warning("Voting has closed: wait for the lecturer.", icon=":material/lock:")
 
 
-def saved_line(problem: Problem, state: str, mine) -> None:
-    if mine is None:
+def saved_line(problem: Problem, state: str, mine, *, refused: bool = False) -> None:
+    """What the store holds for this browser; after a refused sending, that the box's
+    text is not it."""
+    if refused:
+        kept = "nothing" if mine is None else answer_text(problem, mine)
+        said = f"Saved: {kept}; the text in the box was not sent."
+    elif mine is None:
         said = "No answer saved yet." if state == "open" else "You did not answer."
     else:
         said = f"Your answer: {answer_text(problem, mine)} (saved)."
@@ -134,7 +147,7 @@ def saved_line(problem: Problem, state: str, mine) -> None:
 
 
 def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
-    """x (to tap, for cells), and dL/dy beside it (below it on a phone) for a value."""
+    """x (to tap, for cells), and dL/dy beside it for a value."""
     if problem.kind == "size":
         return
     config = problem.config
@@ -145,11 +158,27 @@ def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
     overlay = grids.Overlay(
         window=(problem.cell,), padding=overlay.padding, pad_label=overlay.pad_label
     )
-    left, right = st.columns(2)
+    # Side by side on a phone too (wrap=False): stacked, the two maps would push the
+    # answer's box below the fold.
+    left, right = st.columns(2, wrap=False)
     with left:
-        map_chart(problem.x, title="x", overlay=overlay, key=STATE.fig_x)
+        pair_map(problem.x, title="x", overlay=overlay, key=STATE.fig_x)
     with right:
-        map_chart(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
+        pair_map(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
+
+
+def pair_map(values, *, title: str, key: str, kind: str = "value", overlay=None) -> None:
+    """A map to read in half a phone's column: x (H, W) or dL/dy (OH, OW)."""
+    overlay = overlay or grids.Overlay()
+    figure = cached(
+        grids.grid_figure,
+        values=values,
+        title=title,
+        kind=kind,
+        overlay=overlay,
+        width_px=PHONE_PAIR_MAP_PX,
+    )
+    chart(figure, key=key)
 
 
 def pick_map(problem: Problem, now: RoomNow, *, overlay, token: str) -> None:
@@ -189,6 +218,7 @@ def typed_form(problem: Problem, round_number: int, mine, *, token: str) -> None
         fill_boxes(round_number, texts, keys)
         st.text_input("Your answer", key=STATE.number, placeholder="2.5 or 7/3")
         on_send = actions.send_number
+    refusal_view(round_number)
     browser.enter_presses(list(keys), STATE.send)
     st.button(
         "Send",
@@ -198,6 +228,15 @@ def typed_form(problem: Problem, round_number: int, mine, *, token: str) -> None
         on_click=on_send,
         args=(round_number, token),
     )
+
+
+def refusal_view(round_number: int) -> None:
+    """Under the boxes, in a box drawn on every run (the boxes above keep their place
+    either way): why the last sending was not saved."""
+    with st.container(key=STATE.refusal_box):
+        said = refusal(round_number)
+        if said is not None:
+            getattr(st, said.kind)(" ".join(said.texts), icon=ICONS[said.kind])
 
 
 def verdict_view(problem: Problem, mine) -> None:
