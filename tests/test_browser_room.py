@@ -252,7 +252,7 @@ def test_on_a_phone_the_question_its_answer_and_its_state_fit_one_screen(browser
     """At 390x844 with touch: once joined, one line names the room (no title, no
     intro), and x, the answer and its state fit the first screen at each step: the
     first vote, the reveal, the second vote; a number's maps, box and state too."""
-    made = store.open_room(database)
+    made = store.open_room(database, token=codes.new_token())
     question = question_from_exercise("cells", level=2, seed=4, number=2)
     store.ask(database, made.code, secret=made.secret, question=question)
     right = sorted(question.answer)
@@ -303,7 +303,7 @@ def test_on_a_phone_a_refused_number_is_said_under_its_box_and_not_called_saved(
 ):
     """ "abc" after a saved 3: the reason is said right under the box, in sight while
     typing, and the line under it no longer says "(saved)" beside the box's text."""
-    made = store.open_room(database)
+    made = store.open_room(database, token=codes.new_token())
     question = question_from_exercise("value", level=2, seed=4, number=2)
     store.ask(database, made.code, secret=made.secret, question=question)
     context = browser.new_context(**PHONE)

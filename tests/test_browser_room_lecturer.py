@@ -183,13 +183,26 @@ JOIN_TEXT = """(code) => {
 }"""
 
 
-# The QR code has stopped moving (the menu folding away slides the page): its place
-# is the same two frames apart.
+# The QR code has stopped moving: the menu has folded away (its slide moves the page,
+# and it may not have started when the room is first drawn), wholly off the screen,
+# and the code's place is the same across several frames.
 QR_STILL = """() => new Promise((done) => {
+  const menu = document.querySelector('[data-testid=stSidebar]');
+  // Folded means no width left (its box, slid off by a transform, is no measure):
+  // its width is a CSS transition, whose slow end moves the page by less than a
+  // pixel a frame.
+  if (menu && (menu.getAttribute('aria-expanded') !== 'false'
+               || menu.offsetWidth > 0)) { done(false); return; }
   const place = () => JSON.stringify(
     document.querySelector('[data-testid=stImage] img').getBoundingClientRect());
   const before = place();
-  requestAnimationFrame(() => requestAnimationFrame(() => done(place() === before)));
+  let frames = 8;
+  const look = () => {
+    if (place() !== before) { done(false); return; }
+    if (--frames === 0) { done(true); return; }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
 })"""
 
 

@@ -46,15 +46,21 @@ _TEXT = ", ".join(
         '[data-testid="stNumberInput"] input',
     )
 )
+# The header's band, see-through, and only its buttons and links take clicks: the
+# toolbar inside it spans the page's whole width and takes clicks of its own, so
+# content drawn under the band (a room's controls at the top right) needs both.
+HEADER_SEE_THROUGH_CSS = """
+[data-testid="stHeader"] { background: transparent; pointer-events: none; }
+[data-testid="stHeader"] [data-testid="stToolbar"] { pointer-events: none; }
+[data-testid="stHeader"] button, [data-testid="stHeader"] a { pointer-events: auto; }
+"""
 LECTURE_CSS = f"""
 {_TEXT} {{ font-size: {LECTURE_TEXT_PX}px; line-height: 1.4; }}
 {_MAIN} [data-testid="stMainBlockContainer"] {{
   padding-top: {LECTURE_TOP_PX}px; padding-bottom: {LECTURE_BOTTOM_PX}px;
 }}
 {_MAIN} h1 {{ font-size: {LECTURE_TITLE_PX}px; padding: 0; }}
-[data-testid="stHeader"] {{ background: transparent; pointer-events: none; }}
-[data-testid="stHeader"] button, [data-testid="stHeader"] a {{ pointer-events: auto; }}
-"""
+{HEADER_SEE_THROUGH_CSS}"""
 
 
 def start_lecture() -> bool:

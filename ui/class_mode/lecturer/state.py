@@ -90,6 +90,7 @@ class LecturerState:
     csv_button: str = f"{P}_csv"  # the results downloaded as CSV
     link_box: str = f"{P}_link_box"  # the join link's container (its CSS)
     room_row: str = f"{P}_room_row"  # the join panel and the room, side by side
+    join_column: str = f"{P}_join_column"  # the join panel's column (never shrunk)
     lecture_button: str = f"{P}_lecture"  # lecture mode on, beside the join panel
     fig_share: str = f"{P}_fig_share"
     fig_bars: str = f"{P}_fig_bars"

@@ -38,7 +38,7 @@ from ...figures.style import (
     ROOM_PAIR_MOST_PX,
 )
 from ...shared.chart import cached, chart
-from ...shared.lecture import lecture_on
+from ...shared.lecture import HEADER_SEE_THROUGH_CSS, lecture_on
 from . import actions
 from .live import RoundView, pulse, round_view, share_percents
 from .state import STATE, adopt_layer
@@ -56,7 +56,13 @@ UNREACHABLE = ("unreachable",)  # drawn as: the database did not answer
 ROOM_SCREEN_CSS = (
     '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
     f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }} "
-    f".st-key-{STATE.room_row} {{ overflow: visible; }}</style>"
+    f".st-key-{STATE.room_row} {{ overflow: visible; }} "
+    # The join panel keeps its width: shrunk by a wide answer column beside it, it
+    # would centre the QR code on a fraction of a pixel and blur every module's edge.
+    f".st-key-{STATE.join_column} {{ flex-shrink: 0; }} "
+    # The room's first line sits in the header's band, in either mode: see-through,
+    # and its controls take the clicks there.
+    f"{HEADER_SEE_THROUGH_CSS}</style>"
 )
 DESK_TOP_CSS = (
     '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
@@ -80,7 +86,8 @@ def room_view(code: str, current) -> None:
         adopt_layer(shown.question)
     st.html(ROOM_SCREEN_CSS if lecture_on() else ROOM_SCREEN_CSS + DESK_TOP_CSS)
     row = st.container(horizontal=True, gap="medium", wrap=False, key=STATE.room_row)
-    left, right = row.container(width=join_panel_px(code)), row.container()
+    left = row.container(width=join_panel_px(code), key=STATE.join_column)
+    right = row.container()
     with left:
         join_panel(code)
         recovery_code(code)
