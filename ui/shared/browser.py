@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from importlib.resources import files
 
 import streamlit as st
 
 from ui.pure.pages import URL_PATHS
-from ui.shared import browser_js
 
 KEY = "lab_browser"  # its element's key, hence its CSS class: st-key-lab_browser
 ARRIVED = "browser_arrived"  # namespaces whose stored value has come back this session
@@ -45,9 +45,8 @@ LEAVE_AFTER_MS = 5_000  # a page link followed that changed nothing by then led 
 # The element container holding the component is hidden: no empty row, no gap.
 CSS = f".st-key-{KEY} {{ display: none; }}"
 
-JS = browser_js.JS.replace("MAX_STORED_CHARS", str(MAX_STORED_CHARS)).replace(
-    "LEAVE_AFTER_MS", str(LEAVE_AFTER_MS)
-)
+# The script as the browser runs it (an ES module); the limits above reach it as data.
+JS = files("ui.shared").joinpath("browser.js").read_text(encoding="utf-8")
 
 _component = st.components.v2.component("pooling_lab_browser", css=CSS, js=JS, isolate_styles=False)
 
@@ -144,8 +143,11 @@ def _take_recall() -> None:
 def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> dict:
     """What the component is given: the page's URL path (None when unknown) and every
     page's, the namespaces to read (not yet come back), the text to write (only for
-    those that have), the focus and Enter rules."""
+    those that have), the focus and Enter rules, and the two limits (MAX_STORED_CHARS,
+    LEAVE_AFTER_MS)."""
     return {
+        "max_stored_chars": MAX_STORED_CHARS,
+        "leave_after_ms": LEAVE_AFTER_MS,
         "page": page,
         "pages": URL_PATHS,
         "recall": sorted(requests.wanted - arrived),

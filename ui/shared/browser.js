@@ -1,16 +1,14 @@
-"""The browser side of the lab's browser component (ui/shared/browser.py), as text: its
-script. MAX_STORED_CHARS and LEAVE_AFTER_MS are filled in by that module."""
-
-JS = r"""
+// The lab's browser component's script (ui/shared/browser.py), an ES module: its default
+// export is called on every run of the page with the component's data.
 const PREFIX = 'pooling-lab:';
-const MAX_CHARS = MAX_STORED_CHARS;
 const ARROWS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
 
-function read(namespace) {
+// maxChars: the longest text kept (browser.MAX_STORED_CHARS); longer is not sent.
+function read(namespace, maxChars) {
   try {
     const text = window.localStorage.getItem(PREFIX + namespace);
-    return text !== null && text.length <= MAX_CHARS ? text : null;
-  } catch (error) {
+    return text !== null && text.length <= maxChars ? text : null;
+  } catch {
     return null;  // storage switched off: nothing comes back
   }
 }
@@ -18,7 +16,7 @@ function read(namespace) {
 function write(namespace, text) {
   try {
     window.localStorage.setItem(PREFIX + namespace, text);
-  } catch (error) {
+  } catch {
     // full or switched off: the work stays for this session only
   }
 }
@@ -62,9 +60,9 @@ function hoverUnderFinger(event) {
 // old page makes before the new one arrives names the old page, and the server runs
 // that one: the click is lost. So once a page link is followed (or the browser goes
 // back or forward), the stored work asked for by a page being left waits; it is dropped
-// when that page goes, and sent if the page is still there LEAVE_MS later (the link led
-// nowhere). A click before this script first runs in the tab is not seen.
-const LEAVE_MS = LEAVE_AFTER_MS;
+// when that page goes, and sent if the page is still there lab.leaveMs later
+// (browser.LEAVE_AFTER_MS: the link led nowhere). A click before this script first runs
+// in the tab is not seen.
 // Streamlit's own page links (menu, top bar, st.page_link): the only links that change
 // the page in place. Any other link (an anchor, a download, a file) leaves it be.
 const PAGE_LINKS = ['stSidebarNavLink', 'stTopNavLink', 'stTopNavDropdownLink',
@@ -84,7 +82,7 @@ function followed(event) {
   try {
     const url = new URL(link.href, document.baseURI);
     return url.origin === window.location.origin ? url : null;
-  } catch (error) {
+  } catch {
     return null;  // an address the browser cannot read leads nowhere
   }
 }
@@ -105,10 +103,11 @@ function leaving(lab, pathname) {
 }
 
 const leavingElsewhere = (lab, page) =>
-  lab.leaving !== null && lab.leaving.to !== page && performance.now() - lab.leaving.at < LEAVE_MS;
+  lab.leaving !== null && lab.leaving.to !== page && performance.now() - lab.leaving.at < lab.leaveMs;
 
 function install() {
-  const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0 };
+  const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
+                leaveMs: 0 };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('click', (event) => {
     const url = followed(event);
@@ -140,8 +139,8 @@ function install() {
   // Enter in a listed text input presses its button, once Streamlit has the text.
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement)) return;
-    const pair = lab.enter.find((pair) =>
-      pair.inputs.some((key) => event.target.closest('.st-key-' + CSS.escape(key))));
+    const pair = lab.enter.find((candidate) =>
+      candidate.inputs.some((key) => event.target.closest('.st-key-' + CSS.escape(key))));
     if (!pair) return;
     setTimeout(() => boxOf(pair.button)?.querySelector('button')?.click(), 0);
   });
@@ -154,11 +153,13 @@ export default function ({ data, setStateValue }) {
   lab.groups = data.focus || [];
   lab.enter = data.enter || [];
   lab.pages = data.pages || [];
+  lab.leaveMs = data.leave_after_ms;
   if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
   for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
   const wanted = data.recall || [];
   if (!wanted.length) return undefined;
-  const found = Object.fromEntries(wanted.map((namespace) => [namespace, read(namespace)]));
+  const found = Object.fromEntries(
+    wanted.map((namespace) => [namespace, read(namespace, data.max_stored_chars)]));
   const message = JSON.stringify(found);
   const send = () => {
     if (call !== lab.calls) return;  // a later run's data came, or the page went
@@ -176,4 +177,3 @@ export default function ({ data, setStateValue }) {
     lab.sent = null;  // a page mounted again asks again (a request lost to a page change)
   };
 }
-"""
