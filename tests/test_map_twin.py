@@ -89,3 +89,25 @@ def test_the_html_escapes_titles_and_cells():
     assert "<img" not in html and "<b>" not in html
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
     assert '<th scope="col">column 0</th>' in html and '<th scope="row">row 0</th>' in html
+
+
+def test_a_checked_answer_and_a_matrix_say_their_marks_and_headers():
+    from ui.figures.answer_marks import AnswerMarks, answer_map
+    from ui.figures.matrix import jacobian_figure
+
+    checked = AnswerMarks(right=((0, 1),), missed=((1, 0),), extra=((0, 0),))
+    (answer,) = figure_twins(
+        answer_map(X, title="x", overlay=Overlay(), marks=checked, width_px=400)
+    )
+    assert answer.summary().endswith(
+        "right: row 0, column 1; missed: row 1, column 0; extra: row 0, column 0."
+    )
+    assert answer.cell_text(1, 0) == "2, missed"
+    (matrix,) = figure_twins(
+        jacobian_figure(np.array([[0.0, 1.0]]), out_shape=(1, 1), in_shape=(1, 2), title="J")
+    )
+    assert (matrix.row_header(0), matrix.column_header(1), matrix.cell_text(0, 1)) == (
+        "y0,0",
+        "x0,1",
+        "1",
+    )

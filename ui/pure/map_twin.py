@@ -10,7 +10,7 @@ cache keeps the two together and the chart wrapper needs nothing else to show it
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from .numbers import fmt
 WINNER = "winner"
 IN_WINDOW = "in the current window"
 PICKED = "picked"
+RIGHT, MISSED, EXTRA = "right", "missed", "extra"  # a checked answer's cells
 LISTED_CELLS = 4  # a mark on more cells than this is counted, not listed, in the summary
 
 
@@ -30,13 +31,21 @@ class MapTwin:
     low, high: its smallest and largest finite value (None when it has none);
     marks: {words: the marked cells (row, col)}, in the order the summary says them.
     Marked cells outside the grid (a window reaching into the padding) are kept: the
-    summary says so; the table marks only the cells it has."""
+    summary says so; the table marks only the cells it has. headers: the rows' and the
+    columns' names where they are not "row r" and "column c" (a matrix's "y0,1")."""
 
     name: str
     cells: tuple[tuple[str, ...], ...]
     low: float | None
     high: float | None
     marks: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
+    headers: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (rows', columns')
+
+    def row_header(self, row: int) -> str:
+        return self.headers[0][row] if self.headers else f"row {row}"
+
+    def column_header(self, col: int) -> str:
+        return self.headers[1][col] if self.headers else f"column {col}"
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -60,6 +69,11 @@ class MapTwin:
         parts += [f"{word}: {_where(marked, self.shape)}" for word, marked in self.marks.items()]
         return "; ".join(parts) + "."
 
+    def marked(self, marks: dict[str, tuple[Cell, ...]]) -> MapTwin:
+        """The same map with `marks` said too (those marking no cell left out)."""
+        more = {word: tuple(cells) for word, cells in marks.items() if tuple(cells)}
+        return replace(self, marks={**self.marks, **more})
+
     def as_meta(self) -> dict:
         """JSON-able, for a figure's layout.meta (from_meta reads it back)."""
         return {
@@ -68,6 +82,7 @@ class MapTwin:
             "low": self.low,
             "high": self.high,
             "marks": [[word, [list(cell) for cell in cells]] for word, cells in self.marks.items()],
+            "headers": None if self.headers is None else [list(names) for names in self.headers],
         }
 
     @classmethod
@@ -80,6 +95,7 @@ class MapTwin:
             marks={
                 word: tuple((int(r), int(c)) for r, c in cells) for word, cells in meta["marks"]
             },
+            headers=None if meta.get("headers") is None else tuple(map(tuple, meta["headers"])),
         )
 
 

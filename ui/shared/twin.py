@@ -26,9 +26,9 @@ def figure_twins(figure) -> list[MapTwin]:
 def twin_html(twin: MapTwin) -> str:
     """One map as HTML: <figure aria-label=name> with the summary and the table."""
     rows, cols = twin.shape
-    head = "".join(f'<th scope="col">column {col}</th>' for col in range(cols))
+    head = "".join(f'<th scope="col">{escape(twin.column_header(col))}</th>' for col in range(cols))
     body = "".join(
-        f'<tr><th scope="row">row {row}</th>'
+        f'<tr><th scope="row">{escape(twin.row_header(row))}</th>'
         + "".join(f"<td>{escape(twin.cell_text(row, col))}</td>" for col in range(cols))
         + "</tr>"
         for row in range(rows)
