@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ..shared import browser
 from ..shared.lecture import lecture_on
 from .answers import Verdict, check_cells, checked_value
 from .model import Problem
@@ -33,10 +34,12 @@ def reply_view(problem: Problem, pid: ProblemId) -> None:
     reply = checked_reply(problem, pid)
     if reply is None:
         return
+    said = reply.said if reply.right else f"{reply.said} {reply.mistake}".strip()
+    browser.announce(said)  # the verdict reaches a screen reader too
     if reply.right:
-        st.success(reply.said, icon=":material/check_circle:")
+        st.success(said, icon=":material/check_circle:")
         return
-    st.error(f"{reply.said} {reply.mistake}".strip(), icon=":material/cancel:")
+    st.error(said, icon=":material/cancel:")
 
 
 def explanation_view(problem: Problem, pid: ProblemId) -> None:

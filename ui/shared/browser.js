@@ -40,6 +40,25 @@ function leave(box) {
   if (active && box.contains(active) && chosen(box)) active.blur();
 }
 
+// -- The page's one polite live region ------------------------------------------------
+// Made once, outside Streamlit's tree (a node Streamlit redraws would be a new region,
+// which screen readers do not read); frames.js says its step's sentence in it too.
+const LIVE_ID = 'pooling-lab-live';
+const HIDDEN = 'position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;'
+  + 'clip-path:inset(50%);white-space:nowrap;';
+
+function say(text) {
+  let region = document.getElementById(LIVE_ID);
+  if (!region) {
+    region = Object.assign(document.createElement('div'), { id: LIVE_ID });
+    region.setAttribute('role', 'status');
+    region.setAttribute('aria-live', 'polite');
+    region.setAttribute('style', HIDDEN);
+    document.body.append(region);
+  }
+  region.textContent = text;
+}
+
 // -- Touch: one tap picks a chart's cell ----------------------------------------------
 // Plotly picks the point its last hover found (kept on the plot, computed on
 // mousemove). A finger sends no mousemove before it taps: the browser makes one up only
@@ -156,6 +175,8 @@ export default function ({ data, setStateValue }) {
   lab.leaveMs = data.leave_after_ms;
   if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
   for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
+  if (typeof data.announce === 'string' && data.announce !== lab.said) say(data.announce);
+  lab.said = data.announce;
   const wanted = data.recall || [];
   if (!wanted.length) return undefined;
   const found = Object.fromEntries(

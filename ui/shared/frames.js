@@ -361,6 +361,7 @@ function moveTo(player, position, { tell = false } = {}) {
     player.position = next;
     player.dirty = next !== player.serverPosition;
     writeLink(player);
+    sayStep(player);
   }
   draw(player);
   askAhead(player);
@@ -374,6 +375,28 @@ function stop(player) {
   writeLink(player);
   tellServer(player);  // one message when Play stops, none per frame
   draw(player);
+  sayStep(player);
+}
+
+// -- what a screen reader hears: the step's sentence, in the page's live region --------
+// The region is browser.js's (made once, outside Streamlit's tree); Play says nothing
+// until it stops.
+const LIVE_ID = 'pooling-lab-live';
+const HIDDEN = 'position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;'
+  + 'clip-path:inset(50%);white-space:nowrap;';
+
+function sayStep(player) {
+  const words = player.frames.words[player.position];
+  if (!words || player.playing !== null || !onPage(player)) return;
+  let region = document.getElementById(LIVE_ID);
+  if (!region) {
+    region = Object.assign(document.createElement('div'), { id: LIVE_ID });
+    region.setAttribute('role', 'status');
+    region.setAttribute('aria-live', 'polite');
+    region.setAttribute('style', HIDDEN);
+    document.body.append(region);
+  }
+  region.textContent = words.sentence.split('**').join('');
 }
 
 function play(player) {

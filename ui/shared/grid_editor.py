@@ -15,6 +15,7 @@ import streamlit as st
 
 from ..figures.style import EDITOR_COLUMN_PX
 from ..pure.links import MAX_GRID, check_values
+from . import browser
 from .state import GridKeys
 
 
@@ -100,6 +101,7 @@ def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
     try:
         grid = parse_edited(edited)
     except ValueError as error:
+        browser.announce(str(error))
         st.error(str(error))
         return None
     state[keys.current] = grid
