@@ -59,6 +59,36 @@ function say(text) {
   region.textContent = text;
 }
 
+// -- A map's picture out of the accessibility tree, where its text twin stands -------
+// ui/shared/twin.py puts a map's text twin (class lab-twin) just before its chart; a
+// screen reader would read the chart after it as a run of digits and tick labels, so
+// the chart is hidden from it (it holds nothing that takes focus: no tool bar).
+const CHART = '[data-testid="stPlotlyChart"]';
+
+function chartAfter(twin) {
+  const box = twin.closest('[data-testid="stElementContainer"]');
+  const next = box && box.nextElementSibling;
+  if (!next) return null;
+  return next.matches(CHART) || next.querySelector(':scope > ' + CHART)
+    ? next : next.querySelector(CHART);
+}
+
+function hideTwinnedCharts() {
+  for (const twin of document.querySelectorAll('.lab-twin')) {
+    const chart = chartAfter(twin);
+    if (chart && chart.getAttribute('aria-hidden') !== 'true') chart.setAttribute('aria-hidden', 'true');
+  }
+}
+
+function watchTwins() {
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; hideTwinnedCharts(); });
+  }).observe(document.body, { childList: true, subtree: true });
+}
+
 // -- Touch: one tap picks a chart's cell ----------------------------------------------
 // Plotly picks the point its last hover found (kept on the plot, computed on
 // mousemove). A finger sends no mousemove before it taps: the browser makes one up only
@@ -128,6 +158,7 @@ function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
                 leaveMs: 0 };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
+  watchTwins();
   document.addEventListener('click', (event) => {
     const url = followed(event);
     if (!url) return;
