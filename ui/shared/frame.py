@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..figures.style import PHONE_SCREEN_PX
+from ..figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS
 from ..pure.pages import PAGE_BY_LABEL
 from .lecture import LECTURE_CSS, lecture_switch, show_bad_link, start_lecture
 from .twin import CLASS as TWIN_CLASS
@@ -30,8 +30,7 @@ PAGE_CSS = f"""
   .katex-display {{ font-size: 0.85em; overflow-x: auto; overflow-y: hidden; }}
 }}
 [data-testid="stMainBlockContainer"] {{ padding-top: 2.2rem; }}
-[data-testid="stElementContainer"]:has(.{TWIN_CLASS}) {{ position: absolute; width: 1px;
-  height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; margin: -1px; }}
+[data-testid="stElementContainer"]:has(.{TWIN_CLASS}) {{ {VISUALLY_HIDDEN_CSS} }}
 [data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] {{ padding-top: 1rem; }}
 [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: 0.25rem; }}
 """
