@@ -44,7 +44,7 @@ def test_on_a_phone_no_chart_tool_bar_sits_on_a_figure(phone_page, app_url):
     plot = page.locator(".js-plotly-plot").first
     expect(plot).to_be_visible(timeout=TIMEOUT_MS)
     plot.tap()
-    assert page.locator(".modebar-container").count() == 0
+    assert page.locator(".modebar-container .modebar-btn").count() == 0
     expect(page.locator("[data-testid=stElementToolbar]").first).to_be_hidden()
 
 

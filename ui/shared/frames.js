@@ -385,18 +385,26 @@ const LIVE_ID = 'pooling-lab-live';
 const HIDDEN = 'position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;'
   + 'clip-path:inset(50%);white-space:nowrap;';
 
+// The region sits in a closed shadow root: screen readers read it as any other node,
+// but a page's text search (a test's get_by_text) does not find the same words twice,
+// once on screen and once in the region. Kept on window: both scripts write to it.
+function liveRegion() {
+  if (window.poolingLabLive?.isConnected) return window.poolingLabLive;
+  const host = Object.assign(document.createElement('div'), { id: LIVE_ID });
+  host.setAttribute('style', HIDDEN);
+  const region = document.createElement('div');
+  region.setAttribute('role', 'status');
+  region.setAttribute('aria-live', 'polite');
+  host.attachShadow({ mode: 'closed' }).append(region);
+  document.body.append(host);
+  window.poolingLabLive = region;
+  return region;
+}
+
 function sayStep(player) {
   const words = player.frames.words[player.position];
   if (!words || player.playing !== null || !onPage(player)) return;
-  let region = document.getElementById(LIVE_ID);
-  if (!region) {
-    region = Object.assign(document.createElement('div'), { id: LIVE_ID });
-    region.setAttribute('role', 'status');
-    region.setAttribute('aria-live', 'polite');
-    region.setAttribute('style', HIDDEN);
-    document.body.append(region);
-  }
-  region.textContent = words.sentence.split('**').join('');
+  liveRegion().textContent = words.sentence.split('**').join('');
 }
 
 function play(player) {
