@@ -100,7 +100,7 @@ def test_a_checked_answer_and_a_matrix_say_their_marks_and_headers():
         answer_map(X, title="x", overlay=Overlay(), marks=checked, width_px=400)
     )
     assert answer.summary().endswith(
-        "right: row 0, column 1; missed: row 1, column 0; extra: row 0, column 0."
+        "right pick: row 0, column 1; missed: row 1, column 0; extra pick: row 0, column 0."
     )
     assert answer.cell_text(1, 0) == "2, missed"
     (matrix,) = figure_twins(

@@ -21,7 +21,9 @@ from .numbers import fmt
 WINNER = "winner"
 IN_WINDOW = "in the current window"
 PICKED = "picked"
-RIGHT, MISSED, EXTRA = "right", "missed", "extra"  # a checked answer's cells
+# A checked answer's cells ("right pick", not "right": a verdict on the page begins
+# "Right:", and the twin should not read as a second verdict).
+RIGHT, MISSED, EXTRA = "right pick", "missed", "extra pick"
 LISTED_CELLS = 4  # a mark on more cells than this is counted, not listed, in the summary
 
 
