@@ -7,7 +7,7 @@ browser tests and the browser benchmark (JavaScript, for Playwright's wait_for_f
 # KaTeX has loaded), the lab's browser component (ui/shared/browser.py) has run its
 # script where the page mounts it, every Plotly chart is drawn and none is being drawn
 # (Plotly's _replotting, from the start of a draw to its traces), and no frame player
-# has charts of its frame left to draw (ui/shared/frames_js.py).
+# has charts of its frame left to draw (ui/shared/frames.js).
 SETTLED = """() => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;

@@ -139,12 +139,13 @@ SCREEN_FIT = """() => {
 }"""
 
 # Text in the main column drawn smaller than `floor` px, outside figures and code:
-# [[px, text], ...] (a figure's numbers are checked by CELL_FONT_PX-style probes).
+# [[px, text], ...] (a figure's numbers are checked by CELL_FONT_PX-style probes). A
+# map's text twin (.lab-twin) is not drawn at all: clipped to nothing, for screen readers.
 SMALL_TEXT = """(floor) => {
   const main = document.querySelector('[data-testid=stMain]');
   const small = [];
   const skip = 'svg, .js-plotly-plot, pre, code, .katex, [data-testid=stDataFrame], '
-    + '[data-testid=stExpanderIconCheck], '
+    + '[data-testid=stExpanderIconCheck], .lab-twin, '
     + '[data-testid=stSidebar], [data-testid=stToolbar], [data-testid=stTooltipContent]';
   for (const node of main.querySelectorAll('*')) {
     if (node.closest(skip) || !node.getClientRects().length) continue;

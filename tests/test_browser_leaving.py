@@ -1,5 +1,5 @@
 """A page being left stays quiet, in headless Chromium: the lab's browser script
-(ui/shared/browser_js.py) run on its own, on a bare page, with Playwright's clock.
+(ui/shared/browser.js) run on its own, on a bare page, with Playwright's clock.
 
 Why: a fresh session's page asks the browser for its stored work once its run is
 drawn, and that request reruns the page it names. When a learner clicks a menu entry
@@ -12,12 +12,13 @@ import json
 import pytest
 
 from teaching.pages import URL_PATHS
-from ui.shared.browser import JS, LEAVE_AFTER_MS
+from ui.shared.browser import JS, LEAVE_AFTER_MS, MAX_STORED_CHARS
 
 pytestmark = pytest.mark.browser
 
 ORIGIN = "http://lab.test"  # answered by the route below: no server, no network
 LEAVE_MS = LEAVE_AFTER_MS
+LIMITS = {"max_stored_chars": MAX_STORED_CHARS, "leave_after_ms": LEAVE_AFTER_MS}  # as mount()
 # Page links as Streamlit draws them (menu, st.page_link), and links that change no page;
 # like Streamlit, the page follows none of them itself.
 BARE_PAGE = """<!doctype html><title>probe</title>
@@ -34,11 +35,11 @@ LOAD = """async (js) => {
   window.sent = [];
   window.cleanups = [];
   window.run = (page, namespace) => {
-    const data = { page, pages: PAGES, recall: [namespace] };
+    const data = { page, pages: PAGES, recall: [namespace], ...LIMITS };
     const setStateValue = (name, value) => window.sent.push([page, name, value]);
     window.cleanups.push(component({ data, setStateValue }));
   };
-  component({ data: { page: 'batch', pages: PAGES }, setStateValue: () => {} });  // on
+  component({ data: { page: 'batch', pages: PAGES, ...LIMITS }, setStateValue: () => {} });
 }"""
 
 
@@ -52,7 +53,8 @@ def bare(page):
     page.clock.install(time=0)
     page.goto(f"{ORIGIN}/batch")
     page.clock.pause_at(1000)  # time moves only when a test moves it
-    page.evaluate(LOAD.replace("PAGES", json.dumps(URL_PATHS)), JS)
+    load = LOAD.replace("PAGES", json.dumps(URL_PATHS)).replace("LIMITS", json.dumps(LIMITS))
+    page.evaluate(load, JS)
     return page
 
 

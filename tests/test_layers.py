@@ -30,11 +30,6 @@ NOT_DRAWING = {
     "ui.figures.sizes": "how big a map is drawn, in pixels",
     # the server process's tuning, run by app.py after each page
     "ui.shared.process": "the first run's objects frozen out of the collector's walks",
-    # the browser components' scripts, until they are .js files (issue 30, item 4)
-    "ui.shared.browser_js": "script",
-    "ui.shared.frames_js": "script",
-    "ui.shared.frames_parts_js": "script",
-    "ui.shared.frames_draw_js": "script",
 }
 
 

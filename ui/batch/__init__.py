@@ -61,11 +61,13 @@ def checked_story() -> BatchStory | None:
     try:
         settings = settings_from_state()
     except ValueError as error:
+        browser.announce(f"This pooling layer is not valid: {error}.")
         st.error(f"This pooling layer is not valid: {error}.", icon=":material/error:")
         return None
     try:
         return cached_story(settings)
     except ValueError as error:
+        browser.announce(f"This network does not fit the 8×8 images: {error}.")
         st.error(f"This network does not fit the 8×8 images: {error}.", icon=":material/error:")
         return None
 

@@ -11,6 +11,7 @@ from teaching.exercises.model import Problem
 from teaching.exercises.replies import Reply, cells_reply, marks_legend, typed_reply
 from teaching.exercises.text import explanation
 
+from ..shared import browser
 from ..shared.lecture import lecture_on
 from .state import STATE, ProblemId, chosen_cells
 
@@ -34,10 +35,12 @@ def reply_view(problem: Problem, pid: ProblemId) -> None:
     reply = checked_reply(problem, pid)
     if reply is None:
         return
+    said = reply.said if reply.right else f"{reply.said} {reply.mistake}".strip()
+    browser.announce(said)  # the verdict reaches a screen reader too
     if reply.right:
-        st.success(reply.said, icon=":material/check_circle:")
+        st.success(said, icon=":material/check_circle:")
         return
-    st.error(f"{reply.said} {reply.mistake}".strip(), icon=":material/cancel:")
+    st.error(said, icon=":material/cancel:")
 
 
 def explanation_view(problem: Problem, pid: ProblemId) -> None:

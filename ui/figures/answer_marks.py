@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 
 from pooling.config import Cell
+from teaching.map_twin import EXTRA, MISSED, PICKED, RIGHT, MapTwin
 
 from . import layouts, style
 from .grid import Overlay, grid_figure
@@ -44,7 +45,8 @@ def answer_map(
     clickable: bool = False,
     lecture: bool = False,
 ) -> go.Figure:
-    """grid_figure(values, ...) with `marks` drawn on it, under its click targets."""
+    """grid_figure(values, ...) with `marks` drawn on it, under its click targets, and
+    said in its text twin."""
     figure = grid_figure(
         values,
         title=title,
@@ -53,6 +55,9 @@ def answer_map(
         clickable=clickable,
         lecture=lecture,
     )
+    (twin,) = figure.layout.meta["twin"]
+    said = {PICKED: marks.picks, RIGHT: marks.right, MISSED: marks.missed, EXTRA: marks.extra}
+    figure.layout.meta = {"twin": [MapTwin.from_meta(twin).marked(said).as_meta()]}
     cell_px = drawn_cell_px(figure)
     line_scale = layouts.lecture_scale(lecture)  # line widths are not scaled by look.styled
     drawn = mark_traces(marks, cell_px=cell_px, line_scale=line_scale)

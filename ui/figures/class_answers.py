@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from teaching.map_twin import map_twin
+
 from . import layouts, sizes, style
 from .answer_marks import edged_lines
 from .labels import LINE_EM, label_px
@@ -109,7 +111,17 @@ def share_map(
             width_px=width_px / layouts.lecture_scale(lecture),
         ),
     )
+    twin = map_twin(
+        title,
+        shares,
+        np.vectorize(lambda label: f"{label} % picked it", otypes=[object])(labels),
+        {GETS_GRADIENT: answer_cells},
+    )
+    layout["meta"] = {"twin": [twin.as_meta()]}  # read by ui/shared/twin.py
     return go.Figure(data=traces, layout=layout)
+
+
+GETS_GRADIENT = "gets gradient"  # the answer's cells, once revealed
 
 
 def answer_bars(

@@ -172,7 +172,10 @@ def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
     out alike (a frame changes traces and the title, never the layout: fit their
     numbers over every frame)."""
     specs = [figure.to_dict() for figure in figures]  # one copy each (200 frames: no more)
-    layouts_seen = {to_json_plotly({**spec["layout"], "title": None}) for spec in specs}
+    # The title and the text twin (layout.meta: the frame's numbers) may differ.
+    layouts_seen = {
+        to_json_plotly({**spec["layout"], "title": None, "meta": None}) for spec in specs
+    }
     if len(layouts_seen) > 1:
         raise ValueError("the frames of one chart must share its layout but for the title")
     per_frame = [

@@ -5,7 +5,8 @@ it, at CELL_FONT_PX or shrunk to the 12-px floor, rounded, or in a bigger cell (
 labels.fit_labels), never left out; padding
 cells grey and labelled with what pooling reads there; the current window outlined
 along the exact cells it reads (a dilated window is not a solid box); winners marked
-by a star in the cell's corner, or a frame along its edges (marks.marks_traces). A
+by a star in the cell's corner, or a frame along its edges (marks.marks_traces); its
+text twin (name, summary, cells with their marks in words) in layout.meta. A
 gradient map's colour scale is centred on 0 and decided here, from the map's own values
 or from the group it is compared with (`shared_range`), so that maps side by side read
 alike.
@@ -20,6 +21,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from pooling.config import Cell
+from teaching.map_twin import IN_WINDOW, WINNER, map_twin
 from teaching.numbers import (
     DECIMALS,
     NEAR_ZERO,
@@ -248,6 +250,7 @@ def grid_figure(
         hover = None
     if not annotate:  # colour only, by the page's choice: the hover says the numbers
         size, labels = sizes.cell_px(rows, cols, room), fmt_grid(values, decimals)
+    name = title
     if numbers.exponent:
         title = f"{title} (×{power_of_ten(numbers.exponent)})"
     traces = []
@@ -284,5 +287,13 @@ def grid_figure(
     if clickable:
         traces.append(click_trace(values.shape, cells["customdata"], cell))
         layout["clickmode"] = "event+select"
+    # Its text twin (ui/shared/twin.py shows it): the true values, as the hover says them.
+    twin = map_twin(
+        name,
+        values,
+        cells["customdata"],
+        {IN_WINDOW: overlay.window, WINNER: overlay.marks},
+    )
+    layout["meta"] = {"twin": [twin.as_meta()]}
     # Dicts, validated once when the figure is built: fast even with many marks.
     return go.Figure(data=traces, layout=layout)

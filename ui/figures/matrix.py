@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import plotly.graph_objects as go
 
+from teaching.map_twin import map_twin
 from teaching.numbers import DECIMALS, fmt_grid
 
 from . import layouts, style
@@ -76,4 +79,7 @@ def jacobian_figure(
         # than squeezes below the numbers' cells.
         width=int(cols * cell + margin["l"] + margin["r"]),
     )
+    twin = map_twin(title, matrix, heatmap["customdata"], {})
+    headers = (tuple(out_labels), tuple(in_labels))
+    layout["meta"] = {"twin": [replace(twin, headers=headers).as_meta()]}  # ui/shared/twin.py
     return go.Figure(data=[heatmap], layout=layout)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import plotly.graph_objects as go
 
+from teaching.map_twin import WINNER, map_twin
 from teaching.numbers import common_exponent, fmt_grid, power_of_ten
 
 from . import layouts, sizes, style
@@ -178,6 +179,7 @@ def small_multiples(
     every frame of a player) writes the numbers as every frame writes them. The maps
     share one colour scale, decided from all of them (colour_range)."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
+    twins = mosaic_twins(maps, titles, marks, title=title)
     height, width = maps[0].shape
     if width_px is None:
         width_px = style.MAIN_PX if annotate else style.COLOUR_MAIN_PX
@@ -296,5 +298,23 @@ def small_multiples(
             margin=margin,
             own_width=drawn_px if own_width else None,
         ),
+        meta={"twin": twins},  # read by ui/shared/twin.py
     )
     return go.Figure(data=traces, layout=layout)  # one validation pass for everything
+
+
+def mosaic_twins(maps, titles, marks, *, title: str | None) -> list[dict]:
+    """Each map's text twin (teaching/map_twin), as layout.meta holds them: named by its
+    title (after the figure's), its true values, its stars as winners."""
+    return [
+        map_twin(
+            f"{title}: {name}" if title else name,
+            values,
+            fmt_grid(values, HOVER_DECIMALS),
+            {WINNER: cells},
+        ).as_meta()
+        for values, name, cells in zip(maps, titles, marks or [[] for _ in maps], strict=True)
+    ]
+
+
+HOVER_DECIMALS = 6  # as grid.HOVER_DECIMALS: the twin says the true values

@@ -13,6 +13,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from teaching.map_twin import IN_WINDOW, PICKED, map_twin
 from teaching.numbers import DECIMALS, fmt_grid
 
 from . import layouts, sizes, style
@@ -169,6 +170,25 @@ def routing_figure(
             # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
             own_width=sizes.own_width((total_cols + 0.2) * cell, margin) if grown else None,
         ),
+        meta={
+            "twin": routing_twins(grad_output, sent, out_cell=out_cell, window=window, title=title)
+        },
     )
     traces = [backdrop, gradient, received, routes, heads, *picked, *frame]
     return go.Figure(data=traces, layout=layout)
+
+
+def routing_twins(grad_output, sent, *, out_cell, window, title: str) -> list[dict]:
+    """The two grids' text twins (teaching/map_twin), as layout.meta holds them, named
+    after the figure's title: dL/dy with the picked cell, and what it sends x with the
+    window's cells."""
+    picked = {PICKED: [tuple(out_cell)]}
+    return [
+        map_twin(f"{title}: dL/dy", grad_output, gradient_words(grad_output), picked).as_meta(),
+        map_twin(f"{title}: sent to x", sent, gradient_words(sent), {IN_WINDOW: window}).as_meta(),
+    ]
+
+
+def gradient_words(values: np.ndarray) -> np.ndarray:
+    """values as the hover writes them: the true values."""
+    return fmt_grid(values, 6)

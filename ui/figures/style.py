@@ -268,3 +268,10 @@ FRAME_PLAYER_COLOURS = """.lab-frames { color: var(--st-text-color); }
   color: var(--st-red-text-color); }
 .lab-frames .note.info { background: var(--st-blue-background-color);
   color: var(--st-blue-text-color); }"""
+
+# Out of sight and out of the layout, yet in the accessibility tree (a screen reader
+# reads it): a map's text twin (ui/shared/twin.py). One pixel, clipped to nothing.
+VISUALLY_HIDDEN_CSS = (
+    "position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; "
+    "clip-path: inset(50%); white-space: nowrap;"
+)

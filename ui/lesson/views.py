@@ -23,6 +23,7 @@ from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..figures.sizes import drawn_width
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
+from ..shared import browser
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from .state import STATE, answered, show_answer, walk
@@ -34,7 +35,9 @@ def step_view() -> None:
     lecture = lecture_on()
     # Lecture mode: Previous and Next share the progress bar's row, above the columns.
     header = st.container(horizontal=True, vertical_alignment="bottom") if lecture else st
-    header.progress(number / STEP_COUNT, text=f"Step {number} of {STEP_COUNT}: {step.title}")
+    where = f"Step {number} of {STEP_COUNT}: {step.title}"
+    header.progress(number / STEP_COUNT, text=where)
+    browser.announce(where)  # a verdict below, if any, says more
     if lecture:
         # Three maps or more need 3/5 of the width in one row; else half and half.
         example_side, question_side = st.columns(2)
@@ -124,6 +127,7 @@ def question_view(step: Step, number: int, *, lecture: bool) -> int:
     if picked is not None:
         choice = step.choices[picked]
         (st.success if choice.right else st.error)(step.verdict(picked))
+        browser.announce(step.verdict(picked))
     if picked is None and number not in STATE.revealed():
         st.button(
             "Show the answer", key=STATE.show_button(number), on_click=show_answer, args=(number,)

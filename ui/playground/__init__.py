@@ -48,10 +48,9 @@ def checked_story(
     try:
         return cache.story(settings)
     except ValueError as error:
-        st.error(
-            f"This layer does not fit the {grid.shape[0]}×{grid.shape[1]} grid: {error}.",
-            icon=":material/error:",
-        )
+        said = f"This layer does not fit the {grid.shape[0]}×{grid.shape[1]} grid: {error}."
+        browser.announce(said)
+        st.error(said, icon=":material/error:")
         return None
 
 

@@ -13,6 +13,7 @@ from teaching.links import SEED_MAX
 from teaching.playground.model import UPSTREAM_LABELS, UPSTREAMS
 from teaching.playground.presets import PRESETS
 
+from ..shared import browser
 from ..shared.grid_editor import folded_grid_editor, grid_editor, resized, set_grid, size_inputs
 from ..shared.lecture import lecture_on
 from .state import STATE, load_preset
@@ -28,6 +29,7 @@ def checked_config() -> PoolConfig | None:
     try:
         return STATE.pool.config()
     except ValueError as error:
+        browser.announce(f"This pooling layer is not valid: {error}.")
         st.error(f"This pooling layer is not valid: {error}.", icon=":material/error:")
         return None
 

@@ -23,7 +23,7 @@ def share_view(story: LayerStory) -> None:
     st.markdown("**Share this screen**: the link holds every setting, both grids and this tab.")
     st.code(share_link(), language=None, wrap_lines=True)
     ask_the_class(story)
-    st.markdown("**Download the grids** (CSV). Every chart also has a camera button for a PNG.")
+    st.markdown("**Download the grids** (CSV).")
     grids_to_save = {
         "x": story.x,
         "y": story.output,

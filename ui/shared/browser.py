@@ -20,6 +20,10 @@ holds back its request for stored work, which would name it and so bring it back
 `on_page` (app.py) tells the browser which page a run draws. On a phone, where the menu
 lies over the page, a page link followed in it folds it.
 
+Announcing: `announce(text)` has the page's one polite live region (a screen reader
+reads it when it changes: a verdict, an error) say `text`; the same text again is not
+said again. The frame player (frames.js) says its step's sentence in the same region.
+
 Touch: one tap on a chart's cell picks it, as a click does (the hover Plotly picks from
 is made under the finger first); a page with clickable charts mounts the component.
 """
@@ -28,11 +32,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from importlib.resources import files
 
 import streamlit as st
 
 from teaching.pages import URL_PATHS
-from ui.shared import browser_js
 
 KEY = "lab_browser"  # its element's key, hence its CSS class: st-key-lab_browser
 ARRIVED = "browser_arrived"  # namespaces whose stored value has come back this session
@@ -45,9 +49,8 @@ LEAVE_AFTER_MS = 5_000  # a page link followed that changed nothing by then led 
 # The element container holding the component is hidden: no empty row, no gap.
 CSS = f".st-key-{KEY} {{ display: none; }}"
 
-JS = browser_js.JS.replace("MAX_STORED_CHARS", str(MAX_STORED_CHARS)).replace(
-    "LEAVE_AFTER_MS", str(LEAVE_AFTER_MS)
-)
+# The script as the browser runs it (an ES module); the limits above reach it as data.
+JS = files("ui.shared").joinpath("browser.js").read_text(encoding="utf-8")
 
 _component = st.components.v2.component("pooling_lab_browser", css=CSS, js=JS, isolate_styles=False)
 
@@ -56,12 +59,14 @@ _component = st.components.v2.component("pooling_lab_browser", css=CSS, js=JS, i
 class Requests:
     """What one run asks of the browser. store: {namespace: JSON text}; wanted: the
     namespaces the run reads or writes; focus: radio groups to leave once chosen;
-    enter: text inputs whose Enter presses a button."""
+    enter: text inputs whose Enter presses a button; said: what the live region says
+    (the last announced), or None."""
 
     store: dict[str, str] = field(default_factory=dict)
     wanted: set[str] = field(default_factory=set)
     focus: list[dict] = field(default_factory=list)
     enter: list[dict] = field(default_factory=list)
+    said: str | None = None
 
 
 def _requests() -> Requests:
@@ -121,6 +126,12 @@ def enter_presses(input_keys: list[str], button_key: str) -> None:
     _requests().enter.append({"inputs": list(input_keys), "button": button_key})
 
 
+def announce(text: str) -> None:
+    """Have the page's polite live region say `text` (plain text: a verdict, an error),
+    once: the same text on the next run is not said again."""
+    _requests().said = text
+
+
 def on_page(url_path: str) -> None:
     """The run draws the page at `url_path` ("" for home): the browser then tells a
     page being left (a link followed) from the one arriving."""
@@ -144,14 +155,18 @@ def _take_recall() -> None:
 def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> dict:
     """What the component is given: the page's URL path (None when unknown) and every
     page's, the namespaces to read (not yet come back), the text to write (only for
-    those that have), the focus and Enter rules."""
+    those that have), the focus and Enter rules, what the live region says, and the two
+    limits (MAX_STORED_CHARS, LEAVE_AFTER_MS)."""
     return {
+        "max_stored_chars": MAX_STORED_CHARS,
+        "leave_after_ms": LEAVE_AFTER_MS,
         "page": page,
         "pages": URL_PATHS,
         "recall": sorted(requests.wanted - arrived),
         "store": {ns: text for ns, text in sorted(requests.store.items()) if ns in arrived},
         "focus": requests.focus,
         "enter": requests.enter,
+        "announce": requests.said,
     }
 
 

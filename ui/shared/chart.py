@@ -15,19 +15,12 @@ from pooling.config import Cell
 
 from ..figures.look import Look, styled
 from .lecture import current_look
+from .twin import show_twins
 
-CHART_CONFIG = {
-    "displaylogo": False,
-    "modeBarButtonsToRemove": [
-        "zoom",
-        "pan",
-        "select",
-        "lasso2d",
-        "zoomIn",
-        "zoomOut",
-        "autoScale",
-    ],
-}
+# No Plotly tool bar: its buttons (Download as PNG, Reset axes, zoom) were three tab
+# stops a chart that a keyboard user has no use for, and zoom has none on a grid. A
+# chart's image is downloaded from the Playground's Share tab.
+CHART_CONFIG = {"displayModeBar": False, "displaylogo": False}
 
 
 def chart(
@@ -37,13 +30,14 @@ def chart(
     on_select: Callable[[], None] | None = None,
     scroll: tuple[str, str] | None = None,
 ) -> None:
-    """Show a figure with the PNG download kept and the zoom tools (no use on a grid)
-    removed. The key is required: two charts with equal figures would otherwise share
-    an element id. `on_select` turns clicks on its points into a callback. A figure
-    with a width of its own (its numbers need it) keeps it where the column is narrower
-    (a phone) and scrolls sideways in a box of its own, so its numbers stay readable;
-    `scroll` names the box's key and the wide box's inside it (by default
-    "scroll_<key>" and "wide_<key>")."""
+    """Show a figure without Plotly's tool bar (CHART_CONFIG), after its maps' text
+    twins (ui/shared/twin.py), if its builder made any. The key is required: two charts
+    with equal figures would otherwise share an element id. `on_select` turns clicks on
+    its points into a callback. A figure with a width of its own (its numbers need it)
+    keeps it where the column is narrower (a phone) and scrolls sideways in a box of its
+    own, so its numbers stay readable; `scroll` names the box's key and the wide box's
+    inside it (by default "scroll_<key>" and "wide_<key>")."""
+    show_twins(figure)  # what a screen reader reads first, instead of the picture
     if figure.layout.width:
         scroll = scroll or scroll_boxes(key)
         # A box that scrolls, holding one at least as wide as the figure: the chart

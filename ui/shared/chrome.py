@@ -10,24 +10,28 @@ import streamlit as st
 
 from teaching.pages import PAGE_BY_LABEL
 
-from ..figures.style import PHONE_SCREEN_PX
+from ..figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS
 from .lecture import LECTURE_CSS, lecture_on, lecture_switch, show_bad_link, start_lecture
+from .twin import CLASS as TWIN_CLASS
 
 # Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
 # a second row instead of being cut off on a narrow screen or a zoomed projector. On a
-# screen with no hover (a phone) a chart's tool bars cannot wait for the pointer: they
-# would sit on the figure's top labels for good, so they go (pinching still zooms).
+# screen with no hover (a phone) Streamlit's chart tool bar cannot wait for the pointer:
+# it would sit on the figure's top labels for good, so it goes (pinching still zooms;
+# Plotly's own tool bar is drawn nowhere: ui/shared/chart.CHART_CONFIG).
 # On a phone a worked formula (KaTeX, about 19 px) is drawn a little smaller, so that
 # the output size's three lines with their numbers fit in an expander; one still wider
-# scrolls sideways rather than being cut at the screen's edge.
+# scrolls sideways rather than being cut at the screen's edge. A map's text twin
+# (ui/shared/twin.py) is out of sight and out of the layout (no gap), yet read aloud.
 PAGE_CSS = f"""
 @media (hover: none) {{
-  .js-plotly-plot .modebar-container, [data-testid="stElementToolbar"] {{ display: none; }}
+  [data-testid="stElementToolbar"] {{ display: none; }}
 }}
 @media (max-width: {PHONE_SCREEN_PX}px) {{
   .katex-display {{ font-size: 0.85em; overflow-x: auto; overflow-y: hidden; }}
 }}
 [data-testid="stMainBlockContainer"] {{ padding-top: 2.2rem; }}
+[data-testid="stElementContainer"]:has(.{TWIN_CLASS}) {{ {VISUALLY_HIDDEN_CSS} }}
 [data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] {{ padding-top: 1rem; }}
 [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: 0.25rem; }}
 """

@@ -31,16 +31,15 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.resources import files
 
 import streamlit as st
 
 from ..figures.style import FRAME_PLAYER_COLOURS, LECTURE_TEXT_PX
-from .frames_draw_js import DRAW_JS
-from .frames_js import JS
-from .frames_parts_js import PARTS_JS
 from .state import FramePlayerKeys
 
-SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at (the script starts at 4)
+SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at
+DEFAULT_SPEED = 4  # Play's speed until the learner picks another
 
 # Sizes in em and rem, so they follow the page's text (lecture mode's LECTURE_TEXT_PX).
 LAYOUT_CSS = """
@@ -71,7 +70,7 @@ LAYOUT_CSS = """
 
 # The player's whole script, as the browser runs it (an ES module: its default export is
 # called on every run of the page with the player's data).
-PLAYER_JS = JS.replace("// DRAWING", DRAW_JS).replace("// PARTS", PARTS_JS)
+PLAYER_JS = files("ui.shared").joinpath("frames.js").read_text(encoding="utf-8")
 
 _component = st.components.v2.component(
     "pooling_lab_frames",
@@ -123,7 +122,8 @@ class FrameSpec:
     stream: frames in blocks, {"id": what they are frames of (a block of the same id
     and more frames extends the last), "final": no more will come, "ahead": how many
     frames before the end the browser asks for more}; first: the number the slider and
-    the count give the first frame (1; 0 where frame t is "t steps taken")."""
+    the count give the first frame (1; 0 where frame t is "t steps taken"); speeds:
+    the frames a second Play offers, speed the one it starts at."""
 
     count: int
     charts: list[dict]
@@ -132,9 +132,14 @@ class FrameSpec:
     text: FrameWords
     pointer: dict | None = None
     speeds: tuple[int, ...] = field(default=SPEEDS)
+    speed: int = DEFAULT_SPEED
     jumps: tuple[dict, ...] = ()
     stream: dict | None = None
     first: int = 1
+
+    def __post_init__(self):
+        if self.speed not in self.speeds:
+            raise ValueError(f"speed must be one of the speeds {self.speeds}, not {self.speed}")
 
     def payload(self) -> dict:
         data = {
@@ -145,6 +150,7 @@ class FrameSpec:
             "link": self.link,
             "labels": self.text.labels(),
             "speeds": list(self.speeds),
+            "speed": self.speed,
             "jumps": list(self.jumps),
             "stream": self.stream,
             "first": self.first,

@@ -16,6 +16,7 @@ import streamlit as st
 from teaching.links import MAX_GRID, check_values
 
 from ..figures.style import EDITOR_COLUMN_PX
+from . import browser
 from .state import GridKeys
 
 
@@ -101,6 +102,7 @@ def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
     try:
         grid = parse_edited(edited)
     except ValueError as error:
+        browser.announce(str(error))
         st.error(str(error))
         return None
     state[keys.current] = grid

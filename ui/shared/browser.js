@@ -1,16 +1,14 @@
-"""The browser side of the lab's browser component (ui/shared/browser.py), as text: its
-script. MAX_STORED_CHARS and LEAVE_AFTER_MS are filled in by that module."""
-
-JS = r"""
+// The lab's browser component's script (ui/shared/browser.py), an ES module: its default
+// export is called on every run of the page with the component's data.
 const PREFIX = 'pooling-lab:';
-const MAX_CHARS = MAX_STORED_CHARS;
 const ARROWS = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
 
-function read(namespace) {
+// maxChars: the longest text kept (browser.MAX_STORED_CHARS); longer is not sent.
+function read(namespace, maxChars) {
   try {
     const text = window.localStorage.getItem(PREFIX + namespace);
-    return text !== null && text.length <= MAX_CHARS ? text : null;
-  } catch (error) {
+    return text !== null && text.length <= maxChars ? text : null;
+  } catch {
     return null;  // storage switched off: nothing comes back
   }
 }
@@ -18,7 +16,7 @@ function read(namespace) {
 function write(namespace, text) {
   try {
     window.localStorage.setItem(PREFIX + namespace, text);
-  } catch (error) {
+  } catch {
     // full or switched off: the work stays for this session only
   }
 }
@@ -42,6 +40,63 @@ function leave(box) {
   if (active && box.contains(active) && chosen(box)) active.blur();
 }
 
+// -- The page's one polite live region ------------------------------------------------
+// Made once, outside Streamlit's tree (a node Streamlit redraws would be a new region,
+// which screen readers do not read); frames.js says its step's sentence in it too.
+const LIVE_ID = 'pooling-lab-live';
+const HIDDEN = 'position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;'
+  + 'clip-path:inset(50%);white-space:nowrap;';
+
+// The region sits in a closed shadow root: screen readers read it as any other node,
+// but a page's text search (a test's get_by_text) does not find the same words twice,
+// once on screen and once in the region. Kept on window: both scripts write to it.
+function liveRegion() {
+  if (window.poolingLabLive?.isConnected) return window.poolingLabLive;
+  const host = Object.assign(document.createElement('div'), { id: LIVE_ID });
+  host.setAttribute('style', HIDDEN);
+  const region = document.createElement('div');
+  region.setAttribute('role', 'status');
+  region.setAttribute('aria-live', 'polite');
+  host.attachShadow({ mode: 'closed' }).append(region);
+  document.body.append(host);
+  window.poolingLabLive = region;
+  return region;
+}
+
+function say(text) {
+  liveRegion().textContent = text;
+}
+
+// -- A map's picture out of the accessibility tree, where its text twin stands -------
+// ui/shared/twin.py puts a map's text twin (class lab-twin) just before its chart; a
+// screen reader would read the chart after it as a run of digits and tick labels, so
+// the chart is hidden from it (it holds nothing that takes focus: no tool bar).
+const CHART = '[data-testid="stPlotlyChart"]';
+
+function chartAfter(twin) {
+  const box = twin.closest('[data-testid="stElementContainer"]');
+  const next = box && box.nextElementSibling;
+  if (!next) return null;
+  return next.matches(CHART) || next.querySelector(':scope > ' + CHART)
+    ? next : next.querySelector(CHART);
+}
+
+function hideTwinnedCharts() {
+  for (const twin of document.querySelectorAll('.lab-twin')) {
+    const chart = chartAfter(twin);
+    if (chart && chart.getAttribute('aria-hidden') !== 'true') chart.setAttribute('aria-hidden', 'true');
+  }
+}
+
+function watchTwins() {
+  let queued = false;
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; hideTwinnedCharts(); });
+  }).observe(document.body, { childList: true, subtree: true });
+}
+
 // -- Touch: one tap picks a chart's cell ----------------------------------------------
 // Plotly picks the point its last hover found (kept on the plot, computed on
 // mousemove). A finger sends no mousemove before it taps: the browser makes one up only
@@ -62,9 +117,9 @@ function hoverUnderFinger(event) {
 // old page makes before the new one arrives names the old page, and the server runs
 // that one: the click is lost. So once a page link is followed (or the browser goes
 // back or forward), the stored work asked for by a page being left waits; it is dropped
-// when that page goes, and sent if the page is still there LEAVE_MS later (the link led
-// nowhere). A click before this script first runs in the tab is not seen.
-const LEAVE_MS = LEAVE_AFTER_MS;
+// when that page goes, and sent if the page is still there lab.leaveMs later
+// (browser.LEAVE_AFTER_MS: the link led nowhere). A click before this script first runs
+// in the tab is not seen.
 // Streamlit's own page links (menu, top bar, st.page_link): the only links that change
 // the page in place. Any other link (an anchor, a download, a file) leaves it be.
 const PAGE_LINKS = ['stSidebarNavLink', 'stTopNavLink', 'stTopNavDropdownLink',
@@ -84,7 +139,7 @@ function followed(event) {
   try {
     const url = new URL(link.href, document.baseURI);
     return url.origin === window.location.origin ? url : null;
-  } catch (error) {
+  } catch {
     return null;  // an address the browser cannot read leads nowhere
   }
 }
@@ -105,11 +160,13 @@ function leaving(lab, pathname) {
 }
 
 const leavingElsewhere = (lab, page) =>
-  lab.leaving !== null && lab.leaving.to !== page && performance.now() - lab.leaving.at < LEAVE_MS;
+  lab.leaving !== null && lab.leaving.to !== page && performance.now() - lab.leaving.at < lab.leaveMs;
 
 function install() {
-  const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0 };
+  const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
+                leaveMs: 0 };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
+  watchTwins();
   document.addEventListener('click', (event) => {
     const url = followed(event);
     if (!url) return;
@@ -140,8 +197,8 @@ function install() {
   // Enter in a listed text input presses its button, once Streamlit has the text.
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter' || !(event.target instanceof HTMLInputElement)) return;
-    const pair = lab.enter.find((pair) =>
-      pair.inputs.some((key) => event.target.closest('.st-key-' + CSS.escape(key))));
+    const pair = lab.enter.find((candidate) =>
+      candidate.inputs.some((key) => event.target.closest('.st-key-' + CSS.escape(key))));
     if (!pair) return;
     setTimeout(() => boxOf(pair.button)?.querySelector('button')?.click(), 0);
   });
@@ -154,11 +211,15 @@ export default function ({ data, setStateValue }) {
   lab.groups = data.focus || [];
   lab.enter = data.enter || [];
   lab.pages = data.pages || [];
+  lab.leaveMs = data.leave_after_ms;
   if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
   for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
+  if (typeof data.announce === 'string' && data.announce !== lab.said) say(data.announce);
+  lab.said = data.announce;
   const wanted = data.recall || [];
   if (!wanted.length) return undefined;
-  const found = Object.fromEntries(wanted.map((namespace) => [namespace, read(namespace)]));
+  const found = Object.fromEntries(
+    wanted.map((namespace) => [namespace, read(namespace, data.max_stored_chars)]));
   const message = JSON.stringify(found);
   const send = () => {
     if (call !== lab.calls) return;  // a later run's data came, or the page went
@@ -176,4 +237,3 @@ export default function ({ data, setStateValue }) {
     lab.sent = null;  // a page mounted again asks again (a request lost to a page change)
   };
 }
-"""

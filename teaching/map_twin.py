@@ -1,0 +1,159 @@
+"""A map's text twin: what a screen reader reads instead of a picture of numbers. Its
+name (the map's title), one summary sentence read first (its shape, its smallest and
+largest value, what is marked on it) and its cells as text with their marks in words
+("winner", "in the current window"). Built from what a figure builder already holds;
+ui/shared/twin.py puts it on the page. Pure: no Streamlit, no Plotly.
+
+The twin travels inside its figure (layout.meta["twin"], `as_meta`), so the figure
+cache keeps the two together and the chart wrapper needs nothing else to show it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from pooling.config import Cell
+
+from .numbers import fmt
+
+WINNER = "winner"
+IN_WINDOW = "in the current window"
+PICKED = "picked"
+# A checked answer's cells ("right pick", not "right": a verdict on the page begins
+# "Right:", and the twin should not read as a second verdict).
+RIGHT, MISSED, EXTRA = "right pick", "missed", "extra pick"
+LISTED_CELLS = 4  # a mark on more cells than this is counted, not listed, in the summary
+
+
+@dataclass(frozen=True)
+class MapTwin:
+    """One map as text. cells: (H, W) the numbers as the map says them (strings);
+    low, high: its smallest and largest finite value (None when it has none);
+    marks: {words: the marked cells (row, col)}, in the order the summary says them.
+    Marked cells outside the grid (a window reaching into the padding) are kept: the
+    summary says so; the table marks only the cells it has. headers: the rows' and the
+    columns' names where they are not "row r" and "column c" (a matrix's "y0,1")."""
+
+    name: str
+    cells: tuple[tuple[str, ...], ...]
+    low: float | None
+    high: float | None
+    marks: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
+    headers: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (rows', columns')
+
+    def row_header(self, row: int) -> str:
+        return self.headers[0][row] if self.headers else f"row {row}"
+
+    def column_header(self, col: int) -> str:
+        return self.headers[1][col] if self.headers else f"column {col}"
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.cells), len(self.cells[0]) if self.cells else 0
+
+    def cell_text(self, row: int, col: int) -> str:
+        """The cell's number, then its marks in words: "5, winner, in the current window"."""
+        words = [word for word, marked in self.marks.items() if (row, col) in marked]
+        return ", ".join([self.cells[row][col], *words])
+
+    def summary(self) -> str:
+        """One sentence: "x: 4 rows by 4 columns, from 0 to 6; in the current window:
+        rows 0 to 1, columns 0 to 1; winner: row 0, column 1." """
+        rows, cols = self.shape
+        parts = [f"{self.name}: {_count(rows, 'row')} by {_count(cols, 'column')}"]
+        if self.low is not None and self.high is not None:
+            span = (
+                fmt(self.low) if self.low == self.high else f"{fmt(self.low)} to {fmt(self.high)}"
+            )
+            parts[0] += f", {'every value' if self.low == self.high else 'from'} {span}"
+        parts += [f"{word}: {_where(marked, self.shape)}" for word, marked in self.marks.items()]
+        return "; ".join(parts) + "."
+
+    def marked(self, marks: dict[str, tuple[Cell, ...]]) -> MapTwin:
+        """The same map with `marks` said too (those marking no cell left out)."""
+        more = {word: tuple(cells) for word, cells in marks.items() if tuple(cells)}
+        return replace(self, marks={**self.marks, **more})
+
+    def as_meta(self) -> dict:
+        """JSON-able, for a figure's layout.meta (from_meta reads it back)."""
+        return {
+            "name": self.name,
+            "cells": [list(row) for row in self.cells],
+            "low": self.low,
+            "high": self.high,
+            "marks": [[word, [list(cell) for cell in cells]] for word, cells in self.marks.items()],
+            "headers": None if self.headers is None else [list(names) for names in self.headers],
+        }
+
+    @classmethod
+    def from_meta(cls, meta: dict) -> MapTwin:
+        return cls(
+            name=str(meta["name"]),
+            cells=tuple(tuple(str(text) for text in row) for row in meta["cells"]),
+            low=meta["low"],
+            high=meta["high"],
+            marks={
+                word: tuple((int(r), int(c)) for r, c in cells) for word, cells in meta["marks"]
+            },
+            headers=None if meta.get("headers") is None else tuple(map(tuple, meta["headers"])),
+        )
+
+
+def map_twin(
+    name: str, values: np.ndarray, cells: np.ndarray, marks: dict[str, Iterable[Cell]]
+) -> MapTwin:
+    """The twin of a map of `values` (H, W), whose cells read `cells` (H, W) strings;
+    marks: {words: cells}, those marking no cell left out."""
+    finite = np.asarray(values, dtype=np.float64)
+    finite = finite[np.isfinite(finite)]
+    return MapTwin(
+        name=name,
+        cells=tuple(tuple(str(text) for text in row) for row in np.asarray(cells, dtype=object)),
+        low=float(finite.min()) if finite.size else None,
+        high=float(finite.max()) if finite.size else None,
+        marks={word: tuple(cells) for word, cells in marks.items() if tuple(cells)},
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+def _where(cells: tuple[Cell, ...], shape: tuple[int, int]) -> str:
+    """Where cells lie, in words: a block as its rows and columns, a few cells one by
+    one, many as a count; cells outside the grid (padding) said apart."""
+    inside = [(r, c) for r, c in cells if 0 <= r < shape[0] and 0 <= c < shape[1]]
+    outside = len(cells) - len(inside)
+    said = _block(inside) or _listed(inside)
+    if outside:
+        padding = f"{_count(outside, 'padding cell')}"
+        said = f"{said} and {padding}" if inside else padding
+    return said
+
+
+def _block(cells: list[Cell]) -> str | None:
+    """ "rows 0 to 1, columns 2 to 3" when cells fill that block exactly (more than one)."""
+    if len(cells) < 2:
+        return None
+    rows = sorted({r for r, _ in cells})
+    cols = sorted({c for _, c in cells})
+    full = len(set(cells)) == len(rows) * len(cols)
+    if not full or rows != list(range(rows[0], rows[-1] + 1)):
+        return None
+    if cols != list(range(cols[0], cols[-1] + 1)):
+        return None
+    return f"{_span(rows, 'row')}, {_span(cols, 'column')}"
+
+
+def _span(numbers: list[int], noun: str) -> str:
+    if len(numbers) == 1:
+        return f"{noun} {numbers[0]}"
+    return f"{noun}s {numbers[0]} to {numbers[-1]}"
+
+
+def _listed(cells: list[Cell]) -> str:
+    if len(cells) > LISTED_CELLS:
+        return f"{len(cells)} cells, marked in the table"
+    return " and ".join(f"row {r}, column {c}" for r, c in sorted(cells))

@@ -1,0 +1,248 @@
+"""Every page reads without sight, in headless Chromium: axe-core (the rules of WCAG 2.0,
+2.1 and 2.2 at levels A and AA, as European and US audits run them) finds nothing on
+any page or Playground tab, in the light and the dark theme, in lecture mode and on a
+phone, except what Streamlit itself causes (STREAMLIT_OWN: each shown on a bare
+Streamlit page, tests/a11y_streamlit_page.py). And the Playground's maps, as a screen
+reader gets them from the accessibility tree: each named by its title, its summary
+sentence first, its cells in a table by row and column with the engine's numbers, and
+the chart itself hidden from it.
+A page's polite live region says the step's sentence after an arrow key."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from browser import TIMEOUT_MS, open_page
+from conftest import PHONE, PROJECTOR, ROOT
+from playwright.sync_api import expect
+
+import pooling
+from deploy.local_server import start_app, stop
+from teaching.numbers import fmt
+
+pytestmark = pytest.mark.browser
+
+RULES = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}
+}
+PAGES = [
+    "",
+    "playground",
+    *(f"playground?tab={tab}" for tab in ("step", "ledger", "matrix", "ties", "share")),
+    "batch",
+    "lesson",
+    "exercises",
+    "class",
+    "join",
+]
+DESK = dict(viewport={"width": 1400, "height": 900})
+MODES = {
+    "light": DESK | {"color_scheme": "light"},
+    "dark": DESK | {"color_scheme": "dark"},
+    "lecture": PROJECTOR,
+    "phone": PHONE,
+}
+
+# Findings that come from Streamlit's own elements and that no theme option or app
+# code of ours can remove: (rule, the Streamlit element they lie in, the modes, why).
+EVERY_MODE = frozenset(MODES)
+STREAMLIT_OWN = [
+    (
+        "color-contrast",
+        '[data-testid="stBaseButton-primary"]',
+        frozenset({"dark"}),
+        "Streamlit writes a primary button's label white on the primary colour and a "
+        "select slider's value in the primary colour on the page: no colour has 4.5:1 "
+        "against both white and the dark background (test_no_primary_colour_serves_both),"
+        " so the dark theme keeps its value labels readable and its primary buttons fail",
+    ),
+    (
+        "color-contrast",
+        '[data-testid="stCode"]',
+        EVERY_MODE,
+        "Streamlit colours a code block's keywords #1c83e1 (3.8:1 on its background), "
+        "whatever the theme says (its blueColor does not reach the code's highlighting)",
+    ),
+    (
+        "scrollable-region-focusable",
+        '[data-testid="stCode"], .katex-display',
+        EVERY_MODE,
+        "Streamlit's code block (st.code) and formula block (st.latex) scroll sideways "
+        "when wider than their box and give the scrolling element no tab stop",
+    ),
+]
+IN_ELEMENT = "([target, within]) => !!document.querySelector(target)?.closest(within)"
+
+
+def streamlits_own(page, mode: str, rule: str, target: str) -> tuple | None:
+    """The STREAMLIT_OWN entry that explains a finding of `rule` at `target`, or None."""
+    for entry in STREAMLIT_OWN:
+        named, within, modes, _ = entry
+        if named == rule and mode in modes and page.evaluate(IN_ELEMENT, [target, within]):
+            return entry
+    return None
+
+
+def violations(page, mode: str) -> list[str]:
+    """axe-core's findings on the page, less STREAMLIT_OWN's: "rule: target"."""
+    return [
+        f"{violation['id']} ({violation['impact']}): {node['target'][0]}"
+        for violation in Axe().run(page, options=RULES).response["violations"]
+        for node in violation["nodes"]
+        if streamlits_own(page, mode, violation["id"], node["target"][0]) is None
+    ]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[path or "home" for path in PAGES])
+@pytest.mark.parametrize("mode", list(MODES))
+def test_axe_finds_nothing(context_pages, app_url, mode, path):
+    page = context_pages(mode, MODES[mode])
+    url = f"{app_url}/{path}"
+    if mode == "lecture":
+        url += ("&" if "?" in path else "?") + "lecture=1"
+    open_page(page, url)
+    assert violations(page, mode) == []
+
+
+# -- what Streamlit itself causes -----------------------------------------------------------
+
+
+def luminance(colour: str) -> float:
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_no_primary_colour_serves_both():
+    """White on the colour needs its luminance at most 1.05 / 4.5 - 0.05; the colour
+    on the dark background (#171614, measured by axe-core) needs it at least
+    4.5 * (L_bg + 0.05) - 0.05: the first bound lies below the second."""
+    background = luminance("#171614")
+    most = 1.05 / 4.5 - 0.05
+    least = 4.5 * (background + 0.05) - 0.05
+    assert most < least
+    # The two colours the dark theme could take, each failing one side:
+    assert contrast("#fb923c", "#ffffff") < 4.5 <= contrast("#fb923c", "#171614")
+    assert contrast("#c2410c", "#171614") < 4.5 <= contrast("#c2410c", "#ffffff")
+
+
+@pytest.fixture(scope="module")
+def bare_streamlit():
+    """tests/a11y_streamlit_page.py served with the lab's .streamlit/config.toml."""
+    url, process = start_app(ROOT, script="tests/a11y_streamlit_page.py")
+    yield url
+    stop(process)
+
+
+def test_streamlit_itself_causes_the_listed_findings(browser, bare_streamlit):
+    """On a page of nothing but Streamlit's elements, light and dark, axe-core finds
+    each finding STREAMLIT_OWN lists, and nothing it does not."""
+    shown = set()
+    for mode in ("light", "dark"):
+        context = browser.new_context(**MODES[mode])
+        page = context.new_page()
+        open_page(page, bare_streamlit)
+        expect(page.locator(".katex-display")).to_be_visible(timeout=TIMEOUT_MS)
+        for violation in Axe().run(page, options=RULES).response["violations"]:
+            for node in violation["nodes"]:
+                entry = streamlits_own(page, mode, violation["id"], node["target"][0])
+                assert entry is not None, (mode, violation["id"], node["target"])
+                shown.add(entry)
+        context.close()
+    assert shown == set(STREAMLIT_OWN)
+
+
+# -- the maps as a screen reader reads them ---------------------------------------------------
+
+X = np.array([[1.0, 3.0], [2.0, 0.5]])  # the Playground's default x, max pooling 2x2
+
+
+def engine():
+    """y and dL/dx of the default view (upstream all ones), from the engine."""
+    result = pooling.forward(X, pooling.PoolConfig("max", 2))
+    grad_x = pooling.backward(result, np.ones_like(result.output))
+    winner = divmod(int(result.argmax[0, 0]), X.shape[1])
+    return result.output, grad_x, winner
+
+
+def test_the_playgrounds_maps_read_as_name_summary_and_table(page, app_url):
+    output, grad_x, (wr, wc) = engine()
+    open_page(page, f"{app_url}/playground")
+    window = "in the current window: rows 0 to 1, columns 0 to 1"
+    expected = {
+        "Input x": (
+            f"Input x: 2 rows by 2 columns, from {fmt(X.min())} to {fmt(X.max())}; "
+            f"{window}; winner: row {wr}, column {wc}.",
+            [
+                (0, 0, f"{fmt(X[0, 0])}, in the current window"),
+                (wr, wc, f"{fmt(X[wr, wc])}, in the current window, winner"),
+                (1, 1, f"{fmt(X[1, 1])}, in the current window"),
+            ],
+        ),
+        "Output y": (
+            f"Output y: 1 row by 1 column, every value {fmt(output[0, 0])}; "
+            "in the current window: row 0, column 0.",
+            [(0, 0, f"{fmt(output[0, 0])}, in the current window")],
+        ),
+        "dL/dx": (
+            f"dL/dx: 2 rows by 2 columns, from {fmt(grad_x.min())} to {fmt(grad_x.max())}.",
+            [(r, c, fmt(grad_x[r, c])) for r, c in ((0, 0), (wr, wc), (1, 0))],
+        ),
+    }
+    # No chart tool bar button to tab through (Plotly leaves its empty container).
+    assert page.locator(".modebar-container .modebar-btn").count() == 0
+    # The pictures are out of the accessibility tree, where their twins stand.
+    charts = page.locator('[data-testid="stPlotlyChart"]')
+    expect(charts.first).to_have_attribute("aria-hidden", "true", timeout=TIMEOUT_MS)
+    expect(page.locator('[data-testid="stPlotlyChart"]:not([aria-hidden="true"])')).to_have_count(0)
+    for name, (summary, cells) in expected.items():
+        figure = page.get_by_role("figure", name=name, exact=True)
+        expect(figure).to_have_count(1, timeout=TIMEOUT_MS)
+        snapshot = figure.aria_snapshot()
+        assert f'- paragraph: "{summary}"' in snapshot, snapshot
+        table = figure.get_by_role("table", name=name, exact=True)
+        for row, col, text in cells:
+            line = table.get_by_role("row").nth(row + 1)  # under the column headers
+            expect(line.get_by_role("rowheader")).to_have_text(f"row {row}")
+            header = table.get_by_role("columnheader").nth(col)
+            expect(header).to_have_text(f"column {col}")
+            expect(line.get_by_role("cell").nth(col)).to_have_text(text)
+
+
+def live_regions(page) -> list[tuple[str, str]]:
+    """Every polite live region in Chromium's accessibility tree (what a screen reader
+    is given, shadow roots included): [(role, its text)]."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    by_id = {node["nodeId"]: node for node in nodes}
+
+    def text(node) -> str:
+        if node.get("role", {}).get("value") == "StaticText":
+            return node.get("name", {}).get("value", "")
+        return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
+
+    def polite(node) -> bool:
+        return any(
+            prop["name"] == "live" and prop["value"].get("value") == "polite"
+            for prop in node.get("properties", [])
+        )
+
+    return [(node["role"]["value"], text(node)) for node in nodes if polite(node)]
+
+
+def test_the_live_region_says_the_step_after_an_arrow_key(page, app_url):
+    """On the Step through tab of a 5x5 x with nine 3x3 windows, → moves to window 2;
+    the page's one polite live region then says that window's sentence, as on screen."""
+    grid = "1,2,0,1,3;0,9,1,0,2;2,1,4,1,0;0,3,1,8,1;1,0,2,1,0"
+    open_page(page, f"{app_url}/playground?tab=step&mode=max&kh=3&kw=3&sh=1&sw=1&x={grid}")
+    page.wait_for_function("() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 2 of 9")
+    sentence = page.locator(".lab-frames p.sentence").first.inner_text()
+    page.wait_for_function("(said) => window.poolingLabLive?.textContent === said", arg=sentence)
+    assert live_regions(page) == [("status", sentence)]

@@ -1,0 +1,666 @@
+// The frame player's script (ui/shared/frames.py), an ES module: its default export is
+// called on every run of the page with the player's data. Its look is frames.LAYOUT_CSS
+// and style.FRAME_PLAYER_COLOURS.
+const labFrames = (window.poolingLabFrames ||= { players: {}, installed: false });
+const EDITABLE = 'input, textarea, select, [contenteditable="true"], [role="slider"], '
+  + '[role="radio"], [role="tab"], [role="option"], [role="combobox"], '
+  + '[data-testid="stDataFrame"], [data-testid="stDataFrameResizable"]';
+const KEYS = { ArrowLeft: -1, ArrowRight: 1 };
+// Charts of a frame still to draw, or put off while Plotly drew them: SETTLED waits on
+// this, and so does Play.
+labFrames.busy = () => Object.values(labFrames.players).some((player) => player.queued > 0)
+  || Array.from(document.querySelectorAll('.js-plotly-plot')).some((plot) => plot.labPending);
+
+// -- drawing a frame on a Plotly chart -------------------------------------------------
+// The outer edges of a set of cells [r, c, r, c, ...] as segments split by nulls (the
+// same path as ui/figures/marks.outline_path).
+function outlinePath(flat) {
+  const cells = new Set();
+  for (let i = 0; i < flat.length; i += 2) cells.add(flat[i] + ',' + flat[i + 1]);
+  const xs = [], ys = [];
+  const sides = [[-1, 0, [-0.5, -0.5, 0.5, -0.5]], [1, 0, [-0.5, 0.5, 0.5, 0.5]],
+                 [0, -1, [-0.5, -0.5, -0.5, 0.5]], [0, 1, [0.5, -0.5, 0.5, 0.5]]];
+  for (let i = 0; i < flat.length; i += 2) {
+    const row = flat[i], col = flat[i + 1];
+    for (const [dr, dc, [x0, y0, x1, y1]] of sides) {
+      if (cells.has((row + dr) + ',' + (col + dc))) continue;
+      xs.push(col + x0, col + x1, null);
+      ys.push(row + y0, row + y1, null);
+    }
+  }
+  return [xs, ys];
+}
+
+function chartOf(key) {
+  return document.querySelector('.st-key-' + CSS.escape(key) + ' .js-plotly-plot');
+}
+
+// The numbers of a chart's cells in every frame, [z, text, hover] as rows, built once.
+function cellFrames(cells) {
+  if (cells.built) return cells.built;
+  const z = cells.start.z.slice(), text = cells.start.text.slice();
+  const hover = cells.start.hover.slice();
+  const rows = (flat) => {
+    const out = [];
+    for (let i = 0; i < flat.length; i += cells.columns) out.push(flat.slice(i, i + cells.columns));
+    return out;
+  };
+  cells.built = cells.changes.map((changes) => {
+    for (const [i, value, label, tip] of changes) { z[i] = value; text[i] = label; hover[i] = tip; }
+    return [rows(z), rows(text), rows(hover)];
+  });
+  return cells.built;
+}
+
+// Whether a frame redraws this chart whole (heatmap numbers, a growing curve, the chart
+// pointed at, a chart with any trace that is not a scatter) rather than moving a few
+// scatter traces (moveTraces). Plotly.animate draws only the traces it moves and drops
+// the subplot's other layers: a heatmap under a moving outline would lose its colours
+// and numbers (plotly.js 4.2, cartesian plotOne).
+function redraws(chart, pointed) {
+  if (pointed || chart.cells || chart.traces || (chart.line && chart.line.grow)) return true;
+  const plot = chartOf(chart.key);
+  return !plot || !plot.data || plot.data.some((trace) => (trace.type || 'scatter') !== 'scatter');
+}
+
+function drawChart(chart, frame, { pointed = false } = {}) {
+  const plot = chartOf(chart.key);
+  if (!plot || !plot.data || !plot.layout || !window.Plotly) return false;
+  // Plotly still drawing the chart (Streamlit's own draw, between its first steps and
+  // the traces): a second draw now would mix the two. Tried again later (drawLater),
+  // and Streamlit's draw, once done, calls for the frame (plotly_afterplot); until
+  // then the chart is pending (labFrames.busy).
+  plot.labPending = Boolean(plot._fullLayout && plot._fullLayout._replotting);
+  if (plot.labPending) return false;
+  const index = {};
+  plot.data.forEach((trace, i) => { index[trace.name] = i; });
+  const updates = {};  // trace name -> the attributes this frame gives it
+  const put = (name, update) => {
+    if (index[name] !== undefined) updates[name] = { ...updates[name], ...update };
+  };
+  if (chart.outline) {
+    const [xs, ys] = outlinePath(chart.outline.cells[frame]);
+    for (const name of chart.outline.names) put(name, { x: xs, y: ys });
+  }
+  if (chart.marks) {
+    const flat = chart.marks.cells[frame];
+    // Each marked cell gets its trace's path, moved onto it (ui/figures/frames._mark_paths).
+    for (const [name, path] of Object.entries(chart.marks.paths)) {
+      const xs = [], ys = [];
+      for (let i = 0; i < flat.length; i += 2) {
+        for (const point of path) {
+          xs.push(point === null ? null : flat[i + 1] + point[0]);
+          ys.push(point === null ? null : flat[i] + point[1]);
+        }
+      }
+      put(name, { x: xs, y: ys });
+    }
+  }
+  if (chart.cells) {
+    const [z, text, hover] = cellFrames(chart.cells)[frame];
+    put(chart.cells.trace, { z, text, customdata: hover });
+  }
+  if (chart.line) {
+    // A curve over the frames: all of it, or (grow) as far as this frame, with a marker
+    // on this frame's point.
+    const { trace, x, y, now, grow } = chart.line;
+    if (grow) put(trace, { x: x.slice(0, frame + 1), y: y.slice(0, frame + 1) });
+    if (now) put(now, { x: [x[frame]], y: [y[frame]] });
+  }
+  if (chart.traces) {
+    // Whole attributes of named traces, as the server's figure of each frame has them.
+    for (const [name, frames] of Object.entries(chart.traces)) put(name, frames[frame]);
+  }
+  let title = null;
+  if (chart.titles) {
+    // Streamlit writes titles in bold (<b>…</b>): so is each frame's.
+    const bold = (String(plot.layout.title.text).match(/^(<b>)*/) || [''])[0];
+    title = bold + chart.titles[frame] + '</b>'.repeat(bold.length / 3);
+  }
+  if (!redraws(chart, pointed)) {
+    moveTraces(plot, { frame, index, updates, title });
+    return true;
+  }
+  const data = plot.data.slice();
+  for (const [name, update] of Object.entries(updates))
+    data[index[name]] = { ...data[index[name]], ...update };
+  if (chart.traces) {
+    // A trace the figure on the page was drawn without (a frame's whole trace): added.
+    for (const [name, frames] of Object.entries(chart.traces))
+      if (index[name] === undefined && frames[frame].type) data.push({ ...frames[frame] });
+  }
+  let layout = plot.layout;
+  if (chart.line && chart.line.dticks) {
+    layout = { ...layout, xaxis: { ...layout.xaxis, dtick: chart.line.dticks[frame] } };
+  }
+  if (title !== null) layout = { ...layout, title: { ...layout.title, text: title } };
+  plot.labFrame = { frame, data };
+  window.Plotly.react(plot, data, layout);
+  return true;
+}
+
+// Where a chart is all scatter traces and only some move (a marker on a curve that
+// stays) and the title: Plotly moves them without drawing the chart again (animate
+// with no redraw), a task of about a millisecond where a redraw takes 20 ms or more
+// here; the title is set on its own. Anything else needs react.
+const QUICK = { transition: { duration: 0 }, frame: { duration: 0, redraw: false },
+                mode: 'immediate' };
+
+function moveTraces(plot, { frame, index, updates, title }) {
+  plot.labFrame = { frame, data: plot.data };
+  const names = Object.keys(updates);
+  if (names.length) {
+    const moved = { data: names.map((name) => updates[name]), traces: names.map((n) => index[n]) };
+    window.Plotly.animate(plot, moved, QUICK).catch(() => {});  // a newer frame interrupts
+  }
+  if (title !== null && title !== plot.layout.title.text)
+    window.Plotly.relayout(plot, { 'title.text': title });
+}
+
+// -- pointing at y -----------------------------------------------------------------------
+// The chart keyed `key` in the player's frames as they are now: a hook outlives the
+// frames it was made under (new frames may come before or after Streamlit's new chart).
+function chartFor(player, key) {
+  return (player.frames && player.frames.charts.find((chart) => chart.key === key)) || null;
+}
+
+function pointerOn(player, key) {
+  const pointer = player.frames && player.frames.pointer;
+  return pointer && pointer.key === key ? pointer : null;
+}
+
+function unhooked(player, key) {
+  const plot = chartOf(key);
+  return plot && plot.on && !(plot.labHooks && plot.labHooks.has(player)) ? plot : null;
+}
+
+// Each chart is hooked once per player; its handlers read the frames when they fire.
+function hookCharts(player) {
+  for (const { key } of player.frames.charts) {
+    const plot = unhooked(player, key);
+    if (!plot) continue;
+    (plot.labHooks ||= new Set()).add(player);
+    // Streamlit may draw its own figure again (a resize, a theme): draw the frame back.
+    plot.on('plotly_afterplot', () => {
+      if (plot.labFrame && plot.data === plot.labFrame.data && plot.labFrame.frame === player.drawn)
+        return;
+      requestAnimationFrame(() => {
+        const chart = chartFor(player, key);
+        if (chart) drawChart(chart, shown(player), { pointed: pointedAt(player, chart) });
+        else plot.labPending = false;  // no longer this player's chart: nothing to wait for
+      });
+    });
+    const windowAt = (event) => {
+      const pointer = pointerOn(player, key);
+      const point = event && event.points && event.points[0];
+      if (!pointer || !point) return null;
+      return Math.round(point.y) * pointer.columns + Math.round(point.x);
+    };
+    plot.on('plotly_hover', (event) => {
+      const frame = windowAt(event);
+      if (frame === null || frame === player.preview) return;
+      player.preview = frame;
+      draw(player);
+    });
+    plot.on('plotly_unhover', () => {
+      if (player.preview === null || !pointerOn(player, key)) return;
+      player.preview = null;
+      draw(player);
+    });
+    plot.on('plotly_click', (event) => {
+      const frame = windowAt(event);
+      if (frame === null) return;
+      if (player.playing !== null) { clearInterval(player.playing); player.playing = null; }
+      moveTo(player, frame);
+    });
+  }
+}
+
+// Whether the player's controls or words are on the page now.
+function onPage(player) {
+  return Object.values(player.roots || {}).some((root) => root.isConnected);
+}
+
+// A run of the page may put a new chart element in an old one's place after the player
+// has drawn (its figure at the step the server knew). Plotly fills a new chart with its
+// layers as it starts drawing: that is when it is hooked, and it gets the frame shown
+// (before, only a mouse move hooked it: a learner on the keys saw the server's step).
+// Until the run's new frames reach the player, that is the frame of the frames it has.
+function watchCharts() {
+  new MutationObserver(() => {
+    for (const player of Object.values(labFrames.players)) {
+      if (!onPage(player)) continue;  // another page's or tab's player: not drawn here
+      const charts = player.frames ? player.frames.charts : [];
+      if (!charts.some(({ key }) => unhooked(player, key))) continue;
+      hookCharts(player);
+      draw(player);
+    }
+  }).observe(document.body, { childList: true, subtree: true });
+}
+
+// -- one player: its frames, where it is, and the parts that show it -------------------
+// speed: frames a second, the page's default (frames.DEFAULT_SPEED) until one is chosen.
+function newPlayer(id) {
+  return { id, frames: null, position: 0, preview: null, playing: null, speed: null,
+           dirty: false, sent: 0, parts: {}, serverPosition: null, signature: null,
+           linkTimer: null, asked: null, target: null, waited: 0, queued: 0 };
+}
+
+// Frames in blocks (a stream): more may come after the last frame the browser has.
+function open(player) {
+  const stream = player.frames.stream;
+  return Boolean(stream && !stream.final);
+}
+
+// A request for more frames not answered by then is asked again (askAhead).
+const ASK_AGAIN_MS = 3000;
+
+// Ask the server once for the frames after the last one kept, when the position is
+// within `ahead` frames of it. The position goes along in the same message: the server
+// writes the link again as it runs, and must not write an old step into it.
+function askAhead(player) {
+  if (!open(player) || !player.ask) return;
+  const count = player.frames.count;
+  if (player.position < count - 1 - player.frames.stream.ahead || player.asked === count) return;
+  player.asked = count;
+  player.dirty = false;
+  player.serverPosition = player.position;
+  player.ask(count, player.position);
+  // A request lost on a busy server (a rerun dropping the trigger) is asked again while
+  // the player still waits at the end for it.
+  clearTimeout(player.reask);
+  player.reask = setTimeout(() => {
+    const waiting = player.target !== null || player.playing !== null;
+    if (player.frames.count !== count || !waiting) return;
+    player.asked = null;
+    askAhead(player);
+  }, ASK_AGAIN_MS);
+}
+
+// The chart pointed at to follow a window: Plotly's hover and click on it need a whole
+// redraw of it (a quick move of its traces loses the hover a click reads).
+function pointedAt(player, chart) {
+  return Boolean(pointerOn(player, chart.key));
+}
+
+function shown(player) {
+  return player.preview !== null ? player.preview : player.position;
+}
+
+function draw(player) {
+  if (!player.frames) return;
+  const frame = shown(player);
+  player.drawn = frame;
+  const drawing = (player.drawing = (player.drawing || 0) + 1);
+  // The charts whose traces only move at once; those redrawn whole (20 ms or more each
+  // on a slow machine) one an animation frame, in the page's order (the running
+  // dL/dx before y): the step shows within a frame or two and the rest follows. A newer
+  // frame drops what is left of an older one.
+  const whole = [];
+  let missing = false;  // a chart not on the page yet, or not drawn by Plotly yet
+  for (const chart of player.frames.charts) {
+    const pointed = pointedAt(player, chart);
+    if (redraws(chart, pointed)) whole.push([chart, pointed]);
+    else missing = !drawChart(chart, frame) || missing;
+  }
+  const drawNext = () => {
+    if (player.drawing !== drawing) return;
+    player.queued = whole.length;  // charts of this frame not drawn yet (labFrames.busy)
+    if (!whole.length) return missing && drawLater(player);
+    const [chart, pointed] = whole.shift();
+    missing = !drawChart(chart, frame, { pointed }) || missing;
+    requestAnimationFrame(drawNext);
+  };
+  drawNext();
+  for (const part of Object.values(player.parts)) part.render(player);
+}
+
+// Charts Streamlit puts on the page after the player (another screen of a lecture's
+// walk, a chart still loading Plotly) get the frame shown when they come: looked for
+// every 100 ms for a few seconds after each draw that missed one.
+const LOOKS_FOR_CHARTS = 50;
+
+function drawLater(player) {
+  if (player.later || (player.looked || 0) >= LOOKS_FOR_CHARTS) return;
+  player.looked = (player.looked || 0) + 1;
+  player.later = setTimeout(() => {
+    player.later = null;
+    hookCharts(player);
+    draw(player);
+  }, 100);
+}
+
+function writeLink(player) {
+  // The address bar keeps the step at once (throttled: a held arrow key repeats fast);
+  // the server is told when the page next talks to it, or when Play stops.
+  clearTimeout(player.linkTimer);
+  player.linkTimer = setTimeout(() => {
+    try {
+      const url = new URL(window.location.href);
+      url.searchParams.set(player.frames.link, String(player.position));
+      window.history.replaceState(window.history.state, '', url.toString());
+    } catch { /* a browser refusing history writes: the server's link stays */ }
+  }, 150);
+}
+
+function tellServer(player) {
+  if (!player.dirty || !player.send) return;
+  player.dirty = false;
+  player.sent += 1;
+  player.serverPosition = player.position;
+  player.send({ position: player.position, seq: player.sent });
+}
+
+function moveTo(player, position, { tell = false } = {}) {
+  const last = player.frames.count - 1;
+  // Beyond the frames kept, while more may come: go as far as there are, and on when
+  // they arrive.
+  player.target = position > last && open(player) ? position : null;
+  const next = Math.min(Math.max(position, 0), last);
+  if (next !== player.position) {
+    player.position = next;
+    player.dirty = next !== player.serverPosition;
+    writeLink(player);
+    sayStep(player);
+  }
+  draw(player);
+  askAhead(player);
+  if (tell) tellServer(player);
+}
+
+function stop(player) {
+  if (player.playing === null) return;
+  clearInterval(player.playing);
+  player.playing = null;
+  writeLink(player);
+  tellServer(player);  // one message when Play stops, none per frame
+  draw(player);
+  sayStep(player);
+}
+
+// -- what a screen reader hears: the step's sentence, in the page's live region --------
+// The region is browser.js's (made once, outside Streamlit's tree); Play says nothing
+// until it stops.
+const LIVE_ID = 'pooling-lab-live';
+const HIDDEN = 'position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;'
+  + 'clip-path:inset(50%);white-space:nowrap;';
+
+// The region sits in a closed shadow root: screen readers read it as any other node,
+// but a page's text search (a test's get_by_text) does not find the same words twice,
+// once on screen and once in the region. Kept on window: both scripts write to it.
+function liveRegion() {
+  if (window.poolingLabLive?.isConnected) return window.poolingLabLive;
+  const host = Object.assign(document.createElement('div'), { id: LIVE_ID });
+  host.setAttribute('style', HIDDEN);
+  const region = document.createElement('div');
+  region.setAttribute('role', 'status');
+  region.setAttribute('aria-live', 'polite');
+  host.attachShadow({ mode: 'closed' }).append(region);
+  document.body.append(host);
+  window.poolingLabLive = region;
+  return region;
+}
+
+function sayStep(player) {
+  const words = player.frames.words[player.position];
+  if (!words || player.playing !== null || !onPage(player)) return;
+  liveRegion().textContent = words.sentence.split('**').join('');
+}
+
+function play(player) {
+  if (player.playing !== null) return stop(player);
+  if (player.position >= player.frames.count - 1 && !open(player)) moveTo(player, 0);  // again
+  player.playing = setInterval(() => {
+    // A frame still being drawn (a busy machine): Play waits for it, a tick or a few.
+    player.waited = labFrames.busy() && player.waited < 4 ? player.waited + 1 : 0;
+    if (player.waited) return;
+    if (player.position >= player.frames.count - 1) {
+      if (open(player)) return askAhead(player);  // the next block is on its way: wait
+      return stop(player);
+    }
+    player.position += 1;
+    player.dirty = player.position !== player.serverPosition;
+    draw(player);
+    askAhead(player);
+  }, 1000 / player.speed);
+  draw(player);
+}
+
+function halt(player) {
+  if (player.playing === null) return;
+  clearInterval(player.playing);
+  player.playing = null;
+}
+
+function step(player, delta) {
+  halt(player);
+  moveTo(player, player.position + delta);
+}
+
+function jump(player, to) {
+  if ('to' in to) { halt(player); moveTo(player, to.to); } else step(player, to.delta);
+}
+
+// -- the parts: controls, words --------------------------------------------------------
+function el(tag, attributes = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name === 'text') node.textContent = value; else node.setAttribute(name, value);
+  }
+  for (const child of children) node.append(child);
+  return node;
+}
+
+// A sentence with **bold** parts, as text nodes: nothing in it is read as HTML.
+function sentence(markdown) {
+  const paragraph = el('p', { class: 'sentence' });
+  markdown.split('**').forEach((piece, i) => {
+    paragraph.append(i % 2 ? el('strong', { text: piece }) : document.createTextNode(piece));
+  });
+  return paragraph;
+}
+
+function controlsPart(root, player, words) {
+  const labels = player.frames.labels;
+  const back = el('button', { type: 'button', 'data-act': 'back', title: labels.back_help },
+                  labels.back, el('kbd', { text: '←' }));
+  const next = el('button', { type: 'button', 'data-act': 'next', title: labels.next_help },
+                  labels.next, el('kbd', { text: '→' }));
+  const playButton = el('button', { type: 'button', 'data-act': 'play', title: labels.play_help });
+  const speed = el('select', { 'aria-label': labels.speed });
+  for (const perSecond of player.frames.speeds) {
+    const option = el('option', { value: String(perSecond), text: perSecond + labels.per_second });
+    if (perSecond === player.speed) option.selected = true;
+    speed.append(option);
+  }
+  const slider = el('input', { type: 'range', min: '1', max: String(player.frames.count),
+                               'aria-label': labels.slider, title: labels.slider_help });
+  const count = el('span', { class: 'count' });
+  const jumps = player.frames.jumps.map((to) => {
+    const button = el('button', { type: 'button', 'data-act': 'jump', title: to.help }, to.label);
+    if (to.key) button.append(el('kbd', { text: keyLabel(to.key) }));
+    button.onclick = () => jump(player, to);
+    return [button, to];
+  });
+  back.onclick = () => step(player, -1);
+  next.onclick = () => step(player, 1);
+  playButton.onclick = () => play(player);
+  speed.onchange = () => {
+    player.speed = Number(speed.value);
+    if (player.playing !== null) { stop(player); play(player); }
+  };
+  slider.oninput = () => step(player, Number(slider.value) - 1 - player.position);
+  const speedLabel = el('label', {}, labels.speed + ' ', speed);
+  // A projector's column is narrow and short: the buttons on a row, the slider and the
+  // speed on the next (dL/dx's title counts the windows); a desk has room for the
+  // speed in the buttons' row and a count in the slider's.
+  const buttons = [back, next, ...jumps.map(([button]) => button), playButton];
+  const rows = root.classList.contains('lecture')
+    ? [el('div', { class: 'row' }, ...buttons),
+       el('div', { class: 'row' }, slider, speed)]
+    : [el('div', { class: 'row' }, ...buttons, speedLabel),
+       el('label', { class: 'slide' }, labels.slider, slider, count)];
+  root.replaceChildren(...rows, words);
+  return (p) => {
+    const at = shown(p);
+    const end = p.position >= p.frames.count - 1 && !open(p);
+    back.disabled = p.position <= 0;
+    next.disabled = end;
+    for (const [button, to] of jumps)
+      button.disabled = 'to' in to ? p.position === to.to : (to.delta > 0 ? end : p.position <= 0);
+    playButton.replaceChildren((p.playing !== null ? '❚❚ ' + labels.pause : '▶ ' + labels.play),
+                               el('kbd', { text: 'P' }));
+    slider.value = String(p.position + 1);
+    // Frames numbered from `first` (1: "window 1 of 9"; 0: "0 steps taken" is the first).
+    const first = p.frames.first ?? 1;
+    slider.setAttribute('aria-valuetext', String(p.position + first));
+    count.textContent = labels.count.replace('{n}', at + first)
+      .replace('{of}', p.frames.count - 1 + first);
+  };
+}
+
+function wordsPart(root) {
+  return (p) => {
+    const words = p.frames.words[shown(p)];
+    const line = el('p', { class: 'line' + (words.aside ? ' aside' : ''), text: words.line });
+    const parts = [sentence(words.sentence), line];
+    const note = words.note;
+    if (note) parts.push(el('p', { class: 'note ' + note.kind, text: note.text }));
+    root.replaceChildren(...parts);
+  };
+}
+
+function mountPart(player, part, root, lecture) {
+  const box = el('div', { class: 'lab-frames' + (lecture ? ' lecture' : '') });
+  // The root also holds Streamlit's <style> of this component: only our box is replaced.
+  for (const old of root.querySelectorAll(':scope > .lab-frames')) old.remove();
+  root.append(box);
+  let render;
+  if (part === 'words') render = wordsPart(box);
+  else if (player.frames.count < 2) {
+    box.append(el('p', { text: player.frames.labels.single }));
+    const words = el('div');
+    box.append(words);
+    render = wordsPart(words);
+  } else if (part === 'controls') render = controlsPart(box, player, el('div'));
+  else {
+    const words = el('div');
+    const renderControls = controlsPart(box, player, words);
+    const renderWords = wordsPart(words);
+    render = (p) => { renderControls(p); renderWords(p); };
+  }
+  player.parts[part] = { render };
+}
+
+// -- keys, and telling the server before the page talks to it --------------------------
+// "shift+ArrowRight" as a person reads it on a key cap.
+function keyLabel(key) {
+  return key.replace('shift+', 'Shift ').replace('ArrowRight', '→').replace('ArrowLeft', '←');
+}
+
+function keyName(event) {
+  return (event.shiftKey ? 'shift+' : '') + event.key;
+}
+
+const OWN_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'p', 'P', 'Shift', 'Control', 'Alt', 'Meta']);
+
+// A key a player acts on (or a modifier on its own): the page's server hears nothing.
+function playersKey(event) {
+  if (OWN_KEYS.has(event.key) && !(event.altKey || event.ctrlKey || event.metaKey)) return true;
+  return Object.values(labFrames.players).some(
+    (p) => p.frames && p.frames.jumps.some((j) => j.key === keyName(event)));
+}
+function activePlayer() {
+  return Object.values(labFrames.players).find((p) => p.frames && onPage(p));
+}
+
+function ours(target) {
+  if (!(target instanceof Element)) return false;
+  if (target.closest('.lab-frames')) return true;
+  return Object.values(labFrames.players).some((p) => p.frames && p.frames.charts.some(
+    (chart) => target.closest('.st-key-' + CSS.escape(chart.key))));
+}
+
+function install() {
+  document.addEventListener('keydown', (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+    const player = activePlayer();
+    if (!player || player.frames.count < 2) return;
+    const target = event.target instanceof Element ? event.target : null;
+    if (target && target.closest(EDITABLE) && !target.closest('.lab-frames')) return;
+    if (target && target.closest('.lab-frames input, .lab-frames select')) return;
+    const to = player.frames.jumps.find((j) => j.key === keyName(event));
+    if (to) jump(player, to);
+    else if (event.key in KEYS && !event.shiftKey) step(player, KEYS[event.key]);
+    else if (event.key === 'p' || event.key === 'P') play(player);
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  });
+  // Anything else the page sends the server carries the step along, in the same message.
+  // A key is sent on by Streamlit (a button's shortcut, Page Down for a lecture's walk)
+  // unless a player takes it or it is typed into a field, where only Enter and Tab send.
+  const before = (event) => {
+    if (ours(event.target)) return;
+    if (event.type === 'keydown') {
+      const field = event.target instanceof Element && event.target.closest(EDITABLE);
+      if (field ? !['Enter', 'Tab'].includes(event.key) : playersKey(event)) return;
+    }
+    // Focus leaving an input commits it; leaving the page's body (clicked) sends nothing.
+    if (event.type === 'focusout' && !(event.target instanceof Element
+                                       && event.target.closest(EDITABLE))) return;
+    for (const player of Object.values(labFrames.players)) tellServer(player);
+  };
+  for (const type of ['click', 'change', 'keydown', 'pointerup', 'focusout'])
+    document.addEventListener(type, before, true);
+  watchCharts();
+  labFrames.installed = true;
+}
+
+export default function ({ data, setStateValue, setTriggerValue, parentElement }) {
+  if (!labFrames.installed) install();
+  const player = (labFrames.players[data.id] ||= newPlayer(data.id));
+  player.roots ||= {};
+  player.roots[data.part] = parentElement;
+  if (data.frames) {
+    player.send = (value) => setStateValue('position', value);
+    player.ask = (count, position) => setTriggerValue('more', { count, position });
+    if (data.frames.signature !== player.signature) {
+      // The next block of the same stream: the frames grow, the place and Play stay.
+      const grown = player.frames && player.frames.stream && data.frames.stream
+        && player.frames.stream.id === data.frames.stream.id
+        && data.frames.count >= player.frames.count;
+      if (!grown) {
+        halt(player);
+        player.preview = null;
+        player.serverPosition = null;
+        player.target = null;
+      }
+      player.frames = data.frames;
+      player.speed ??= data.frames.speed;
+      player.signature = data.frames.signature;
+      player.asked = null;
+      if (grown && player.target !== null) moveTo(player, player.target);
+    }
+    if (data.position !== player.serverPosition) {
+      player.position = Math.min(data.position, player.frames.count - 1);
+      player.serverPosition = data.position;
+      player.dirty = false;
+    }
+    // The run just wrote the link with the step the server knew: the browser's is on.
+    if (player.dirty) writeLink(player);
+  }
+  for (const [part, root] of Object.entries(player.roots)) {
+    if (player.frames && (!player.parts[part] || player.parts[part].root !== root
+                          || player.parts[part].signature !== player.signature)) {
+      mountPart(player, part, root, data.lecture);
+      player.parts[part].root = root;
+      player.parts[part].signature = player.signature;
+    }
+  }
+  if (!player.frames) return;
+  player.looked = 0;  // a run of the page may bring charts: look for them again
+  hookCharts(player);
+  draw(player);
+  labFrames.ready = true;
+}
