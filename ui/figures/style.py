@@ -269,6 +269,10 @@ FRAME_PLAYER_COLOURS = """.lab-frames { color: var(--st-text-color); }
 .lab-frames .note.info { background: var(--st-blue-background-color);
   color: var(--st-blue-text-color); }"""
 
+# The room's join link is written in the page's text colour, not the link blue: at the
+# projector's 20 px it keeps the text's contrast in either theme.
+JOIN_LINK_COLOUR_CSS = "color: inherit;"
+
 # Out of sight and out of the layout, yet in the accessibility tree (a screen reader
 # reads it): a map's text twin (ui/shared/twin.py). One pixel, clipped to nothing.
 VISUALLY_HIDDEN_CSS = (

@@ -16,6 +16,7 @@ from teaching.class_mode.lecturer import typed_link
 
 from ...figures.labels import label_px
 from ...figures.style import (
+    JOIN_LINK_COLOUR_CSS,
     QR_DARK,
     QR_LEAST_PX,
     QR_LIGHT,
@@ -75,7 +76,7 @@ def link_line(link: str) -> None:
         st.html(
             f"<style>.st-key-{STATE.link_box} p {{ font-size: {ROOM_LINK_PX}px; "
             "line-height: 1.4; white-space: nowrap; margin: 0; font-weight: 600; } "
-            f".st-key-{STATE.link_box} a {{ color: inherit; }}</style>"  # the text's contrast
+            f".st-key-{STATE.link_box} a {{ {JOIN_LINK_COLOUR_CSS} }}</style>"
             f'<p><a href="{html.escape(link, quote=True)}" target="_blank">'
             f"{html.escape(typed_link(link))}</a></p>"
         )

@@ -60,7 +60,7 @@ def join_form(token: str) -> None:
         key=STATE.join_code,
         max_chars=32,
         placeholder="K7QX3M",
-        help="6 letters or digits, shown large on the projector above the QR code.",
+        help="6 letters or digits: the room's code, shown large on the projector with its QR code.",
     )
     st.text_input(
         "Nickname (optional)",
