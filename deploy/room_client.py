@@ -32,8 +32,8 @@ NUMBER_KEY, SEND_KEY = "room_number", "room_send"
 ROUND_SHOWN = re.compile(r"\*\*Round (\d+)\*\*")
 COUNT_SHOWN = re.compile(r"^(?:Answers closed: )?(\d+) answers?(?: so far)?\.$")
 NONE_SHOWN = re.compile(r"^(?:No answers yet|Answers closed: nobody answered)\.$")
-# What a phone writes over a round (ui/class_mode/student/views.room_view's subheader).
-PHONE_ROUND = re.compile(r"^Round (\d+)\b")
+# What a phone writes over a round (ui/class_mode/student/views: its one bold line).
+PHONE_ROUND = re.compile(r"^\*\*Round (\d+)\*\*")
 
 
 class NoFragment(Exception):
@@ -68,17 +68,6 @@ def markdown_of(message) -> str | None:
     return element.markdown.body if element.WhichOneof("type") == "markdown" else None
 
 
-def heading_of(message) -> str | None:
-    """The text of a heading element (st.subheader) this ForwardMsg draws, or None."""
-    if message.WhichOneof("type") != "delta":
-        return None
-    delta = message.delta
-    if delta.WhichOneof("type") != "new_element":
-        return None
-    element = delta.new_element
-    return element.heading.body if element.WhichOneof("type") == "heading" else None
-
-
 def shown_count(text: str) -> int | None:
     """The answer count a line of the projector says, or None when it says none."""
     if NONE_SHOWN.match(text):
@@ -97,7 +86,7 @@ class Student:
         self.rounds_seen: dict[int, float] = {}
 
     def _heard(self, message) -> None:
-        text = heading_of(message)
+        text = markdown_of(message)
         found = PHONE_ROUND.match(text) if text else None
         if found:
             self.rounds_seen.setdefault(int(found.group(1)), time.perf_counter())
