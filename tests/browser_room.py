@@ -71,7 +71,10 @@ def touch(page) -> bool:
 
 
 def tap_cell(page, row: int, col: int) -> None:
-    """A finger's tap on a phone, a mouse click elsewhere, at cell (row, col) of x."""
+    """A finger's tap on a phone, a mouse click elsewhere, at cell (row, col) of x,
+    once the page has stopped drawing, as a person taps a map they see (a new round
+    reaches a phone as a rerun of its page, which redraws the map under the finger)."""
+    settle(page)
     wait_for_title(page, "x")
     page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
     x, y = page.evaluate(CELL_PIXEL, ["x", row, col])
