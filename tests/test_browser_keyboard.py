@@ -48,7 +48,7 @@ RING = """() => {
   const plot = grid.querySelector('.js-plotly-plot'), area = plot._fullLayout;
   const box = plot.getBoundingClientRect(), own = ring.getBoundingClientRect();
   return {
-    ring: [own.left, own.top, own.width, own.height], shown: getComputedStyle(ring).display,
+    ring: [own.left, own.top, own.width, own.height], shown: getComputedStyle(ring).opacity,
     area: [box.left + area.xaxis._offset, box.top + area.yaxis._offset,
            area.xaxis._length, area.yaxis._length],
     row: ring.parentElement.getAttribute('aria-rowindex'),
@@ -79,7 +79,7 @@ def expect_ring_at(page, row: int, col: int) -> None:
     drawn = ring(page)
     left, top, width, height = drawn["ring"]
     area_left, area_top, area_width, area_height = drawn["area"]
-    assert drawn["shown"] == "block" and width > 0 and height > 0, drawn
+    assert drawn["shown"] == "1" and width > 0 and height > 0, drawn
     assert area_left - 1 <= left and left + width <= area_left + area_width + 1, drawn
     assert area_top - 1 <= top and top + height <= area_top + area_height + 1, drawn
 

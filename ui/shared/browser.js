@@ -122,7 +122,7 @@ const HOVER_TRIES = 20;  // Plotly throttles hovers (about 50 ms apart): try aga
 // either theme (WCAG 2.4.11, 1.4.11).
 const RING_STYLE = 'position:absolute;pointer-events:none;box-sizing:border-box;z-index:2;'
   + 'border:3px solid #111111;box-shadow:0 0 0 2px #ffffff, inset 0 0 0 2px #ffffff;'
-  + 'border-radius:2px;display:none;';
+  + 'border-radius:2px;opacity:0;';
 
 function pickTrace(plot) {
   return plot._fullData?.find((trace) => trace.name === PICK && trace.type === 'scatter') ?? null;
@@ -144,12 +144,11 @@ function shapeOf(trace) {
   return [Math.max(...trace.y) + 1, Math.max(...trace.x) + 1];
 }
 
-// A chart's key: its element's st-key class (the page's key), else its title.
-function gridKey(grid) {
-  const keyed = grid.closest('[data-testid="stElementContainer"]');
-  const found = keyed && Array.from(keyed.classList).find((name) => name.startsWith('st-key-'));
-  return found || plainTitle(grid.querySelector('.js-plotly-plot'));
-}
+// A chart's name for the ring's memory: its page and title. Not its element's key: a
+// pick chart may take a new key on every pick (the Exercises page's does, so that a
+// second click on a cell is a click again).
+const gridKey = (grid) =>
+  window.location.pathname + '|' + plainTitle(grid.querySelector('.js-plotly-plot'));
 
 // Cell (row, col)'s box in the plot, in px from the plot's top left (Plotly's axes).
 function cellBox(plot, row, col) {
@@ -197,7 +196,7 @@ function drawRing(lab, found) {
   Object.assign(ring.style, {
     left: `${plotBox.left - gridBox.left + box.left}px`, top: `${plotBox.top - gridBox.top + box.top}px`,
     width: `${box.width}px`, height: `${box.height}px`,
-    display: document.activeElement === grid ? 'block' : 'none',
+    opacity: document.activeElement === grid ? '1' : '0',  // in the grid's tree either way
   });
   ring.parentElement.setAttribute('aria-rowindex', String(at[0] + 1));
   ring.setAttribute('aria-colindex', String(at[1] + 1));
@@ -224,7 +223,7 @@ function keyboardGrid(lab, found, twin) {
     grid.dataset.labPick = '1';
     grid.addEventListener('keydown', (event) => onGridKey(lab, grid, event));
     grid.addEventListener('focus', () => { const now = pickPlotIn(grid); if (now) drawRing(lab, now); });
-    grid.addEventListener('blur', () => { ringOf(grid).style.display = 'none'; });
+    grid.addEventListener('blur', () => { ringOf(grid).style.opacity = '0'; });
     grid.addEventListener('focusout', (event) => { if (event.relatedTarget) lab.refocus = null; });
   }
   drawRing(lab, found);
