@@ -81,20 +81,208 @@ function chartAfter(twin) {
     ? next : next.querySelector(CHART);
 }
 
-function hideTwinnedCharts() {
+function hideTwinnedCharts(lab) {
   for (const twin of document.querySelectorAll('.lab-twin')) {
     const chart = chartAfter(twin);
-    if (chart && chart.getAttribute('aria-hidden') !== 'true') chart.setAttribute('aria-hidden', 'true');
+    if (!chart) continue;
+    const picks = pickPlotIn(chart);
+    // A chart that takes picks is a grid the keyboard reaches (below): only its picture
+    // is hidden, never the element holding the focus.
+    const hidden = picks ? picks.plot : chart;
+    if (picks) {
+      chart.removeAttribute('aria-hidden');
+      keyboardGrid(lab, picks, twin);
+    }
+    if (hidden.getAttribute('aria-hidden') !== 'true') hidden.setAttribute('aria-hidden', 'true');
   }
 }
 
-function watchTwins() {
+function watchTwins(lab) {
   let queued = false;
   new MutationObserver(() => {
     if (queued) return;
     queued = true;
-    requestAnimationFrame(() => { queued = false; hideTwinnedCharts(); });
+    requestAnimationFrame(() => { queued = false; hideTwinnedCharts(lab); });
   }).observe(document.body, { childList: true, subtree: true });
+}
+
+// -- The keyboard picks a chart's cell (the W3C ARIA grid pattern) --------------------
+// A chart that takes picks carries grid.click_trace's invisible points, named "pick",
+// at its cell centres. Its chart element becomes one tab stop (role grid, named by the
+// chart's title, described by its twin's summary); the arrow keys move a focus ring
+// over its cells and Enter or Space picks the ringed cell by the pointer's own path (a
+// hover at the cell's centre, then a press and release there), so the pick is the
+// same selection, the same callback and the same rerun as a click. The ringed cell is
+// kept per chart across reruns, and a chart picked from the keyboard gets the focus
+// back when its rerun redraws it.
+const PICK = 'pick';
+const REFOCUS_MS = 15_000;  // a rerun slower than this after Enter leaves focus be
+const HOVER_TRIES = 20;  // Plotly throttles hovers (about 50 ms apart): try again
+// Dark and light together: one or the other is at 3:1 or more on any cell colour, in
+// either theme (WCAG 2.4.11, 1.4.11).
+const RING_STYLE = 'position:absolute;pointer-events:none;box-sizing:border-box;z-index:2;'
+  + 'border:3px solid #111111;box-shadow:0 0 0 2px #ffffff, inset 0 0 0 2px #ffffff;'
+  + 'border-radius:2px;opacity:0;';
+
+function pickTrace(plot) {
+  return plot._fullData?.find((trace) => trace.name === PICK && trace.type === 'scatter') ?? null;
+}
+
+// The Plotly plot with a pick trace in `chart` and the element that takes the focus.
+function pickPlotIn(chart) {
+  const plot = chart.matches('.js-plotly-plot') ? chart : chart.querySelector('.js-plotly-plot');
+  const trace = plot && pickTrace(plot);
+  const grid = plot && plot.closest(CHART);
+  return trace && grid ? { plot, trace, grid } : null;
+}
+
+const plainTitle = (plot) => String(plot.layout?.title?.text ?? '')
+  .replace(/<br>/g, ' ').replace(/<[^>]+>/g, '').trim();
+
+// [rows, cols] of the pick points (one per cell, in reading order).
+function shapeOf(trace) {
+  return [Math.max(...trace.y) + 1, Math.max(...trace.x) + 1];
+}
+
+// A chart's name for the ring's memory: its page and title. Not its element's key: a
+// pick chart may take a new key on every pick (the Exercises page's does, so that a
+// second click on a cell is a click again).
+const gridKey = (grid) =>
+  window.location.pathname + '|' + plainTitle(grid.querySelector('.js-plotly-plot'));
+
+// Cell (row, col)'s box in the plot, in px from the plot's top left (Plotly's axes).
+function cellBox(plot, row, col) {
+  const { xaxis, yaxis } = plot._fullLayout;
+  const xs = [xaxis.d2p(col - 0.5), xaxis.d2p(col + 0.5)];
+  const ys = [yaxis.d2p(row - 0.5), yaxis.d2p(row + 0.5)];
+  return {
+    left: xaxis._offset + Math.min(...xs), top: yaxis._offset + Math.min(...ys),
+    width: Math.abs(xs[1] - xs[0]), height: Math.abs(ys[1] - ys[0]),
+  };
+}
+
+function cellText(trace, cols, [row, col]) {
+  const value = trace.customdata?.[row * cols + col];
+  return `row ${row}, column ${col}` + (value === undefined ? '' : `: ${value}`);
+}
+
+// The ringed cell: an owned row and gridcell (aria-activedescendant points at it),
+// drawn as the ring over the cell.
+function ringOf(grid) {
+  let row = grid.querySelector(':scope > .lab-pick-row');
+  if (!row) {
+    row = Object.assign(document.createElement('div'), { className: 'lab-pick-row' });
+    row.setAttribute('role', 'row');
+    const cell = Object.assign(document.createElement('div'), { className: 'lab-pick-cell' });
+    cell.setAttribute('role', 'gridcell');
+    cell.id = 'lab-pick-' + Math.random().toString(36).slice(2);
+    cell.setAttribute('style', RING_STYLE);
+    row.append(cell);
+    grid.append(row);
+  }
+  return row.firstChild;
+}
+
+function drawRing(lab, found) {
+  const { plot, trace, grid } = found;
+  const [rows, cols] = shapeOf(trace);
+  const key = gridKey(grid);
+  const [row, col] = lab.cells.get(key) ?? [0, 0];
+  const at = [Math.min(row, rows - 1), Math.min(col, cols - 1)];
+  lab.cells.set(key, at);
+  const ring = ringOf(grid);
+  const box = cellBox(plot, ...at);
+  const plotBox = plot.getBoundingClientRect(), gridBox = grid.getBoundingClientRect();
+  Object.assign(ring.style, {
+    left: `${plotBox.left - gridBox.left + box.left}px`, top: `${plotBox.top - gridBox.top + box.top}px`,
+    width: `${box.width}px`, height: `${box.height}px`,
+    opacity: document.activeElement === grid ? '1' : '0',  // in the grid's tree either way
+  });
+  ring.parentElement.setAttribute('aria-rowindex', String(at[0] + 1));
+  ring.setAttribute('aria-colindex', String(at[1] + 1));
+  ring.setAttribute('aria-label', cellText(trace, cols, at));
+  grid.setAttribute('aria-activedescendant', ring.id);
+  return at;
+}
+
+function keyboardGrid(lab, found, twin) {
+  const { plot, trace, grid } = found;
+  const [rows, cols] = shapeOf(trace);
+  grid.setAttribute('role', 'grid');
+  grid.setAttribute('tabindex', '0');
+  grid.setAttribute('aria-label', plainTitle(plot) || twin.getAttribute('aria-label') || 'map');
+  grid.setAttribute('aria-rowcount', String(rows));
+  grid.setAttribute('aria-colcount', String(cols));
+  const summary = twin.querySelector('p');
+  if (summary) {
+    summary.id ||= 'lab-twin-' + Math.random().toString(36).slice(2);
+    grid.setAttribute('aria-describedby', summary.id);
+  }
+  if (getComputedStyle(grid).position === 'static') grid.style.position = 'relative';
+  if (!grid.dataset.labPick) {
+    grid.dataset.labPick = '1';
+    grid.addEventListener('keydown', (event) => onGridKey(lab, grid, event));
+    grid.addEventListener('focus', () => { const now = pickPlotIn(grid); if (now) drawRing(lab, now); });
+    grid.addEventListener('blur', () => { ringOf(grid).style.opacity = '0'; });
+    grid.addEventListener('focusout', (event) => { if (event.relatedTarget) lab.refocus = null; });
+  }
+  drawRing(lab, found);
+  const back = lab.refocus;
+  if (back && back.key === gridKey(grid) && performance.now() < back.until
+      && document.activeElement !== grid
+      && (!document.activeElement || document.activeElement === document.body)) {
+    grid.focus({ preventScroll: true });
+  }
+}
+
+const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+function onGridKey(lab, grid, event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const found = pickPlotIn(grid);
+  if (!found) return;
+  const [rows, cols] = shapeOf(found.trace);
+  const key = gridKey(grid);
+  const [row, col] = lab.cells.get(key) ?? [0, 0];
+  let to;
+  if (event.key in MOVES) {
+    const [down, right] = MOVES[event.key];
+    to = [Math.max(0, Math.min(rows - 1, row + down)), Math.max(0, Math.min(cols - 1, col + right))];
+  } else if (event.key === 'Home') to = [row, 0];
+  else if (event.key === 'End') to = [row, cols - 1];
+  else if (event.key === 'Enter' || event.key === ' ') {
+    event.preventDefault();
+    event.stopPropagation();
+    lab.refocus = { key, until: performance.now() + REFOCUS_MS };
+    pickCell(found, [row, col], HOVER_TRIES);
+    say('Picked ' + cellText(found.trace, cols, [row, col]));
+    return;
+  } else return;
+  event.preventDefault();  // no page scroll, no step of a frame player (frames.js)
+  event.stopPropagation();
+  lab.cells.set(key, to);
+  drawRing(lab, found);
+  ringOf(grid).scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
+// Pick (row, col) as the pointer does: a hover at the cell's centre makes it the
+// plot's hover point; a press and release there with no drag is Plotly's click.
+function pickCell({ plot }, [row, col], tries) {
+  const layer = plot.querySelector('.nsewdrag');
+  if (!layer) return;
+  const box = cellBox(plot, row, col), plotBox = plot.getBoundingClientRect();
+  const at = { clientX: plotBox.left + box.left + box.width / 2,
+               clientY: plotBox.top + box.top + box.height / 2,
+               bubbles: true, cancelable: true, view: window, button: 0 };
+  layer.dispatchEvent(new MouseEvent('mousemove', at));
+  const hovered = (plot._hoverdata || []).some((point) =>
+    point.data?.name === PICK && point.x === col && point.y === row);
+  if (!hovered) {
+    if (tries > 0) setTimeout(() => pickCell({ plot }, [row, col], tries - 1), 60);
+    return;
+  }
+  layer.dispatchEvent(new MouseEvent('mousedown', { ...at, buttons: 1 }));
+  document.dispatchEvent(new MouseEvent('mouseup', at));
 }
 
 // -- Touch: one tap picks a chart's cell ----------------------------------------------
@@ -164,9 +352,10 @@ const leavingElsewhere = (lab, page) =>
 
 function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
-                leaveMs: 0 };
+                leaveMs: 0, cells: new Map(), refocus: null };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
-  watchTwins();
+  document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
+  watchTwins(lab);
   document.addEventListener('click', (event) => {
     const url = followed(event);
     if (!url) return;
