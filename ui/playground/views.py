@@ -30,7 +30,7 @@ def ledger_view(story: LayerStory) -> None:
         cells,
         key=STATE.cell,
         format_func=lambda c: f"x[{c[0]},{c[1]}]",
-        help="Or pick a cell of dL/dx (click or tap) in the first tab.",
+        help="Or pick a cell of dL/dx (click, tap, or arrows and Enter) in the first tab.",
     )
     cell = STATE.picked_cell()
     lines = story.ledger(cell)

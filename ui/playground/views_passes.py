@@ -24,8 +24,8 @@ from ..shared.lecture import lecture_on
 from ..shared.walk import Screen, tell
 from .state import STATE, on_pick_input, on_pick_output, publish
 
-PICK_Y = "Pick a cell of y (click or tap) to follow its window."
-PICK_GX = "Pick a cell of dL/dx (click or tap) to read its ledger (tab Ledger)."
+PICK_Y = "Pick a cell of y (click, tap, or Tab to the map, arrows and Enter) to follow its window."
+PICK_GX = "Pick a cell of dL/dx (click, tap, or arrows and Enter) to read its ledger (tab Ledger)."
 SHARED_SCALE = "Orange is positive, purple negative; both gradient maps share one scale."
 
 
