@@ -1,11 +1,11 @@
 """Which students' pages to redraw when a room moves on (pure: no Streamlit).
 
 Every student's page, after each full run, says which room it shows and the pulse key
-it was drawn from (model.pulse_key). The process reads each followed room's pulse a few
-times a second (one read per room, however many pages), and every page drawn from
-another pulse is due for a redraw, asked once and then again only after `retry_s` (its
-run may be waiting behind a hundred others; the page says it is done by following with
-the new key).
+it was drawn from (teaching.class_mode.student.pulse_key). The process reads each
+followed room's pulse a few times a second (one read per room, however many pages),
+and every page drawn from another pulse is due for a redraw, asked once and then
+again only after `retry_s` (its run may be waiting behind a hundred others; the page
+says it is done by following with the new key).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ RETRY_S = 3.0  # a page asked to redraw is asked again only after this long
 @dataclass
 class Follow:
     code: str
-    drawn: tuple | None  # model.pulse_key of the pulse the page shows
+    drawn: tuple | None  # teaching.class_mode.student.pulse_key of the pulse the page shows
     asked_at: float = float("-inf")  # when it was last asked to redraw
 
 

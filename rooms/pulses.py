@@ -4,7 +4,8 @@ Every student's page asks for its room's pulse every few seconds; 200 students o
 room on one replica would be 70 reads a second. Through this cache they cost one read
 a second per room and replica: the first asker in a second reads, the others get its
 answer. The read happens under the lock, so askers arriving while it runs wait for it
-rather than read too.
+rather than read too. The process's push (ui/class_mode/student/push.py) reads fresh
+pulses of the rooms its pages follow four times a second, past this cache.
 """
 
 from __future__ import annotations

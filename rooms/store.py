@@ -253,6 +253,9 @@ def ask(
         )  # fmt: skip
 
 
+SECOND_VOTE = 2  # peer instruction votes twice; the results pair vote 1 with vote 2
+
+
 def vote_again(engine: sa.Engine, code: str, *, secret: str, now: float | None = None) -> int:
     """A new round on the current round's question (after discussion): vote 2 (one
     more than the round it repeats), first_round = the first vote's round."""
@@ -267,6 +270,8 @@ def vote_again(engine: sa.Engine, code: str, *, secret: str, now: float | None =
                 ROUNDS.c.room_id == room.id, ROUNDS.c.number == room.round_number
             )
         ).one()
+        if current.vote >= SECOND_VOTE:  # a double click, or a second device: no vote 3
+            raise NoSuchRound("This question has had its second vote: ask a new one.")
         return _new_round(
             connection, room, kind=current.kind, question_json=current.question,
             vote=current.vote + 1, first_round=current.first_round or current.number, now=now,

@@ -68,22 +68,30 @@ def join(
             raise TooFast("Too many joins from this browser: wait a minute.")
         room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
         if room is None:
-            if not limits.hit(connection, limits.JOIN_UNKNOWN_CODE, "all", now=now):
-                raise TooFast("Too many tries of codes that do not exist: wait a minute.")
-            raise NoSuchRoom("No room has this code: check it on the projector.")
+            _unknown_code(connection, now=now)
         if not limits.hit(connection, limits.JOIN_PER_ROOM, room.id, now=now):
             raise TooFast("Too many joins to this room: wait a minute.")
         return _join(connection, code, token=token, nickname=nickname, now=now)
 
 
+def _unknown_code(connection, *, now: float):
+    """A code with no room: counted for everyone together (limits.JOIN_UNKNOWN_CODE),
+    on every form that could tell it from a real one, then NoSuchRoom (or TooFast)."""
+    if not limits.hit(connection, limits.JOIN_UNKNOWN_CODE, "all", now=now):
+        raise TooFast("Too many tries of codes that do not exist: wait a minute.")
+    raise NoSuchRoom("No room has this code: check it on the projector.")
+
+
 def _join(connection, code: str, *, token: str, nickname: str, now: float) -> Pulse:
     room = room_row(connection, code, now=now)
     name = clean_nickname(nickname)
+    # A rejoin (a reload, a replica's death) brings no nickname: the one given stays.
+    kept = sa.case((sa.literal(name) == "", MEMBERS.c.nickname), else_=sa.literal(name))
     connection.execute(
         upsert(connection, MEMBERS)
         .values(room_id=room.id, token=token, nickname=name, joined_at=now)
         .on_conflict_do_update(
-            index_elements=[MEMBERS.c.room_id, MEMBERS.c.token], set_={"nickname": name}
+            index_elements=[MEMBERS.c.room_id, MEMBERS.c.token], set_={"nickname": kept}
         )
     )
     return pulse_of(room, now=now)
@@ -105,7 +113,11 @@ def answer(
     with counted_transaction(engine) as connection:
         if not limits.hit(connection, limits.ANSWER_PER_TOKEN, token, now=now):
             raise TooFast("Too many answers from this browser: wait a minute.")
-        room = room_row(connection, code, now=now)
+        room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
+        if room is None or room.expires_at <= now:
+            # An answer to a code with no room would tell it from a real one (whose
+            # refusal is NotAllowed for a token that never joined): counted as a join's.
+            _unknown_code(connection, now=now)
         # Before the round's lock: lock order is rate counts, then round (store.py).
         if not limits.hit(connection, limits.ANSWER_PER_ROOM, room.id, now=now):
             raise TooFast("This room is taking too many answers: wait a minute.")

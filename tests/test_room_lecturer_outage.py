@@ -85,3 +85,17 @@ def test_a_room_expired_or_deleted_mid_lecture_is_said(remembered, engine, prune
     assert any(f"Room {code}{said}" in text for text in texts(app)), texts(app)
     assert not app.error
     assert [button.key for button in app.button] == ["cls_new"]  # open a new one
+
+
+def test_a_button_pressed_while_the_database_does_not_answer_says_so(remembered, monkeypatch):  # noqa: F811
+    """Close answers with the database gone: a sentence, no traceback; the round stays
+    open, and the button works once the database answers again."""
+    app, code, _ = open_from_exercise(remembered)
+    with monkeypatch.context() as blink:
+        blink.setattr(store, "close_round", refused)
+        app.button(key="cls_close").click().run()
+        assert no_exceptions(app), app.exception
+        assert any("database did not answer: nothing was changed" in e.value for e in app.error)
+    app.button(key="cls_close").click().run()
+    assert no_exceptions(app), app.exception
+    assert "cls_close" not in {button.key for button in app.button}  # closed now

@@ -239,3 +239,42 @@ def test_refused_joins_count_against_the_browsers_limit(engine, monkeypatch):
         store.join(engine, room.code, token=token, now=NOW)  # a real code too
     assert store.member_count(engine, room.code, now=NOW) == 0
     store.join(engine, room.code, token=token, now=NOW + 60)
+
+
+# -- found in review: a third vote, answers to codes with no room, a rejoin's nickname ---------
+
+
+def test_a_question_votes_twice_at_most(engine):
+    """A double click on "Discuss and vote again" (or a second device) makes no vote 3,
+    which the results, pairing vote 1 with vote 2, would leave out."""
+    room, first = open_and_ask(engine)
+    second = store.vote_again(engine, room.code, secret=room.secret, now=NOW + 1)
+    assert store.round_of(engine, room.code, second, now=NOW + 1).vote == 2
+    with pytest.raises(store.NoSuchRound, match="second vote"):
+        store.vote_again(engine, room.code, secret=room.secret, now=NOW + 2)
+    assert store.pulse(engine, room.code, now=NOW + 2).round_number == second == first + 1
+
+
+def test_answers_to_codes_with_no_room_are_counted_for_everyone(engine):
+    """An answer to a code with no room is refused as a join to one is, and counted with
+    them: fresh tokens cannot probe codes through the answer form for free."""
+    room, number = open_and_ask(engine)
+    said = []
+    for _ in range(limits.JOIN_UNKNOWN_CODE.count + 5):
+        try:
+            store.answer(engine, unknown_code(room.code), token=codes.new_token(),
+                         round_number=number, raw=RIGHT, now=NOW + 1)  # fmt: skip
+        except store.RoomError as error:
+            said.append(type(error).__name__)
+    count = limits.JOIN_UNKNOWN_CODE.count
+    assert said == ["NoSuchRoom"] * count + ["TooFast"] * 5
+
+
+def test_a_rejoin_keeps_the_nickname_given(engine):
+    """A reload rejoins from the link with no nickname: the one given stays."""
+    room, _ = open_and_ask(engine)
+    token = student(engine, room.code, nickname="Ada")
+    store.join(engine, room.code, token=token, nickname="", now=NOW + 1)
+    with engine.connect() as connection:
+        kept = connection.execute(sa.text("select nickname from room_members")).scalars().all()
+    assert kept == ["Ada"]

@@ -72,7 +72,8 @@ def wrong_lines(question: Question, tally: Tally) -> list[str]:
     lines = [_mistake_line(question, w.answer, w.count, w.how_all) for w in named[:MOST_NAMED]]
     more = sum(w.count for w in named[MOST_NAMED:])
     if more:
-        lines.append(f"{plural(more, 'more answer')} show other known mistakes.")
+        verb = "shows" if more == 1 else "show"
+        lines.append(f"{plural(more, 'more answer')} {verb} other known mistakes.")
     if tally.other and not tally.analysed:
         lines.append(
             f"{plural(tally.other, 'wrong answer')}: no mistake is named for this "

@@ -22,7 +22,7 @@ SECRET_PATTERN = re.compile(r"[A-Za-z0-9_-]{12,64}")  # a key or a recovery code
 
 @dataclass(frozen=True)
 class RoomKey:
-    """code: the room's join code; secret: its key (or its recovery code, typed)."""
+    """code: the room's join code; secret: its key (the opener's, or one a recovery code gave)."""
 
     code: str
     secret: str

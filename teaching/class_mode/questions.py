@@ -1,5 +1,5 @@
 """A class question and a student's answer to it (pure: NumPy, the standard library,
-the engine and ui/exercises).
+the engine and teaching/exercises).
 
 A Question wraps an Exercises `Problem`, so the Exercises' checking and mistake
 analysis apply to the class's answers unchanged. It comes from the Playground's layer

@@ -1,5 +1,5 @@
 """What a class answered, counted (pure: NumPy, the standard library, the engine and
-ui/exercises).
+teaching/exercises).
 
 `tally` counts a round's answers: how many, how many right, the share of the room that
 picked each cell (cell questions) or the numbers given (number questions), and the

@@ -1,5 +1,5 @@
 """The Batch page's Step through tab: the batch built up one example at a time. Every
-example's frame is computed once per input (steps.py) and played in the browser
+example's frame is computed once per input (step_frames.py) and played in the browser
 (ui/shared/frame_player.py): Back, Next, Play, the slider and the ← → and P keys run there,
 with no script run per step; the link keeps the example.
 
@@ -122,7 +122,7 @@ def lecture_step_view(story: BatchStory, feature: int, example: int, *, shown, p
 
 def reached_figure(story: BatchStory, feature: int, example: int):
     """How many positions of kernel `feature`'s pooling input have received gradient
-    as examples #0…#n join, the point at `example` (the browser moves it: steps.py)."""
+    as examples #0…#n join, the point at `example` (the browser moves it: step_frames.py)."""
     return cached(
         line_figure,
         y_values=story.positions_reached(feature),

@@ -1,5 +1,5 @@
 """The Playground's step-through tab: one window at a time sends its dL/dy back while
-dL/dx fills up. Every window's frame is computed once per input (steps.py) and played
+dL/dx fills up. Every window's frame is computed once per input (step_frames.py) and played
 in the browser (ui/shared/frame_player.py): Back, Next, Play, the slider, the keys and
 pointing at y run there, with no script run per step.
 

@@ -1,4 +1,4 @@
-// The frame player's script (ui/shared/frames.py), an ES module: its default export is
+// The frame player's script (ui/shared/frame_player.py), an ES module: its default export is
 // called on every run of the page with the player's data. Its look is frames.LAYOUT_CSS
 // and style.FRAME_PLAYER_COLOURS.
 const labFrames = (window.poolingLabFrames ||= { players: {}, installed: false });
@@ -84,7 +84,7 @@ function drawChart(chart, frame, { pointed = false } = {}) {
   }
   if (chart.marks) {
     const flat = chart.marks.cells[frame];
-    // Each marked cell gets its trace's path, moved onto it (ui/figures/frames._mark_paths).
+    // Each marked cell gets its trace's path, moved onto it (ui/figures/frame_data._mark_paths).
     for (const [name, path] of Object.entries(chart.marks.paths)) {
       const xs = [], ys = [];
       for (let i = 0; i < flat.length; i += 2) {

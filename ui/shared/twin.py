@@ -13,7 +13,7 @@ import streamlit as st
 
 from teaching.map_twin import MapTwin
 
-CLASS = "lab-twin"  # frame.PAGE_CSS keeps it out of sight and out of the layout
+CLASS = "lab-twin"  # chrome.PAGE_CSS keeps it out of sight and out of the layout
 
 
 def figure_twins(figure) -> list[MapTwin]:

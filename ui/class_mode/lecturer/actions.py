@@ -1,11 +1,12 @@
 """What the lecturer's buttons do (widget callbacks): open a room, ask, close, reveal,
 vote again, end, and take a recovery code. Each change goes to the store with this
 browser's key for the room; a refusal (RoomError: a short sentence fit for the page)
-is said at the top of the next run."""
+or a database that does not answer is said at the top of the next run."""
 
 from __future__ import annotations
 
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
 from rooms import store
 from teaching.class_mode.codes import grouped
@@ -14,6 +15,8 @@ from teaching.class_mode.questions import Question, question_from_exercise, ques
 
 from ..database import engine
 from .state import SOURCES, STATE, key_for, say, session_token, show_room
+
+NO_DATABASE = "The class's database did not answer: nothing was changed. Try again in a moment."
 
 
 def chosen_question() -> Question:
@@ -46,16 +49,21 @@ def open_room() -> None:
         return
     try:
         made = store.open_room(engine(), token=session_token())
-        store.ask(engine(), made.code, secret=made.secret, question=question)
     except store.RoomError as error:
         say("error", str(error))
         return
+    except SQLAlchemyError:
+        say("error", NO_DATABASE)
+        return
+    # The key is kept before the question is asked: a room whose first question fails
+    # is still this browser's, and its screen offers to ask again.
     state = st.session_state
     state[STATE.rooms] = with_room(STATE.ring(), RoomKey(made.code, made.secret))
     state[STATE.trusted].add(made.code)
     state[STATE.recovery_codes][made.code] = grouped(made.recovery_code)
     state[STATE.choosing] = False
     show_room(made.code)
+    _control(made.code, store.ask, question=question)
 
 
 def _control(code: str, change, **arguments) -> None:
@@ -68,6 +76,8 @@ def _control(code: str, change, **arguments) -> None:
         change(engine(), code, secret=secret, **arguments)
     except store.RoomError as error:
         say("error", str(error))
+    except SQLAlchemyError:
+        say("error", NO_DATABASE)
 
 
 def ask(code: str) -> None:
@@ -118,6 +128,9 @@ def recover(code: str) -> None:
         key = store.recover(engine(), code, typed, token=session_token())
     except store.RoomError as error:
         say("error", str(error))
+        return
+    except SQLAlchemyError:
+        say("error", NO_DATABASE)
         return
     state = st.session_state
     state[STATE.rooms] = with_room(STATE.ring(), RoomKey(code, key))

@@ -55,8 +55,8 @@ def pulse(code: str) -> store.Pulse:
 
 
 def share_percents(counted: Tally) -> np.ndarray:
-    """(H, W) whole percents of the room that picked each cell (model.percent: never
-    0 for some, never 100 for not all)."""
+    """(H, W) whole percents of the room that picked each cell
+    (teaching.class_mode.answers.percent: never 0 for some, never 100 for not all)."""
     return np.vectorize(percent, otypes=[int])(counted.cell_share)
 
 

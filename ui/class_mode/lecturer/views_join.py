@@ -89,7 +89,7 @@ def recovery_code(code: str) -> None:
     if recovery is not None:
         with st.expander("Recovery code", icon=":material/key:"):
             st.markdown(
-                f"**{recovery}** opens this room in another browser. No page shows it again: "
-                "note it now."
+                f"**{recovery}** opens this room in another browser. Once this page is "
+                "closed, no page shows it again: note it now."
             )
     lecture_button(key=STATE.lecture_button)

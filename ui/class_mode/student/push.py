@@ -87,8 +87,8 @@ def pulse_keys(read: Callable[[str], object], codes: set[str]) -> dict[str, tupl
 def tick(read: Callable[[str], object]) -> None:
     """One look at the followed rooms; a rerun asked of the pages drawn from another
     pulse (a few at a time: each page redrawn asks the next, `follow`)."""
-    _last_keys.clear()
-    _last_keys.update(pulse_keys(read, FOLLOWERS.rooms()))
+    global _last_keys  # swapped whole: a page's run reads it while the rooms are read
+    _last_keys = pulse_keys(read, FOLLOWERS.rooms())
     ask(FOLLOWERS.due(dict(_last_keys), now=time.monotonic(), most=IN_FLIGHT))
 
 
@@ -113,6 +113,7 @@ def _rerun_if_idle(session) -> None:
     there would draw that page, and never stop being due)."""
     if session._client_state.page_script_hash != _PAGES.get(session.id):  # noqa: SLF001
         FOLLOWERS.forget(session.id)
+        _PAGES.pop(session.id, None)
         return
     if session._state != AppSessionState.APP_NOT_RUNNING:  # noqa: SLF001
         FOLLOWERS.unask(session.id)

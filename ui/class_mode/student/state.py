@@ -49,7 +49,7 @@ class StudentState:
     code: str = "room_code"  # the room joined (normalised), absent before joining
     nickname: str = "room_nickname"  # as joined: plain, cut short
     link_code: str = "room_link_code"  # the link's code, until it has been tried once
-    seen: str = "room_seen"  # model.pulse_key of the pulse the page was last drawn from
+    seen: str = "room_seen"  # the pulse key (teaching.class_mode.student) last drawn from
     clicks: str = "room_clicks"  # taps on x so far: a fresh chart key after each
     saved: str = "room_saved"  # {round: the answer saved, as drawn}: a tap starts from it
     boxes_round: str = "room_boxes_round"  # the round whose saved answer filled the boxes
