@@ -47,19 +47,13 @@ def open_room() -> None:
     question = _question_or_say()
     if question is None:
         return
-    try:
-        made = store.open_room(engine(), token=session_token())
-    except store.RoomError as error:
-        say("error", str(error))
-        return
-    except SQLAlchemyError:
-        say("error", NO_DATABASE)
+    made = _refused_or(store.open_room, engine(), token=session_token())
+    if made is None:
         return
     # The key is kept before the question is asked: a room whose first question fails
     # is still this browser's, and its screen offers to ask again.
+    _keep_key(made.code, made.secret)
     state = st.session_state
-    state[STATE.rooms] = with_room(STATE.ring(), RoomKey(made.code, made.secret))
-    state[STATE.trusted].add(made.code)
     state[STATE.recovery_codes][made.code] = grouped(made.recovery_code)
     state[STATE.choosing] = False
     show_room(made.code)
@@ -72,12 +66,27 @@ def _control(code: str, change, **arguments) -> None:
     if secret is None:
         say("error", "This browser holds no key for this room.")
         return
+    _refused_or(change, engine(), code, secret=secret, **arguments)
+
+
+def _refused_or(change, *arguments, **keywords):
+    """change(*arguments, **keywords); None after saying why when the store refused
+    it (its sentence) or the database did not answer."""
     try:
-        change(engine(), code, secret=secret, **arguments)
+        return change(*arguments, **keywords)
     except store.RoomError as error:
         say("error", str(error))
     except SQLAlchemyError:
         say("error", NO_DATABASE)
+    return None
+
+
+def _keep_key(code: str, key: str) -> None:
+    """This session holds `key` for room `code` (the browser keeps it from this run's
+    end), trusted: the store gave it."""
+    state = st.session_state
+    state[STATE.rooms] = with_room(STATE.ring(), RoomKey(code, key))
+    state[STATE.trusted].add(code)
 
 
 def ask(code: str) -> None:
@@ -124,18 +133,11 @@ def recover(code: str) -> None:
     it opens the room (the store's sentence when not: wrong, or too many tries). The
     typed text is never echoed."""
     typed = st.session_state.get(STATE.recovery, "")
-    try:
-        key = store.recover(engine(), code, typed, token=session_token())
-    except store.RoomError as error:
-        say("error", str(error))
+    key = _refused_or(store.recover, engine(), code, typed, token=session_token())
+    if key is None:
         return
-    except SQLAlchemyError:
-        say("error", NO_DATABASE)
-        return
-    state = st.session_state
-    state[STATE.rooms] = with_room(STATE.ring(), RoomKey(code, key))
-    state[STATE.trusted].add(code)
-    state[STATE.recovery] = ""
+    _keep_key(code, key)
+    st.session_state[STATE.recovery] = ""
 
 
 def forget(code: str) -> None:
