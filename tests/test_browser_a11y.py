@@ -84,8 +84,15 @@ def streamlits_own(page, mode: str, rule: str, target: str) -> tuple | None:
     return None
 
 
+# Nothing on the page is stale: while a run goes on, Streamlit fades the elements it
+# has not drawn again yet, and axe would measure the faded colours (a page that polls,
+# the Join page, can start a run at any moment).
+NOTHING_STALE = "() => !document.querySelector('[data-stale=\"true\"]')"
+
+
 def violations(page, mode: str) -> list[str]:
     """axe-core's findings on the page, less STREAMLIT_OWN's: "rule: target"."""
+    page.wait_for_function(NOTHING_STALE, timeout=TIMEOUT_MS)
     return [
         f"{violation['id']} ({violation['impact']}): {node['target'][0]}"
         for violation in Axe().run(page, options=RULES).response["violations"]
