@@ -72,7 +72,12 @@ STREAMLIT_OWN = [
         "when wider than their box and give the scrolling element no tab stop",
     ),
 ]
-IN_ELEMENT = "([target, within]) => !!document.querySelector(target)?.closest(within)"
+# axe names a node by a selector unique when it ran (Streamlit's emotion classes); a run
+# since may have drawn another element of that class before it: any match counts.
+IN_ELEMENT = (
+    "([target, within]) => [...document.querySelectorAll(target)]"
+    ".some((found) => found.closest(within) !== null)"
+)
 
 
 def streamlits_own(page, mode: str, rule: str, target: str) -> tuple | None:
