@@ -42,14 +42,15 @@ function leave(box) {
 
 // -- The page's one polite live region ------------------------------------------------
 // Made once, outside Streamlit's tree (a node Streamlit redraws would be a new region,
-// which screen readers do not read); frames.js says its step's sentence in it too.
+// which screen readers do not read). frames.js says its step's sentence in it through
+// window.poolingLabSay.
 const LIVE_ID = 'pooling-lab-live';
 const HIDDEN = 'position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;'
   + 'clip-path:inset(50%);white-space:nowrap;';
 
 // The region sits in a closed shadow root: screen readers read it as any other node,
 // but a page's text search (a test's get_by_text) does not find the same words twice,
-// once on screen and once in the region. Kept on window: both scripts write to it.
+// once on screen and once in the region. Kept on window: a test reads it there.
 function liveRegion() {
   if (window.poolingLabLive?.isConnected) return window.poolingLabLive;
   const host = Object.assign(document.createElement('div'), { id: LIVE_ID });
@@ -66,6 +67,7 @@ function liveRegion() {
 function say(text) {
   liveRegion().textContent = text;
 }
+window.poolingLabSay = say;
 
 // -- A map's picture out of the accessibility tree, where its text twin stands -------
 // ui/shared/twin.py puts a map's text twin (class lab-twin) just before its chart; a

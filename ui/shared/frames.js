@@ -379,32 +379,12 @@ function stop(player) {
 }
 
 // -- what a screen reader hears: the step's sentence, in the page's live region --------
-// The region is browser.js's (made once, outside Streamlit's tree); Play says nothing
-// until it stops.
-const LIVE_ID = 'pooling-lab-live';
-const HIDDEN = 'position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;'
-  + 'clip-path:inset(50%);white-space:nowrap;';
-
-// The region sits in a closed shadow root: screen readers read it as any other node,
-// but a page's text search (a test's get_by_text) does not find the same words twice,
-// once on screen and once in the region. Kept on window: both scripts write to it.
-function liveRegion() {
-  if (window.poolingLabLive?.isConnected) return window.poolingLabLive;
-  const host = Object.assign(document.createElement('div'), { id: LIVE_ID });
-  host.setAttribute('style', HIDDEN);
-  const region = document.createElement('div');
-  region.setAttribute('role', 'status');
-  region.setAttribute('aria-live', 'polite');
-  host.attachShadow({ mode: 'closed' }).append(region);
-  document.body.append(host);
-  window.poolingLabLive = region;
-  return region;
-}
-
+// The region is browser.js's (window.poolingLabSay: every page with a player mounts that
+// component); Play says nothing until it stops.
 function sayStep(player) {
   const words = player.frames.words[player.position];
   if (!words || player.playing !== null || !onPage(player)) return;
-  liveRegion().textContent = words.sentence.split('**').join('');
+  window.poolingLabSay?.(words.sentence.split('**').join(''));
 }
 
 function play(player) {
