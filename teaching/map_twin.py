@@ -5,11 +5,13 @@ largest value, what is marked on it) and its cells as text with their marks in w
 ui/shared/twin.py puts it on the page. Pure: no Streamlit, no Plotly.
 
 The twin travels inside its figure (layout.meta["twin"], `as_meta`), so the figure
-cache keeps the two together and the chart wrapper needs nothing else to show it."""
+cache keeps the two together and the chart wrapper needs nothing else to show it. A
+chart the browser steps through frames (ui/shared/frames.js) gets its twins of every
+frame too (`twin_frames`), so what a screen reader reads is the frame on screen."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -58,18 +60,35 @@ class MapTwin:
         words = [word for word, marked in self.marks.items() if (row, col) in marked]
         return ", ".join([self.cells[row][col], *words])
 
+    def cell_texts(self) -> list[str]:
+        """Every cell's `cell_text`, in reading order: each mark's cells looked up once
+        (a 16x16 map over 196 frames asked 150,000 cells)."""
+        words: dict[Cell, list[str]] = {}
+        for word, marked in self.marks.items():
+            for cell in dict.fromkeys(marked):  # a cell listed twice is said once
+                words.setdefault(cell, []).append(word)
+        return [
+            ", ".join([text, *words[(row, col)]]) if (row, col) in words else text
+            for row, numbers in enumerate(self.cells)
+            for col, text in enumerate(numbers)
+        ]
+
     def summary(self) -> str:
         """One sentence: "x: 4 rows by 4 columns, from 0 to 6; in the current window:
         rows 0 to 1, columns 0 to 1; winner: row 0, column 1." """
         rows, cols = self.shape
-        parts = [f"{self.name}: {_count(rows, 'row')} by {_count(cols, 'column')}"]
-        if self.low is not None and self.high is not None:
-            span = (
-                fmt(self.low) if self.low == self.high else f"{fmt(self.low)} to {fmt(self.high)}"
-            )
-            parts[0] += f", {'every value' if self.low == self.high else 'from'} {span}"
+        parts = [f"{self.name}: {_count(rows, 'row')} by {_count(cols, 'column')}{self.span()}"]
         parts += [f"{word}: {_where(marked, self.shape)}" for word, marked in self.marks.items()]
         return "; ".join(parts) + "."
+
+    def span(self) -> str:
+        """What the summary says of the values: ", from −4 to 3", ", every value 3", or
+        "" for a map with no finite value."""
+        if self.low is None or self.high is None:
+            return ""
+        if self.low == self.high:
+            return f", every value {fmt(self.low)}"
+        return f", from {fmt(self.low)} to {fmt(self.high)}"
 
     def marked(self, marks: dict[str, tuple[Cell, ...]]) -> MapTwin:
         """The same map with `marks` said too (those marking no cell left out)."""
@@ -101,6 +120,13 @@ class MapTwin:
         )
 
 
+def twins_in_meta(meta) -> list[MapTwin]:
+    """The twins a figure's builder left in its layout.meta (`as_meta`): none where
+    the meta holds none (a figure without twins, or no meta at all)."""
+    found = meta.get("twin") if isinstance(meta, dict) else None
+    return [MapTwin.from_meta(twin) for twin in found or ()]
+
+
 def map_twin(
     name: str, values: np.ndarray, cells: np.ndarray, marks: dict[str, Iterable[Cell]]
 ) -> MapTwin:
@@ -115,6 +141,64 @@ def map_twin(
         high=float(finite.max()) if finite.size else None,
         marks={word: tuple(cells) for word, cells in marks.items() if tuple(cells)},
     )
+
+
+PARTS = ("name", "span", "marks", "cells")  # what twin_frames sends of each frame
+
+
+def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PARTS) -> dict:
+    """One chart's twins over F frames, for the browser to write into the twins on the
+    page as it draws each frame (ui/shared/frames.js, which says them as `summary` and
+    `cell_text` do). JSON-able. frames: F lists of the chart's twins, as many in each
+    and each of one shape over the frames. Returns {"start": frame 0's twins, each
+    {"name", "span" (`span`), "shape": [H, W], "cells": its numbers in reading order,
+    "marks": [[words, flat [r, c, ...]], ...] in the summary's order}, "changes": per
+    frame, [twin, what, value] for each part that is not the frame before's: `what` is
+    "name", "span", "marks" or a cell's flat index (its number); none for frame 0}.
+    The parts and not the sentences: a window moving over a 16x16 map changes a few of
+    them a frame, where every sentence changes (196 frames' sentences were 130 kB).
+    sent: the parts whose changes are sent (the others the browser has from the
+    frame's own data: a step map's window and numbers)."""
+    said = [[_parts(twin) for twin in twins] for twins in frames]
+    if not said:
+        return {"start": [], "changes": []}
+    if any(len(twins) != len(said[0]) for twins in said):
+        raise ValueError("every frame of a chart has as many maps")
+    changes = []
+    for before, now in zip(said[:1] + said[:-1], said, strict=True):
+        changes.append(
+            [
+                [index, what, value]
+                for index, (old, new) in enumerate(zip(before, now, strict=True))
+                for what, value in _changed(old, new)
+                if what in sent or (isinstance(what, int) and "cells" in sent)
+            ]
+        )
+    return {"start": said[0], "changes": changes}
+
+
+def _parts(twin: MapTwin) -> dict:
+    return {
+        "name": twin.name,
+        "span": twin.span(),
+        "shape": list(twin.shape),
+        "cells": [text for row in twin.cells for text in row],
+        "marks": [
+            [word, [i for cell in cells for i in cell]] for word, cells in twin.marks.items()
+        ],
+    }
+
+
+def _changed(old: dict, new: dict) -> list[tuple[str | int, object]]:
+    if old["shape"] != new["shape"]:
+        raise ValueError("a map keeps its shape over the frames")
+    parts = [(what, new[what]) for what in ("name", "span", "marks") if new[what] != old[what]]
+    cells = [
+        (i, text)
+        for i, (was, text) in enumerate(zip(old["cells"], new["cells"], strict=True))
+        if was != text
+    ]
+    return parts + cells
 
 
 def _count(number: int, noun: str) -> str:

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 from plotly.io.json import to_json_plotly
+from test_map_twin import frames_parts, parts
 from test_text_truth_batch import batch_settings
 
 from pooling import PoolConfig
@@ -16,6 +17,7 @@ from teaching.batch.step_words import step_sentence
 from teaching.batch.story import build_batch_story
 from ui.batch.step_frames import DESK, PROJECTOR, step_frames, step_map_figures
 from ui.figures.look import Look
+from ui.shared.twin import figure_twins
 
 KEYS = {name: f"k_{name}" for name in ("image", "routed", "mean", "kernel", "reached")}
 LOOKS = [Look(dark=False, lecture=False), Look(dark=True, lecture=True)]
@@ -74,3 +76,23 @@ def test_a_batch_of_64_is_sent_well_under_the_page_budget():
         figures = step_map_figures(story, 0, layout=layout, look=LOOKS[layout.lecture])
         data = step_frames(story, 0, figures, keys=KEYS)
         assert len(json.dumps(data, ensure_ascii=False)) < 500_000
+
+
+@pytest.mark.parametrize("mode", ["max", "avg"])
+def test_each_frames_text_twins_are_those_of_the_figure_of_its_example(mode):
+    """The twins' parts the browser has for each example (sent, or taken from the
+    cells trace's hover) are those the server's figure of that example holds."""
+    story = story_for(mode)
+    figures = step_map_figures(story, 0, layout=DESK, look=LOOKS[0])
+    data = step_frames(story, 0, figures, keys=KEYS)
+    by_key = {chart["key"]: chart for chart in data["charts"]}
+    for name in ("image", "routed", "mean", "kernel"):
+        chart = by_key[KEYS[name]]
+        taken = chart["twins"].get("taken", {}).get("trace")
+        for example, (said, figure) in enumerate(
+            zip(frames_parts(chart["twins"]), figures[name], strict=True)
+        ):
+            if taken:
+                numbers = chart["traces"][taken][example]["customdata"]
+                said = [{**said[0], "cells": [text for row in numbers for text in row]}]
+            assert said == [parts(twin) for twin in figure_twins(figure)], (name, example)

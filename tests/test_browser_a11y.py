@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 import pooling
 from deploy.local_server import start_app, stop
 from teaching.numbers import fmt
+from ui.shared.twin import figure_twins
 
 pytestmark = pytest.mark.browser
 
@@ -262,3 +263,83 @@ def test_the_live_region_says_the_step_after_an_arrow_key(page, app_url):
     sentence = page.locator(".lab-frames p.sentence").first.inner_text()
     page.wait_for_function("(said) => window.poolingLabLive?.textContent === said", arg=sentence)
     assert live_regions(page) == [("status", sentence)]
+
+
+def test_a_step_taken_in_the_browser_is_what_the_maps_twins_say(page, app_url):
+    """Two → presses on the Step through tab (frames the browser draws, no run of the
+    page): x's twin then names window 3, says its rows, columns and winner, and dL/dx's
+    twin says the running totals after three windows, all from the engine."""
+    rows = [[1, 2, 0, 1, 3], [0, 9, 1, 0, 2], [2, 1, 4, 1, 0], [0, 3, 1, 8, 1], [1, 0, 2, 1, 0]]
+    x = np.array(rows, dtype=float)
+    grid = ";".join(",".join(str(v) for v in row) for row in rows)
+    open_page(page, f"{app_url}/playground?tab=step&mode=max&kh=3&kw=3&sh=1&sw=1&g=ones&x={grid}")
+    page.wait_for_function("() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 3 of 9")
+    result = pooling.forward(x, pooling.PoolConfig("max", 3, stride=1))
+    winners = [divmod(int(result.argmax[0, col]), 5) for col in range(3)]
+    sent = np.zeros_like(x)
+    for cell in winners:  # dL/dy is all ones: each window sends 1 to its winner
+        sent[cell] += 1.0
+    wr, wc = winners[2]
+    name = "x: the window of y[0,2]"
+    figure = page.get_by_role("figure", name=name, exact=True)
+    expect(figure).to_have_count(1, timeout=TIMEOUT_MS)
+    expect(figure.locator("p")).to_have_text(
+        f"{name}: 5 rows by 5 columns, from {fmt(x.min())} to {fmt(x.max())}; in the current "
+        f"window: rows 0 to 2, columns 2 to 4; winner: row {wr}, column {wc}."
+    )
+    table = figure.get_by_role("table", name=name, exact=True)
+    cell = table.get_by_role("row").nth(wr + 1).get_by_role("cell").nth(wc)
+    expect(cell).to_have_text(f"{fmt(x[wr, wc])}, in the current window, winner")
+    expect(table.get_by_role("row").nth(1).get_by_role("cell").nth(0)).to_have_text(fmt(x[0, 0]))
+    totals = page.get_by_role("figure", name="dL/dx after 3 of 9 windows", exact=True)
+    expect(totals.locator("p")).to_contain_text(f"from {fmt(sent.min())} to {fmt(sent.max())}")
+    line = totals.get_by_role("table").get_by_role("row").nth(wr + 1)
+    expect(line.get_by_role("cell").nth(wc)).to_have_text(
+        f"{fmt(sent[wr, wc])}, in the current window, winner"
+    )
+
+
+TWIN_CASES = {
+    "max-pad-ties": ("max", 3, 2, 1, "2,2,0,1,3,1;2,9,1,0,2,0;2,1,4,1,0,5;0,3,1,8,1,1;1,0,2,1,0,7"),
+    "avg-overlap": ("avg", 2, 1, 0, "1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8"),
+}
+
+
+@pytest.mark.parametrize("case", TWIN_CASES, ids=list(TWIN_CASES))
+def test_the_twins_the_browser_writes_say_what_the_server_would_at_every_step(page, app_url, case):
+    """Every frame of the Step through tab: the name, the summary and every cell's text
+    the browser puts together for x, dL/dx and y (frames.js, twinSaid) are those the
+    server's figures of that step hold (teaching/map_twin: summary, cell_texts)."""
+    from teaching.playground.model import LayerSettings, build_layer_story
+    from ui.playground.state import STATE
+    from ui.playground.step_frames import step_maps
+    from ui.playground.views_step import pointer_figure, step_figures
+
+    mode, kernel, stride, padding, grid = TWIN_CASES[case]
+    x = np.array([[float(v) for v in row.split(",")] for row in grid.split(";")])
+    config = pooling.PoolConfig(mode, kernel, stride=stride, padding=padding)
+    story = build_layer_story(LayerSettings(x, config, "ones", 0))
+    maps = step_maps(story)
+    wanted = {STATE.fig_step_x: [], STATE.fig_step_gx: [], STATE.fig_step_y: []}
+    for step in range(story.windows):
+        x_figure, gx_figure = step_figures(story, maps, step, lecture=False)
+        figures = [x_figure, gx_figure, pointer_figure(story, maps.y, step)]
+        for key, figure in zip(wanted, figures, strict=True):
+            wanted[key].append(
+                [
+                    {"name": t.name, "summary": t.summary(), "cells": t.cell_texts()}
+                    for t in figure_twins(figure)
+                ]
+            )
+    link = f"mode={mode}&kh={kernel}&kw={kernel}&sh={stride}&sw={stride}&pad={padding}"
+    open_page(page, f"{app_url}/playground?tab=step&g=ones&{link}&x={grid}")
+    page.wait_for_function("() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)")
+    said = page.evaluate(
+        """([keys, count]) => Object.fromEntries(keys.map((key) => [key,
+             Array.from({length: count}, (_, f) => window.poolingLabFrames.twinsSaid(key, f))]))""",
+        [list(wanted), story.windows],
+    )
+    assert said == wanted

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from teaching.map_twin import IN_WINDOW, WINNER, MapTwin, map_twin
+from pooling.config import PoolConfig
+from teaching.map_twin import IN_WINDOW, WINNER, MapTwin, map_twin, twin_frames
 from ui.figures.grid import Overlay, grid_figure
 from ui.shared.twin import figure_twins, twin_html
 
@@ -111,3 +112,98 @@ def test_a_checked_answer_and_a_matrix_say_their_marks_and_headers():
         "x0,1",
         "1",
     )
+
+
+def frames_parts(data: dict) -> list[list[dict]]:
+    """Every frame's twins' parts, rebuilt from twin_frames' first frame and changes as
+    the browser rebuilds them (ui/shared/frames.js, twinFrames)."""
+    now, frames = data["start"], []
+    for changes in data["changes"]:
+        now = [{**twin, "cells": list(twin["cells"])} for twin in now]
+        for index, what, value in changes:
+            if isinstance(what, int):
+                now[index]["cells"][what] = value
+            else:
+                now[index][what] = value
+        frames.append(now)
+    return frames
+
+
+def parts(twin: MapTwin) -> dict:
+    """What twin_frames says of a twin: its parts, the browser's to put together."""
+    return {
+        "name": twin.name,
+        "span": twin.span(),
+        "shape": list(twin.shape),
+        "cells": [text for row in twin.cells for text in row],
+        "marks": [
+            [word, [i for cell in cells for i in cell]] for word, cells in twin.marks.items()
+        ],
+    }
+
+
+def test_a_charts_twins_over_frames_are_its_first_frame_and_each_frames_changes():
+    frames = [
+        [twin({IN_WINDOW: [(0, 0), (0, 1)], WINNER: [(0, 1)]}), twin({})],
+        [twin({IN_WINDOW: [(0, 1), (0, 2)], WINNER: [(0, 1)]}), twin({})],
+        [twin({IN_WINDOW: [(1, 1), (1, 2)], WINNER: [(1, 1)]}), twin({WINNER: [(0, 0)]})],
+    ]
+    data = twin_frames(frames)
+    assert data["changes"][0] == []
+    # Frame 1: only the window moved (the numbers and the winner stay).
+    assert data["changes"][1] == [[0, "marks", [[IN_WINDOW, [0, 1, 0, 2]], [WINNER, [0, 1]]]]]
+    assert frames_parts(data) == [[parts(t) for t in twins] for twins in frames]
+    only_names = twin_frames(frames, sent=("name", "span"))
+    assert only_names["changes"] == [[], [], []]
+    with pytest.raises(ValueError, match="as many maps"):
+        twin_frames([[twin({})], []])
+    with pytest.raises(ValueError, match="keeps its shape"):
+        twin_frames([[twin({})], [map_twin("x", X[:1], [["1", "2", "3"]], {})]])
+
+
+def the_browsers(chart: dict) -> list[list[dict]]:
+    """A step map's twins in every frame as the browser has them (frames.js, twinsAt):
+    the names and spans sent, the window, the winners and the numbers taken from the
+    frame's outline, marks and cells."""
+    taken = chart["twins"]["taken"]
+    numbers = list(chart["twins"]["start"][0]["cells"])
+    frames = []
+    for frame, (twin_now,) in enumerate(frames_parts(chart["twins"])):
+        marks = [
+            [taken[part], chart[part]["cells"][frame]]
+            for part in ("outline", "marks")
+            if part in chart and chart[part]["cells"][frame]
+        ]
+        if taken["cells"]:
+            for index, _, _, hover in chart["cells"]["changes"][frame]:
+                numbers[index] = hover
+        frames.append([{**twin_now, "cells": list(numbers), "marks": marks}])
+    return frames
+
+
+@pytest.mark.parametrize(
+    ("mode", "kernel", "stride", "padding"),
+    [("max", 3, 1, 0), ("max", 2, 2, 1), ("avg", 3, 2, 1)],
+)
+def test_every_frame_the_browser_draws_has_what_the_servers_figure_of_that_step_says(
+    mode, kernel, stride, padding
+):
+    """The Step through tab's x, dL/dx and y: the twins' parts each frame has in the
+    browser are, frame by frame, those of the figures the server builds at that step
+    (as a rerun at that step would put on the page)."""
+    from teaching.playground.model import LayerSettings, build_layer_story
+    from ui.playground.step_frames import frames_data, step_maps
+    from ui.playground.views_step import pointer_figure, step_figures
+
+    x = np.random.default_rng(7).integers(-5, 9, size=(5, 6)).astype(float)
+    x[0, :2] = 8.0  # a tie in the first window
+    config = PoolConfig(mode, kernel, stride=stride, padding=padding)
+    story = build_layer_story(LayerSettings(x, config, "random", seed=3))
+    maps = step_maps(story)
+    data = frames_data(story, maps, keys={"x": "x", "gx": "gx", "y": "y"}, lecture=False)
+    played = {chart["key"]: the_browsers(chart) for chart in data["charts"]}
+    for step in range(story.windows):
+        x_figure, gx_figure = step_figures(story, maps, step, lecture=False)
+        built = {"x": x_figure, "gx": gx_figure, "y": pointer_figure(story, maps.y, step)}
+        for key, figure in built.items():
+            assert played[key][step] == [parts(t) for t in figure_twins(figure)], (key, step)

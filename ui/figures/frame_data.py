@@ -18,6 +18,7 @@ import numpy as np
 from plotly.io.json import to_json_plotly
 
 from pooling.config import Cell
+from teaching.map_twin import IN_WINDOW, WINNER, MapTwin, map_twin, twin_frames, twins_in_meta
 from teaching.numbers import power_of_ten
 
 from . import curves, layouts, sizes, style
@@ -68,9 +69,13 @@ class MapFrames:
             also=(self.pad_label,) if any(self.padding) else (),
         )
 
-    def wrapped_titles(self, *, lecture: bool) -> tuple[list[str], int]:
-        """Each frame's title as its figure writes it, and the most lines any takes."""
-        exponent = self.numbers(lecture=lecture).exponent
+    def wrapped_titles(
+        self, *, lecture: bool, numbers: MapNumbers | None = None
+    ) -> tuple[list[str], int]:
+        """Each frame's title as its figure writes it, and the most lines any takes.
+        numbers: self.numbers(lecture=lecture) where the caller has them already (their
+        fit over every frame is most of the time this takes)."""
+        exponent = (numbers or self.numbers(lecture=lecture)).exponent
         suffix = f" (×{power_of_ten(exponent)})" if exponent else ""
         wrapped = [layouts.wrapped_title(t + suffix, self.room(lecture)) for t in self.titles]
         most = max(lines for _, lines in wrapped)
@@ -100,12 +105,13 @@ def _mark_paths(cells_px: float, widest_px: float) -> dict[str, list[list[float]
     }
 
 
-def _cell_changes(frames: MapFrames, numbers: MapNumbers) -> dict:
+def _cell_changes(frames: MapFrames, numbers: MapNumbers, hovers: np.ndarray) -> dict:
     """The numbers before the first frame (zeros: nothing sent yet) and, per frame,
-    [flat index, colour value, label, hover] of each cell that changed."""
+    [flat index, colour value, label, hover] of each cell that changed. hovers:
+    (F, H, W), what the hover says of each frame's numbers."""
     values = np.asarray(frames.values, dtype=np.float64)
     before = np.zeros(frames.shape)
-    labels, hovers = numbers.labels(values), numbers.hover(values)
+    labels = numbers.labels(values)
     changes = []
     previous = before
     for index, current in enumerate(values):
@@ -126,13 +132,54 @@ def _cell_changes(frames: MapFrames, numbers: MapNumbers) -> dict:
     }
 
 
+def _map_twins(frames: MapFrames, hovers: np.ndarray) -> dict:
+    """The map's text twin in every frame (teaching/map_twin.twin_frames), as
+    grid.grid_figure makes it for that frame: named by the title before its power of
+    ten, its cells the hover's numbers, the window and the winners in words. hovers:
+    (F, H, W), what the hover says of each frame's numbers. Only the names and the
+    spans of values are sent per frame: the browser takes the window, the winners and
+    the numbers from the frame's outline, marks and cells (`taken`: the words of each)."""
+    values = _frame_values(frames)
+    twins = []
+    for index, title in enumerate(frames.titles):
+        marks = {
+            IN_WINDOW: frames.windows[index] if frames.windows is not None else (),
+            WINNER: frames.marks[index] if frames.marks is not None else (),
+        }
+        twins.append([map_twin(title, values[index], hovers[index], marks)])
+    taken = {"outline": IN_WINDOW, "marks": WINNER, "cells": frames.values is not None}
+    return {**twin_frames(twins, sent=("name", "span")), "taken": taken}
+
+
+def _frame_values(frames: MapFrames) -> np.ndarray:
+    """(F, H, W): the map's numbers in each frame (its static values in every one)."""
+    if frames.values is not None:
+        return np.asarray(frames.values, dtype=np.float64)
+    static = np.asarray(frames.static_values, dtype=np.float64)
+    return np.broadcast_to(static, (len(frames.titles), *static.shape))
+
+
+def _frame_hovers(frames: MapFrames, numbers: MapNumbers) -> np.ndarray:
+    """(F, H, W): what the hover says of each frame's numbers, each written once."""
+    if frames.values is not None:
+        return numbers.hover(np.asarray(frames.values, dtype=np.float64))
+    static = numbers.hover(np.asarray(frames.static_values, dtype=np.float64))
+    return np.broadcast_to(static, (len(frames.titles), *static.shape))
+
+
 def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
     """What the browser needs to draw `frames` on the chart keyed `key` (JSON-able):
-    titles, outlined and marked cells as flat [row, col, ...] lists, and the changed
-    numbers of the cells trace (named after the map's kind)."""
+    titles, outlined and marked cells as flat [row, col, ...] lists, the changed
+    numbers of the cells trace (named after the map's kind) and the text twin's
+    changed texts (`_map_twins`)."""
     numbers = frames.numbers(lecture=lecture)
-    titles, _ = frames.wrapped_titles(lecture=lecture)
-    data: dict = {"key": key, "titles": titles if len(set(titles)) > 1 else None}
+    titles, _ = frames.wrapped_titles(lecture=lecture, numbers=numbers)
+    hovers = _frame_hovers(frames, numbers)
+    data: dict = {
+        "key": key,
+        "titles": titles if len(set(titles)) > 1 else None,
+        "twins": _map_twins(frames, hovers),
+    }
     if frames.windows is not None:
         data["outline"] = {
             "names": ["window halo", "window"],
@@ -146,7 +193,7 @@ def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
             "cells": [_flat_cells(cells) for cells in frames.marks],
         }
     if frames.values is not None:
-        data["cells"] = {"trace": frames.kind, **_cell_changes(frames, numbers)}
+        data["cells"] = {"trace": frames.kind, **_cell_changes(frames, numbers, hovers)}
     return data
 
 
@@ -197,4 +244,27 @@ def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
         if moving:
             changed[name] = [{a: frame[name].get(a) for a in moving} for frame in per_frame]
     titles = [figure.layout.title.text for figure in figures]
-    return {"key": key, "titles": titles if len(set(titles)) > 1 else None, "traces": changed}
+    data = {"key": key, "titles": titles if len(set(titles)) > 1 else None, "traces": changed}
+    twins = [twins_in_meta(spec["layout"].get("meta")) for spec in specs]
+    if any(twins):
+        data["twins"] = _traced_twins(twins, per_frame, changed)
+    return data
+
+
+def _traced_twins(twins: list[list[MapTwin]], per_frame: list[dict], changed: dict) -> dict:
+    """twin_frames of a chart's twins in each frame; a lone map whose numbers are its
+    cells trace's hover (customdata) in every frame sends none of them: the browser
+    takes them from that trace's frames (`taken`), which the chart sends already."""
+    lone = all(len(found) == 1 for found in twins)
+    for name in changed if lone else ():
+        every = all(
+            name in frame and _flat(frame[name].get("customdata")) == _flat(found[0].cells)
+            for frame, found in zip(per_frame, twins, strict=True)
+        )
+        if every and "customdata" in changed[name][0]:
+            return {**twin_frames(twins, sent=("name", "span", "marks")), "taken": {"trace": name}}
+    return twin_frames(twins)
+
+
+def _flat(rows) -> list | None:
+    return None if rows is None else [text for row in rows for text in row]

@@ -37,7 +37,7 @@ def chart(
     keeps it where the column is narrower (a phone) and scrolls sideways in a box of its
     own, so its numbers stay readable; `scroll` names the box's key and the wide box's
     inside it (by default "scroll_<key>" and "wide_<key>")."""
-    show_twins(figure)  # what a screen reader reads first, instead of the picture
+    show_twins(figure, key=key)  # what a screen reader reads first, instead of the picture
     if figure.layout.width:
         scroll = scroll or scroll_boxes(key)
         # A box that scrolls, holding one at least as wide as the figure: the chart

@@ -52,6 +52,119 @@ function cellFrames(cells) {
   return cells.built;
 }
 
+// -- the text twins of a frame ------------------------------------------------------------
+// What a screen reader reads of a chart is its twins (ui/shared/twin.py: a figure named by
+// the map, a summary, a table), written by the server at the step it knew: each frame the
+// browser draws writes them too, from the parts teaching/map_twin.twin_frames sends (the
+// first frame's, then each frame's changes) and, on a step map, the frame's own window,
+// winners and numbers (`taken`). The sentences are put together here as MapTwin.summary
+// and cell_text put them (tests/test_browser_a11y.py compares every frame): sending
+// each frame's sentences instead took 130 kB on a 16x16 map.
+const LISTED_CELLS = 4;  // teaching/map_twin.LISTED_CELLS
+
+function twinFrames(twins) {
+  if (twins.built) return twins.built;
+  let now = twins.start;
+  twins.built = twins.changes.map((changes) => {
+    now = now.map((twin) => ({ ...twin, cells: twin.cells.slice() }));
+    for (const [index, what, value] of changes) {
+      if (typeof what === 'number') now[index].cells[what] = value; else now[index][what] = value;
+    }
+    return now;
+  });
+  return twins.built;
+}
+
+// The chart's twins at `frame`: [{name, span, shape, cells, marks}].
+function twinsAt(chart, frame) {
+  const twins = twinFrames(chart.twins)[frame];
+  const taken = chart.twins.taken;
+  if (!taken) return twins;
+  if (taken.trace) return [{ ...twins[0], cells: chart.traces[taken.trace][frame].customdata.flat() }];
+  const marks = [];
+  if (chart.outline) marks.push([taken.outline, chart.outline.cells[frame]]);
+  if (chart.marks) marks.push([taken.marks, chart.marks.cells[frame]]);
+  const cells = taken.cells ? cellFrames(chart.cells)[frame][2].flat() : twins[0].cells;
+  return [{ ...twins[0], cells, marks: marks.filter(([, flat]) => flat.length) }];
+}
+
+const counted = (number, noun) => `${number} ${noun}${number === 1 ? '' : 's'}`;
+const spanned = (numbers, noun) => (numbers.length === 1 ? `${noun} ${numbers[0]}`
+  : `${noun}s ${numbers[0]} to ${numbers[numbers.length - 1]}`);
+const unbroken = (numbers) => numbers.every((n, i) => n === numbers[0] + i);
+
+// Where cells [[r, c], ...] lie, in words (map_twin._where, _block, _listed).
+function where(cells, [rows, cols]) {
+  const inside = cells.filter(([r, c]) => r >= 0 && r < rows && c >= 0 && c < cols);
+  const outside = cells.length - inside.length;
+  const sorted = (numbers) => [...new Set(numbers)].sort((a, b) => a - b);
+  const rowsOf = sorted(inside.map(([r]) => r)), colsOf = sorted(inside.map(([, c]) => c));
+  const distinct = new Set(inside.map(([r, c]) => r + ',' + c)).size;
+  let said;
+  if (inside.length >= 2 && distinct === rowsOf.length * colsOf.length
+      && unbroken(rowsOf) && unbroken(colsOf)) {
+    said = `${spanned(rowsOf, 'row')}, ${spanned(colsOf, 'column')}`;
+  } else if (inside.length > LISTED_CELLS) {
+    said = `${inside.length} cells, marked in the table`;
+  } else {
+    said = inside.slice().sort(([r1, c1], [r2, c2]) => r1 - r2 || c1 - c2)
+      .map(([r, c]) => `row ${r}, column ${c}`).join(' and ');
+  }
+  if (!outside) return said;
+  const padding = counted(outside, 'padding cell');
+  return inside.length ? `${said} and ${padding}` : padding;
+}
+
+const pairs = (flat) => Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]]);
+
+// A twin's summary and its cells' texts (MapTwin.summary, cell_texts).
+function twinSaid(twin) {
+  const [rows, cols] = twin.shape;
+  const marks = twin.marks.map(([word, flat]) => [word, pairs(flat)]);
+  const summary = [`${twin.name}: ${counted(rows, 'row')} by ${counted(cols, 'column')}${twin.span}`,
+    ...marks.map(([word, cells]) => `${word}: ${where(cells, twin.shape)}`)].join('; ') + '.';
+  const words = new Map();
+  for (const [word, cells] of marks) {
+    for (const [r, c] of cells) {
+      const at = r * cols + c;
+      if (r < 0 || r >= rows || c < 0 || c >= cols) continue;
+      const list = words.get(at) || [];
+      if (!list.includes(word)) list.push(word);
+      words.set(at, list);
+    }
+  }
+  const cells = twin.cells.map((text, at) => [text, ...(words.get(at) || [])].join(', '));
+  return { name: twin.name, summary, cells };
+}
+
+function setText(node, text) {
+  if (node && node.textContent !== text) node.textContent = text;
+}
+
+function writeTwins(chart, frame) {
+  const figures = document.querySelectorAll(`.lab-twin[data-chart="${CSS.escape(chart.key)}"]`);
+  if (!figures.length) return;
+  const twins = twinsAt(chart, frame);
+  figures.forEach((figure, index) => {
+    if (!twins[index]) return;
+    const { name, summary, cells } = twinSaid(twins[index]);
+    if (figure.getAttribute('aria-label') !== name) figure.setAttribute('aria-label', name);
+    setText(figure.querySelector('caption'), name);
+    setText(figure.querySelector('p'), summary);
+    figure.querySelectorAll('tbody td').forEach((cell, flat) => setText(cell, cells[flat]));
+  });
+}
+
+// What the twins of the chart keyed `key` say at `frame`, for a test to compare with the
+// server's: [{name, summary, cells}].
+labFrames.twinsSaid = (key, frame) => {
+  for (const player of Object.values(labFrames.players)) {
+    const chart = chartFor(player, key);
+    if (chart && chart.twins) return twinsAt(chart, frame).map(twinSaid);
+  }
+  return null;
+};
+
 // Whether a frame redraws this chart whole (heatmap numbers, a growing curve, the chart
 // pointed at, a chart with any trace that is not a scatter) rather than moving a few
 // scatter traces (moveTraces). Plotly.animate draws only the traces it moves and drops
@@ -299,6 +412,7 @@ function draw(player) {
   const whole = [];
   let missing = false;  // a chart not on the page yet, or not drawn by Plotly yet
   for (const chart of player.frames.charts) {
+    if (chart.twins) writeTwins(chart, frame);
     const pointed = pointedAt(player, chart);
     if (redraws(chart, pointed)) whole.push([chart, pointed]);
     else missing = !drawChart(chart, frame) || missing;

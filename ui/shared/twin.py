@@ -11,30 +11,30 @@ from html import escape
 
 import streamlit as st
 
-from teaching.map_twin import MapTwin
+from teaching.map_twin import MapTwin, twins_in_meta
 
 CLASS = "lab-twin"  # chrome.PAGE_CSS keeps it out of sight and out of the layout
+_OPEN = f'<figure class="{CLASS}"'  # how every twin's HTML begins
 
 
 def figure_twins(figure) -> list[MapTwin]:
     """The twins a figure's builder left in its layout.meta (none for a figure without)."""
-    meta = figure.layout.meta
-    found = meta.get("twin") if isinstance(meta, dict) else None
-    return [MapTwin.from_meta(twin) for twin in found or ()]
+    return twins_in_meta(figure.layout.meta)
 
 
 def twin_html(twin: MapTwin) -> str:
     """One map as HTML: <figure aria-label=name> with the summary and the table."""
     rows, cols = twin.shape
+    texts = twin.cell_texts()
     head = "".join(f'<th scope="col">{escape(twin.column_header(col))}</th>' for col in range(cols))
     body = "".join(
         f'<tr><th scope="row">{escape(twin.row_header(row))}</th>'
-        + "".join(f"<td>{escape(twin.cell_text(row, col))}</td>" for col in range(cols))
+        + "".join(f"<td>{escape(text)}</td>" for text in texts[row * cols : (row + 1) * cols])
         + "</tr>"
         for row in range(rows)
     )
     return (
-        f'<figure class="{CLASS}" aria-label="{escape(twin.name)}">'
+        f'{_OPEN} aria-label="{escape(twin.name)}">'
         f"<p>{escape(twin.summary())}</p>"
         f"<table><caption>{escape(twin.name)}</caption>"
         f"<thead><tr><td></td>{head}</tr></thead><tbody>{body}</tbody></table></figure>"
@@ -52,8 +52,10 @@ def figure_html(figure) -> str:
     return made
 
 
-def show_twins(figure) -> None:
-    """The text twins of `figure`'s maps, placed where the next element goes."""
+def show_twins(figure, *, key: str) -> None:
+    """The text twins of `figure`'s maps, placed where the next element goes, each
+    naming the chart keyed `key` it stands for (data-chart: a frame the browser draws
+    on that chart writes its twins too, ui/shared/frames.js)."""
     html = figure_html(figure)
     if html:
-        st.html(html)
+        st.html(html.replace(_OPEN, f'{_OPEN} data-chart="{escape(key)}"'))
