@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser import TIMEOUT_MS, open_page
+from browser import TIMEOUT_MS, open_page, settle
 from conftest import PHONE, PROJECTOR, ROOT
 from playwright.sync_api import expect
 
@@ -343,3 +343,43 @@ def test_the_twins_the_browser_writes_say_what_the_server_would_at_every_step(pa
         [list(wanted), story.windows],
     )
     assert said == wanted
+
+
+# Every animation and transition the page runs, with its length, as it starts: looked
+# for at every animation frame (a transition lives from its start to its end).
+WATCH_MOTION = """() => {
+  window.labMotion = [];
+  const look = () => {
+    for (const running of document.getAnimations()) {
+      const length = running.effect?.getComputedTiming?.().duration;
+      const target = running.effect?.target;
+      if (length > 0) window.labMotion.push(
+        `${running.animationName || running.transitionProperty}: ${length} ms on `
+        + (target?.getAttribute?.('data-testid') || target?.tagName));
+    }
+    requestAnimationFrame(look);
+  };
+  look();
+}"""
+
+
+def test_with_reduced_motion_play_and_a_run_of_the_page_move_nothing(browser, app_url):
+    """A viewer who asks for reduced motion: Play goes through all nine windows of a
+    4x4 x (2x2 windows, stride 1), frame by frame, and a run of the page (another tab)
+    follows, with not one animation or transition of any length on the page."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, reduced_motion="reduce")
+    try:
+        page = context.new_page()
+        grid = "1,2,0,1;0,9,1,0;2,1,4,1;0,3,1,8"
+        open_page(page, f"{app_url}/playground?tab=step&mode=max&kh=2&kw=2&sh=1&sw=1&x={grid}")
+        page.wait_for_function("() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)")
+        page.evaluate(WATCH_MOTION)
+        page.get_by_role("button", name="Play").click()
+        count = page.locator(".lab-frames .count").first
+        expect(count).to_have_text("Window 9 of 9", timeout=TIMEOUT_MS)
+        expect(page.get_by_role("button", name="Play")).to_be_visible()  # stopped at the end
+        page.get_by_role("tab", name="Ledger").click()
+        settle(page)
+        assert page.evaluate("() => window.labMotion") == []
+    finally:
+        context.close()

@@ -244,3 +244,22 @@ def test_the_dark_theme_stays_on_every_frame(browser, app_url):
         assert min(red, green, blue) > 180  # light text on the dark page
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lecture", [False, True], ids=["desk", "lecture"])
+def test_a_single_window_is_said_once_with_its_note_in_place_of_the_controls(
+    page, app_url, lecture
+):
+    """x 2x2 under one 2x2 window: no controls, the note that there is one window, and
+    the window's sentence once on the page (the desk's words sit under the maps, the
+    projector's in the column beside them)."""
+    x = np.array([[1.0, 3.0], [2.0, 0.5]])
+    story = build_layer_story(LayerSettings(x, PoolConfig("max", 2), "ones", 0))
+    assert story.windows == 1
+    link = "&lecture=1" if lecture else ""
+    open_page(page, f"{app_url}/playground?tab=step&mode=max&kh=2&kw=2&x=1,3;2,0.5{link}")
+    expect(page.get_by_text("One output cell: there is a single window to follow.")).to_have_count(
+        1
+    )
+    expect(page.locator(".lab-frames p.sentence")).to_have_count(1)
+    expect(page.get_by_role("button", name="Play")).to_have_count(0)

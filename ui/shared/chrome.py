@@ -23,7 +23,17 @@ from .twin import CLASS as TWIN_CLASS
 # the output size's three lines with their numbers fit in an expander; one still wider
 # scrolls sideways rather than being cut at the screen's edge. A map's text twin
 # (ui/shared/twin.py) is out of sight and out of the layout (no gap), yet read aloud.
+# A viewer who asks for less motion (prefers-reduced-motion) gets none: Streamlit
+# still fades a page's elements over a second at every run, and slides and spins some
+# of its own; every change is then drawn at once (Play steps frame by frame as ever).
 PAGE_CSS = f"""
+@media (prefers-reduced-motion: reduce) {{
+  *, *::before, *::after {{
+    animation-duration: 0s !important; animation-iteration-count: 1 !important;
+    transition-duration: 0s !important; transition-delay: 0s !important;
+    scroll-behavior: auto !important;
+  }}
+}}
 @media (hover: none) {{
   [data-testid="stElementToolbar"] {{ display: none; }}
 }}

@@ -632,9 +632,11 @@ function mountPart(player, part, root, lecture) {
   let render;
   if (part === 'words') render = wordsPart(box);
   else if (player.frames.count < 2) {
+    // One frame: its note instead of the controls; the words with it only where no
+    // words part of their own shows them (part "all"), never twice on the page.
     box.append(el('p', { text: player.frames.labels.single }));
     const words = el('div');
-    box.append(words);
+    if (part !== 'controls') box.append(words);
     render = wordsPart(words);
   } else if (part === 'controls') render = controlsPart(box, player, el('div'));
   else {
