@@ -90,6 +90,20 @@ class MapTwin:
             return f", every value {fmt(self.low)}"
         return f", from {fmt(self.low)} to {fmt(self.high)}"
 
+    def parts(self) -> dict:
+        """What the summary and the cells' texts are made of, as twin_frames sends them:
+        {"name", "span", "shape": [H, W], "cells": the numbers in reading order, "marks":
+        [[words, flat [r, c, ...]], ...] in the summary's order}."""
+        return {
+            "name": self.name,
+            "span": self.span(),
+            "shape": list(self.shape),
+            "cells": [text for row in self.cells for text in row],
+            "marks": [
+                [word, [i for cell in cells for i in cell]] for word, cells in self.marks.items()
+            ],
+        }
+
     def marked(self, marks: dict[str, tuple[Cell, ...]]) -> MapTwin:
         """The same map with `marks` said too (those marking no cell left out)."""
         more = {word: tuple(cells) for word, cells in marks.items() if tuple(cells)}
@@ -159,7 +173,7 @@ def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PA
     them a frame, where every sentence changes (196 frames' sentences were 130 kB).
     sent: the parts whose changes are sent (the others the browser has from the
     frame's own data: a step map's window and numbers)."""
-    said = [[_parts(twin) for twin in twins] for twins in frames]
+    said = [[twin.parts() for twin in twins] for twins in frames]
     if not said:
         return {"start": [], "changes": []}
     if any(len(twins) != len(said[0]) for twins in said):
@@ -175,18 +189,6 @@ def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PA
             ]
         )
     return {"start": said[0], "changes": changes}
-
-
-def _parts(twin: MapTwin) -> dict:
-    return {
-        "name": twin.name,
-        "span": twin.span(),
-        "shape": list(twin.shape),
-        "cells": [text for row in twin.cells for text in row],
-        "marks": [
-            [word, [i for cell in cells for i in cell]] for word, cells in twin.marks.items()
-        ],
-    }
 
 
 def _changed(old: dict, new: dict) -> list[tuple[str | int, object]]:

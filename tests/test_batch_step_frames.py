@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 from plotly.io.json import to_json_plotly
-from test_map_twin import frames_parts, parts
+from test_map_twin import frames_parts
 from test_text_truth_batch import batch_settings
 
 from pooling import PoolConfig
@@ -95,4 +95,4 @@ def test_each_frames_text_twins_are_those_of_the_figure_of_its_example(mode):
             if taken:
                 numbers = chart["traces"][taken][example]["customdata"]
                 said = [{**said[0], "cells": [text for row in numbers for text in row]}]
-            assert said == [parts(twin) for twin in figure_twins(figure)], (name, example)
+            assert said == [twin.parts() for twin in figure_twins(figure)], (name, example)

@@ -129,19 +129,6 @@ def frames_parts(data: dict) -> list[list[dict]]:
     return frames
 
 
-def parts(twin: MapTwin) -> dict:
-    """What twin_frames says of a twin: its parts, the browser's to put together."""
-    return {
-        "name": twin.name,
-        "span": twin.span(),
-        "shape": list(twin.shape),
-        "cells": [text for row in twin.cells for text in row],
-        "marks": [
-            [word, [i for cell in cells for i in cell]] for word, cells in twin.marks.items()
-        ],
-    }
-
-
 def test_a_charts_twins_over_frames_are_its_first_frame_and_each_frames_changes():
     frames = [
         [twin({IN_WINDOW: [(0, 0), (0, 1)], WINNER: [(0, 1)]}), twin({})],
@@ -152,7 +139,7 @@ def test_a_charts_twins_over_frames_are_its_first_frame_and_each_frames_changes(
     assert data["changes"][0] == []
     # Frame 1: only the window moved (the numbers and the winner stay).
     assert data["changes"][1] == [[0, "marks", [[IN_WINDOW, [0, 1, 0, 2]], [WINNER, [0, 1]]]]]
-    assert frames_parts(data) == [[parts(t) for t in twins] for twins in frames]
+    assert frames_parts(data) == [[t.parts() for t in twins] for twins in frames]
     only_names = twin_frames(frames, sent=("name", "span"))
     assert only_names["changes"] == [[], [], []]
     with pytest.raises(ValueError, match="as many maps"):
@@ -206,4 +193,4 @@ def test_every_frame_the_browser_draws_has_what_the_servers_figure_of_that_step_
         x_figure, gx_figure = step_figures(story, maps, step, lecture=False)
         built = {"x": x_figure, "gx": gx_figure, "y": pointer_figure(story, maps.y, step)}
         for key, figure in built.items():
-            assert played[key][step] == [parts(t) for t in figure_twins(figure)], (key, step)
+            assert played[key][step] == [t.parts() for t in figure_twins(figure)], (key, step)
