@@ -1,6 +1,6 @@
 """Home page of the Pooling Backprop Lab."""
 
-from ui.home import demo, page_links
+from ui.home import render
 from ui.shared.chrome import page_frame
 
 page_frame(
@@ -8,5 +8,4 @@ page_frame(
     "How does the gradient get back through a pooling layer? Start with a window of "
     "just two cells, a and b, and an upstream gradient dL/dy from the layers above.",
 )
-demo()
-page_links()
+render()

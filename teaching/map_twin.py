@@ -36,7 +36,9 @@ class MapTwin:
     marks: {words: the marked cells (row, col)}, in the order the summary says them.
     Marked cells outside the grid (a window reaching into the padding) are kept: the
     summary says so; the table marks only the cells it has. headers: the rows' and the
-    columns' names where they are not "row r" and "column c" (a matrix's "y0,1")."""
+    columns' names where they are not "row r" and "column c" (a matrix's "y0,1").
+    about: the summary a builder writes itself (a curve's: `curve_twin`), said instead
+    of the map's shape, range and marks."""
 
     name: str
     cells: tuple[tuple[str, ...], ...]
@@ -44,6 +46,7 @@ class MapTwin:
     high: float | None
     marks: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
     headers: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (rows', columns')
+    about: str | None = None
 
     def row_header(self, row: int) -> str:
         return self.headers[0][row] if self.headers else f"row {row}"
@@ -75,7 +78,9 @@ class MapTwin:
 
     def summary(self) -> str:
         """One sentence: "x: 4 rows by 4 columns, from 0 to 6; in the current window:
-        rows 0 to 1, columns 0 to 1; winner: row 0, column 1." """
+        rows 0 to 1, columns 0 to 1; winner: row 0, column 1." (or `about`)"""
+        if self.about is not None:
+            return self.about
         rows, cols = self.shape
         parts = [f"{self.name}: {_count(rows, 'row')} by {_count(cols, 'column')}{self.span()}"]
         parts += [f"{word}: {_where(marked, self.shape)}" for word, marked in self.marks.items()]
@@ -92,11 +97,14 @@ class MapTwin:
 
     def parts(self) -> dict:
         """What the summary and the cells' texts are made of, as twin_frames sends them:
-        {"name", "span", "shape": [H, W], "cells": the numbers in reading order, "marks":
-        [[words, flat [r, c, ...]], ...] in the summary's order}."""
+        {"name", "span", "about", "headers": [rows', columns'] or None, "shape": [H, W],
+        "cells": the numbers in reading order, "marks": [[words, flat [r, c, ...]], ...]
+        in the summary's order}."""
         return {
             "name": self.name,
             "span": self.span(),
+            "about": self.about,
+            "headers": None if self.headers is None else [list(names) for names in self.headers],
             "shape": list(self.shape),
             "cells": [text for row in self.cells for text in row],
             "marks": [
@@ -118,6 +126,7 @@ class MapTwin:
             "high": self.high,
             "marks": [[word, [list(cell) for cell in cells]] for word, cells in self.marks.items()],
             "headers": None if self.headers is None else [list(names) for names in self.headers],
+            "about": self.about,
         }
 
     @classmethod
@@ -131,6 +140,7 @@ class MapTwin:
                 word: tuple((int(r), int(c)) for r, c in cells) for word, cells in meta["marks"]
             },
             headers=None if meta.get("headers") is None else tuple(map(tuple, meta["headers"])),
+            about=meta.get("about"),
         )
 
 
@@ -157,7 +167,8 @@ def map_twin(
     )
 
 
-PARTS = ("name", "span", "marks", "cells")  # what twin_frames sends of each frame
+# What twin_frames sends of each frame (the shape never changes).
+PARTS = ("name", "span", "about", "headers", "marks", "cells")
 
 
 def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PARTS) -> dict:
@@ -194,13 +205,74 @@ def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PA
 def _changed(old: dict, new: dict) -> list[tuple[str | int, object]]:
     if old["shape"] != new["shape"]:
         raise ValueError("a map keeps its shape over the frames")
-    parts = [(what, new[what]) for what in ("name", "span", "marks") if new[what] != old[what]]
+    parts = [(what, new[what]) for what in PARTS[:-1] if new[what] != old[what]]
     cells = [
         (i, text)
         for i, (was, text) in enumerate(zip(old["cells"], new["cells"], strict=True))
         if was != text
     ]
     return parts + cells
+
+
+CURRENT = "current point"  # a curve's point now (its marker)
+
+
+def curve_twin(
+    name: str,
+    *,
+    xs: Sequence[int | str],
+    ys: np.ndarray,
+    titles: tuple[str, str],
+    current: int | None = None,
+) -> MapTwin:
+    """A line chart's twin: a row per point, headed by its x ("step 3"), holding its y;
+    titles: (the x axis's, the y axis's); current: the index of the point marked now.
+    Its summary: "Loss: 4 points, step 0 to 3; loss from 0.2 to 1.5; current point:
+    step 3, 0.2." ys: (N,)."""
+    ys = np.asarray(ys, dtype=np.float64)
+    x_title, y_title = titles
+    finite = ys[np.isfinite(ys)]
+    twin = MapTwin(
+        name=name,
+        cells=tuple((fmt(y),) for y in ys),
+        low=float(finite.min()) if finite.size else None,
+        high=float(finite.max()) if finite.size else None,
+        marks={} if current is None else {CURRENT: ((current, 0),)},
+        headers=(tuple(f"{x_title} {x}" for x in xs), (y_title,)),
+    )
+    said = [f"{name}: {_count(len(ys), 'point')}"]
+    if len(xs):
+        said[0] += f", {x_title} {xs[0]}" + (f" to {xs[-1]}" if len(xs) > 1 else "")
+    if twin.low is not None and twin.high is not None:
+        said.append(_curve_span(y_title, twin.low, twin.high, points=len(ys)))
+    if current is not None:
+        said.append(f"{CURRENT}: {twin.row_header(current)}, {y_title} {twin.cells[current][0]}")
+    return replace(twin, about="; ".join(said) + ".")
+
+
+def max_curve_twin(name: str, *, a: float, b: float, span: float) -> MapTwin:
+    """The twin of y = max(a, b) drawn as a moves over b − span to b + span, b held:
+    its corner and ends as a table (a's now marked), and what the curve shows."""
+    points = sorted({b - span, b, b + span, a})
+    twin = curve_twin(
+        name,
+        xs=[fmt(x) for x in points],
+        ys=np.maximum(points, b),
+        titles=("a =", "y"),
+        current=points.index(a),
+    )
+    about = (
+        f"{name}: y stays at {fmt(b)} while a is below {fmt(b)} (slope 0: a loses), then "
+        f"rises with a (slope 1: a wins); a is now {fmt(a)}, so y is {fmt(max(a, b))}."
+    )
+    return replace(twin, about=about)
+
+
+def _curve_span(y_title: str, low: float, high: float, *, points: int) -> str:
+    """ "loss from 0.2 to 1.5"; "loss 1.5" for one point, "… at every point" for more."""
+    if low != high:
+        return f"{y_title} from {fmt(low)} to {fmt(high)}"
+    return f"{y_title} {fmt(low)}" + (" at every point" if points > 1 else "")
 
 
 def _count(number: int, noun: str) -> str:

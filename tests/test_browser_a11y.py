@@ -15,6 +15,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser import TIMEOUT_MS, open_page, settle
 from conftest import PHONE, PROJECTOR, ROOT
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 import pooling
@@ -33,6 +34,7 @@ PAGES = [
     *(f"playground?tab={tab}" for tab in ("step", "ledger", "matrix", "ties", "share")),
     "batch",
     "lesson",
+    "lesson?step=3",
     "exercises",
     "class",
     "join",
@@ -116,6 +118,50 @@ def test_axe_finds_nothing(context_pages, app_url, mode, path):
         url += ("&" if "?" in path else "?") + "lecture=1"
     open_page(page, url)
     assert violations(page, mode) == []
+    assert untwinned(page) == []
+
+
+# Every chart on the page: its picture out of the accessibility tree (or a grid the
+# keyboard reaches, its picture out), and before it its text twins (ui/shared/twin.py),
+# each a figure named by its map, a summary that begins with that name, and a table of
+# that name whose every row has its header and as many cells as there are columns.
+UNTWINNED = """() => {
+  const found = [];
+  for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
+    const keyed = chart.closest('[class*="st-key-"]');
+    const key = Array.from(keyed?.classList || []).find((c) => c.startsWith('st-key-'))?.slice(7);
+    const plot = chart.querySelector('.js-plotly-plot');
+    const title = (plot?.layout?.title?.text || key || '?').replace(/<[^>]+>/g, '');
+    const hidden = chart.getAttribute('aria-hidden') === 'true'
+      || (chart.getAttribute('role') === 'grid' && plot?.getAttribute('aria-hidden') === 'true');
+    if (!hidden) found.push(title + ': its picture is in the tree');
+    const twins = document.querySelectorAll(`.lab-twin[data-chart="${CSS.escape(key)}"]`);
+    if (!twins.length) found.push(title + ': no text twin');
+    for (const twin of twins) {
+      const name = twin.getAttribute('aria-label') || '';
+      const columns = twin.querySelectorAll('thead th[scope="col"]').length;
+      const rows = Array.from(twin.querySelectorAll('tbody tr'));
+      if (!name) found.push(title + ': a twin without a name');
+      if (!twin.querySelector('p')?.textContent.startsWith(name + ': '))
+        found.push(name + ': no summary');
+      if (twin.querySelector('caption')?.textContent !== name) found.push(name + ': no table');
+      if (!rows.length || !columns || rows.some((row) => row.querySelectorAll('th[scope="row"]')
+          .length !== 1 || row.querySelectorAll('td').length !== columns))
+        found.push(name + ': a table without its headers or cells');
+    }
+  }
+  return found;
+}"""
+
+
+def untwinned(page) -> list[str]:
+    """What UNTWINNED finds wanting on the page ([] when every chart has its twins),
+    once the browser component has had its look at the charts drawn."""
+    try:
+        page.wait_for_function(f"() => ({UNTWINNED})().length === 0", timeout=TIMEOUT_MS)
+    except PlaywrightTimeout:
+        pass  # what is still wanting is said by the caller's assert
+    return page.evaluate(UNTWINNED)
 
 
 # -- what Streamlit itself causes -----------------------------------------------------------
@@ -330,7 +376,12 @@ def test_the_twins_the_browser_writes_say_what_the_server_would_at_every_step(pa
         for key, figure in zip(wanted, figures, strict=True):
             wanted[key].append(
                 [
-                    {"name": t.name, "summary": t.summary(), "cells": t.cell_texts()}
+                    {
+                        "name": t.name,
+                        "summary": t.summary(),
+                        "cells": t.cell_texts(),
+                        "rows": [t.row_header(row) for row in range(t.shape[0])],
+                    }
                     for t in figure_twins(figure)
                 ]
             )

@@ -18,6 +18,8 @@ from test_browser_step_frames import open_player
 
 from deploy.page_state import CHART_TITLE, FIND_CHART
 from teaching.batch.story import build_batch_story
+from teaching.numbers import fmt
+from ui.batch.step_frames import REACHED_TITLE, REACHED_X, REACHED_Y
 
 pytestmark = pytest.mark.browser
 
@@ -79,3 +81,27 @@ def test_play_adds_every_example_and_tells_the_server_once_it_stops(page, app_ur
     settle(page)
     assert len(sent) == before + 1  # one message: Play stopped at the end
     assert exceptions_on(page) == []
+
+
+def test_the_maps_and_the_curves_twins_say_the_example_stepped_to(page, app_url):
+    """Three → presses (frames the browser draws): the routed map's twin is example #3's,
+    and the curve of positions reached says its point #3 (the 4th example) as the
+    current one, with the count the story computes."""
+    open_player(page, f"{app_url}/batch?tab=step")
+    page.locator(".lab-frames p.sentence").click()  # the page has the keys, no input
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    wait_for_example(page, 3)
+    routed = page.get_by_role("figure", name="#3 routes", exact=True)
+    expect(routed).to_have_count(1, timeout=TIMEOUT_MS)
+    low, high = ROUTING[3].min(), ROUTING[3].max()
+    expect(routed.locator("p")).to_contain_text(f"from {fmt(low)} to {fmt(high)}")
+    reached = STORY.positions_reached(0)
+    curve = page.get_by_role("figure", name=REACHED_TITLE, exact=True)
+    expect(curve.locator("p")).to_have_text(
+        f"{REACHED_TITLE}: {len(reached)} points, {REACHED_X} 1 to {len(reached)}; "
+        f"{REACHED_Y} from {fmt(min(reached))} to {fmt(max(reached))}; current point: "
+        f"{REACHED_X} 4, {REACHED_Y} {fmt(reached[3])}."
+    )
+    row = curve.get_by_role("row", name=f"{REACHED_X} 4", exact=False).first
+    expect(row.get_by_role("cell")).to_have_text(f"{fmt(reached[3])}, current point")

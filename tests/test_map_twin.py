@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from pooling.config import PoolConfig
-from teaching.map_twin import IN_WINDOW, WINNER, MapTwin, map_twin, twin_frames
+from teaching.map_twin import CURRENT, IN_WINDOW, WINNER, MapTwin, map_twin, twin_frames
+from teaching.numbers import fmt
 from ui.figures.grid import Overlay, grid_figure
 from ui.shared.twin import figure_twins, twin_html
 
@@ -194,3 +195,30 @@ def test_every_frame_the_browser_draws_has_what_the_servers_figure_of_that_step_
         built = {"x": x_figure, "gx": gx_figure, "y": pointer_figure(story, maps.y, step)}
         for key, figure in built.items():
             assert played[key][step] == [t.parts() for t in figure_twins(figure)], (key, step)
+
+
+@pytest.mark.parametrize(("a", "b"), [(1.0, 3.0), (3.0, 3.0), (5.5, 3.0), (-2.5, 0.0)])
+def test_the_home_curves_twin_says_where_a_is_and_what_y_is_there(a, b):
+    """Its rows: the curve's two ends, its corner at a = b, and a now (marked), each
+    with y = max(a, b) as the engine computes it."""
+    from ui.figures.curves import max_curve_figure
+
+    (found,) = figure_twins(max_curve_figure(a, b))
+    y = pooling_max(a, b)
+    assert found.summary() == (
+        f"y = max(a, {fmt(b)}) as a moves: y stays at {fmt(b)} while a is below {fmt(b)} "
+        f"(slope 0: a loses), then rises with a (slope 1: a wins); a is now {fmt(a)}, so "
+        f"y is {fmt(y)}."
+    )
+    rows = found.headers[0]
+    points = [float(name.removeprefix("a = ").replace("−", "-")) for name in rows]
+    assert points == sorted(points) and b in points and a in points
+    assert [cell for (cell,) in found.cells] == [fmt(pooling_max(p, b)) for p in points]
+    assert found.marks == {CURRENT: ((points.index(a), 0),)}
+
+
+def pooling_max(a: float, b: float) -> float:
+    """y = max(a, b) through the engine: max pooling of [[a, b]] by one 1x2 window."""
+    import pooling
+
+    return float(pooling.forward(np.array([[a, b]]), PoolConfig("max", (1, 2))).output[0, 0])

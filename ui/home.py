@@ -8,6 +8,7 @@ import streamlit as st
 from pooling import PoolConfig, backward, forward
 from teaching.links import MAX_VALUE
 from teaching.numbers import fmt
+from ui.shared import browser
 from ui.shared.chrome import page_link
 
 from .figures.curves import max_curve_figure
@@ -55,6 +56,15 @@ def tie_words(upstream: float) -> str:
         f"; giving {fmt(upstream)} to both is not: together they would get "
         f"{fmt(2 * upstream)} (the Playground's Tie lab shows why that fails)."
     )
+
+
+def render() -> None:
+    """The page under its title and intro: the demo, the links on, and the browser
+    component last (it takes the curve's picture out of a screen reader's way, where
+    its text twin stands)."""
+    demo()
+    page_links()
+    browser.mount()
 
 
 def demo() -> None:

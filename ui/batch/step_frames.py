@@ -24,6 +24,7 @@ from ..figures import style
 from ..figures.look import Look, styled
 
 REACHED_TITLE = "Positions that received any gradient"
+REACHED_X = "examples in the batch so far"  # the curve's x axis
 REACHED_Y = "positions"  # the curve trace's name (line_figure names it after its y title)
 
 
@@ -146,7 +147,13 @@ def step_frames(
             reached = story.positions_reached(feature)
             charts.append(
                 line_frames_data(
-                    reached, key=key, trace=REACHED_Y, now="now", grow=False, first_x=1
+                    reached,
+                    key=key,
+                    trace=REACHED_Y,
+                    now="now",
+                    grow=False,
+                    titles=(REACHED_TITLE, REACHED_X),
+                    first_x=1,
                 )
             )
             continue

@@ -27,6 +27,7 @@ BLOCK = 20  # steps a block adds
 AHEAD = 10  # frames before the last the browser asks for the next block (2.5 s of Play)
 STEPS_MAX = 200  # the page's limit (state.BatchState.STEPS_MAX)
 LOSS_TITLE = "Loss after each step"
+LOSS_X = "step"  # the loss curve's x axis
 LOSS_TRACE = "loss"  # the curve's trace: line_figure names it after its y title
 KERNELS_A_ROW = 2
 
@@ -46,7 +47,7 @@ def loss_arguments(losses: list[float]) -> dict:
     return dict(
         y_values=list(losses),
         title=LOSS_TITLE,
-        x_title="step",
+        x_title=LOSS_X,
         y_title=LOSS_TRACE,
         marker_at=len(losses) - 1,
     )
@@ -229,7 +230,14 @@ def training_block(
     fitted = kernels_fit(states, kernels.look)
     last = states[-1]
     charts = [
-        line_frames_data(last.losses, key=keys[0], trace=LOSS_TRACE, now="now", grow=True),
+        line_frames_data(
+            last.losses,
+            key=keys[0],
+            trace=LOSS_TRACE,
+            now="now",
+            grow=True,
+            titles=(LOSS_TITLE, LOSS_X),
+        ),
         kernels.data(states, fitted, key=keys[1]),
     ]
     words = frame_words(states, rate=rate, reduction=reduction, short=kernels.look.lecture)

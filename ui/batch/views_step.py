@@ -17,7 +17,7 @@ from __future__ import annotations
 import streamlit as st
 
 from teaching.batch.story import BatchStory
-from ui.batch.step_frames import DESK, PROJECTOR, REACHED_TITLE, REACHED_Y
+from ui.batch.step_frames import DESK, PROJECTOR, REACHED_TITLE, REACHED_X, REACHED_Y
 from ui.shared.frame_player import FrameWords, frame_player, frame_words
 
 from ..figures.curves import line_figure
@@ -127,7 +127,7 @@ def reached_figure(story: BatchStory, feature: int, example: int):
         line_figure,
         y_values=story.positions_reached(feature),
         title=REACHED_TITLE,
-        x_title="examples in the batch so far",
+        x_title=REACHED_X,
         y_title=REACHED_Y,
         marker_at=example,
         first_x=1,

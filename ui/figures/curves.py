@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from teaching.map_twin import curve_twin, max_curve_twin
 from teaching.numbers import fmt
 
 from . import layouts, style
@@ -64,11 +65,17 @@ def line_figure(
             title=title, height=style.LINE_CHART_PX, margin=style.LINE_CHART_MARGIN
         ),
     )
+    # Its text twin (ui/shared/twin.py shows it): a row per point, the marker's marked.
+    twin = curve_twin(
+        title, xs=xs.tolist(), ys=y_values, titles=(x_title, y_title), current=marker_at
+    )
+    layout["meta"] = {"twin": [twin.as_meta()]}
     return go.Figure(data=traces, layout=layout)
 
 
 def max_curve_figure(a: float, b: float) -> go.Figure:
     """y = max(a, b) as a function of a, b held fixed: flat (slope 0), then slope 1."""
+    title = f"y = max(a, {fmt(b)}) as a moves"
     span = max(3.0, abs(a - b) + 2.0)
     grid = np.linspace(b - span, b + span, 201)
     traces = [
@@ -107,9 +114,11 @@ def max_curve_figure(a: float, b: float) -> go.Figure:
         yaxis=dict(title="y", **AXES),
         annotations=annotations,
         **layouts.base_layout(
-            title=f"y = max(a, {fmt(b)}) as a moves",
+            title=title,
             height=style.MAX_CURVE_PX,
             margin=style.MAX_CURVE_MARGIN,
         ),
     )
+    twin = max_curve_twin(title, a=a, b=b, span=span)
+    layout["meta"] = {"twin": [twin.as_meta()]}
     return go.Figure(data=traces, layout=layout)

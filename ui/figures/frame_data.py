@@ -18,7 +18,16 @@ import numpy as np
 from plotly.io.json import to_json_plotly
 
 from pooling.config import Cell
-from teaching.map_twin import IN_WINDOW, WINNER, MapTwin, map_twin, twin_frames, twins_in_meta
+from teaching.map_twin import (
+    CURRENT,
+    IN_WINDOW,
+    WINNER,
+    MapTwin,
+    curve_twin,
+    map_twin,
+    twin_frames,
+    twins_in_meta,
+)
 from teaching.numbers import power_of_ten
 
 from . import curves, layouts, sizes, style
@@ -198,17 +207,48 @@ def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
 
 
 def line_frames_data(
-    y_values, *, key: str, trace: str, now: str | None, grow: bool, first_x: int = 0
+    y_values,
+    *,
+    key: str,
+    trace: str,
+    now: str | None,
+    grow: bool,
+    titles: tuple[str, str],
+    first_x: int = 0,
 ) -> dict:
     """A curve (curves.line_figure's) over frames: frame t marks point t and, where the
     curve grows with the frames (grow), draws it up to t. y_values: (F,); the x ticks
-    step as line_figure steps them for a curve of t + 1 points."""
+    step as line_figure steps them for a curve of t + 1 points. titles: the chart's
+    title and its x axis's (its y axis's is `trace`), for its text twin."""
     ys = [_number(value) for value in np.asarray(y_values, dtype=np.float64)]
     xs = [first_x + index for index in range(len(ys))]
     line = {"trace": trace, "x": xs, "y": ys, "now": now, "grow": grow}
     if grow:
         line["dticks"] = [curves.x_dtick(points) for points in range(1, len(ys) + 1)]
-    return {"key": key, "titles": None, "line": line}
+    return {
+        "key": key,
+        "titles": None,
+        "line": line,
+        "twins": _curve_twins(y_values, xs, trace=trace, titles=titles, grow=grow),
+    }
+
+
+def _curve_twins(
+    y_values, xs: list[int], *, trace: str, titles: tuple[str, str], grow: bool
+) -> dict:
+    """The curve's text twin over the frames, as line_figure makes it at each: every
+    point's row once ("curve"; frame t of a growing curve has the first t + 1), the
+    point marked at frame t, and each frame's summary ("abouts")."""
+    name, x_title = titles
+    values = np.asarray(y_values, dtype=np.float64)
+    said = (x_title, trace)
+    abouts = []
+    for frame in range(len(xs)):
+        shown = slice(0, frame + 1) if grow else slice(None)
+        twin = curve_twin(name, xs=xs[shown], ys=values[shown], titles=said, current=frame)
+        abouts.append(twin.about)
+    whole = curve_twin(name, xs=xs, ys=values, titles=said)
+    return {"curve": whole.parts(), "abouts": abouts, "grow": grow, "mark": CURRENT}
 
 
 def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:

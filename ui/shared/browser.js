@@ -70,22 +70,22 @@ function say(text) {
 window.poolingLabSay = say;
 
 // -- A map's picture out of the accessibility tree, where its text twin stands -------
-// ui/shared/twin.py puts a map's text twin (class lab-twin) just before its chart; a
-// screen reader would read the chart after it as a run of digits and tick labels, so
-// the chart is hidden from it (it holds nothing that takes focus: no tool bar).
+// ui/shared/twin.py puts a map's text twin (class lab-twin) before its chart, naming the
+// chart's key (data-chart); a screen reader would read the chart as a run of digits and
+// tick labels, so the chart is hidden from it (it holds nothing that takes focus: no
+// tool bar).
 const CHART = '[data-testid="stPlotlyChart"]';
 
-function chartAfter(twin) {
-  const box = twin.closest('[data-testid="stElementContainer"]');
-  const next = box && box.nextElementSibling;
-  if (!next) return null;
-  return next.matches(CHART) || next.querySelector(':scope > ' + CHART)
-    ? next : next.querySelector(CHART);
+function chartOf(twin) {
+  const key = twin.getAttribute('data-chart');
+  const box = key && document.querySelector('.st-key-' + CSS.escape(key));
+  if (!box) return null;
+  return box.matches(CHART) ? box : box.querySelector(CHART);
 }
 
 function hideTwinnedCharts(lab) {
-  for (const twin of document.querySelectorAll('.lab-twin')) {
-    const chart = chartAfter(twin);
+  for (const twin of document.querySelectorAll('.lab-twin[data-chart]')) {
+    const chart = chartOf(twin);
     if (!chart) continue;
     const picks = pickPlotIn(chart);
     // A chart that takes picks is a grid the keyboard reaches (below): only its picture
@@ -99,13 +99,17 @@ function hideTwinnedCharts(lab) {
   }
 }
 
+// The charts drawn so far at once (the component mounts last in a run: a page may have
+// drawn all it draws before), then every chart a change of the page brings.
 function watchTwins(lab) {
   let queued = false;
-  new MutationObserver(() => {
+  const look = () => {
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => { queued = false; hideTwinnedCharts(lab); });
-  }).observe(document.body, { childList: true, subtree: true });
+  };
+  new MutationObserver(look).observe(document.body, { childList: true, subtree: true });
+  look();
 }
 
 // -- The keyboard picks a chart's cell (the W3C ARIA grid pattern) --------------------

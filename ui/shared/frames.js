@@ -75,8 +75,17 @@ function twinFrames(twins) {
   return twins.built;
 }
 
-// The chart's twins at `frame`: [{name, span, shape, cells, marks}].
+// A curve's twin at `frame` (frame_data._curve_twins): its rows so far, the point marked.
+function curveAt({ curve, abouts, grow, mark }, frame) {
+  const count = grow ? frame + 1 : curve.cells.length;
+  return [{ ...curve, about: abouts[frame], shape: [count, 1], cells: curve.cells.slice(0, count),
+            headers: [curve.headers[0].slice(0, count), curve.headers[1]],
+            marks: [[mark, [frame, 0]]] }];
+}
+
+// The chart's twins at `frame`: [{name, span, about, headers, shape, cells, marks}].
 function twinsAt(chart, frame) {
+  if (chart.twins.curve) return curveAt(chart.twins, frame);
   const twins = twinFrames(chart.twins)[frame];
   const taken = chart.twins.taken;
   if (!taken) return twins;
@@ -117,11 +126,13 @@ function where(cells, [rows, cols]) {
 
 const pairs = (flat) => Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]]);
 
-// A twin's summary and its cells' texts (MapTwin.summary, cell_texts).
+// A twin's summary, its cells' texts and its rows' names (MapTwin.summary, cell_texts,
+// row_header).
 function twinSaid(twin) {
   const [rows, cols] = twin.shape;
   const marks = twin.marks.map(([word, flat]) => [word, pairs(flat)]);
-  const summary = [`${twin.name}: ${counted(rows, 'row')} by ${counted(cols, 'column')}${twin.span}`,
+  const summary = twin.about ?? [
+    `${twin.name}: ${counted(rows, 'row')} by ${counted(cols, 'column')}${twin.span}`,
     ...marks.map(([word, cells]) => `${word}: ${where(cells, twin.shape)}`)].join('; ') + '.';
   const words = new Map();
   for (const [word, cells] of marks) {
@@ -134,7 +145,8 @@ function twinSaid(twin) {
     }
   }
   const cells = twin.cells.map((text, at) => [text, ...(words.get(at) || [])].join(', '));
-  return { name: twin.name, summary, cells };
+  const names = twin.headers ? twin.headers[0] : Array.from({ length: rows }, (_, r) => `row ${r}`);
+  return { name: twin.name, summary, cells, rows: names };
 }
 
 function setText(node, text) {
@@ -147,16 +159,32 @@ function writeTwins(chart, frame) {
   const twins = twinsAt(chart, frame);
   figures.forEach((figure, index) => {
     if (!twins[index]) return;
-    const { name, summary, cells } = twinSaid(twins[index]);
+    const { name, summary, cells, rows } = twinSaid(twins[index]);
     if (figure.getAttribute('aria-label') !== name) figure.setAttribute('aria-label', name);
     setText(figure.querySelector('caption'), name);
     setText(figure.querySelector('p'), summary);
+    const body = figure.querySelector('tbody');
+    if (body && body.rows.length !== rows.length) body.replaceChildren(...tableRows(rows, cells));
+    figure.querySelectorAll('tbody th').forEach((head, row) => setText(head, rows[row]));
     figure.querySelectorAll('tbody td').forEach((cell, flat) => setText(cell, cells[flat]));
   });
 }
 
+// A table's rows as ui/shared/twin.py writes them (a growing curve gains one a frame):
+// the row's name, then its cells.
+function tableRows(rows, cells) {
+  const cols = cells.length / rows.length;
+  return rows.map((name, row) => {
+    const line = document.createElement('tr');
+    const head = Object.assign(document.createElement('th'), { scope: 'row', textContent: name });
+    line.append(head, ...cells.slice(row * cols, (row + 1) * cols).map(
+      (text) => Object.assign(document.createElement('td'), { textContent: text })));
+    return line;
+  });
+}
+
 // What the twins of the chart keyed `key` say at `frame`, for a test to compare with the
-// server's: [{name, summary, cells}].
+// server's: [{name, summary, cells, rows}].
 labFrames.twinsSaid = (key, frame) => {
   for (const player of Object.values(labFrames.players)) {
     const chart = chartFor(player, key);
