@@ -12,7 +12,7 @@ page, never a fixed time.
 from __future__ import annotations
 
 import pytest
-from browser import TIMEOUT_MS, exceptions_on, settle
+from browser import TIMEOUT_MS, exceptions_on, open_page, settle
 from browser_room import (  # database, served: the module's fixtures
     Lecturer,
     database_fixture,  # noqa: F401
@@ -186,4 +186,18 @@ def test_a_phone_says_why_a_typed_number_was_refused_then_what_was_saved(phone, 
     kept = store.my_answer(database, made.code, token=token, round_number=1)
     assert kept == 3
     expect_said(phone, f"Your answer: {answer_text(question.problem, kept)} (saved).{CHANGE_IT}")
+    assert exceptions_on(phone) == []
+
+
+def test_a_phone_says_why_a_typed_code_joins_no_room(phone, served):
+    """The join form's refusal, a notice above the form, reaches the region too."""
+    typed = "K7-Q!"
+    with pytest.raises(ValueError) as reason:
+        codes.normal_code(typed)
+    open_page(phone, f"{served}/join")
+    field = phone.get_by_role("textbox", name="Room code")
+    expect(field).to_be_visible(timeout=TIMEOUT_MS)
+    field.fill(typed)
+    field.press("Enter")
+    expect_said(phone, spoken(f"The code {literal(typed)} is not a join code. {reason.value}"))
     assert exceptions_on(phone) == []
