@@ -40,15 +40,20 @@ CHANGE_IT = " You can change it until voting closes."
 # Every text the region is given from now on, with the page's clock: [[text, ms]].
 LOG_SAID = """() => {
   window.labSaid = [];
-  const hook = () => {
-    const region = window.poolingLabLive;
-    if (!region) { setTimeout(hook, 20); return; }
+  const watch = (region) => {
     const note = () => window.labSaid.push([region.textContent, performance.now()]);
     if (region.textContent) note();
     new MutationObserver(note)
       .observe(region, { childList: true, characterData: true, subtree: true });
   };
-  hook();
+  if (window.poolingLabLive) { watch(window.poolingLabLive); return; }
+  // Made on the first saying, its text set in the same task: seen at that task's end.
+  const made = new MutationObserver(() => {
+    if (!window.poolingLabLive) return;
+    made.disconnect();
+    watch(window.poolingLabLive);
+  });
+  made.observe(document.body, { childList: true });
 }"""
 # The page's clock when `text` is first seen on screen (polled as the page draws).
 SEEN_AT = """(text) => {
