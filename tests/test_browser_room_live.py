@@ -3,7 +3,7 @@ live region (browser.js, window.poolingLabLive) says the projector's new count a
 phones answer (browser.says_changes: the count is redrawn by a fragment, with no full
 run), and nothing while the count stays; a phone's region says what its answer got (the
 saved answer after a tap or a typed number, the reason a number was refused), and the
-room's news (voting closed, the next question).
+room's news (voting closed, the verdict, the next question).
 
 Every sentence is computed (teaching.class_mode), every wait is for a condition on the
 page, never a fixed time.
@@ -26,9 +26,10 @@ from playwright.sync_api import expect
 
 from rooms import store
 from teaching.class_mode import codes
-from teaching.class_mode.answers import count_sentence
+from teaching.class_mode.answers import count_sentence, right_sentence
 from teaching.class_mode.questions import question_from_exercise
-from teaching.class_mode.student import answer_text, cells_text, question_text
+from teaching.class_mode.student import answer_text, cells_text, question_text, revealed_reply
+from teaching.class_mode.tally import tally
 from teaching.exercises.answers import parse_number
 from ui.class_mode.student.views import CLOSED
 from ui.shared.browser import SAY_GAP_MS, spoken
@@ -153,6 +154,13 @@ def test_the_projector_says_each_new_count_once_and_the_phone_its_answer_and_the
     expect_said(projector, count_sentence(4, state="closed"))
     expect_said(phone, CLOSED)
 
+    # Revealed: the projector says the share right, the phone its verdict.
+    lecturer.press("Reveal")
+    answers = [frozenset({right[0]})] * 3 + [frozenset({right[1]})]
+    expect_said(projector, right_sentence(tally(lecturer.question, answers)))
+    reply = revealed_reply(problem, frozenset({right[0]}))
+    expect_said(phone, spoken(f"{reply.said} {reply.mistake}".strip()))
+
     # The next question: the phone says it; the projector's new round starts at
     # "No answers yet." unsaid (first sight of that round's count).
     lecturer.press("New question")
@@ -162,7 +170,7 @@ def test_the_projector_says_each_new_count_once_and_the_phone_its_answer_and_the
     asked = question_from_exercise("cells", level=2, seed=4, number=2).problem
     expect_said(phone, spoken(f"**Round 2**. {question_text(asked, state='open')}"))
     settle(projector)
-    assert said(projector)[-1] == count_sentence(4, state="closed")
+    assert said(projector)[-1] == right_sentence(tally(lecturer.question, answers))
     assert count_sentence(0, state="open") not in said(projector)
     for page in (projector, phone):
         assert exceptions_on(page) == []
