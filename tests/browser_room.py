@@ -1,15 +1,21 @@
 """Class mode in the browser, for the tests that drive it (tests/test_browser_room.py):
 the lecturer at the projector on the Class page, a student's tap at a cell's pixel (a
-finger on a phone, a mouse elsewhere), and the join link opened as the QR code gives it.
+finger on a phone, a mouse elsewhere), and the join link opened as the QR code gives it;
+the fixtures `database` (a module's rooms file) and `served` (the app on it), which a
+test module imports (as database_fixture and served_fixture: pytest finds them by
+their given names, and the tests' parameters shadow no import).
 """
 
 from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
 from browser import TIMEOUT_MS, expect_link, open_page, settle, wait_for_title, wait_for_values
 from playwright.sync_api import expect
+from room_store_helpers import rooms_file
 
+from deploy.local_server import start_app, stop
 from deploy.page_state import CELL_PIXEL
 from rooms import store
 from teaching.class_mode.questions import question_from_exercise
@@ -22,6 +28,22 @@ TOKEN_JS = f"() => JSON.parse(window.localStorage.getItem('pooling-lab:{TOKEN_NA
 EXERCISE = dict(kind="cells", level=2, seed=4, number=2)  # on the Class page's link too
 CLASS_LINK = "class?kind=cells&level=2&seed=4&n=2&lecture=1"
 SHARE_MAP = "% of the class who picked each cell"
+
+
+@pytest.fixture(name="database", scope="module")
+def database_fixture(tmp_path_factory):
+    """A SQLite file for the module: its URL in the environment the served apps start
+    with, and the test's own engine on it (the lecturer's side)."""
+    with rooms_file(tmp_path_factory) as engine:
+        yield engine
+
+
+@pytest.fixture(name="served", scope="module")
+def served_fixture(database):
+    """The app, served for the module on `database`'s rooms."""
+    url, process = start_app()
+    yield url
+    stop(process)
 
 
 class Lecturer:

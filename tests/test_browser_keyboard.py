@@ -13,13 +13,16 @@ import re
 import numpy as np
 import pytest
 from browser import TIMEOUT_MS, exceptions_on, expect_link, open_page, settle, wait_for_title
-from browser_room import expect_saved, join_by_link
+from browser_room import (  # database, served: the module's fixtures
+    database_fixture,  # noqa: F401
+    expect_saved,
+    join_by_link,
+    served_fixture,  # noqa: F401
+)
 from conftest import PHONE
 from playwright.sync_api import expect
-from room_store_helpers import rooms_file
 
 import pooling
-from deploy.local_server import start_app, stop
 from pooling.explain import ledger
 from rooms import store
 from teaching.class_mode import codes
@@ -175,19 +178,6 @@ def test_the_keyboard_answers_a_cells_exercise_right(page, app_url):
     page.keyboard.press("Enter")
     expect(page.get_by_text(re.compile(r"^Right:")).first).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    with rooms_file(tmp_path_factory) as engine:
-        yield engine
-
-
-@pytest.fixture(scope="module")
-def served(database):
-    url, process = start_app()
-    yield url
-    stop(process)
 
 
 def test_on_a_phone_the_keyboard_answers_a_class_question(browser, served, database):

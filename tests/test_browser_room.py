@@ -23,13 +23,20 @@ from browser import (
     settle,
     wait_for_title,
 )
-from browser_room import TOKEN_JS, Lecturer, expect_saved, join_by_link, tap_cell
+from browser_room import (  # database, served: the module's fixtures
+    TOKEN_JS,
+    Lecturer,
+    database_fixture,  # noqa: F401
+    expect_saved,
+    join_by_link,
+    served_fixture,  # noqa: F401
+    tap_cell,
+)
 from conftest import PHONE, PROJECTOR, skip_or_fail
 from playwright.sync_api import expect
-from room_store_helpers import rooms_file
 
 from deploy.cluster import Cluster
-from deploy.local_server import free_port, start_app, stop
+from deploy.local_server import free_port, start_app
 from rooms import store
 from teaching.class_mode import codes
 from teaching.class_mode.questions import question_from_exercise
@@ -38,21 +45,6 @@ from teaching.class_mode.student import cells_text
 pytestmark = pytest.mark.browser
 
 DESKTOP = dict(viewport={"width": 1400, "height": 900})
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    """A SQLite file for the module: its URL in the environment the served apps start
-    with, and the test's own engine on it (the lecturer's side)."""
-    with rooms_file(tmp_path_factory) as engine:
-        yield engine
-
-
-@pytest.fixture(scope="module")
-def served(database):
-    url, process = start_app()
-    yield url
-    stop(process)
 
 
 @pytest.fixture

@@ -69,6 +69,72 @@ function say(text) {
 }
 window.poolingLabSay = say;
 
+// -- Text a fragment redraws, said when it changes ------------------------------------
+// browser.says_changes(name) draws a container keyed lab_say_<name> (its CSS class
+// st-key-lab_say_<name>). A fragment redraws it without a full run, so no data reaches
+// this script then: the page's mutations are watched instead. A container's visible
+// text is said when it changed since last looked at, and only once nothing in it is
+// stale (Streamlit marks what a run in progress has not drawn yet: data-stale). Not
+// on first sight: a page load (or a new name: a new round's count) says nothing of
+// what is simply there. Never the same text twice in a row. At most one saying every
+// lab.sayGapMs: a change within the gap waits for its end, and the latest text of
+// every container changed by then is said, once (a count that ticks every second is
+// said as it stands, not tick by tick). The memory is by name for the document's
+// life: a container drawn again after it left the page compares with what it said.
+const SAY_CLASS = 'st-key-lab_say_';
+
+function sayName(box) {
+  return [...box.classList].find((name) => name.startsWith(SAY_CLASS)) ?? null;
+}
+
+function sayNow(lab) {
+  lab.sayTimer = null;
+  const texts = [];
+  for (const entry of lab.sayings.values()) {  // in the order first seen
+    if (entry.seen === entry.said || !entry.seen) continue;
+    entry.said = entry.seen;
+    texts.push(entry.seen);
+  }
+  if (!texts.length) return;
+  lab.sayAt = performance.now();
+  say(texts.join(' '));
+}
+
+function lookForChanges(lab) {
+  let changed = false;
+  for (const box of document.querySelectorAll(`[class*="${SAY_CLASS}"]`)) {
+    const name = sayName(box);
+    if (!name || box.closest('[data-stale="true"]') || box.querySelector('[data-stale="true"]')) {
+      continue;  // drawn in full later: looked at again then
+    }
+    const text = box.innerText.trim();
+    const entry = lab.sayings.get(name);
+    if (!entry) {
+      lab.sayings.set(name, { seen: text, said: text });  // first sight
+    } else if (text !== entry.seen) {
+      entry.seen = text;
+      changed = true;
+    }
+  }
+  if (!changed || lab.sayTimer !== null) return;
+  const wait = lab.sayAt === null ? 0 : lab.sayAt + lab.sayGapMs - performance.now();
+  if (wait <= 0) sayNow(lab);
+  else lab.sayTimer = setTimeout(() => sayNow(lab), wait);
+}
+
+function watchSayings(lab) {
+  let queued = false;
+  lookForChanges(lab);
+  new MutationObserver(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; lookForChanges(lab); });
+  }).observe(document.body, {
+    childList: true, subtree: true, characterData: true,
+    attributes: true, attributeFilter: ['data-stale'],
+  });
+}
+
 // -- A map's picture out of the accessibility tree, where its text twin stands -------
 // ui/shared/twin.py puts a map's text twin (class lab-twin) before its chart, naming the
 // chart's key (data-chart); a screen reader would read the chart as a run of digits and
@@ -358,10 +424,12 @@ const leavingElsewhere = (lab, page) =>
 
 function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
-                leaveMs: 0, cells: new Map(), refocus: null };
+                leaveMs: 0, cells: new Map(), refocus: null,
+                sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0 };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
   watchTwins(lab);
+  watchSayings(lab);
   document.addEventListener('click', (event) => {
     const url = followed(event);
     if (!url) return;
@@ -407,6 +475,7 @@ export default function ({ data, setStateValue }) {
   lab.enter = data.enter || [];
   lab.pages = data.pages || [];
   lab.leaveMs = data.leave_after_ms;
+  lab.sayGapMs = data.say_gap_ms;
   if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
   for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
   if (typeof data.announce === 'string' && data.announce !== lab.said) say(data.announce);

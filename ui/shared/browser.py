@@ -21,8 +21,13 @@ holds back its request for stored work, which would name it and so bring it back
 lies over the page, a page link followed in it folds it.
 
 Announcing: `announce(text)` has the page's one polite live region (a screen reader
-reads it when it changes: a verdict, an error) say `text`; the same text again is not
-said again. The frame player (frames.js) says its step's sentence in the same region.
+reads it when it changes: a verdict, an error) say `text`, at the end of a full run (it
+goes with mount()'s data); the same text again is not said again. `announce_change`
+says a sentence only when it differs from the one the session's last run drew for the
+same topic (a round's state on a phone), never on first sight. Text a fragment redraws
+without a full run (the projector's count) goes in `says_changes(name)`'s container:
+browser.js says its visible text when it changes. The frame player (frames.js) says its
+step's sentence in the same region.
 
 Touch: one tap on a chart's cell picks it, as a click does (the hover Plotly picks from
 is made under the finger first); a page with clickable charts mounts the component.
@@ -31,6 +36,7 @@ is made under the finger first); a page with clickable charts mounts the compone
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from importlib.resources import files
 
@@ -45,6 +51,10 @@ PENDING = "browser_pending"  # what this run asks of the browser, sent by mount(
 PAGE = "browser_page"  # the URL path of the page this run draws, set by app.py
 MAX_STORED_CHARS = 100_000  # per namespace; anything longer is ignored, never parsed
 LEAVE_AFTER_MS = 5_000  # a page link followed that changed nothing by then led nowhere
+SAY_GAP_MS = 5_000  # says_changes: at most one saying this often (a screen reader's sentence)
+TOLD = "browser_told"  # {topic: the sentence announce_change last sent for it}
+SAY_PREFIX = "lab_say_"  # a container keyed so is said when its text changes (browser.js)
+SAY_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")  # a name fit for a CSS class
 
 # The element container holding the component is hidden: no empty row, no gap.
 CSS = f".st-key-{KEY} {{ display: none; }}"
@@ -60,13 +70,15 @@ class Requests:
     """What one run asks of the browser. store: {namespace: JSON text}; wanted: the
     namespaces the run reads or writes; focus: radio groups to leave once chosen;
     enter: text inputs whose Enter presses a button; said: what the live region says
-    (the last announced), or None."""
+    (the last announced), or None; told: {topic: sentence} announce_change saw this
+    run, kept for the next once mount() has sent them."""
 
     store: dict[str, str] = field(default_factory=dict)
     wanted: set[str] = field(default_factory=set)
     focus: list[dict] = field(default_factory=list)
     enter: list[dict] = field(default_factory=list)
     said: str | None = None
+    told: dict[str, str] = field(default_factory=dict)
 
 
 def _requests() -> Requests:
@@ -126,10 +138,50 @@ def enter_presses(input_keys: list[str], button_key: str) -> None:
     _requests().enter.append({"inputs": list(input_keys), "button": button_key})
 
 
-def announce(text: str) -> None:
-    """Have the page's polite live region say `text` (plain text: a verdict, an error),
-    once: the same text on the next run is not said again."""
-    _requests().said = text
+def spoken(markdown: str) -> str:
+    """A sentence drawn as markdown, as a screen reader should get it: no bold marks,
+    no code-span fences (state.literal's echo of typed text), one space between words."""
+    text = re.sub(r"(`+) (.*?) \1", r"\2", markdown)
+    return " ".join(text.replace("**", "").split())
+
+
+def announce(text: str, *, if_silent: bool = False) -> None:
+    """Have the page's polite live region say `text` (a verdict, an error; markdown is
+    said as `spoken` makes it), once: the same text on the next run is not said again.
+    One sentence a run, the last asked for; `if_silent`: only when nothing else was
+    asked for yet this run (a round's news gives way to an error said before it)."""
+    requests = _requests()
+    if not (if_silent and requests.said is not None):
+        requests.said = spoken(text)
+
+
+def announce_change(topic: str, text: str, *, if_silent: bool = False) -> None:
+    """announce(`text`) when the session's last run drew another sentence for `topic`;
+    not on its first sight (a page loaded or a room joined says nothing of what is
+    simply there), nor when it stayed. A run stopped before its end (a rerun asked
+    for) keeps nothing: the next run compares with the one before it."""
+    before = st.session_state.get(TOLD, {}).get(topic)
+    _requests().told[topic] = text
+    if before is not None and before != text:
+        announce(text, if_silent=if_silent)
+
+
+def says_changes(name: str):
+    """A container (`with browser.says_changes(name):`) whose visible text the page's
+    live region says each time it changes in the browser: for text that a fragment
+    redraws without a full run, which `announce` (sent by mount() at a full run's end)
+    cannot carry. browser.js's rules: not on first sight after the page loaded; only
+    once nothing in the container is stale (the run drawing it has drawn it); never the
+    same text twice in a row; at most one saying every SAY_GAP_MS, the latest text at
+    the end of a burst (a count that ticks every second is said as it stands, not
+    tick by tick). `name`: letters, digits, _ and - (it becomes a CSS class); the same
+    name keeps its memory across the page's runs, so a new name (a new round's) starts
+    silent."""
+    if not SAY_NAME.fullmatch(name):
+        raise ValueError(
+            f"says_changes name {name!r}: use 1 to 80 letters, digits, _ or - (a CSS class)"
+        )
+    return st.container(key=SAY_PREFIX + name)
 
 
 def on_page(url_path: str) -> None:
@@ -156,10 +208,12 @@ def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> 
     """What the component is given: the page's URL path (None when unknown) and every
     page's, the namespaces to read (not yet come back), the text to write (only for
     those that have), the focus and Enter rules, what the live region says, and the two
-    limits (MAX_STORED_CHARS, LEAVE_AFTER_MS)."""
+    limits (MAX_STORED_CHARS, LEAVE_AFTER_MS)
+    and says_changes' gap (SAY_GAP_MS)."""
     return {
         "max_stored_chars": MAX_STORED_CHARS,
         "leave_after_ms": LEAVE_AFTER_MS,
+        "say_gap_ms": SAY_GAP_MS,
         "page": page,
         "pages": URL_PATHS,
         "recall": sorted(requests.wanted - arrived),
@@ -175,6 +229,7 @@ def mount() -> None:
     asked for. Its data only changes when the work does, so an unchanged run costs
     the browser nothing."""
     requests = st.session_state.pop(PENDING, None) or Requests()
+    st.session_state.setdefault(TOLD, {}).update(requests.told)
     _component(
         key=KEY,
         data=browser_data(requests, _arrived(), page=st.session_state.get(PAGE)),

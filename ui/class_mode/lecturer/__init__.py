@@ -59,7 +59,9 @@ def render(title: str, intro: str) -> None:
     said_view()
     if reason is not None:
         given = st.query_params.get(ROOM_FIELD, "")
-        st.warning(f"Link value **room** = {literal(given)}: {reason}", icon=":material/link_off:")
+        said = f"Link value **room** = {literal(given)}: {reason}"
+        browser.announce(said)
+        st.warning(said, icon=":material/link_off:")
     if code is None:
         opening_view()
     else:
@@ -111,6 +113,7 @@ def room_screen(code: str) -> None:
         unreachable_view(code)
         watch(code, UNREACHABLE)  # drawn again as soon as the room can be read
     except store.RoomError as error:  # the store's own sentence
+        browser.announce(str(error))
         st.error(str(error), icon=":material/error:")
 
 

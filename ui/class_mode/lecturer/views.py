@@ -17,6 +17,7 @@ from teaching.words import pad_label
 
 from ...figures import grid as grids
 from ...figures.style import HALF_PX, SEED_INPUT_PX
+from ...shared import browser
 from ...shared.chart import cached, chart
 from ...shared.lecture import folded_in_lecture
 from . import actions
@@ -31,6 +32,7 @@ def said_view() -> None:
     if message is not None:
         kind, text = message
         SAID[kind](text)
+        browser.announce(text)  # first in the run: the room's own news gives way to it
 
 
 def question_chooser() -> Layer | None:
@@ -175,24 +177,29 @@ def recovery_view(code: str, *, stale: bool = False) -> None:
 
 
 def gone_view(code: str, reason: str) -> None:
-    st.info(f"Room {code}: {reason} (rooms last 12 hours).", icon=":material/door_front:")
+    said = f"Room {code}: {reason} (rooms last 12 hours)."
+    browser.announce(said, if_silent=True)
+    st.info(said, icon=":material/door_front:")
     st.button("Open a new room", key=STATE.new_button, type="primary", on_click=actions.leave_room)
 
 
 def unreachable_view(code: str) -> None:
     """The database did not answer: said plainly; the page tries again every second."""
-    st.warning(
+    said = (
         f"Room {code}: the class's database does not answer right now. This screen "
         "tries again every second and shows the room as soon as it answers; the "
-        "answers already given are kept.",
-        icon=":material/cloud_off:",
+        "answers already given are kept."
     )
+    browser.announce(said, if_silent=True)
+    st.warning(said, icon=":material/cloud_off:")
 
 
 def ended_view(code: str, *, results: bool) -> None:
     """`results`: the room's rounds can still be read (ended by the lecturer, not
     expired: an expired room's rows are the store's to delete)."""
-    st.info(f"Room {code} has ended: students can no longer answer.", icon=":material/door_front:")
+    said = f"Room {code} has ended: students can no longer answer."
+    browser.announce(said, if_silent=True)
+    st.info(said, icon=":material/door_front:")
     row = st.container(horizontal=True, gap="small")
     if results:
         results_button(row, code)

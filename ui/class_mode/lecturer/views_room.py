@@ -37,6 +37,7 @@ from ...figures.style import (
     ROOM_PAIR_MAP_PX,
     ROOM_PAIR_MOST_PX,
 )
+from ...shared import browser
 from ...shared.chart import cached, chart
 from ...shared.lecture import HEADER_SEE_THROUGH_CSS, lecture_on
 from . import actions
@@ -191,7 +192,9 @@ def answers_view(code: str, shown: RoundView, first: RoundView | None, *, state:
     elif state == "revealed":
         revealed(shown)
     else:
-        st.markdown(count_sentence(shown.tally.count, state="closed"))
+        closed = count_sentence(shown.tally.count, state="closed")
+        browser.announce(closed, if_silent=True)
+        st.markdown(closed)
         answers_chart(shown, revealed=False, key=STATE.fig_share)
 
 
@@ -222,7 +225,10 @@ def live_answers(code: str, drawn: tuple) -> None:
         shown = round_view(code, drawn[0])
     except (store.RoomError, SQLAlchemyError):  # gone or unreachable since the pulse
         st.rerun(scope="app")
-    st.markdown(count_sentence(shown.tally.count, state="open"))
+    # Said when it changes (a screen reader hears the class's new count); each round
+    # and vote its own name: a new round's "No answers yet." is first sight, unsaid.
+    with browser.says_changes(f"room_count_{shown.round.number}_{shown.round.vote}"):
+        st.markdown(count_sentence(shown.tally.count, state="open"))
     answers_chart(shown, revealed=False, key=STATE.fig_share)
 
 
@@ -303,6 +309,7 @@ def revealed(shown: RoundView) -> None:
     with chart_place:
         answers_chart(shown, revealed=True, key=STATE.fig_share)
     with words:
+        browser.announce(right_sentence(shown.tally), if_silent=True)
         st.markdown(f"**{right_sentence(shown.tally)}**")
         if shown.question.kind == "cells":
             st.caption(share_legend(shown.question, shown.tally))
@@ -332,6 +339,7 @@ def two_votes(first: RoundView, second: RoundView) -> None:
                 title=vote_title(vote_name(shown.round.vote).capitalize(), question, shown.tally),
                 paired=paired,
             )
+    browser.announce(shift_sentence(first.tally, second.tally), if_silent=True)
     st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
     for line in shift_lines(question, first.tally, second.tally):
         st.markdown(f"- {line}")

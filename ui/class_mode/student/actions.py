@@ -23,6 +23,7 @@ from .state import (
     enter_room,
     leave_room,
     note_saved,
+    note_sent,
     refuse,
     saved_answer,
     say,
@@ -105,6 +106,7 @@ def tapped(round_number: int, chart_key: str, token: str) -> None:
     picks = frozenset(saved_answer(round_number) or ()) ^ {cell}
     if save(round_number, [list(pick) for pick in sorted(picks)], token=token):
         note_saved(round_number, picks)
+        note_sent(round_number)  # a refused tap is a notice, said as one
 
 
 def read_box(key: str, parse, *, label: str, tell):
@@ -122,8 +124,9 @@ def read_box(key: str, parse, *, label: str, tell):
 
 def box_teller(round_number: int):
     """tell(kind, text) for a typed answer: said under its box, for this round, in
-    place of what the last sending was told."""
+    place of what the last sending was told; the next run says either."""
     clear_refusal()
+    note_sent(round_number)
     return lambda kind, text: refuse(round_number, kind, text)
 
 

@@ -57,6 +57,7 @@ class StudentState:
     notices_box: str = "room_notices_box"  # always drawn: what follows keeps its place
     refused: str = "room_refused"  # Refusal: a typed answer not sent, said by its box
     refusal_box: str = "room_refusal_box"  # under the boxes, always drawn (as notices_box)
+    sent: str = "room_sent"  # the round a sending (a tap saved, Send) was made in: said
     join_code: str = "join_code"
     join_nickname: str = "join_nickname"
     join_button: str = "join_button"
@@ -167,6 +168,11 @@ def refusal(round_number: int) -> Refusal | None:
 
 def clear_refusal() -> None:
     st.session_state.pop(STATE.refused, None)
+
+
+def note_sent(round_number: int) -> None:
+    """A sending was made in `round_number`: the next run says what it got."""
+    st.session_state[STATE.sent] = round_number
 
 
 def fill_boxes(round_number: int, texts: tuple[str, ...], keys: tuple[str, ...]) -> None:

@@ -40,13 +40,23 @@ JOINED_CSS = (
 )
 
 
+ENDED = "The lecturer has ended this room. Thank you for taking part!"
+WAITING = "You are in. The lecturer's question appears here as soon as it is asked."
+CLOSED = "Voting has closed: wait for the lecturer."
+ROUND_NEWS = "room_round"  # browser.announce_change's topic: the round as the page draws it
+
+
 def notices_view(notices: list[Notice] | None = None) -> None:
     """The notices, in a box drawn on every run even when empty: a notice that comes or
     goes must not shift the widgets below it, or the browser draws them anew and loses
-    what is being typed into them (a size's second box, say)."""
+    what is being typed into them (a size's second box, say). Said too, before all
+    else the run says."""
+    shown = take_notices() if notices is None else notices
     with st.container(key=STATE.notices_box):
-        for notice in take_notices() if notices is None else notices:
+        for notice in shown:
             getattr(st, notice.kind)(notice.text, icon=ICONS[notice.kind])
+    if shown:
+        browser.announce(" ".join(notice.text for notice in shown))
 
 
 def waiting_for_browser() -> None:
@@ -90,26 +100,27 @@ def room_header(code: str, nickname: str) -> None:
 
 
 def room_view(now: RoomNow, *, token: str) -> None:
+    """The room as it stands; what changed since the last run drew it is said (a new
+    question, voting closed, the verdict, the end), after what this run's sending got."""
     pulse = now.pulse
     if pulse.ended:
-        st.info(
-            "The lecturer has ended this room. Thank you for taking part!",
-            icon=":material/done_all:",
-        )
+        st.info(ENDED, icon=":material/done_all:")
+        browser.announce_change(ROUND_NEWS, ENDED, if_silent=True)
         return
     if pulse.state == "waiting":
-        st.info(
-            "You are in. The lecturer's question appears here as soon as it is asked.",
-            icon=":material/hourglass_top:",
-        )
+        st.info(WAITING, icon=":material/hourglass_top:")
+        browser.announce_change(ROUND_NEWS, WAITING, if_silent=True)
         return
     room_round, problem = now.round, now.round.question.problem
+    sent = st.session_state.pop(STATE.sent, None) == room_round.number
     vote = (
         f" · vote again on round {room_round.first_round}'s question" if room_round.vote > 1 else ""
     )
-    st.markdown(f"**Round {room_round.number}**{vote}")  # one line: the question is the screen's
+    heading = f"**Round {room_round.number}**{vote}"
+    st.markdown(heading)  # one line: the question is the screen's
+    news = f"{heading}. {question_text(problem, state='open')}"
     if room_round.state == "revealed":  # the verdict first: on a phone, above the fold
-        verdict_view(problem, now.mine)
+        news = verdict_view(problem, now.mine)
     status_line(room_round.state, now)
     st.markdown(question_text(problem, state=room_round.state))
     maps(problem, now, token=token)
@@ -118,8 +129,13 @@ def room_view(now: RoomNow, *, token: str) -> None:
     if room_round.state == "revealed":
         legend_view(problem, now.mine)
     else:
-        refused = room_round.state == "open" and refusal(room_round.number) is not None
-        saved_line(problem, room_round.state, now.mine, refused=refused)
+        refused = refusal(room_round.number) if room_round.state == "open" else None
+        said = saved_line(problem, room_round.state, now.mine, refused=refused is not None)
+        if sent:  # what the sending got: why not (under the boxes), then what is saved
+            browser.announce(" ".join((*(refused.texts if refused else ()), said)))
+    if room_round.state == "closed":
+        news = CLOSED
+    browser.announce_change(ROUND_NEWS, news, if_silent=True)
 
 
 def status_line(state: str, now: RoomNow) -> None:
@@ -128,12 +144,12 @@ def status_line(state: str, now: RoomNow) -> None:
     if now.round.vote > 1:
         st.caption(first_vote_text(problem, now.first_vote, state=state))
     if state == "closed":
-        st.warning("Voting has closed: wait for the lecturer.", icon=":material/lock:")
+        st.warning(CLOSED, icon=":material/lock:")
 
 
-def saved_line(problem: Problem, state: str, mine, *, refused: bool = False) -> None:
+def saved_line(problem: Problem, state: str, mine, *, refused: bool = False) -> str:
     """What the store holds for this browser; after a refused sending, that the box's
-    text is not it."""
+    text is not it. Returns the line."""
     if refused:
         kept = "nothing" if mine is None else answer_text(problem, mine)
         said = f"Saved: {kept}; the text in the box was not sent."
@@ -144,6 +160,7 @@ def saved_line(problem: Problem, state: str, mine, *, refused: bool = False) -> 
     if state == "open":
         said += " You can change it until voting closes."
     st.caption(said)
+    return said
 
 
 def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
@@ -239,14 +256,16 @@ def refusal_view(round_number: int) -> None:
             getattr(st, said.kind)(" ".join(said.texts), icon=ICONS[said.kind])
 
 
-def verdict_view(problem: Problem, mine) -> None:
+def verdict_view(problem: Problem, mine) -> str:
     """The answer revealed: one sentence about this browser's answer, with the known
-    mistake it comes from."""
+    mistake it comes from. Returns it."""
     reply = revealed_reply(problem, mine)
     if reply.right:
         st.success(reply.said, icon=":material/check_circle:")
-    else:
-        st.error(f"{reply.said} {reply.mistake}".strip(), icon=":material/cancel:")
+        return reply.said
+    said = f"{reply.said} {reply.mistake}".strip()
+    st.error(said, icon=":material/cancel:")
+    return said
 
 
 def legend_view(problem: Problem, mine) -> None:
