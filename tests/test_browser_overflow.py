@@ -68,6 +68,15 @@ CUT_OFF = """() => {
         + Math.round(node.getBoundingClientRect().right) + ' '
         + (node.textContent || '').trim().slice(0, 40));
   }
+  for (const list of document.querySelectorAll('[role=tablist]'))
+    if (list.scrollWidth > list.clientWidth + 1) cut.push('tabs: ' + list.innerText);
+  for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+    const right = plot.getBoundingClientRect().right;
+    for (const title of plot.querySelectorAll('.gtitle'))
+      if (title.getBoundingClientRect().right > right + 1) cut.push('title: ' + title.textContent);
+  }
+  for (const label of document.querySelectorAll('[data-testid=stButton] p, [data-testid=stTab] p'))
+    if (label.scrollWidth > label.clientWidth + 1) cut.push('label: ' + label.textContent);
   // KaTeX overhangs its own box by 2 px even where a formula fits with room to spare
   // (measured: 462/460 on a 521-px column); a formula that does not fit is far wider.
   for (const formula of document.querySelectorAll('.katex-display'))
