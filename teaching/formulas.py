@@ -97,11 +97,13 @@ def size_formula(config: PoolConfig, height: int, width: int) -> list[str]:
 
 def batch_rule(reduction: str, count: int) -> str:
     """LaTeX: the derivative of the batch loss is the mean (or the sum) of the examples'
-    own derivatives: differentiation goes inside the sum. count: N, the examples."""
+    own derivatives: differentiation goes inside the sum. count: N, the examples.
+    Inline, it may break after its "=" and nowhere else (each side is a group, which
+    KaTeX keeps on one line): a 320-px screen has no room for it on one line."""
     scale = r"\frac{1}{N}" if reduction == "mean" else ""
     return (
-        rf"\frac{{\partial}}{{\partial K}}\Big({scale}\sum_{{n}} L_n\Big) = "
-        rf"{scale}\sum_{{n}} \frac{{\partial L_n}}{{\partial K}},\quad N = {count}"
+        rf"{{\frac{{\partial}}{{\partial K}}\Big({scale}\sum_{{n}} L_n\Big)}} = "
+        rf"{{{scale}\sum_{{n}} \frac{{\partial L_n}}{{\partial K}},\quad N = {count}}}"
     )
 
 

@@ -183,7 +183,7 @@ def test_the_one_step_screen_shows_the_whole_answer_without_scrolling(projector_
         assert f"{fmt(before)} → {fmt(after)}" in text
     for formula in page.locator(".katex").all():  # d/dK (1/N Σ L_n) = 1/N Σ dL_n/dK; the step
         assert formula.evaluate(IN_VIEW)
-    assert tex(page) == [f"{{{batch_rule('mean', 2)}}}", f"{{{step_rule('mean', '0.1')}}}"]
+    assert tex(page) == [batch_rule("mean", 2), f"{{{step_rule('mean', '0.1')}}}"]
 
 
 def test_the_arrow_keys_walk_the_screens_and_the_link_follows(projector_page, app_url):
@@ -216,7 +216,7 @@ def test_the_one_step_screen_follows_the_mean_sum_switch(projector_page, app_url
     for drawn, expected in zip(mosaics(page), wanted, strict=True):
         np.testing.assert_allclose(drawn, expected, atol=1e-12)
     np.testing.assert_allclose(wanted[1][1:, 4:], pair.kernel_before - 0.1 * pair.total, atol=1e-12)
-    assert tex(page) == [f"{{{batch_rule('sum', 2)}}}", f"{{{step_rule('sum', '0.1')}}}"]
+    assert tex(page) == [batch_rule("sum", 2), f"{{{step_rule('sum', '0.1')}}}"]
     assert r"\frac{1}{N}" not in "".join(tex(page))
     losses = page.get_by_text("Losses before → after:", exact=False).first.inner_text()
     assert f"sum {fmt(pair.losses['before'])} → {fmt(pair.losses['sum'])}" in losses

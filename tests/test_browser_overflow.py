@@ -1,6 +1,9 @@
 """Every tab of every page on a projector (1280x720 at 150 %), a small screen and a
 touch phone: nothing cut off, the page never scrolls sideways, and every map's numbers
-are drawn inside their cells, clear of every filled mark.
+are drawn inside their cells, clear of every filled mark. The default view of every
+page also reflows (WCAG 1.4.10: 320 CSS px wide) and zooms (WCAG 1.4.4: a 1280x720
+screen at 200 %, lecture mode too) with nothing cut off and no sideways scrolling of
+the page (a map wider than the column scrolls inside a box of its own).
 
 Every wait is for a condition on the page, never a fixed time.
 """
@@ -22,11 +25,49 @@ SCREENS = {
     # Laid out in CSS px as on a 3x phone; drawn at 1x, which spares the machine 9x pixels.
     "phone": dict(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True),
 }
+# WCAG's two: a desktop window 320 CSS px wide (1.4.10 Reflow), and a 1280x720 screen
+# zoomed to 200 % (1.4.4 Resize text), which leaves a 640x360 CSS viewport.
+ZOOMED = {
+    "reflow-320": dict(viewport={"width": 320, "height": 640}),
+    "zoom-200": dict(viewport={"width": 640, "height": 360}, device_scale_factor=2),
+}
 CUT_OFF = """() => {
   const KATEX_OVERHANG_PX = 4;
   const cut = [];
-  const page = document.documentElement;
-  if (page.scrollWidth > page.clientWidth + 1) cut.push('page: ' + page.scrollWidth + ' px wide');
+  // Streamlit's page scrolls in its main element, not the document: both must fit.
+  for (const page of [document.documentElement, document.querySelector('[data-testid=stMain]')])
+    if (page.scrollWidth > page.clientWidth + 1)
+      cut.push('page: ' + page.scrollWidth + ' px wide in ' + page.clientWidth);
+  // Anything drawn past the screen's edge: of each element, the part its boxes leave
+  // visible (a box that hides overflow clips it: a progress bar's fill, a map's text
+  // twin clipped to nothing on purpose), unless a box on screen scrolls it into sight
+  // (a wide map in its sideways scroller, a wide formula). A figure's inside is
+  // Plotly's (its invisible drag handles overhang): its svg is checked as a whole.
+  const screen = document.documentElement.clientWidth;
+  const onScreen = (left, right) => left >= -1 && right <= screen + 1;
+  const pastTheEdge = (node) => {
+    let { left, right } = node.getBoundingClientRect();
+    for (let box = node.parentElement; box && box.dataset.testid !== 'stMain';
+         box = box.parentElement) {
+      const overflow = getComputedStyle(box).overflowX;
+      if (overflow === 'visible') continue;
+      const edges = box.getBoundingClientRect();
+      if (['auto', 'scroll'].includes(overflow) && onScreen(edges.left, edges.right))
+        return false;
+      left = Math.max(left, edges.left);
+      right = Math.min(right, edges.right);
+    }
+    return right > left && !onScreen(left, right);
+  };
+  const main = document.querySelector('[data-testid=stMain]');
+  for (const node of main.querySelectorAll('*')) {
+    if (node.ownerSVGElement || !node.getClientRects().length) continue;
+    if (pastTheEdge(node))
+      cut.push('past the edge: ' + (node.getAttribute('data-testid') || node.tagName) + ' '
+        + Math.round(node.getBoundingClientRect().left) + '..'
+        + Math.round(node.getBoundingClientRect().right) + ' '
+        + (node.textContent || '').trim().slice(0, 40));
+  }
   for (const list of document.querySelectorAll('[role=tablist]'))
     if (list.scrollWidth > list.clientWidth + 1) cut.push('tabs: ' + list.innerText);
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
@@ -43,12 +84,12 @@ CUT_OFF = """() => {
       cut.push('formula: ' + formula.textContent);
   // Tables: an st.dataframe draws on a canvas inside a scroller, whose hidden width is
   // columns out of sight; an st.table is an HTML table in a box of its own.
-  const main = document.querySelector('[data-testid=stMainBlockContainer]')
+  const column = document.querySelector('[data-testid=stMainBlockContainer]')
     .getBoundingClientRect();
   const tables = '[data-testid=stDataFrame], [data-testid=stTable]';
   for (const frame of document.querySelectorAll(tables)) {
     const box = frame.getBoundingClientRect();
-    if (box.right > main.right + 1) cut.push('table past the column: ' + box.right);
+    if (box.right > column.right + 1) cut.push('table past the column: ' + box.right);
     for (const scroller of frame.querySelectorAll('.dvn-scroller, table'))
       if (scroller.scrollWidth > scroller.clientWidth + 1 && scroller.tagName !== 'TABLE')
         cut.push('table columns hidden: ' + scroller.scrollWidth + ' in ' + scroller.clientWidth);
@@ -83,18 +124,40 @@ def case_id(path: str) -> str:
     return "-".join([name, *words])
 
 
-KEYS = ("tab=", "step=", "kind=", "mode=avg", "n=", "sh=2")
+KEYS = ("tab=", "step=", "kind=", "mode=avg", "n=", "sh=2", "lecture=")
 CASES = [
     pytest.param(screen, path, id=f"{screen}-{case_id(path)}")
     for screen in SCREENS
     for path in EVERY_TAB
+]
+# The default view of every page (the sweep above covers every tab at the three
+# screens; CI's time allows these two only on the views a visitor lands on).
+REFLOW = [
+    "",
+    "playground",
+    *(f"playground?tab={tab}" for tab in ("step", "ledger")),
+    "batch",
+    "lesson?step=1",
+    "exercises",
+    "class",
+    "join",
+]
+# Lecture mode's bigger text and maps on a zoomed projector.
+ZOOMED_LECTURE = ["playground?lecture=1", "lesson?step=1&lecture=1"]
+ZOOMED_CASES = [
+    *(
+        pytest.param(screen, path, id=f"{screen}-{case_id(path)}")
+        for screen in ZOOMED
+        for path in REFLOW
+    ),
+    *(pytest.param("zoom-200", path, id=f"zoom-200-{case_id(path)}") for path in ZOOMED_LECTURE),
 ]
 
 
 @pytest.fixture(scope="module")
 def screen_pages(context_pages):
     """screen -> the page of that screen's context, kept for the module."""
-    return lambda screen: context_pages(screen, SCREENS[screen])
+    return lambda screen: context_pages(screen, (SCREENS | ZOOMED)[screen])
 
 
 def close_the_menu_if_it_covers_the_page(page) -> None:
@@ -110,10 +173,11 @@ def close_the_menu_if_it_covers_the_page(page) -> None:
 
 
 def open_every_part(page, url: str) -> None:
-    """Open the page; on a lesson step, also show its answer (as a student would)."""
+    """Open the page; on a lesson step, also show its answer (as a student would; in
+    lecture mode the lecturer shows it a part at a time)."""
     open_page(page, url)
     close_the_menu_if_it_covers_the_page(page)
-    if "/lesson" in url:
+    if "/lesson" in url and "lecture=1" not in url:
         page.get_by_role("button", name="Show the answer").click()
         expect(page.get_by_text("Answer:").first).to_be_visible()
         settle(page)
@@ -126,6 +190,17 @@ def test_nothing_is_cut_off_on_a_projector_a_small_screen_or_a_phone(
     """Every tab: no tab list, title, label, formula or table cut off, the page never
     scrolls sideways, and every map's numbers are all drawn, inside their cells and
     clear of every filled mark."""
+    page = screen_pages(screen)
+    open_every_part(page, f"{app_url}/{path}")
+    assert page.evaluate(CUT_OFF) == []
+    assert misplaced_numbers(page) == []
+    assert exceptions_on(page) == []
+
+
+@pytest.mark.parametrize("screen, path", ZOOMED_CASES)
+def test_nothing_is_cut_off_at_320_px_or_at_200_percent_zoom(screen_pages, app_url, screen, path):
+    """The default view of every page (and lecture mode zoomed): as above, at the two
+    sizes WCAG 2.2 AA asks a page to reflow to."""
     page = screen_pages(screen)
     open_every_part(page, f"{app_url}/{path}")
     assert page.evaluate(CUT_OFF) == []

@@ -198,8 +198,9 @@ def one_step_from_a_batch() -> Step:
             f"#0 {loss(before[0])} → {loss(after[0])}, #1 {loss(before[1])} → "
             f"{loss(after[1])}, mean {loss(pair.losses['before'])} → "
             f"{loss(pair.losses['mean'])}.\n\n"
-            # Two formulas, an em space between: a phone wraps between them, not inside.
-            f"${{{batch_rule('mean', 2)}}}$\u2003${{{step_rule('mean', rate)}}}$"
+            # Two formulas, an em space between: a phone wraps between them, and inside
+            # the first only after its "=" (batch_rule).
+            f"${batch_rule('mean', 2)}$\u2003${{{step_rule('mean', rate)}}}$"
         ),
         example=(
             # Two decimals: three maps side by side keep their numbers inside their cells.

@@ -52,10 +52,11 @@ def update_stage(pair: PairStory) -> None:
     step, and what the numbers say to the question."""
     word = pair.reduction
     # One element, the sentence and the formulas: a projector cannot spare the gap. Two
-    # formulas in braces, an em space between: a phone wraps between them, not inside.
+    # formulas, an em space between: a phone wraps between them, and inside the first
+    # only after its "=" (batch_rule), the second in braces not at all.
     st.markdown(
         f"**4 · One step from the batch.** {losses_line(pair)}\n\n"
-        f"${{{batch_rule(word, 2)}}}$\u2003${{{step_rule(word, fmt(pair.rate))}}}$"
+        f"${batch_rule(word, 2)}$\u2003${{{step_rule(word, fmt(pair.rate))}}}$"
     )
     gradients = [*pair.kernel_grads, pair.batch_grad]
     kernels = [pair.kernel_before, pair.kernel_after(word)]
