@@ -262,7 +262,7 @@ def max_curve_twin(name: str, *, a: float, b: float, span: float) -> MapTwin:
         current=points.index(a),
     )
     about = (
-        f"{name}: y stays at {fmt(b)} while a is below {fmt(b)} (slope 0: a loses), then "
+        f"{name}: y stays at {fmt(b)} while a is less than {fmt(b)} (slope 0: a loses), then "
         f"rises with a (slope 1: a wins); a is now {fmt(a)}, so y is {fmt(max(a, b))}."
     )
     return replace(twin, about=about)

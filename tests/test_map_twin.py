@@ -206,7 +206,7 @@ def test_the_home_curves_twin_says_where_a_is_and_what_y_is_there(a, b):
     (found,) = figure_twins(max_curve_figure(a, b))
     y = pooling_max(a, b)
     assert found.summary() == (
-        f"y = max(a, {fmt(b)}) as a moves: y stays at {fmt(b)} while a is below {fmt(b)} "
+        f"y = max(a, {fmt(b)}) as a moves: y stays at {fmt(b)} while a is less than {fmt(b)} "
         f"(slope 0: a loses), then rises with a (slope 1: a wins); a is now {fmt(a)}, so "
         f"y is {fmt(y)}."
     )
