@@ -6,7 +6,9 @@ its numbers move (a running dL/dx), the cells whose number changed: nothing else
 that 225 windows of a 16x16 grid fit in a few tens of kB. The map's figure is built
 by grid.grid_figure with `fit_over` (every frame's numbers fitted at once) and
 `title_lines`, both from here, so a frame the browser draws is the figure the server
-would have built for it: the same labels, font, power of ten and marks.
+would have built for it: the same labels, font, power of ten and marks. Its text twin
+(teaching/map_twin) follows: a frame sends only the twin's name and the span of its
+values; the browser says the window, the winners and the numbers from the frame's own.
 """
 
 from __future__ import annotations
@@ -179,8 +181,8 @@ def _frame_hovers(frames: MapFrames, numbers: MapNumbers) -> np.ndarray:
 def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
     """What the browser needs to draw `frames` on the chart keyed `key` (JSON-able):
     titles, outlined and marked cells as flat [row, col, ...] lists, the changed
-    numbers of the cells trace (named after the map's kind) and the text twin's
-    changed texts (`_map_twins`)."""
+    numbers of the cells trace (named after the map's kind) and what the text twin
+    needs besides (`_map_twins`)."""
     numbers = frames.numbers(lecture=lecture)
     titles, _ = frames.wrapped_titles(lecture=lecture, numbers=numbers)
     hovers = _frame_hovers(frames, numbers)
