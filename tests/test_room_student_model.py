@@ -28,9 +28,9 @@ DISTINCT = np.arange(16.0).reshape(4, 4)
 
 def test_a_new_token_is_valid_and_anything_else_a_browser_kept_is_not():
     token = new_token()
-    assert model.valid_token(token) == token
+    assert model.token_or_none(token) == token
     for stored in (None, 7, [token], {"t": token}, token[:-1], token + "a", token[:-1] + "!", ""):
-        assert model.valid_token(stored) is None
+        assert model.token_or_none(stored) is None
 
 
 @pytest.mark.parametrize(
