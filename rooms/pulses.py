@@ -3,8 +3,10 @@
 Every student's page asks for its room's pulse every few seconds; 200 students of one
 room on one replica would be 70 reads a second. Through this cache they cost one read
 a second per room and replica: the first asker in a second reads, the others get its
-answer. The read happens under the lock, so askers arriving while it runs wait for it
-rather than read too. The process's push (ui/class_mode/student/push.py) reads fresh
+answer. The read happens under the room's own lock, so askers of that room arriving
+while it runs wait for it rather than read too, and askers of other rooms do not wait
+for it (a slow read of one room stalls no other room's pages). The cache's own lock
+guards only the dicts, never a read. The process's push (ui/class_mode/student/push.py) reads fresh
 pulses of the rooms its pages follow four times a second, past this cache.
 """
 
@@ -38,19 +40,44 @@ class PulseCache:
     ):
         self.ttl_s, self.most, self.clock = ttl_s, most, clock
         self._kept: dict[str, Kept] = {}
+        self._readers: dict[str, threading.Lock] = {}  # {code: its lock}, as _kept
         self._lock = threading.Lock()
 
     def get(self, code: str, read: Callable[[], object]) -> object:
         """The pulse of `code`, read with `read()` when the one kept is older than the
         TTL. An exception from `read` goes to the caller and nothing is kept."""
+        fresh = self._fresh(code)
+        if fresh is not None:
+            return fresh.value
+        with self._reader(code):
+            fresh = self._fresh(code)  # read by the asker this one waited for
+            if fresh is not None:
+                return fresh.value
+            now = self.clock()
+            try:
+                value = read()
+            except BaseException:
+                self._drop_reader(code)  # a room gone leaves no lock behind
+                raise
+            self.put(code, value, read_at=now)
+            return value
+
+    def _fresh(self, code: str) -> Kept | None:
         with self._lock:
             kept = self._kept.get(code)
-            now = self.clock()
-            if kept is not None and now - kept.read_at < self.ttl_s:
-                return kept.value
-            value = read()
-            self._keep(code, Kept(value, now))
-            return value
+        if kept is not None and self.clock() - kept.read_at < self.ttl_s:
+            return kept
+        return None
+
+    def _reader(self, code: str) -> threading.Lock:
+        """The room's own lock, held while its pulse is read."""
+        with self._lock:
+            return self._readers.setdefault(code, threading.Lock())
+
+    def _drop_reader(self, code: str) -> None:
+        with self._lock:
+            if code not in self._kept:
+                self._readers.pop(code, None)
 
     def put(self, code: str, value: object, *, read_at: float) -> None:
         """A pulse read elsewhere (a page's full run reads it fresh) at clock `read_at`:
@@ -63,9 +90,13 @@ class PulseCache:
     def forget(self, code: str) -> None:
         with self._lock:
             self._kept.pop(code, None)
+            self._readers.pop(code, None)
 
     def _keep(self, code: str, kept: Kept) -> None:
         self._kept.pop(code, None)  # re-inserted last: dicts keep insertion order
         self._kept[code] = kept
         while len(self._kept) > self.most:
-            del self._kept[next(iter(self._kept))]
+            oldest = next(iter(self._kept))
+            del self._kept[oldest]
+            # An asker may still hold the old lock: at worst its room is read twice.
+            self._readers.pop(oldest, None)

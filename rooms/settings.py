@@ -56,6 +56,11 @@ DATA_FOLDER = Setting("--data-folder", "POOLING_LAB_DATA", ("data_folder",))
 SETTINGS = (DATABASE_URL, PUBLIC_URL, DATA_FOLDER)
 
 
+class SettingError(ValueError):
+    """A setting whose value cannot be used; its text is one sentence that names the
+    setting and what is wrong with it (fit for a page)."""
+
+
 @dataclass(frozen=True)
 class Resolved:
     """Every setting's value: database_url always (the SQLite default when none is
@@ -75,7 +80,7 @@ def resolve(
 ) -> str | None:
     """The setting's value from the first source that gives one, in the module's
     order; None when none does (then the caller's default applies). Empty or blank
-    text gives none, as an unset variable does. ValueError when secrets.toml holds
+    text gives none, as an unset variable does. SettingError when secrets.toml holds
     something other than text there (a number, a table)."""
     given = (command_line or {}).get(setting)
     for value in (given, environment.get(setting.variable), _secret(secrets, setting)):
@@ -91,7 +96,7 @@ def _secret(secrets: Mapping, setting: Setting) -> str | None:
             return None
         found = found[key]
     if not isinstance(found, str):
-        raise ValueError(
+        raise SettingError(
             f"{setting.secret_name} in .streamlit/secrets.toml must be text in quotes, "
             f"not {type(found).__name__}"
         )

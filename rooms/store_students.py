@@ -122,7 +122,7 @@ def answer(
         if not limits.hit(connection, limits.ANSWER_PER_ROOM, room.id, now=now):
             raise TooFast("This room is taking too many answers: wait a minute.")
         parsed = _checked(connection, room, token=token, round_number=round_number, raw=raw)
-        _upsert_answer(connection, room.id, round_number, token, parsed, now=now)
+        _upsert_answer(connection, room.id, round_number, token=token, parsed=parsed, now=now)
     return parsed
 
 
@@ -151,7 +151,7 @@ def _checked(connection, room, *, token: str, round_number: int, raw):
         raise InvalidAnswer(str(reason)) from None
 
 
-def _upsert_answer(connection, room_id: int, number: int, token: str, parsed, *, now) -> None:
+def _upsert_answer(connection, room_id: int, number: int, *, token: str, parsed, now) -> None:
     connection.execute(
         upsert(connection, ANSWERS)
         .values(

@@ -152,7 +152,7 @@ def twins_in_meta(meta) -> list[MapTwin]:
 
 
 def map_twin(
-    name: str, values: np.ndarray, cells: np.ndarray, marks: dict[str, Iterable[Cell]]
+    name: str, values: np.ndarray, *, cells: np.ndarray, marks: dict[str, Iterable[Cell]]
 ) -> MapTwin:
     """The twin of a map of `values` (H, W), whose cells read `cells` (H, W) strings;
     marks: {words: cells}, those marking no cell left out."""

@@ -19,7 +19,7 @@ from playwright.sync_api import expect
 
 from deploy.local_server import start_app, stop
 from deploy.postgres import Cluster, missing
-from rooms import store
+from rooms import store, store_prune
 from rooms.schema import ROOMS, new_engine
 from teaching.class_mode.codes import new_token
 from teaching.class_mode.questions import question_from_exercise
@@ -104,7 +104,7 @@ def test_the_projector_says_a_deleted_room_is_gone(browser, served_on_postgres):
         settle(projector)
         with engine.begin() as connection:
             connection.execute(sa.update(ROOMS).where(ROOMS.c.code == code).values(expires_at=1.0))
-            assert store.delete_expired(connection, now=time.time()) == 1
+            assert store_prune.delete_expired(connection, now=time.time()) == 1
         said = f"Room {code}: no room has this code now"
         expect(projector.get_by_text(said)).to_be_visible(timeout=TIMEOUT_MS)
         no_error_shown(projector)

@@ -17,7 +17,7 @@ X = np.array([[1.0, 3.0, 0.0], [2.0, 0.5, -4.0]])
 
 
 def twin(marks: dict) -> MapTwin:
-    return map_twin("x", X, np.vectorize(str)(X), marks)
+    return map_twin("x", X, cells=np.vectorize(str)(X), marks=marks)
 
 
 @pytest.mark.parametrize(
@@ -50,10 +50,10 @@ def test_the_summary_says_shape_range_and_marks(marks, said):
 
 
 def test_a_map_of_one_value_says_so_and_one_without_numbers_says_no_range():
-    assert map_twin("y", np.full((1, 1), 3.0), [["3"]], {}).summary() == (
+    assert map_twin("y", np.full((1, 1), 3.0), cells=[["3"]], marks={}).summary() == (
         "y: 1 row by 1 column, every value 3."
     )
-    assert map_twin("z", np.full((1, 2), np.nan), [["NaN", "NaN"]], {}).summary() == (
+    assert map_twin("z", np.full((1, 2), np.nan), cells=[["NaN", "NaN"]], marks={}).summary() == (
         "z: 1 row by 2 columns."
     )
 
@@ -86,7 +86,7 @@ def test_the_grid_figure_carries_the_true_values_and_its_marks():
 
 
 def test_the_html_escapes_titles_and_cells():
-    hostile = map_twin('<img src=x onerror="alert(1)">', X[:1, :1], [["<b>1</b>"]], {})
+    hostile = map_twin('<img src=x onerror="alert(1)">', X[:1, :1], cells=[["<b>1</b>"]], marks={})
     html = twin_html(hostile)
     assert "<img" not in html and "<b>" not in html
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
@@ -146,7 +146,7 @@ def test_a_charts_twins_over_frames_are_its_first_frame_and_each_frames_changes(
     with pytest.raises(ValueError, match="as many maps"):
         twin_frames([[twin({})], []])
     with pytest.raises(ValueError, match="keeps its shape"):
-        twin_frames([[twin({})], [map_twin("x", X[:1], [["1", "2", "3"]], {})]])
+        twin_frames([[twin({})], [map_twin("x", X[:1], cells=[["1", "2", "3"]], marks={})]])
 
 
 def the_browsers(chart: dict) -> list[list[dict]]:

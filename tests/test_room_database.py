@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+import streamlit as st
 
 from deploy.local_server import start_app, stop
 from rooms import settings, store
@@ -24,7 +25,9 @@ def no_configuration(monkeypatch, tmp_path):
     monkeypatch.setattr(database, "secrets", dict)
     monkeypatch.delenv(database.URL_VARIABLE, raising=False)
     monkeypatch.setenv(database.DATA_VARIABLE, str(tmp_path / "data"))
-    return tmp_path / "data"
+    database.forget_settings()
+    yield tmp_path / "data"
+    database.forget_settings()  # none of this test's settings kept for the next
 
 
 def test_the_default_is_sqlite_in_wal_mode_in_the_data_folder(no_configuration):
@@ -67,6 +70,46 @@ def test_the_environment_comes_before_secrets(no_configuration, monkeypatch, tmp
     assert database.database_url() == named["connections"]["rooms"]["url"]
     monkeypatch.setenv(database.URL_VARIABLE, url)
     assert database.database_url() == url
+
+
+def test_settings_are_resolved_once_until_a_variable_or_secrets_toml_changes(
+    no_configuration, monkeypatch, tmp_path
+):
+    """engine() runs at every read of every page: secrets.toml (a deep copy) is read
+    once, again only when an environment variable the settings read changes or
+    Streamlit says the file changed."""
+    reads = []
+    monkeypatch.setattr(database, "secrets", lambda: reads.append(1) or {})
+    for _ in range(3):
+        database.engine()
+    assert len(reads) == 1
+    monkeypatch.setenv(database.URL_VARIABLE, f"sqlite:///{tmp_path / 'moved.sqlite3'}")
+    assert database.engine().url.database == str(tmp_path / "moved.sqlite3")
+    assert len(reads) == 2
+    st.secrets.file_change_listener.send()  # Streamlit's watcher: the file changed
+    database.engine()
+    assert len(reads) == 3
+
+
+def test_a_bad_setting_is_said_at_every_use_until_fixed(no_configuration, monkeypatch):
+    monkeypatch.setattr(database, "secrets", lambda: {"data_folder": 7})
+    for _ in range(2):
+        with pytest.raises(database.BadSetting, match=r"^Class mode is not set up right: data_"):
+            database.engine()
+    monkeypatch.setattr(database, "secrets", dict)
+    st.secrets.file_change_listener.send()
+    assert database.engine().url.database == str(no_configuration / "rooms.sqlite3")
+
+
+def test_a_data_folder_that_cannot_be_made_is_said(no_configuration, monkeypatch, tmp_path):
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv(database.DATA_VARIABLE, str(tmp_path / "a-file" / "data"))
+    with pytest.raises(database.BadSetting) as said:
+        database.engine()
+    assert str(said.value) == (
+        "Class mode is not set up right: its data folder (data_folder or POOLING_LAB_DATA) "
+        "cannot be made: Not a directory."
+    )
 
 
 def test_no_secrets_file_is_no_secrets():

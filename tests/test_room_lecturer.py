@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sys
 import time
 from types import SimpleNamespace
 
@@ -303,6 +304,32 @@ def test_close_reveal_and_vote_again_say_what_the_class_did(remembered, engine):
     assert any(t.startswith("First vote") for t in titles)
     assert any(t.startswith("Second vote") for t in titles)
     assert "cls_vote_again" not in keys_on(app)
+
+
+def test_the_live_answers_read_the_round_once_a_tick(remembered, engine, monkeypatch):
+    """The projector's fragment runs every second while answers come in: it reads the
+    pulse and the round once (the round it checked the room against is the one it
+    draws), not the round twice."""
+    app, code, _ = open_from_exercise(remembered)
+    token = codes.new_token()
+    store.join(engine, code, token=token)
+    store.answer(engine, code, token=token, round_number=1, raw="2")
+    ticks = []
+    real = store.round_of
+
+    def round_of(*args, **kwargs):
+        caller = sys._getframe(1)
+        while caller is not None and caller.f_code.co_name != "live_answers":
+            caller = caller.f_back
+        if caller is not None:
+            ticks.append(args[1:])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "round_of", round_of)
+    app.run()  # the page, then one tick of the fragment
+    assert no_exceptions(app), app.exception
+    assert "1 answer so far." in texts(app)
+    assert ticks == [(code, 1)]
 
 
 def test_nobody_answered_is_said_as_such(remembered):

@@ -20,7 +20,7 @@ from test_room_lecturer import (  # noqa: F401  (the fixtures)
     texts,
 )
 
-from rooms import store
+from rooms import store, store_prune
 from rooms.schema import ROOMS
 from teaching.class_mode.codes import new_token
 
@@ -79,7 +79,7 @@ def test_a_room_expired_or_deleted_mid_lecture_is_said(remembered, engine, prune
     with engine.begin() as connection:
         connection.execute(sa.update(ROOMS).where(ROOMS.c.code == code).values(expires_at=1.0))
         if pruned:  # as the store prunes expired rooms: the row and its rounds go
-            assert store.delete_expired(connection, now=time.time()) == 1
+            assert store_prune.delete_expired(connection, now=time.time()) == 1
     app.run()
     assert no_exceptions(app), app.exception
     assert any(f"Room {code}{said}" in text for text in texts(app)), texts(app)

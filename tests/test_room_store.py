@@ -18,7 +18,7 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from rooms import store
+from rooms import store, store_reads, store_students
 from rooms.schema import KEYS, MEMBERS, ROOMS
 from teaching.class_mode import codes
 
@@ -38,7 +38,7 @@ def test_a_whole_peer_instruction_cycle(engine):
     store.answer(engine, room.code, token=bob, round_number=1, raw=[[1, 0]], now=NOW)
     # Bob changes his answer: still one answer of his.
     store.answer(engine, room.code, token=bob, round_number=1, raw=[[1, 0], [2, 2]], now=NOW)
-    assert store.answer_count(engine, room.code, 1, now=NOW) == 2
+    assert store_reads.answer_count(engine, room.code, 1, now=NOW) == 2
     assert store.my_answer(engine, room.code, token=bob, round_number=1, now=NOW) == {
         (1, 0),
         (2, 2),
@@ -64,7 +64,7 @@ def test_a_whole_peer_instruction_cycle(engine):
     assert store.round_of(engine, room.code, 1, now=NOW).state == "revealed"
     assert store.answers(engine, room.code, 2, now=NOW) == []
     store.answer(engine, room.code, token=cy, round_number=2, raw=RIGHT, now=NOW)
-    assert store.answer_count(engine, room.code, 2, now=NOW) == 1
+    assert store_reads.answer_count(engine, room.code, 2, now=NOW) == 1
     store.end_room(engine, room.code, secret=room.secret, now=NOW)
     pulse = store.pulse(engine, room.code, now=NOW)
     assert pulse.ended and pulse.state == "closed"
@@ -72,7 +72,7 @@ def test_a_whole_peer_instruction_cycle(engine):
         store.answer(engine, room.code, token=cy, round_number=2, raw=RIGHT, now=NOW)
     with pytest.raises(store.RoomEnded):
         store.ask(engine, room.code, secret=room.secret, question=cells_question(), now=NOW)
-    assert store.answer_count(engine, room.code, 2, now=NOW) == 1  # kept for the lecturer
+    assert store_reads.answer_count(engine, room.code, 2, now=NOW) == 1  # kept for the lecturer
 
 
 def test_a_new_question_closes_the_round_before(engine):
@@ -170,8 +170,8 @@ def test_nicknames_are_plain_short_text(engine):
     student(engine, room.code, nickname="  <b>Ann</b>\x00\n" + "x" * 50)
     with engine.connect() as connection:
         nickname = connection.execute(sa.select(MEMBERS.c.nickname)).scalar_one()
-    assert nickname == ("<b>Ann</b> " + "x" * 50)[: store.NICKNAME_LENGTH]
-    assert store.member_count(engine, room.code, now=NOW) == 1
+    assert nickname == ("<b>Ann</b> " + "x" * 50)[: store_students.NICKNAME_LENGTH]
+    assert store_reads.member_count(engine, room.code, now=NOW) == 1
 
 
 @pytest.mark.parametrize(
@@ -186,15 +186,15 @@ def test_nicknames_are_plain_short_text(engine):
 def test_bad_answers_are_refused_and_not_stored(engine, raw, reason):
     room, number = open_and_ask(engine)
     token = student(engine, room.code)
-    with pytest.raises(store.InvalidAnswer, match=re.escape(reason)):
+    with pytest.raises(store_reads.InvalidAnswer, match=re.escape(reason)):
         store.answer(engine, room.code, token=token, round_number=number, raw=raw, now=NOW)
-    assert store.answer_count(engine, room.code, number, now=NOW) == 0
+    assert store_reads.answer_count(engine, room.code, number, now=NOW) == 0
 
 
 def test_bad_numbers_are_refused(engine):
     room, number = open_and_ask(engine, value_question())
     token = student(engine, room.code)
     for raw, reason in (("inf", "finite"), ("2e6", "far larger"), (float("nan"), "finite")):
-        with pytest.raises(store.InvalidAnswer, match=reason):
+        with pytest.raises(store_reads.InvalidAnswer, match=reason):
             store.answer(engine, room.code, token=token, round_number=number, raw=raw, now=NOW)
-    assert store.answer_count(engine, room.code, number, now=NOW) == 0
+    assert store_reads.answer_count(engine, room.code, number, now=NOW) == 0

@@ -18,7 +18,7 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from rooms import store
+from rooms import store, store_reads
 from rooms.schema import ANSWERS, new_engine
 
 # -- concurrency ---------------------------------------------------------------------------
@@ -52,7 +52,7 @@ def test_fifty_students_answering_at_once_are_all_counted_once(engine):
     picks = [[[r, c]] for r in range(4) for c in range(4)]
     given = {student(engine, room.code): picks[i % 16] for i in range(50)}
     assert answer_at_once(engine, room.code, number, given, repeats=2) == []
-    assert store.answer_count(engine, room.code, number, now=NOW) == 50
+    assert store_reads.answer_count(engine, room.code, number, now=NOW) == 50
     stored = {
         token: store.my_answer(engine, room.code, token=token, round_number=number, now=NOW)
         for token in given
@@ -111,11 +111,11 @@ def test_no_answer_lands_after_the_round_closes(engine):
     while len(accepted) < 10:  # wait on a condition: some answers are in
         threading.Event().wait(0.001)
     store.close_round(engine, room.code, secret=room.secret, now=NOW)
-    count_at_close.append(store.answer_count(engine, room.code, number, now=NOW))
+    count_at_close.append(store_reads.answer_count(engine, room.code, number, now=NOW))
     for thread in threads:
         thread.join()
     assert sorted(refused) == sorted(tokens)  # every thread ran into the closed round
-    assert store.answer_count(engine, room.code, number, now=NOW) == count_at_close[0]
+    assert store_reads.answer_count(engine, room.code, number, now=NOW) == count_at_close[0]
     assert count_at_close[0] == len(accepted)
 
 
@@ -144,4 +144,4 @@ def test_processes_answering_at_once_share_one_database(engine):
     for process in processes:
         process.join(timeout=120)
     assert [process.exitcode for process in processes] == [0, 0, 0, 0]
-    assert store.answer_count(engine, room.code, number, now=NOW) == 40
+    assert store_reads.answer_count(engine, room.code, number, now=NOW) == 40

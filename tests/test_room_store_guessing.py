@@ -19,7 +19,7 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from rooms import limits, store
+from rooms import limits, store, store_reads
 from rooms.schema import RATE_COUNTS, ROOMS
 from teaching.class_mode import codes
 
@@ -193,7 +193,7 @@ def test_refused_answers_count_against_the_browsers_limit(engine, monkeypatch):
     token = student(engine, room.code)
     stranger = codes.new_token()  # never joined
     for raw in ("abc", float("inf"), [[0, 0]]):  # malformed: refused
-        with pytest.raises(store.InvalidAnswer):
+        with pytest.raises(store_reads.InvalidAnswer):
             store.answer(engine, room.code, token=token, round_number=number, raw=raw, now=NOW)
     with pytest.raises(store.NoSuchRound):
         store.answer(engine, room.code, token=token, round_number=9, raw=1, now=NOW)
@@ -210,7 +210,7 @@ def test_refused_answers_count_against_the_browsers_limit(engine, monkeypatch):
             store.answer(engine, room.code, token=token, round_number=number, raw=1, now=NOW)
     with pytest.raises(store.TooFast, match="from this browser"):
         store.answer(engine, room.code, token=token, round_number=number, raw=1, now=NOW)
-    assert store.answer_count(engine, room.code, number, now=NOW) == 0  # nothing stored
+    assert store_reads.answer_count(engine, room.code, number, now=NOW) == 0  # nothing stored
 
 
 def test_refused_answers_count_against_the_rooms_limit(engine, monkeypatch):
@@ -225,7 +225,7 @@ def test_refused_answers_count_against_the_rooms_limit(engine, monkeypatch):
         store.answer(engine, room.code, token=member, round_number=number, raw=1, now=NOW)
     store.answer(engine, room.code, token=member, round_number=number, raw=RIGHT[0][0],
                  now=NOW + 60)  # fmt: skip
-    assert store.answer_count(engine, room.code, number, now=NOW + 60) == 1
+    assert store_reads.answer_count(engine, room.code, number, now=NOW + 60) == 1
 
 
 def test_refused_joins_count_against_the_browsers_limit(engine, monkeypatch):
@@ -237,7 +237,7 @@ def test_refused_joins_count_against_the_browsers_limit(engine, monkeypatch):
             store.join(engine, unknown_code(room.code), token=token, now=NOW)
     with pytest.raises(store.TooFast, match="from this browser"):
         store.join(engine, room.code, token=token, now=NOW)  # a real code too
-    assert store.member_count(engine, room.code, now=NOW) == 0
+    assert store_reads.member_count(engine, room.code, now=NOW) == 0
     store.join(engine, room.code, token=token, now=NOW + 60)
 
 

@@ -19,7 +19,7 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
     value_question,
 )
 
-from rooms import limits, store, store_prune
+from rooms import limits, store, store_prune, store_reads
 from rooms.schema import ANSWERS, MEMBERS, RATE_COUNTS, ROOMS, ROUNDS, new_engine
 from teaching.class_mode import codes
 
@@ -47,7 +47,7 @@ def test_joins_are_limited_per_room(engine, monkeypatch):
         student(engine, room.code)
     student(engine, other.code)  # another room is not held back
     student(engine, room.code, now=NOW + 60)
-    assert store.member_count(engine, room.code, now=NOW) == 6  # the refused join left none
+    assert store_reads.member_count(engine, room.code, now=NOW) == 6  # the refused join left none
 
 
 def test_guessing_codes_is_limited_for_everyone_at_once(engine):
@@ -86,7 +86,7 @@ def test_answers_are_limited_per_room(engine, monkeypatch):
         store.answer(engine, room.code, token=token, round_number=number, raw=1, now=NOW)
     with pytest.raises(store.TooFast, match="room is taking too many"):
         store.answer(engine, room.code, token=tokens[4], round_number=number, raw=1, now=NOW)
-    assert store.answer_count(engine, room.code, number, now=NOW) == 4  # refused: not stored
+    assert store_reads.answer_count(engine, room.code, number, now=NOW) == 4  # refused: not stored
     store.answer(engine, room.code, token=tokens[4], round_number=number, raw=1, now=NOW + 60)
 
 
@@ -126,12 +126,12 @@ def test_one_process_prunes_when_due_and_the_others_find_it_done(engine):
     replica = new_engine(engine.url.render_as_string(hide_password=False))
     try:
         later = NOW + store.LIFETIME_S
-        assert store.prune_now(engine, now=later) == 1
-        assert store.prune_now(replica, now=later + 1) is None  # done by the other
+        assert store_prune.prune_now(engine, now=later) == 1
+        assert store_prune.prune_now(replica, now=later + 1) is None  # done by the other
         assert store.prune_if_due(replica, now=later + 2) is None
         open_and_ask(replica, now=later + 3)  # lives until later + 3 + 12 hours
-        assert store.prune_if_due(replica, now=later + 2 + store.PRUNE_EVERY_S) == 0
-        assert store.prune_now(engine, now=later + 2 + 2 * store.PRUNE_EVERY_S) == 0
+        assert store.prune_if_due(replica, now=later + 2 + store_prune.PRUNE_EVERY_S) == 0
+        assert store_prune.prune_now(engine, now=later + 2 + 2 * store_prune.PRUNE_EVERY_S) == 0
     finally:
         replica.dispose()
     assert rows(engine, ROOMS) == 1
@@ -141,8 +141,9 @@ def test_old_rate_counts_are_deleted(engine):
     room, _ = open_and_ask(engine)
     student(engine, room.code)
     assert rows(engine, RATE_COUNTS) > 0
-    assert limits.KEPT_S < store.PRUNE_EVERY_S  # the next pruning finds them all old
-    assert store.prune_now(engine, now=NOW + store.PRUNE_EVERY_S) == 0  # no room expired
+    assert limits.KEPT_S < store_prune.PRUNE_EVERY_S  # the next pruning finds them all old
+    # no room expired
+    assert store_prune.prune_now(engine, now=NOW + store_prune.PRUNE_EVERY_S) == 0
     assert rows(engine, RATE_COUNTS) == 0
 
 
@@ -157,7 +158,7 @@ def test_the_readme_states_the_limits_and_the_pruning_as_they_are():
         f"together {limits.JOIN_UNKNOWN_CODE.count} joins to codes that do not exist and "
         f"{limits.OPEN_ALL.count} new rooms"
     ) in text
-    assert store.PRUNE_EVERY_S == 10 * 60 and "every ten minutes or so" in text
+    assert store_prune.PRUNE_EVERY_S == 10 * 60 and "every ten minutes or so" in text
     assert store.LIFETIME_S == 12 * 3600 and "Rooms expire after 12 hours" in text
 
 
@@ -172,7 +173,7 @@ def test_a_pruning_that_fails_costs_the_student_nothing(engine, monkeypatch):
         raise sa.exc.OperationalError("DELETE", {}, Exception("the database blinked"))
 
     monkeypatch.setattr(store_prune, "prune_now", blink)
-    later = NOW + store.PRUNE_EVERY_S  # the pruning is due: it is tried, and fails
+    later = NOW + store_prune.PRUNE_EVERY_S  # the pruning is due: it is tried, and fails
     assert store.answer(engine, room.code, token=token, round_number=number, raw=2, now=later)
     assert store.my_answer(engine, room.code, token=token, round_number=number, now=later) == 2
     assert tried == [True]

@@ -19,7 +19,7 @@ from room_student_app import (  # noqa: F401  (the room and room_engine fixtures
     warnings,
 )
 
-from teaching.class_mode.student import valid_token
+from teaching.class_mode.student import token_or_none
 from ui.class_mode.student.state import STATE, TOKEN_NAMESPACE
 from ui.shared.state import literal
 
@@ -31,7 +31,7 @@ def test_the_page_waits_for_the_browser_before_it_makes_a_token(room):
     assert STATE.token not in app.session_state
     assert any(text.startswith("Opening") for text in shown_text(app))
     arrive(app)
-    assert valid_token(app.session_state[STATE.token])
+    assert token_or_none(app.session_state[STATE.token])
 
 
 def test_the_link_joins_the_room_and_stays_in_the_link(room):
@@ -95,7 +95,7 @@ def test_the_token_is_made_once_kept_in_the_browser_and_reused(room):
     assert again.text_input(key=STATE.number).value == "2"
     # Something that is not a token is replaced by a new one.
     other = student({"code": room.code}, stored={"token": token})
-    assert valid_token(other.session_state[STATE.token]) not in (None, token)
+    assert token_or_none(other.session_state[STATE.token]) not in (None, token)
 
 
 def browser_data(app) -> dict:

@@ -28,9 +28,9 @@ DISTINCT = np.arange(16.0).reshape(4, 4)
 
 def test_a_new_token_is_valid_and_anything_else_a_browser_kept_is_not():
     token = new_token()
-    assert model.valid_token(token) == token
+    assert model.token_or_none(token) == token
     for stored in (None, 7, [token], {"t": token}, token[:-1], token + "a", token[:-1] + "!", ""):
-        assert model.valid_token(stored) is None
+        assert model.token_or_none(stored) is None
 
 
 @pytest.mark.parametrize(
@@ -216,3 +216,36 @@ def test_many_threads_asking_at_once_cost_one_read():
     for thread in threads:
         thread.join()
     assert len(reads) == 1
+
+
+def test_a_slow_read_of_one_room_stalls_no_other_room():
+    """Room A's read is held; room B's askers are served meanwhile, and A's second
+    asker waits for A's read and gets its pulse (one read, not two)."""
+    cache, reads = PulseCache(60.0), []
+    reading_a, release_a = threading.Event(), threading.Event()
+    served_b, got = threading.Event(), {}
+
+    def read_a():
+        reads.append("A")
+        reading_a.set()
+        assert release_a.wait(timeout=10)
+        return "pulse A"
+
+    def ask(name: str, code: str, read, done: threading.Event | None = None):
+        got[name] = cache.get(code, read)
+        if done is not None:
+            done.set()
+
+    first_a = threading.Thread(target=ask, args=("A1", "A", read_a))
+    first_a.start()
+    assert reading_a.wait(timeout=10)
+    second_a = threading.Thread(target=ask, args=("A2", "A", read_a))
+    second_a.start()
+    b = threading.Thread(target=ask, args=("B", "B", lambda: "pulse B", served_b))
+    b.start()
+    assert served_b.wait(timeout=10), "room B waited for room A's read"
+    assert got == {"B": "pulse B"}  # A's askers still wait
+    release_a.set()
+    for thread in (first_a, second_a, b):
+        thread.join(timeout=10)
+    assert got == {"A1": "pulse A", "A2": "pulse A", "B": "pulse B"} and reads == ["A"]

@@ -18,9 +18,9 @@ from teaching.layer_words import layer_words, upstream_words
 from teaching.numbers import fmt
 
 
-def valid_token(stored: object) -> str | None:
+def token_or_none(stored: object) -> str | None:
     """The token a browser kept, or None when what came back is not one (it is user
-    input: any JSON at all)."""
+    input: any JSON at all; codes.valid_token says whether text is a token's shape)."""
     if codes.valid_token(stored):
         return stored
     return None

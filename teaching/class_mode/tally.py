@@ -147,7 +147,7 @@ def tally(question: Question, answers: list) -> Tally:
         group = groups.setdefault(key, [shown, 0, mistake, rank])
         group[1] += 1
     wrong = [
-        _wrong(question, shown, count, mistake, mistakes or [])
+        _wrong(question, shown, count, mistake=mistake, mistakes=mistakes or [])
         for shown, count, mistake, _ in sorted(groups.values(), key=_order)
     ]
     count = len(answers)
@@ -163,7 +163,7 @@ def tally(question: Question, answers: list) -> Tally:
     )
 
 
-def _wrong(question, shown, count: int, mistake, mistakes: list[Mistake]) -> WrongAnswer:
+def _wrong(question, shown, count: int, *, mistake, mistakes: list[Mistake]) -> WrongAnswer:
     if mistake is None:
         return WrongAnswer(shown, count, None)
     hows = tuple(m.how for m in alike(question, mistake, mistakes))

@@ -12,6 +12,10 @@ POOLING_LAB_DATABASE_URL > `url` under `[connections.rooms]` in
 `.streamlit/secrets.toml` > SQLite, `<data folder>/rooms.sqlite3`, the data folder
 made if missing; it is per user, outside the checkout, unless POOLING_LAB_DATA or
 `data_folder` in secrets.toml moves it).
+The settings are resolved once per process for each value of the environment
+variables they read, and again when Streamlit says secrets.toml changed. One that
+cannot be used (text expected, a data folder that cannot be made) is BadSetting: its
+sentence is said on the page, as the store's refusals are.
 PostgreSQL URLs look like postgresql+psycopg://user:password@host:5432/database
 (psycopg[binary] is in the requirements: no system library needed).
 """
@@ -19,17 +23,38 @@ PostgreSQL URLs look like postgresql+psycopg://user:password@host:5432/database
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping
 
 import sqlalchemy as sa
 import streamlit as st
 
 from rooms.schema import engine_options, prepare
-from rooms.settings import DATA_FOLDER, DATABASE_URL, Resolved, resolved, sqlite_url
+from rooms.settings import (
+    DATA_FOLDER,
+    DATABASE_URL,
+    SETTINGS,
+    Resolved,
+    SettingError,
+    resolved,
+    sqlite_url,
+)
+from rooms.store_reads import RoomError
 
 CONNECTION = "rooms"
 URL_VARIABLE = DATABASE_URL.variable
 DATA_VARIABLE = DATA_FOLDER.variable
+# What the settings are resolved from that can change while the process runs (a
+# test's monkeypatch; secrets.toml is watched by Streamlit: `forget_settings`). The
+# default data folder follows $XDG_DATA_HOME (platformdirs).
+VARIABLES = (*(setting.variable for setting in SETTINGS), "XDG_DATA_HOME")
+
+
+class BadSetting(RoomError):
+    """A class-mode setting that cannot be used: one sentence naming it and what is
+    wrong. A RoomError, so every place that says the store's refusals on the page (the
+    lecturer's buttons, the student's join and answers, the projector) says it the
+    same way, and the page keeps what it had."""
 
 
 def secrets() -> Mapping:
@@ -40,17 +65,55 @@ def secrets() -> Mapping:
         return {}
 
 
+_kept: dict[tuple, Resolved | BadSetting] = {}  # {the variables' values: what they gave}
+_kept_lock = threading.Lock()
+
+
+def forget_settings(*_sender) -> None:
+    """The settings resolved again at the next use (secrets.toml changed; a test)."""
+    with _kept_lock:
+        _kept.clear()
+
+
+# Streamlit re-reads secrets.toml when the file changes; the settings follow it.
+st.secrets.file_change_listener.connect(forget_settings)
+
+
 def settings() -> Resolved:
-    """This process's settings (environment and secrets.toml; the module's order)."""
-    return resolved(environment=os.environ, secrets=secrets())
+    """This process's settings (environment and secrets.toml; the module's order),
+    resolved once for each value of the environment variables they read (secrets.toml
+    is read, a deep copy, only then), the default SQLite file's folder made.
+    BadSetting when one cannot be used (said again at every use, until fixed)."""
+    inputs = tuple(os.environ.get(variable) for variable in VARIABLES)
+    found = _kept.get(inputs)
+    if found is None:
+        found = _resolve()
+        with _kept_lock:
+            _kept[inputs] = found
+    if isinstance(found, BadSetting):
+        raise found
+    return found
+
+
+def _resolve() -> Resolved | BadSetting:
+    try:
+        found = resolved(environment=os.environ, secrets=secrets())
+    except SettingError as error:
+        return BadSetting(f"Class mode is not set up right: {error}.")
+    if found.database_url == sqlite_url(found.data_folder):
+        try:
+            found.data_folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            return BadSetting(
+                f"Class mode is not set up right: its data folder ({DATA_FOLDER.secret_name} "
+                f"or {DATA_FOLDER.variable}) cannot be made: {error.strerror}."
+            )
+    return found
 
 
 def database_url() -> str:
-    """The rooms' database URL; the default SQLite file's folder made if missing."""
-    found = settings()
-    if found.database_url == sqlite_url(found.data_folder):
-        found.data_folder.mkdir(parents=True, exist_ok=True)
-    return found.database_url
+    """The rooms' database URL (the default SQLite file's folder made)."""
+    return settings().database_url
 
 
 # {url: its prepared engine}: st.connection hashes its arguments and looks in its
@@ -61,7 +124,8 @@ _ENGINES: dict[str, sa.Engine] = {}
 
 def engine() -> sa.Engine:
     """The process's engine for the rooms, prepared (tables made once per process;
-    SQLite in WAL mode with a busy timeout on every connection)."""
+    SQLite in WAL mode with a busy timeout on every connection). BadSetting when a
+    setting cannot be used."""
     url = database_url()
     found = _ENGINES.get(url)
     if found is None:

@@ -114,8 +114,8 @@ def share_map(
     twin = map_twin(
         title,
         shares,
-        np.vectorize(lambda label: f"{label} % picked it", otypes=[object])(labels),
-        {GETS_GRADIENT: answer_cells},
+        cells=np.vectorize(lambda label: f"{label} % picked it", otypes=[object])(labels),
+        marks={GETS_GRADIENT: answer_cells},
     )
     layout["meta"] = {"twin": [twin.as_meta()]}  # read by ui/shared/twin.py
     return go.Figure(data=traces, layout=layout)

@@ -157,7 +157,7 @@ def _map_twins(frames: MapFrames, hovers: np.ndarray) -> dict:
             IN_WINDOW: frames.windows[index] if frames.windows is not None else (),
             WINNER: frames.marks[index] if frames.marks is not None else (),
         }
-        twins.append([map_twin(title, values[index], hovers[index], marks)])
+        twins.append([map_twin(title, values[index], cells=hovers[index], marks=marks)])
     taken = {"outline": IN_WINDOW, "marks": WINNER, "cells": frames.values is not None}
     return {**twin_frames(twins, sent=("name", "span")), "taken": taken}
 

@@ -291,8 +291,8 @@ def grid_figure(
     twin = map_twin(
         name,
         values,
-        cells["customdata"],
-        {IN_WINDOW: overlay.window, WINNER: overlay.marks},
+        cells=cells["customdata"],
+        marks={IN_WINDOW: overlay.window, WINNER: overlay.marks},
     )
     layout["meta"] = {"twin": [twin.as_meta()]}
     # Dicts, validated once when the figure is built: fast even with many marks.

@@ -79,7 +79,7 @@ def jacobian_figure(
         # than squeezes below the numbers' cells.
         width=int(cols * cell + margin["l"] + margin["r"]),
     )
-    twin = map_twin(title, matrix, heatmap["customdata"], {})
+    twin = map_twin(title, matrix, cells=heatmap["customdata"], marks={})
     headers = (tuple(out_labels), tuple(in_labels))
     layout["meta"] = {"twin": [replace(twin, headers=headers).as_meta()]}  # ui/shared/twin.py
     return go.Figure(data=[heatmap], layout=layout)

@@ -310,8 +310,8 @@ def mosaic_twins(maps, titles, marks, *, title: str | None) -> list[dict]:
         map_twin(
             f"{title}: {name}" if title else name,
             values,
-            fmt_grid(values, HOVER_DECIMALS),
-            {WINNER: cells},
+            cells=fmt_grid(values, HOVER_DECIMALS),
+            marks={WINNER: cells},
         ).as_meta()
         for values, name, cells in zip(maps, titles, marks or [[] for _ in maps], strict=True)
     ]

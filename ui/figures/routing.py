@@ -184,8 +184,12 @@ def routing_twins(grad_output, sent, *, out_cell, window, title: str) -> list[di
     window's cells."""
     picked = {PICKED: [tuple(out_cell)]}
     return [
-        map_twin(f"{title}: dL/dy", grad_output, gradient_words(grad_output), picked).as_meta(),
-        map_twin(f"{title}: sent to x", sent, gradient_words(sent), {IN_WINDOW: window}).as_meta(),
+        map_twin(
+            f"{title}: dL/dy", grad_output, cells=gradient_words(grad_output), marks=picked
+        ).as_meta(),
+        map_twin(
+            f"{title}: sent to x", sent, cells=gradient_words(sent), marks={IN_WINDOW: window}
+        ).as_meta(),
     ]
 
 

@@ -22,7 +22,7 @@ from rooms import store
 from ...shared import browser
 from ...shared.chrome import page_heading
 from ...shared.state import literal, show_notices
-from ..database import engine
+from ..database import BadSetting, engine
 from . import actions
 from .live import pulse
 from .state import (
@@ -112,6 +112,9 @@ def room_screen(code: str) -> None:
     except SQLAlchemyError:
         unreachable_view(code)
         watch(code, UNREACHABLE)  # drawn again as soon as the room can be read
+    except BadSetting as error:  # its sentence; the keys stay in this browser
+        st.error(str(error), icon=":material/settings:")
+        watch(code, UNREACHABLE)  # drawn again once the setting is fixed
     except store.RoomError as error:  # the store's own sentence
         browser.announce(str(error))
         st.error(str(error), icon=":material/error:")

@@ -47,7 +47,7 @@ def open_room() -> None:
     question = _question_or_say()
     if question is None:
         return
-    made = _refused_or(store.open_room, engine(), token=session_token())
+    made = _refused_or(store.open_room, token=session_token())
     if made is None:
         return
     # The key is kept before the question is asked: a room whose first question fails
@@ -66,14 +66,15 @@ def _control(code: str, change, **arguments) -> None:
     if secret is None:
         say("error", "This browser holds no key for this room.")
         return
-    _refused_or(change, engine(), code, secret=secret, **arguments)
+    _refused_or(change, code, secret=secret, **arguments)
 
 
 def _refused_or(change, *arguments, **keywords):
-    """change(*arguments, **keywords); None after saying why when the store refused
-    it (its sentence) or the database did not answer."""
+    """change(engine, *arguments, **keywords); None after saying why when the store
+    refused it (its sentence; a setting that cannot be used is one) or the database
+    did not answer."""
     try:
-        return change(*arguments, **keywords)
+        return change(engine(), *arguments, **keywords)
     except store.RoomError as error:
         say("error", str(error))
     except SQLAlchemyError:
@@ -133,7 +134,7 @@ def recover(code: str) -> None:
     it opens the room (the store's sentence when not: wrong, or too many tries). The
     typed text is never echoed."""
     typed = st.session_state.get(STATE.recovery, "")
-    key = _refused_or(store.recover, engine(), code, typed, token=session_token())
+    key = _refused_or(store.recover, code, typed, token=session_token())
     if key is None:
         return
     _keep_key(code, key)

@@ -66,7 +66,6 @@ class LecturerState:
     layer_error: str = f"{P}_layer_error"  # why the link's layer cannot be asked
     layer_query: str = f"{P}_layer_query"  # the link text the layer was read from
     choosing: str = f"{P}_choosing"  # a new question is being chosen
-    seen: str = f"{P}_seen"  # (round, state, vote) the page last drew
     said: str = f"{P}_said"  # a message for the next run: (kind, text)
     source: str = f"{P}_source"
     kind: str = f"{P}_kind"
@@ -93,7 +92,6 @@ class LecturerState:
     join_column: str = f"{P}_join_column"  # the join panel's column (never shrunk)
     lecture_button: str = f"{P}_lecture"  # lecture mode on, beside the join panel
     fig_share: str = f"{P}_fig_share"
-    fig_bars: str = f"{P}_fig_bars"
     fig_first: str = f"{P}_fig_first"  # the first vote beside the second
     fig_second: str = f"{P}_fig_second"
     fig_x: str = f"{P}_fig_x"

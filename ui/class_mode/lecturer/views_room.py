@@ -220,11 +220,7 @@ def live_answers(code: str, drawn: tuple) -> None:
     """Every second while answers come in: the count and the chart (small: the
     tally is worked out again only when the answers changed); the whole page again
     when the room moved on (as `watch`) or cannot be read (the page says why)."""
-    moved_on(code, drawn)
-    try:
-        shown = round_view(code, drawn[0])
-    except (store.RoomError, SQLAlchemyError):  # gone or unreachable since the pulse
-        st.rerun(scope="app")
+    shown = moved_on(code, drawn)  # the round it read: one read of it a tick
     # Said when it changes (a screen reader hears the class's new count); each round
     # and vote its own name: a new round's "No answers yet." is first sight, unsaid.
     with browser.says_changes(f"room_count_{shown.round.number}_{shown.round.vote}"):
@@ -240,26 +236,29 @@ def watch(code: str, drawn: tuple) -> None:
     moved_on(code, drawn)
 
 
-def moved_on(code: str, drawn: tuple) -> None:
+def moved_on(code: str, drawn: tuple) -> RoundView | None:
     """The whole page again when the room's pulse is not the one it was drawn for
-    (GONE or UNREACHABLE when it could not be read)."""
-    if pulse_now(code) != drawn:
+    (GONE or UNREACHABLE when it could not be read); else the round on screen as
+    read with the pulse (None while the room has none)."""
+    now, shown = pulse_now(code)
+    if now != drawn:
         st.rerun(scope="app")
+    return shown
 
 
-def pulse_now(code: str) -> tuple:
-    """drawn_as of the room's pulse; GONE, or UNREACHABLE, when it cannot be read (or
-    its round cannot: the page needs both, and a page drawn UNREACHABLE that reran on
-    the pulse alone would rerun at once, again and again)."""
+def pulse_now(code: str) -> tuple[tuple, RoundView | None]:
+    """drawn_as of the room's pulse and its round read now (None: no round); GONE, or
+    UNREACHABLE, and None when it cannot be read (or its round cannot: the page needs
+    both, and a page drawn UNREACHABLE that reran on the pulse alone would rerun at
+    once, again and again)."""
     try:
         current = pulse(code)
-        if current.round_number:
-            round_view(code, current.round_number)
+        shown = round_view(code, current.round_number) if current.round_number else None
     except store.NoSuchRoom:
-        return GONE
+        return GONE, None
     except (store.RoomError, SQLAlchemyError):
-        return UNREACHABLE
-    return drawn_as(current)
+        return UNREACHABLE, None
+    return drawn_as(current), shown
 
 
 def answers_chart(

@@ -16,6 +16,7 @@ from rooms import store
 
 from ...shared import browser
 from ...shared.chrome import page_heading
+from ..database import BadSetting
 from . import actions
 from .live import follow_room, read_room, start_watch
 from .state import STATE, UNREAD, init_state, joined_code, leave_room, say, take_link_code, token
@@ -66,6 +67,9 @@ def room_now(code: str, mine: str):
     except store.NoSuchRoom as error:
         say("error", f"Room {code}: {error}")
         leave_room()
+    except BadSetting as error:  # its sentence; the room stays joined
+        say("error", str(error))
+        st.session_state[STATE.seen] = UNREAD
     except (store.RoomError, SQLAlchemyError):
         say("warning", actions.NO_DATABASE)
         st.session_state[STATE.seen] = UNREAD

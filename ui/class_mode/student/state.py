@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from teaching.class_mode.codes import new_token
-from teaching.class_mode.student import valid_token
+from teaching.class_mode.student import token_or_none
 
 from ...shared import browser
 
@@ -100,7 +100,7 @@ def token() -> str | None:
     if STATE.token not in state:
         if not browser.has_arrived(TOKEN_NAMESPACE):
             return None
-        state[STATE.token] = valid_token(browser.recalled(TOKEN_NAMESPACE)) or new_token()
+        state[STATE.token] = token_or_none(browser.recalled(TOKEN_NAMESPACE)) or new_token()
     browser.remember(TOKEN_NAMESPACE, state[STATE.token])
     return state[STATE.token]
 
