@@ -80,9 +80,18 @@ def wrong_view(story: BatchStory) -> None:
         )
         chart(figure, key=STATE.fig_averaged)
     with rest:
-        # In lecture mode as wide as its column, so that the three stand in a row.
+        # In lecture mode as wide as its column, so that the three stand in a row, their
+        # cells the least that hold their numbers (as big as the column allows, the
+        # screen was 9 px over 720).
         wide = LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX
-        figure = cached(small_multiples, maps=maps, titles=names, most_columns=3, width_px=wide)
+        figure = cached(
+            small_multiples,
+            maps=maps,
+            titles=names,
+            most_columns=3,
+            width_px=wide,
+            snug=lecture_on(),
+        )
         chart(figure, key=STATE.fig_wrong)
         times = "" if story.reduction == "mean" else f", times {story.size}"
         st.caption(
