@@ -13,7 +13,7 @@ from ..figures import grid as grids
 from ..figures.mosaic import small_multiples, titles_fit
 from ..figures.sizes import drawn_width
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
-from ..shared.beside import Placed, draw_at, widths_of
+from ..shared.beside import Placed, maps_beside_words
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from .state import STATE
@@ -92,15 +92,18 @@ def result_view(story: BatchStory) -> None:
 
 def lecture_result(story: BatchStory, routing) -> None:
     """The projector's screen: the routing map at its drawn width, the kernels beside
-    it with the words under them, in one row that wraps (in half columns a projector
-    at 150 % cut both maps)."""
+    it with the words under them in the rest of the row (the words that wide take a
+    line less than under the kernels alone: at their width the screen was 20 px over
+    720), in one row that wraps (in half columns a projector at 150 % cut both maps)."""
     kernels = kernels_figure(story)
-    with st.container(horizontal=True, gap="small"):
-        draw_at([Placed(routing, STATE.fig_result_routing)], widths_of([Placed(routing, "")]))
-        with st.container(width=math.ceil(drawn_width(kernels))):
+
+    def kernels_and_words() -> None:
+        with st.container(width=math.ceil(drawn_width(kernels))):  # its bar beside its maps
             chart(kernels, key=STATE.fig_result_kernels)
-            kernel_captions(story)
-            st.caption(f"The {story.reduction} of the routing maps (left) is {BIAS_NOTE}")
+        kernel_captions(story)
+        st.caption(f"The {story.reduction} of the routing maps (left) is {BIAS_NOTE}")
+
+    maps_beside_words([Placed(routing, STATE.fig_result_routing)], kernels_and_words)
 
 
 def kernels_figure(story: BatchStory):

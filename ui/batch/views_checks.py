@@ -13,6 +13,7 @@ from teaching.tolerances import SUMMATION_ORDER
 from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..figures.style import LECTURE_THREE_QUARTERS_PX, NARROW_PX, THREE_QUARTERS_PX
+from ..shared.beside import Placed, maps_in_a_row
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from .state import STATE
@@ -66,29 +67,61 @@ def wrong_sentence(story: BatchStory) -> str:
 
 def wrong_view(story: BatchStory) -> None:
     st.markdown(wrong_sentence(story))
-    maps = [story.right_kernels[0], story.wrong_kernels[0], story.wrong_minus_right[0]]
-    names = ["right", "wrong", "wrong − right"]
+    averaged = cached(
+        grids.grid_figure,
+        values=story.wrong_trace.x[0, 0],
+        title="averaged image",
+        width_px=NARROW_PX,
+        annotate=False,
+    )
+    if lecture_on():
+        lecture_wrong(story, averaged)
+        return
     left, rest = st.columns([1, 3])
     with left:
-        image = story.wrong_trace.x[0, 0]
-        figure = cached(
-            grids.grid_figure,
-            values=image,
-            title="averaged image",
-            width_px=NARROW_PX,
-            annotate=False,
-        )
-        chart(figure, key=STATE.fig_averaged)
+        chart(averaged, key=STATE.fig_averaged)
     with rest:
-        # In lecture mode as wide as its column, so that the three stand in a row.
-        wide = LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX
-        figure = cached(small_multiples, maps=maps, titles=names, most_columns=3, width_px=wide)
-        chart(figure, key=STATE.fig_wrong)
-        times = "" if story.reduction == "mean" else f", times {story.size}"
-        st.caption(
-            f"Kernel 0. Right: the {story.reduction} of the examples' dL_n/dK. Wrong: one "
-            f"backward pass through the averaged image with the averaged error{times}."
+        chart(wrong_figure(story), key=STATE.fig_wrong)
+        wrong_caption(story)
+
+
+def lecture_wrong(story: BatchStory, averaged) -> None:
+    """The projector's screen: the averaged image and the three maps each at its drawn
+    width, in one row that wraps (a projector at 150 % puts the maps under the image,
+    where a quarter and three quarters of the column squeezed their numbers out of
+    their cells), the caption under them."""
+    wrong = wrong_figure(story)
+    maps_in_a_row([Placed(averaged, STATE.fig_averaged), Placed(wrong, STATE.fig_wrong)])
+    wrong_caption(story)
+
+
+def wrong_figure(story: BatchStory):
+    """Kernel 0's right and wrong dL/dK and their difference, in one mosaic."""
+    maps = [story.right_kernels[0], story.wrong_kernels[0], story.wrong_minus_right[0]]
+    names = ["right", "wrong", "wrong − right"]
+    if not lecture_on():
+        return cached(
+            small_multiples, maps=maps, titles=names, most_columns=3, width_px=THREE_QUARTERS_PX
         )
+    # Three in a row, their cells the least that hold their 18-px numbers, at their own
+    # width (as big as three quarters of the row allowed, the screen was 9 px over 720).
+    return cached(
+        small_multiples,
+        maps=maps,
+        titles=names,
+        most_columns=3,
+        width_px=LECTURE_THREE_QUARTERS_PX,
+        own_width=True,
+        snug=True,
+    )
+
+
+def wrong_caption(story: BatchStory) -> None:
+    times = "" if story.reduction == "mean" else f", times {story.size}"
+    st.caption(
+        f"Kernel 0. Right: the {story.reduction} of the examples' dL_n/dK. Wrong: one "
+        f"backward pass through the averaged image with the averaged error{times}."
+    )
 
 
 def reduction_table(story: BatchStory) -> None:
