@@ -46,11 +46,15 @@ class PulseCache:
     def get(self, code: str, read: Callable[[], object]) -> object:
         """The pulse of `code`, read with `read()` when the one kept is older than the
         TTL. An exception from `read` goes to the caller and nothing is kept."""
-        fresh = self._fresh(code)
+        asked = self.clock()
+        fresh = self._fresh(code, since=asked - self.ttl_s)
         if fresh is not None:
             return fresh.value
         with self._reader(code):
-            fresh = self._fresh(code)  # read by the asker this one waited for
+            # Read by the asker this one waited for: fresh when this one asked, however
+            # long the read took (a slow store would otherwise have each waiting asker
+            # find it stale in turn and read again, one after another).
+            fresh = self._fresh(code, since=asked - self.ttl_s)
             if fresh is not None:
                 return fresh.value
             now = self.clock()
@@ -62,12 +66,11 @@ class PulseCache:
             self.put(code, value, read_at=now)
             return value
 
-    def _fresh(self, code: str) -> Kept | None:
+    def _fresh(self, code: str, *, since: float) -> Kept | None:
+        """The pulse kept for `code` if it was read after clock `since`."""
         with self._lock:
             kept = self._kept.get(code)
-        if kept is not None and self.clock() - kept.read_at < self.ttl_s:
-            return kept
-        return None
+        return kept if kept is not None and kept.read_at > since else None
 
     def _reader(self, code: str) -> threading.Lock:
         """The room's own lock, held while its pulse is read."""

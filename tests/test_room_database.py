@@ -4,6 +4,7 @@ The run's user data stays out of the checkout (conftest: a temporary data folder
 from __future__ import annotations
 
 import os
+import traceback
 from pathlib import Path
 
 import pytest
@@ -93,9 +94,17 @@ def test_settings_are_resolved_once_until_a_variable_or_secrets_toml_changes(
 
 def test_a_bad_setting_is_said_at_every_use_until_fixed(no_configuration, monkeypatch):
     monkeypatch.setattr(database, "secrets", lambda: {"data_folder": 7})
-    for _ in range(2):
-        with pytest.raises(database.BadSetting, match=r"^Class mode is not set up right: data_"):
+    raised = []
+    for _ in range(3):
+        with pytest.raises(
+            database.BadSetting, match=r"^Class mode is not set up right: data_"
+        ) as error:
             database.engine()
+        raised.append(error.value)
+    # A new error at every use: one kept and raised again gathers every raise's frames.
+    assert len({id(error) for error in raised}) == 3
+    depths = [len(traceback.extract_tb(error.__traceback__)) for error in raised]
+    assert depths == [depths[0]] * 3
     monkeypatch.setattr(database, "secrets", dict)
     st.secrets.file_change_listener.send()
     assert database.engine().url.database == str(no_configuration / "rooms.sqlite3")

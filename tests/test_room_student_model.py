@@ -249,3 +249,40 @@ def test_a_slow_read_of_one_room_stalls_no_other_room():
     for thread in (first_a, second_a, b):
         thread.join(timeout=10)
     assert got == {"A1": "pulse A", "A2": "pulse A", "B": "pulse B"} and reads == ["A"]
+
+
+def test_askers_waiting_for_a_read_slower_than_the_ttl_take_its_pulse():
+    """A's read takes 5 s of a 1-s TTL: the asker that arrived while it ran gets its
+    pulse, read after it asked, and does not read again."""
+    now, reads = [0.0], []
+    reading, release, second_waits = threading.Event(), threading.Event(), threading.Event()
+
+    class Watched(PulseCache):
+        def _reader(self, code):
+            if threading.current_thread().name == "second":
+                second_waits.set()  # it has asked (its clock read) and waits for the lock
+            return super()._reader(code)
+
+    cache, got = Watched(1.0, clock=lambda: now[0]), {}
+
+    def read():
+        reads.append(now[0])
+        reading.set()
+        if not release.wait(timeout=10):
+            raise TimeoutError("the test never released the read")
+        return "pulse A"
+
+    first = threading.Thread(target=lambda: got.setdefault("first", cache.get("A", read)))
+    first.start()
+    assert reading.wait(timeout=10)
+    now[0] = 0.5
+    second = threading.Thread(
+        target=lambda: got.setdefault("second", cache.get("A", read)), name="second"
+    )
+    second.start()
+    assert second_waits.wait(timeout=10)
+    now[0] = 5.0  # the read took 5 s
+    release.set()
+    for thread in (first, second):
+        thread.join(timeout=10)
+    assert got == {"first": "pulse A", "second": "pulse A"} and reads == [0.0]

@@ -65,7 +65,7 @@ def secrets() -> Mapping:
         return {}
 
 
-_kept: dict[tuple, Resolved | BadSetting] = {}  # {the variables' values: what they gave}
+_kept: dict[tuple, Resolved | str] = {}  # {the variables' values: what they gave}
 _kept_lock = threading.Lock()
 
 
@@ -90,21 +90,24 @@ def settings() -> Resolved:
         found = _resolve()
         with _kept_lock:
             _kept[inputs] = found
-    if isinstance(found, BadSetting):
-        raise found
+    if isinstance(found, str):
+        # A new error each time: one kept and raised again would gather every raise's
+        # traceback (and its frames) for as long as the setting stays wrong.
+        raise BadSetting(found)
     return found
 
 
-def _resolve() -> Resolved | BadSetting:
+def _resolve() -> Resolved | str:
+    """The settings, or what is wrong with them (BadSetting's sentence)."""
     try:
         found = resolved(environment=os.environ, secrets=secrets())
     except SettingError as error:
-        return BadSetting(f"Class mode is not set up right: {error}.")
+        return f"Class mode is not set up right: {error}."
     if found.database_url == sqlite_url(found.data_folder):
         try:
             found.data_folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            return BadSetting(
+            return (
                 f"Class mode is not set up right: its data folder ({DATA_FOLDER.secret_name} "
                 f"or {DATA_FOLDER.variable}) cannot be made: {error.strerror}."
             )
