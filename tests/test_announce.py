@@ -18,6 +18,7 @@ from ui.shared.state import literal
         ("**Round 2**. Tap  x.", "Round 2. Tap x."),
         (f"Your answer {literal('abc')} is not a number.", "Your answer abc is not a number."),
         (f"Typed {literal('a `b` c')} here.", "Typed a `b` c here."),  # only the fences go
+        (f"**Saved**: {literal('a**b')}.", "Saved: a**b."),  # typed marks are said as typed
         ("No answers yet.", "No answers yet."),
     ],
 )

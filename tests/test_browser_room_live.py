@@ -176,6 +176,30 @@ def test_the_projector_says_each_new_count_once_and_the_phone_its_answer_and_the
         assert exceptions_on(page) == []
 
 
+def test_a_count_waiting_for_the_gap_is_dropped_when_answers_close(projector, served, database):
+    """Two answers in a row: the first count is said at once, the second waits for the
+    gap; the lecturer closes answers meanwhile. The closed count is said, and the open
+    count that waited never is after it (no longer true), nor at all if it waited."""
+    lecturer = Lecturer(projector, served, database)
+    right = sorted(lecturer.question.problem.answer)
+    lecturer.expect_text(count_sentence(0, state="open"))
+    settle(projector)
+    projector.evaluate(LOG_SAID)
+    answer_from_the_store(database, lecturer.code, right[0])
+    expect_said(projector, count_sentence(1, state="open"))
+    answer_from_the_store(database, lecturer.code, right[0])
+    seen_at(projector, count_sentence(2, state="open"))
+    waiting = projector.evaluate("() => window.poolingLabBrowser.sayTimer !== null")
+    lecturer.press("Close answers")
+    closed = count_sentence(2, state="closed")
+    expect_said(projector, closed)
+    assert projector.evaluate("() => window.poolingLabBrowser.sayTimer") is None
+    texts = said(projector)
+    assert texts[texts.index(closed) + 1 :] == []
+    if waiting:
+        assert count_sentence(2, state="open") not in texts, texts
+
+
 def test_a_phone_says_why_a_typed_number_was_refused_then_what_was_saved(phone, served, database):
     made = store.open_room(database, token=codes.new_token())
     question = question_from_exercise("value", level=2, seed=4, number=2)

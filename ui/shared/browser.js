@@ -90,14 +90,24 @@ function sayName(box) {
 function sayNow(lab) {
   lab.sayTimer = null;
   const texts = [];
-  for (const entry of lab.sayings.values()) {  // in the order first seen
+  for (const [name, entry] of lab.sayings) {  // in the order first seen
     if (entry.seen === entry.said || !entry.seen) continue;
     entry.said = entry.seen;
-    texts.push(entry.seen);
+    // A container gone from the page (the round closed while its count waited for the
+    // gap) says nothing: its text is no longer true.
+    if (document.querySelector('.' + CSS.escape(name))) texts.push(entry.seen);
   }
   if (!texts.length) return;
   lab.sayAt = performance.now();
   say(texts.join(' '));
+}
+
+// A full run's sentence was said: what the containers waited to say is older than it.
+function quiet(lab) {
+  clearTimeout(lab.sayTimer);
+  lab.sayTimer = null;
+  for (const entry of lab.sayings.values()) entry.said = entry.seen;
+  lab.sayAt = performance.now();
 }
 
 function lookForChanges(lab) {
@@ -478,7 +488,10 @@ export default function ({ data, setStateValue }) {
   lab.sayGapMs = data.say_gap_ms;
   if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
   for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
-  if (typeof data.announce === 'string' && data.announce !== lab.said) say(data.announce);
+  if (typeof data.announce === 'string' && data.announce !== lab.said) {
+    say(data.announce);
+    quiet(lab);
+  }
   lab.said = data.announce;
   const wanted = data.recall || [];
   if (!wanted.length) return undefined;

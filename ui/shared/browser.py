@@ -54,6 +54,7 @@ LEAVE_AFTER_MS = 5_000  # a page link followed that changed nothing by then led 
 SAY_GAP_MS = 5_000  # says_changes: at most one saying this often (a screen reader's sentence)
 TOLD = "browser_told"  # {topic: the sentence announce_change last sent for it}
 SAY_PREFIX = "lab_say_"  # a container keyed so is said when its text changes (browser.js)
+CODE_SPAN = re.compile(r"(`+) (.*?) \1")  # state.literal's fences around typed text
 SAY_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")  # a name fit for a CSS class
 
 # The element container holding the component is hidden: no empty row, no gap.
@@ -141,8 +142,15 @@ def enter_presses(input_keys: list[str], button_key: str) -> None:
 def spoken(markdown: str) -> str:
     """A sentence drawn as markdown, as a screen reader should get it: no bold marks,
     no code-span fences (state.literal's echo of typed text), one space between words."""
-    text = re.sub(r"(`+) (.*?) \1", r"\2", markdown)
-    return " ".join(text.replace("**", "").split())
+    # Split on the code spans first: what they hold is the learner's text as typed,
+    # said as it is ("a**b" stays a**b); only the markdown around them loses its marks.
+    pieces = CODE_SPAN.split(markdown)  # [markdown, fence, typed, markdown, ...]
+    said = [
+        piece if index % 3 == 2 else piece.replace("**", "")
+        for index, piece in enumerate(pieces)
+        if index % 3 != 1
+    ]
+    return " ".join("".join(said).split())
 
 
 def announce(text: str, *, if_silent: bool = False) -> None:

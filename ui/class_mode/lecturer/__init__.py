@@ -113,6 +113,7 @@ def room_screen(code: str) -> None:
         unreachable_view(code)
         watch(code, UNREACHABLE)  # drawn again as soon as the room can be read
     except BadSetting as error:  # its sentence; the keys stay in this browser
+        browser.announce(str(error))
         st.error(str(error), icon=":material/settings:")
         watch(code, UNREACHABLE)  # drawn again once the setting is fixed
     except store.RoomError as error:  # the store's own sentence
