@@ -228,7 +228,7 @@ def curve_twin(
     """A line chart's twin: a row per point, headed by its x ("step 3"), holding its y;
     titles: (the x axis's, the y axis's); current: the index of the point marked now.
     Its summary: "Loss: 4 points, step 0 to 3; loss from 0.2 to 1.5; current point:
-    step 3, 0.2." ys: (N,)."""
+    step 3, loss 0.2." ys: (N,)."""
     ys = np.asarray(ys, dtype=np.float64)
     x_title, y_title = titles
     finite = ys[np.isfinite(ys)]
@@ -240,14 +240,71 @@ def curve_twin(
         marks={} if current is None else {CURRENT: ((current, 0),)},
         headers=(tuple(f"{x_title} {x}" for x in xs), (y_title,)),
     )
-    said = [f"{name}: {_count(len(ys), 'point')}"]
-    if len(xs):
+    rows = twin.headers[0]
+    about = _curve_about(
+        name,
+        titles=titles,
+        xs=[str(x) for x in xs],
+        span=(twin.low, twin.high),
+        current=None if current is None else (rows[current], twin.cells[current][0]),
+    )
+    return replace(twin, about=about)
+
+
+def curve_abouts(
+    name: str, *, xs: Sequence[int], ys: np.ndarray, titles: tuple[str, str], grow: bool
+) -> list[str]:
+    """The summary of curve_twin(..., current=t) at each frame t of a curve whose
+    frames mark point t and, where it grows, show its first t + 1 points: each number
+    written once and the running extremes carried, where a twin a frame wrote every
+    point at every frame (200 steps took 32 ms). ys: (N,)."""
+    ys = np.asarray(ys, dtype=np.float64)
+    x_title, y_title = titles
+    cells = [fmt(y) for y in ys]
+    finite = np.where(np.isfinite(ys), ys, np.nan)
+    if grow:  # fmin and fmax pass over NaN: the extremes of the finite points so far
+        lows, highs = np.fmin.accumulate(finite), np.fmax.accumulate(finite)
+    else:
+        lows = np.full(len(ys), np.nanmin(finite) if np.isfinite(finite).any() else np.nan)
+        highs = np.full(len(ys), np.nanmax(finite) if np.isfinite(finite).any() else np.nan)
+    labels = [str(x) for x in xs]
+    abouts = []
+    for frame in range(len(ys)):
+        shown = frame + 1 if grow else len(ys)
+        low, high = lows[frame], highs[frame]
+        abouts.append(
+            _curve_about(
+                name,
+                titles=titles,
+                xs=labels[:shown],
+                span=(None, None) if np.isnan(low) else (float(low), float(high)),
+                current=(f"{x_title} {labels[frame]}", cells[frame]),
+            )
+        )
+    return abouts
+
+
+def _curve_about(
+    name: str,
+    *,
+    titles: tuple[str, str],
+    xs: list[str],
+    span: tuple[float | None, float | None],
+    current: tuple[str, str] | None,
+) -> str:
+    """ "Loss: 4 points, step 0 to 3; loss from 0.2 to 1.5; current point: step 3,
+    loss 0.2." xs: the points' x labels; span: (low, high) of the finite ys, or Nones;
+    current: (the marked point's row name, its y as written), or None."""
+    x_title, y_title = titles
+    said = [f"{name}: {_count(len(xs), 'point')}"]
+    if xs:
         said[0] += f", {x_title} {xs[0]}" + (f" to {xs[-1]}" if len(xs) > 1 else "")
-    if twin.low is not None and twin.high is not None:
-        said.append(_curve_span(y_title, twin.low, twin.high, points=len(ys)))
+    low, high = span
+    if low is not None and high is not None:
+        said.append(_curve_span(y_title, low, high, points=len(xs)))
     if current is not None:
-        said.append(f"{CURRENT}: {twin.row_header(current)}, {y_title} {twin.cells[current][0]}")
-    return replace(twin, about="; ".join(said) + ".")
+        said.append(f"{CURRENT}: {current[0]}, {y_title} {current[1]}")
+    return "; ".join(said) + "."
 
 
 def max_curve_twin(name: str, *, a: float, b: float, span: float) -> MapTwin:
@@ -281,7 +338,9 @@ def _count(number: int, noun: str) -> str:
 
 def _where(cells: tuple[Cell, ...], shape: tuple[int, int]) -> str:
     """Where cells lie, in words: a block as its rows and columns, a few cells one by
-    one, many as a count; cells outside the grid (padding) said apart."""
+    one, many as a count; cells outside the grid (padding) said apart; a cell listed
+    twice said once (as cell_texts marks it)."""
+    cells = tuple(dict.fromkeys(cells))
     inside = [(r, c) for r, c in cells if 0 <= r < shape[0] and 0 <= c < shape[1]]
     outside = len(cells) - len(inside)
     said = _block(inside) or _listed(inside)

@@ -34,6 +34,10 @@ def twin(marks: dict) -> MapTwin:
             "x: 2 rows by 3 columns, from −4 to 3; winner: row 0, column 0 and row 1, column 2.",
         ),
         (
+            {WINNER: [(1, 2), (1, 2)]},  # a cell listed twice is said once
+            "x: 2 rows by 3 columns, from −4 to 3; winner: row 1, column 2.",
+        ),
+        (
             {IN_WINDOW: [(-1, 0), (0, 0)]},  # a window reaching into the padding
             "x: 2 rows by 3 columns, from −4 to 3; in the current window: row 0, column 0 "
             "and 1 padding cell.",
@@ -43,7 +47,7 @@ def twin(marks: dict) -> MapTwin:
             "x: 2 rows by 3 columns, from −4 to 3; winner: 5 cells, marked in the table.",
         ),
     ],
-    ids=["plain", "window-and-winner", "two-winners", "padding", "many"],
+    ids=["plain", "window-and-winner", "two-winners", "twice", "padding", "many"],
 )
 def test_the_summary_says_shape_range_and_marks(marks, said):
     assert twin(marks).summary() == said
@@ -222,3 +226,21 @@ def pooling_max(a: float, b: float) -> float:
     import pooling
 
     return float(pooling.forward(np.array([[a, b]]), PoolConfig("max", (1, 2))).output[0, 0])
+
+
+@pytest.mark.parametrize("grow", [True, False], ids=["growing", "fixed"])
+def test_a_curves_summaries_over_its_frames_are_its_twins_at_each(grow):
+    """curve_abouts, one pass, against curve_twin frame by frame: a loss that diverges
+    (inf, then NaN) and one that starts NaN."""
+    from teaching.map_twin import curve_abouts, curve_twin
+
+    for ys in ([2.5, 1.0, 1.0, np.inf, np.nan], [np.nan, 3.0, 1.5]):
+        xs = list(range(len(ys)))
+        titles = ("step", "loss")
+        abouts = curve_abouts("Loss", xs=xs, ys=np.array(ys), titles=titles, grow=grow)
+        for frame in range(len(ys)):
+            shown = slice(0, frame + 1) if grow else slice(None)
+            twin = curve_twin(
+                "Loss", xs=xs[shown], ys=np.array(ys)[shown], titles=titles, current=frame
+            )
+            assert abouts[frame] == twin.summary(), (ys, frame)

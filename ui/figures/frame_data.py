@@ -25,6 +25,7 @@ from teaching.map_twin import (
     IN_WINDOW,
     WINNER,
     MapTwin,
+    curve_abouts,
     curve_twin,
     map_twin,
     twin_frames,
@@ -242,14 +243,9 @@ def _curve_twins(
     point's row once ("curve"; frame t of a growing curve has the first t + 1), the
     point marked at frame t, and each frame's summary ("abouts")."""
     name, x_title = titles
-    values = np.asarray(y_values, dtype=np.float64)
     said = (x_title, trace)
-    abouts = []
-    for frame in range(len(xs)):
-        shown = slice(0, frame + 1) if grow else slice(None)
-        twin = curve_twin(name, xs=xs[shown], ys=values[shown], titles=said, current=frame)
-        abouts.append(twin.about)
-    whole = curve_twin(name, xs=xs, ys=values, titles=said)
+    whole = curve_twin(name, xs=xs, ys=y_values, titles=said)
+    abouts = curve_abouts(name, xs=xs, ys=y_values, titles=said, grow=grow)
     return {"curve": whole.parts(), "abouts": abouts, "grow": grow, "mark": CURRENT}
 
 

@@ -102,8 +102,10 @@ const spanned = (numbers, noun) => (numbers.length === 1 ? `${noun} ${numbers[0]
   : `${noun}s ${numbers[0]} to ${numbers[numbers.length - 1]}`);
 const unbroken = (numbers) => numbers.every((n, i) => n === numbers[0] + i);
 
-// Where cells [[r, c], ...] lie, in words (map_twin._where, _block, _listed).
-function where(cells, [rows, cols]) {
+// Where cells [[r, c], ...] lie, in words (map_twin._where, _block, _listed): a cell
+// listed twice said once.
+function where(listed, [rows, cols]) {
+  const cells = [...new Map(listed.map((cell) => [cell.join(','), cell])).values()];
   const inside = cells.filter(([r, c]) => r >= 0 && r < rows && c >= 0 && c < cols);
   const outside = cells.length - inside.length;
   const sorted = (numbers) => [...new Set(numbers)].sort((a, b) => a - b);
