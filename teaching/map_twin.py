@@ -175,22 +175,22 @@ def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PA
     """One chart's twins over F frames, for the browser to write into the twins on the
     page as it draws each frame (ui/shared/frames.js, which says them as `summary` and
     `cell_text` do). JSON-able. frames: F lists of the chart's twins, as many in each
-    and each of one shape over the frames. Returns {"start": frame 0's twins, each
-    {"name", "span" (`span`), "shape": [H, W], "cells": its numbers in reading order,
-    "marks": [[words, flat [r, c, ...]], ...] in the summary's order}, "changes": per
-    frame, [twin, what, value] for each part that is not the frame before's: `what` is
-    "name", "span", "marks" or a cell's flat index (its number); none for frame 0}.
+    and each of one shape over the frames. Returns {"start": frame 0's twins, each as
+    `parts` gives it, "changes": per frame, [twin, what, value] for each part that is
+    not the frame before's: `what` is "name", "span", "about", "headers", "marks" or a
+    cell's flat index (its number); none for frame 0}.
     The parts and not the sentences: a window moving over a 16x16 map changes a few of
     them a frame, where every sentence changes (196 frames' sentences were 130 kB).
     sent: the parts whose changes are sent (the others the browser has from the
     frame's own data: a step map's window and numbers)."""
-    said = [[twin.parts() for twin in twins] for twins in frames]
-    if not said:
+    parts_by_frame = [[twin.parts() for twin in twins] for twins in frames]
+    if not parts_by_frame:
         return {"start": [], "changes": []}
-    if any(len(twins) != len(said[0]) for twins in said):
+    if any(len(twins) != len(parts_by_frame[0]) for twins in parts_by_frame):
         raise ValueError("every frame of a chart has as many maps")
     changes = []
-    for before, now in zip(said[:1] + said[:-1], said, strict=True):
+    previous = parts_by_frame[:1] + parts_by_frame[:-1]
+    for before, now in zip(previous, parts_by_frame, strict=True):
         changes.append(
             [
                 [index, what, value]
@@ -199,7 +199,7 @@ def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PA
                 if what in sent or (isinstance(what, int) and "cells" in sent)
             ]
         )
-    return {"start": said[0], "changes": changes}
+    return {"start": parts_by_frame[0], "changes": changes}
 
 
 def _changed(old: dict, new: dict) -> list[tuple[str | int, object]]:

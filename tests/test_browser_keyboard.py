@@ -150,6 +150,7 @@ def test_the_keyboard_picks_window_1_1_of_y_then_a_cell_of_dl_dx(page, app_url):
         if ledger_tab.evaluate("(node) => node === document.activeElement"):
             break
         page.keyboard.press("ArrowRight")
+    expect(ledger_tab).to_be_focused()
     page.keyboard.press("Enter")
     sentence = (
         f"x[3,3] is read by {read} windows; {len(lines)} of them "

@@ -22,6 +22,7 @@ from cnn.network import NetConfig
 from pooling import PoolConfig
 from teaching.batch.story import start_trajectory
 from teaching.numbers import fmt
+from ui.batch.train_frames import LOSS_TITLE, LOSS_TRACE, LOSS_X
 
 pytestmark = pytest.mark.browser
 
@@ -149,3 +150,28 @@ def test_a_runaway_learning_rate_ends_play_with_its_message(page, app_url):
     assert trained.diverged_at == 3 and np.isfinite(trained.losses).all()
     expect(sentence(page)).to_contain_text(f"after 2 steps: {fmt(trained.losses[2], 4)}")
     assert exceptions_on(page) == []
+
+
+def test_the_loss_curves_twin_grows_with_the_steps_taken_in_the_browser(page, app_url):
+    """From 3 steps (the server's) to 5 by → (the browser's frames): the loss curve's
+    text twin has a row per step taken, step 0 to 5, each with the loss the engine
+    computes, the last marked, and its summary says so."""
+    open_player(page, f"{app_url}/batch?tab=training&steps=3")
+    wait_for_step(page, 3)
+    sentence(page).click()  # the page has the keys, no input
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    wait_for_step(page, 5)
+    losses = default_losses(5)
+    twin = page.get_by_role("figure", name=LOSS_TITLE, exact=True)
+    expect(twin.locator("p")).to_have_text(
+        f"{LOSS_TITLE}: 6 points, {LOSS_X} 0 to 5; {LOSS_TRACE} from {fmt(min(losses))} to "
+        f"{fmt(max(losses))}; current point: {LOSS_X} 5, {LOSS_TRACE} {fmt(losses[5])}."
+    )
+    rows = twin.get_by_role("table").locator("tbody tr")
+    expect(rows).to_have_count(6)
+    for step, loss in enumerate(losses):
+        cell = rows.nth(step).get_by_role("cell")
+        said = fmt(loss) + (", current point" if step == 5 else "")
+        expect(rows.nth(step).get_by_role("rowheader")).to_have_text(f"{LOSS_X} {step}")
+        expect(cell).to_have_text(said)

@@ -7,8 +7,10 @@ that 225 windows of a 16x16 grid fit in a few tens of kB. The map's figure is bu
 by grid.grid_figure with `fit_over` (every frame's numbers fitted at once) and
 `title_lines`, both from here, so a frame the browser draws is the figure the server
 would have built for it: the same labels, font, power of ten and marks. Its text twin
-(teaching/map_twin) follows: a frame sends only the twin's name and the span of its
-values; the browser says the window, the winners and the numbers from the frame's own.
+(teaching/map_twin) follows: a map's frame sends only the twin's name and the span of
+its values (the browser says the window, the winners and the numbers from the frame's
+own); a chart of whole traces sends its twins' changed parts, numbers too unless its
+cells trace holds them; a curve sends every point once and each frame's summary.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ PAGE_CSS = f"""
 @media (prefers-reduced-motion: reduce) {{
   *, *::before, *::after {{
     animation-duration: 0s !important; animation-iteration-count: 1 !important;
+    animation-delay: 0s !important;
     transition-duration: 0s !important; transition-delay: 0s !important;
     scroll-behavior: auto !important;
   }}

@@ -665,9 +665,12 @@ function mountPart(player, part, root, lecture) {
     // One frame: its note instead of the controls; the words with it only where no
     // words part of their own shows them (part "all"), never twice on the page.
     box.append(el('p', { text: player.frames.labels.single }));
-    const words = el('div');
-    if (part !== 'controls') box.append(words);
-    render = wordsPart(words);
+    if (part === 'controls') render = () => {};
+    else {
+      const words = el('div');
+      box.append(words);
+      render = wordsPart(words);
+    }
   } else if (part === 'controls') render = controlsPart(box, player, el('div'));
   else {
     const words = el('div');

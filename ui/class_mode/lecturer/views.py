@@ -32,7 +32,7 @@ def said_view() -> None:
     if message is not None:
         kind, text = message
         SAID[kind](text)
-        browser.announce(text)  # first in the run: the room's own news gives way to it
+        browser.announce(text)  # the room's own news (if_silent) gives way to it
 
 
 def question_chooser() -> Layer | None:

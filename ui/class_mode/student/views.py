@@ -49,8 +49,8 @@ ROUND_NEWS = "room_round"  # browser.announce_change's topic: the round as the p
 def notices_view(notices: list[Notice] | None = None) -> None:
     """The notices, in a box drawn on every run even when empty: a notice that comes or
     goes must not shift the widgets below it, or the browser draws them anew and loses
-    what is being typed into them (a size's second box, say). Said too, before all
-    else the run says."""
+    what is being typed into them (a size's second box, say). Said too: what else the
+    run says (what a sending got, the round's news) gives way to them."""
     shown = take_notices() if notices is None else notices
     with st.container(key=STATE.notices_box):
         for notice in shown:
@@ -132,7 +132,7 @@ def room_view(now: RoomNow, *, token: str) -> None:
         refused = refusal(room_round.number) if room_round.state == "open" else None
         said = saved_line(problem, room_round.state, now.mine, refused=refused is not None)
         if sent:  # what the sending got: why not (under the boxes), then what is saved
-            browser.announce(" ".join((*(refused.texts if refused else ()), said)))
+            browser.announce(" ".join((*(refused.texts if refused else ()), said)), if_silent=True)
     if room_round.state == "closed":
         news = CLOSED
     browser.announce_change(ROUND_NEWS, news, if_silent=True)
