@@ -96,21 +96,19 @@ def lecture_wrong(story: BatchStory, averaged) -> None:
 
 
 def wrong_figure(story: BatchStory):
-    """Kernel 0's right and wrong dL/dK and their difference, in one mosaic."""
+    """Kernel 0's right and wrong dL/dK and their difference, in one mosaic: its cells
+    the least that hold their numbers, at its own width, which a narrower column
+    scrolls rather than squeeze the numbers out of their cells (a phone's 358-px column
+    holds it; at 320 px, where three quarters' layout was squeezed from 372 px to 288,
+    its numbers were 31 px wide in 27.5-px cells). In lecture mode three in a row, as
+    wide as three quarters of the row allowed (the screen was 9 px over 720)."""
     maps = [story.right_kernels[0], story.wrong_kernels[0], story.wrong_minus_right[0]]
-    names = ["right", "wrong", "wrong − right"]
-    if not lecture_on():
-        return cached(
-            small_multiples, maps=maps, titles=names, most_columns=3, width_px=THREE_QUARTERS_PX
-        )
-    # Three in a row, their cells the least that hold their 18-px numbers, at their own
-    # width (as big as three quarters of the row allowed, the screen was 9 px over 720).
     return cached(
         small_multiples,
         maps=maps,
-        titles=names,
+        titles=["right", "wrong", "wrong − right"],
         most_columns=3,
-        width_px=LECTURE_THREE_QUARTERS_PX,
+        width_px=LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX,
         own_width=True,
         snug=True,
     )

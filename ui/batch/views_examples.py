@@ -128,10 +128,14 @@ def mosaic_chart(
     width_px: int | None = None,
     in_a_row: bool = False,
 ) -> None:
-    """The examples' maps (N, H, W) as one mosaic, titled with their labels. in_a_row:
-    every map in one row, in whole hundredths with no colour bar (its room goes to the
-    cells), so that a projector's 18-px numbers fit one screen's height."""
-    row = dict(most_columns=4 if story.size <= 8 else 8)
+    """The examples' maps (N, H, W) as one mosaic, titled with their labels. With their
+    numbers written, a mosaic keeps the width it is laid out at (a phone's column), which
+    a narrower one scrolls: squeezed to 288 px at 320, its winner marks, sized for the
+    cells it was laid out with, covered the numbers. in_a_row: every map in one row, in
+    whole hundredths with no colour bar (its room goes to the cells), so that a
+    projector's 18-px numbers fit one screen's height."""
+    annotate = story.size <= ANNOTATE_UP_TO
+    row = dict(most_columns=4 if story.size <= 8 else 8, own_width=annotate)
     if in_a_row:
         maps = np.round(maps, HUNDREDTHS)  # whole hundredths: 0.3157 reads 32
         row = dict(most_columns=story.size, colour_bar=False, units=-HUNDREDTHS)
@@ -140,7 +144,7 @@ def mosaic_chart(
         maps=list(maps),
         titles=titles(story),
         kind=kind,
-        annotate=story.size <= ANNOTATE_UP_TO,
+        annotate=annotate,
         marks=marks,
         width_px=width_px,
         **row,
