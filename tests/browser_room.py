@@ -1,8 +1,9 @@
 """Class mode in the browser, for the tests that drive it (tests/test_browser_room.py):
 the lecturer at the projector on the Class page, a student's tap at a cell's pixel (a
 finger on a phone, a mouse elsewhere), and the join link opened as the QR code gives it;
-the fixtures `database` (a module's rooms file) and `served` (the app on it), which a
-test module imports (as database_fixture and served_fixture: pytest finds them by
+the fixtures `database` (a module's rooms file), `served` (the app on it) and
+`projector` (the lecturer's 1280x720 browser), which a test module imports (as
+database_fixture, served_fixture and projector_fixture: pytest finds them by
 their given names, and the tests' parameters shadow no import).
 """
 
@@ -12,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser import TIMEOUT_MS, expect_link, open_page, settle, wait_for_title, wait_for_values
+from conftest import PROJECTOR
 from playwright.sync_api import expect
 from room_store_helpers import rooms_file
 
@@ -44,6 +46,14 @@ def served_fixture(database):
     url, process = start_app()
     yield url
     stop(process)
+
+
+@pytest.fixture(name="projector")
+def projector_fixture(browser):
+    """The lecturer's own browser at the projector's size: the room's key is kept there."""
+    context = browser.new_context(**PROJECTOR)
+    yield context.new_page()
+    context.close()
 
 
 class Lecturer:

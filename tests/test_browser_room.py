@@ -23,12 +23,13 @@ from browser import (
     settle,
     wait_for_title,
 )
-from browser_room import (  # database, served: the module's fixtures
+from browser_room import (  # database, served, projector: the module's fixtures
     TOKEN_JS,
     Lecturer,
     database_fixture,  # noqa: F401
     expect_saved,
     join_by_link,
+    projector_fixture,  # noqa: F401
     served_fixture,  # noqa: F401
     tap_cell,
 )
@@ -45,14 +46,6 @@ from teaching.class_mode.student import cells_text
 pytestmark = pytest.mark.browser
 
 DESKTOP = dict(viewport={"width": 1400, "height": 900})
-
-
-@pytest.fixture
-def projector(browser):
-    """The lecturer's own browser: the room's key is kept there."""
-    context = browser.new_context(**PROJECTOR)
-    yield context.new_page()
-    context.close()
 
 
 @pytest.fixture

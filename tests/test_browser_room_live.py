@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import pytest
 from browser import TIMEOUT_MS, exceptions_on, open_page, settle
-from browser_room import (  # database, served: the module's fixtures
+from browser_room import (  # database, served, projector: the module's fixtures
     Lecturer,
     database_fixture,  # noqa: F401
     expect_saved,
     join_by_link,
+    projector_fixture,  # noqa: F401
     served_fixture,  # noqa: F401
     tap_cell,
 )
-from conftest import PHONE, PROJECTOR
+from conftest import PHONE
 from playwright.sync_api import expect
 
 from rooms import store
@@ -62,13 +63,6 @@ SEEN_AT = """(text) => {
     .some((node) => node.innerText.trim() === text && !node.closest('[data-stale="true"]'));
   return found ? performance.now() : false;
 }"""
-
-
-@pytest.fixture
-def projector(browser):
-    context = browser.new_context(**PROJECTOR)
-    yield context.new_page()
-    context.close()
 
 
 @pytest.fixture
