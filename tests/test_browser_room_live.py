@@ -32,6 +32,7 @@ from teaching.class_mode.questions import question_from_exercise
 from teaching.class_mode.student import answer_text, cells_text, question_text, revealed_reply
 from teaching.class_mode.tally import tally
 from teaching.exercises.answers import parse_number
+from ui.class_mode.lecturer.views_room import CHOOSING
 from ui.class_mode.student.views import CLOSED
 from ui.shared.browser import SAY_GAP_MS, spoken
 from ui.shared.state import literal
@@ -155,16 +156,18 @@ def test_the_projector_says_each_new_count_once_and_the_phone_its_answer_and_the
     reply = revealed_reply(problem, frozenset({right[0]}))
     expect_said(phone, spoken(f"{reply.said} {reply.mistake}".strip()))
 
-    # The next question: the phone says it; the projector's new round starts at
-    # "No answers yet." unsaid (first sight of that round's count).
+    # The next question: the projector says the chooser, then the round open; the
+    # phone says the question; the new round's "No answers yet." is unsaid (first
+    # sight of that round's count).
     lecturer.press("New question")
+    expect_said(projector, CHOOSING)
     lecturer.press("Ask")
     lecturer.round += 1
     lecturer.expect_text(count_sentence(0, state="open"))
     asked = question_from_exercise("cells", level=2, seed=4, number=2).problem
     expect_said(phone, spoken(f"**Round 2**. {question_text(asked, state='open')}"))
+    expect_said(projector, "Round 2, first vote: answers are open.")
     settle(projector)
-    assert said(projector)[-1] == right_sentence(tally(lecturer.question, answers))
     assert count_sentence(0, state="open") not in said(projector)
     for page in (projector, phone):
         assert exceptions_on(page) == []

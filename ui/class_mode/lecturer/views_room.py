@@ -94,6 +94,7 @@ def room_view(code: str, current) -> None:
         recovery_code(code)
     with right:
         if st.session_state[STATE.choosing] or shown is None:
+            browser.announce_change(ROOM_NEWS, CHOOSING, if_silent=True)
             new_question(code, can_cancel=shown is not None)
         else:
             row = question_header(shown, state=current.state)
@@ -181,8 +182,28 @@ def first_vote(code: str, shown: RoundView | None, *, state: str) -> RoundView |
     return round_view(code, shown.round.first_round)
 
 
+ROOM_NEWS = "room_news"  # browser.announce_change's topic: the round's state, as drawn
+CHOOSING = "Choose a question, then press Ask."  # the news while the chooser is drawn
+
+
+def room_news(shown: RoundView, first: RoundView | None, *, state: str) -> str:
+    """The round's state in one sentence: open for answers, the closed count, the
+    share right once revealed, or the shift between two votes."""
+    if state == "open":
+        return f"Round {shown.round.number}, {vote_name(shown.round.vote)}: answers are open."
+    if state == "closed":
+        return count_sentence(shown.tally.count, state="closed")
+    if first is not None:
+        return shift_sentence(first.tally, shown.tally)
+    return right_sentence(shown.tally)
+
+
 def answers_view(code: str, shown: RoundView, first: RoundView | None, *, state: str) -> None:
-    """`first`: the first vote's round beside a revealed second vote (None otherwise)."""
+    """`first`: the first vote's round beside a revealed second vote (None otherwise).
+    The round's state is said when it changed since the last full run drew another
+    (not on the page's first sight, and not again when a refusal was said between):
+    a lecturer who cannot see the screen hears Ask, Close, Reveal and the shift."""
+    browser.announce_change(ROOM_NEWS, room_news(shown, first, state=state), if_silent=True)
     if maps_on(shown):
         maps_instead(code, shown, state=state)
     elif state == "open":
@@ -192,9 +213,7 @@ def answers_view(code: str, shown: RoundView, first: RoundView | None, *, state:
     elif state == "revealed":
         revealed(shown)
     else:
-        closed = count_sentence(shown.tally.count, state="closed")
-        browser.announce(closed, if_silent=True)
-        st.markdown(closed)
+        st.markdown(count_sentence(shown.tally.count, state="closed"))
         answers_chart(shown, revealed=False, key=STATE.fig_share)
 
 
@@ -308,7 +327,6 @@ def revealed(shown: RoundView) -> None:
     with chart_place:
         answers_chart(shown, revealed=True, key=STATE.fig_share)
     with words:
-        browser.announce(right_sentence(shown.tally), if_silent=True)
         st.markdown(f"**{right_sentence(shown.tally)}**")
         if shown.question.kind == "cells":
             st.caption(share_legend(shown.question, shown.tally))
@@ -338,7 +356,6 @@ def two_votes(first: RoundView, second: RoundView) -> None:
                 title=vote_title(vote_name(shown.round.vote).capitalize(), question, shown.tally),
                 paired=paired,
             )
-    browser.announce(shift_sentence(first.tally, second.tally), if_silent=True)
     st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
     for line in shift_lines(question, first.tally, second.tally):
         st.markdown(f"- {line}")
