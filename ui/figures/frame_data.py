@@ -153,7 +153,7 @@ def _map_twins(frames: MapFrames, hovers: np.ndarray) -> dict:
     (F, H, W), what the hover says of each frame's numbers. Only the names and the
     spans of values are sent per frame: the browser takes the window, the winners and
     the numbers from the frame's outline, marks and cells (`taken`: the words of each)."""
-    values = _frame_values(frames)
+    values = _per_frame(frames, lambda numbers: numbers)
     twins = []
     for index, title in enumerate(frames.titles):
         marks = {
@@ -165,19 +165,12 @@ def _map_twins(frames: MapFrames, hovers: np.ndarray) -> dict:
     return {**twin_frames(twins, sent=("name", "span")), "taken": taken}
 
 
-def _frame_values(frames: MapFrames) -> np.ndarray:
-    """(F, H, W): the map's numbers in each frame (its static values in every one)."""
+def _per_frame(frames: MapFrames, make) -> np.ndarray:
+    """(F, H, W): make(values) of each frame's numbers; for numbers that stay, made
+    once and shared by every frame (a 16x16 map's 196 frames wrote them 196 times)."""
     if frames.values is not None:
-        return np.asarray(frames.values, dtype=np.float64)
-    static = np.asarray(frames.static_values, dtype=np.float64)
-    return np.broadcast_to(static, (len(frames.titles), *static.shape))
-
-
-def _frame_hovers(frames: MapFrames, numbers: MapNumbers) -> np.ndarray:
-    """(F, H, W): what the hover says of each frame's numbers, each written once."""
-    if frames.values is not None:
-        return numbers.hover(np.asarray(frames.values, dtype=np.float64))
-    static = numbers.hover(np.asarray(frames.static_values, dtype=np.float64))
+        return make(np.asarray(frames.values, dtype=np.float64))
+    static = make(np.asarray(frames.static_values, dtype=np.float64))
     return np.broadcast_to(static, (len(frames.titles), *static.shape))
 
 
@@ -188,7 +181,7 @@ def map_frames_data(frames: MapFrames, *, key: str, lecture: bool) -> dict:
     needs besides (`_map_twins`)."""
     numbers = frames.numbers(lecture=lecture)
     titles, _ = frames.wrapped_titles(lecture=lecture, numbers=numbers)
-    hovers = _frame_hovers(frames, numbers)
+    hovers = _per_frame(frames, numbers.hover)
     data: dict = {
         "key": key,
         "titles": titles if len(set(titles)) > 1 else None,

@@ -132,19 +132,6 @@ function lookForChanges(lab) {
   else lab.sayTimer = setTimeout(() => sayNow(lab), wait);
 }
 
-function watchSayings(lab) {
-  let queued = false;
-  lookForChanges(lab);
-  new MutationObserver(() => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => { queued = false; lookForChanges(lab); });
-  }).observe(document.body, {
-    childList: true, subtree: true, characterData: true,
-    attributes: true, attributeFilter: ['data-stale'],
-  });
-}
-
 // -- A map's picture out of the accessibility tree, where its text twin stands -------
 // ui/shared/twin.py puts a map's text twin (class lab-twin) before its chart, naming the
 // chart's key (data-chart); a screen reader would read the chart as a run of digits and
@@ -175,17 +162,28 @@ function hideTwinnedCharts(lab) {
   }
 }
 
-// The charts drawn so far at once (the component mounts last in a run: a page may have
-// drawn all it draws before), then every chart a change of the page brings.
-function watchTwins(lab) {
-  let queued = false;
-  const look = () => {
-    if (queued) return;
-    queued = true;
-    requestAnimationFrame(() => { queued = false; hideTwinnedCharts(lab); });
+// -- One watch of the page, for the twins' charts and the said containers -----------
+// What is on the page when the component first mounts (it mounts last in a run: a page
+// may have drawn all it draws before), then each change, looked at once an animation
+// frame: a node added or gone may be a chart to hide or a container to say; a text or
+// a data-stale change only a container's (the charts' layout is not read for it).
+function watchPage(lab) {
+  let queued = null;  // null, or whether the charts are to be looked at too
+  const look = (charts) => {
+    if (queued !== null) { queued ||= charts; return; }
+    queued = charts;
+    requestAnimationFrame(() => {
+      if (queued) hideTwinnedCharts(lab);
+      queued = null;
+      lookForChanges(lab);
+    });
   };
-  new MutationObserver(look).observe(document.body, { childList: true, subtree: true });
-  look();
+  new MutationObserver((records) => look(records.some((record) => record.type === 'childList')))
+    .observe(document.body, {
+      childList: true, subtree: true, characterData: true,
+      attributes: true, attributeFilter: ['data-stale'],
+    });
+  look(true);
 }
 
 // -- The keyboard picks a chart's cell (the W3C ARIA grid pattern) --------------------
@@ -438,8 +436,7 @@ function install() {
                 sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0 };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
-  watchTwins(lab);
-  watchSayings(lab);
+  watchPage(lab);
   document.addEventListener('click', (event) => {
     const url = followed(event);
     if (!url) return;
