@@ -7,13 +7,14 @@ members    the tokens that joined a room (and their optional nicknames).
 answers    one row per (room, round, token): an upsert on that primary key is how an
            answer is given and changed, so two answers from one browser can never both
            count, and concurrent answers never overwrite each other's rows.
-rate_counts  fixed-window counters for the rate limits (rooms/limits.py).
 keys       the keys of devices that took a room over with its recovery code (digests).
 schedule   when the next pruning of expired rooms is due (rooms/store_prune.py).
 
 Times are seconds since the epoch (floats), passed in by the store, so tests inject
-`now` instead of sleeping. SQLite gets WAL (readers never wait for the writer), a busy
-timeout, enforced foreign keys and writes that take the write lock at BEGIN
+`now` instead of sleeping. The rate limits are counted in each process, not here
+(rooms/limits.py: a refused event must cost no write); a database made by an older
+version keeps an unused room_rate_counts table. SQLite gets WAL (readers never wait
+for the writer), a busy timeout, enforced foreign keys and writes that take the write lock at BEGIN
 (`BEGIN IMMEDIATE`, see `write_transaction`): a write transaction that first reads and
 then writes would otherwise fail with "database is locked" instead of waiting.
 """
@@ -81,14 +82,6 @@ ANSWERS = sa.Table(
     sa.Column("answered_at", sa.Float, nullable=False),
     sa.Column("changes", sa.Integer, nullable=False, default=0),
     sa.ForeignKeyConstraint(["room_id", "round_number"], [ROUNDS.c.room_id, ROUNDS.c.number]),
-)
-
-RATE_COUNTS = sa.Table(
-    "room_rate_counts",
-    METADATA,
-    sa.Column("key", sa.String(96), primary_key=True),
-    sa.Column("window_start", sa.Integer, primary_key=True),  # whole seconds
-    sa.Column("count", sa.Integer, nullable=False),
 )
 
 KEYS = sa.Table(
