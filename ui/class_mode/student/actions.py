@@ -38,7 +38,10 @@ def join(code_text: str, nickname_text: str, *, token: str, from_link: bool) -> 
     """Join the room `code_text` names; a sentence on the page when it cannot be."""
     where = "The link's code" if from_link else "The code"
     try:
-        code = normal_code(code_text)
+        code = normal_code(store.capped(code_text, store.CODE_TEXT_LENGTH, what="room code"))
+    except store.TooLong as error:
+        say("error", str(error))
+        return False
     except ValueError as error:
         say("error", f"{where} {literal(code_text)} is not a join code. {error}")
         return False
