@@ -172,13 +172,12 @@ def upsert(connection: sa.Connection, table: sa.Table):
     return dialect.insert(table)
 
 
-def write_transaction(engine: sa.Engine, *, commit_on: tuple[type[BaseException], ...] = ()):
+def write_transaction(engine: sa.Engine):
     """A transaction for writes: `with write_transaction(engine) as connection:`.
     On SQLite it takes the write lock at BEGIN (BEGIN IMMEDIATE), so it waits for
     another writer instead of failing halfway, after queueing for the file's writer
-    lock (rooms/writers.py); PostgreSQL locks row by row. An error of a type in
-    `commit_on` still commits what was written before it (a refusal's rate counts)."""
-    return _Transaction(engine, {"sqlite_begin": "IMMEDIATE"}, queue=True, commit_on=commit_on)
+    lock (rooms/writers.py); PostgreSQL locks row by row. An error rolls it back."""
+    return _Transaction(engine, {"sqlite_begin": "IMMEDIATE"}, queue=True)
 
 
 def read_transaction(engine: sa.Engine):
@@ -187,8 +186,8 @@ def read_transaction(engine: sa.Engine):
 
 
 class _Transaction:
-    def __init__(self, engine: sa.Engine, options: dict, *, queue: bool = False, commit_on=()):
-        self.engine, self.options, self.commit_on = engine, options, tuple(commit_on)
+    def __init__(self, engine: sa.Engine, options: dict, *, queue: bool = False):
+        self.engine, self.options = engine, options
         self.queue = one_writer(engine) if queue else contextlib.nullcontext()
 
     def __enter__(self) -> sa.Connection:
@@ -203,7 +202,7 @@ class _Transaction:
 
     def __exit__(self, kind, error, traceback) -> None:
         try:
-            if kind is None or issubclass(kind, self.commit_on):
+            if kind is None:
                 self.transaction.commit()
             else:
                 self.transaction.rollback()

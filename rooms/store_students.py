@@ -50,7 +50,7 @@ def clean_nickname(text) -> str:
 
 
 def check_token(token) -> None:
-    """NotAllowed unless `token` has a token's shape (it keys the rate counts)."""
+    """NotAllowed unless `token` has a token's shape (it keys the rate limits' counts)."""
     if not valid_token(token):
         raise NotAllowed("This browser's answer token is not valid: reload the page.")
 
