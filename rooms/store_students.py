@@ -21,6 +21,7 @@ from .store_reads import (
     NoSuchRound,
     NotAllowed,
     Pulse,
+    RoomLocked,
     RoundClosed,
     TooFast,
     clock,
@@ -59,7 +60,9 @@ def join(
 ) -> Pulse:
     """Join (or rejoin) a room; what its polling needs. Every try is counted per token
     (real code or not); a real code per room, codes that do not exist for all clients
-    together (TooFast past a limit)."""
+    together (TooFast past a limit). A room the lecturer locked takes back its members
+    (a reload, a replica's death) and refuses any other token (RoomLocked), before the
+    room's own join count: a locked room's refusals use up nothing of its members'."""
     now, code = clock(now), normal(code)
     check_token(token)
     prune_if_due(engine, now=now)
@@ -69,9 +72,24 @@ def join(
         room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
         if room is None:
             _unknown_code(connection, now=now)
+        _check_door(connection, room, token=token, now=now)
         if not limits.hit(connection, limits.JOIN_PER_ROOM, room.id, now=now):
             raise TooFast("Too many joins to this room: wait a minute.")
         return _join(connection, code, token=token, nickname=nickname, now=now)
+
+
+def _is_member(connection, room_id: int, token: str) -> bool:
+    member = sa.select(MEMBERS.c.token).where(
+        MEMBERS.c.room_id == room_id, MEMBERS.c.token == token
+    )
+    return connection.execute(member).first() is not None
+
+
+def _check_door(connection, room, *, token: str, now: float) -> None:
+    """RoomLocked for a token that is not a member of a locked room (a room that
+    expired is left to say so: NoSuchRoom)."""
+    if room.locked and room.expires_at > now and not _is_member(connection, room.id, token):
+        raise RoomLocked(f"Room {room.code} is locked: the lecturer lets no new phones join.")
 
 
 def _unknown_code(connection, *, now: float):
