@@ -21,8 +21,9 @@ from browser_room import (  # database, served, projector: the module's fixtures
     served_fixture,  # noqa: F401
     tap_cell,
 )
-from conftest import PHONE
+from conftest import PHONE, PROJECTOR
 from playwright.sync_api import expect
+from test_browser_a11y import violations
 from test_browser_room_live import expect_said
 
 from rooms import store
@@ -143,3 +144,28 @@ def test_the_recovery_code_is_never_in_the_projector_s_page(projector, served, d
     key = store.recover(database, lecturer.code, grouped, token=codes.new_token())
     assert store.authorize(database, lecturer.code, key)
     assert exceptions_on(projector) == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_axe_finds_nothing_on_the_locked_room_and_the_code_s_view(browser, served, scheme):
+    """axe-core (WCAG 2.0 to 2.2, A and AA) on the projector's room, locked, with its
+    New code popover open, and on the recovery code's view with the code shown."""
+    mode = "lecture" if scheme == "light" else "dark"
+    context = browser.new_context(**PROJECTOR, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        lecturer = Lecturer(page, served, None)
+        lecturer.press("Lock the room")
+        lecturer.expect_text(door_line(0, locked=True))
+        assert violations(page, mode) == []
+        lecturer.press("New code")
+        lecturer.expect_button("Start again with a new code")
+        assert violations(page, mode) == []
+        page.keyboard.press("Escape")
+        lecturer.press("Recovery code")
+        lecturer.press("Turn lecture mode off")
+        lecturer.press("Show the recovery code")
+        lecturer.expect_text("Recovery code:")
+        assert violations(page, mode) == []
+    finally:
+        context.close()

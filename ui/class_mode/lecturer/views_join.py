@@ -71,7 +71,7 @@ def join_panel(code: str) -> None:
         st.markdown(code)  # six characters of codes.ALPHABET: no markup can hide in it
     link = students_link(code)
     image = _qr(link)
-    st.image(image.svg, width=image.side)
+    st.image(image.svg, width=image.side, alt=f"QR code of the join link {typed_link(link)}")
     link_line(link)
 
 
