@@ -204,3 +204,11 @@ def test_a_new_recovery_code_revokes_every_other_browsers_key(
     assert {"cls_reveal", "cls_end"} <= keys_on(third)
     assert store.authorize(engine, code, secret)
     assert json.dumps(dict(first.query_params)).count(new_code) == 0  # never in the link
+
+
+def test_the_door_s_words_count_and_say_the_lock():
+    assert model.joined_words(0) == "No phone has joined yet."
+    assert model.joined_words(1) == "1 phone joined."
+    assert model.joined_words(300) == "300 phones joined."
+    assert model.door_words(True) == "Locked: no new phone can join."
+    assert model.door_words(False) == "Open: new phones can join."
