@@ -1,7 +1,8 @@
 """The rooms' tables (SQLAlchemy Core) and how an engine is made ready for them.
 
 rooms      one row per room; it also holds the current round's number and state, so a
-           student's poll (store.pulse) is one read of one row by its unique code.
+           student's poll (store.pulse) is one read of one row by its unique code,
+           and whether the lecturer locked it (no new members: store.lock_room).
 rounds     one row per round: the question (questions.to_json) and its state.
 members    the tokens that joined a room (and their optional nicknames).
 answers    one row per (room, round, token): an upsert on that primary key is how an
@@ -48,6 +49,7 @@ ROOMS = sa.Table(
     sa.Column("round_state", sa.String(8), nullable=False, default="waiting"),
     sa.Column("vote", sa.Integer, nullable=False, default=0),
     sa.Column("ended", sa.Boolean, nullable=False, default=False),
+    sa.Column("locked", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
 )
 
 ROUNDS = sa.Table(
@@ -139,8 +141,40 @@ def prepare(engine: sa.Engine) -> sa.Engine:
             # Another process created them between the check and CREATE TABLE (two
             # replicas starting at once): the second look finds them.
             METADATA.create_all(engine)
+        add_missing_columns(engine)
         _prepared.add(engine)
     return engine
+
+
+# Columns added to a table after its first release: a database made before them (a
+# SQLite file kept across an upgrade, a PostgreSQL that outlives the replicas) gets
+# them by ALTER TABLE .. ADD COLUMN, with the server default the rows already there
+# take. CREATE TABLE (create_all) never changes a table that exists.
+ADDED_COLUMNS = ((ROOMS, "locked"),)
+
+
+def add_missing_columns(engine: sa.Engine) -> None:
+    """ALTER TABLE .. ADD COLUMN for each of ADDED_COLUMNS its table lacks. Two
+    replicas may both see it missing: the second ALTER fails, and a second look
+    finds the column there."""
+    for table, name in ADDED_COLUMNS:
+        if _has_column(engine, table, name):
+            continue
+        column = table.c[name]
+        kind = column.type.compile(dialect=engine.dialect)
+        default = column.server_default.arg.compile(dialect=engine.dialect)
+        added = f"ALTER TABLE {table.name} ADD COLUMN {name} {kind} NOT NULL DEFAULT {default}"
+        try:
+            with engine.begin() as connection:
+                connection.exec_driver_sql(added)
+        except sa.exc.DBAPIError:
+            if not _has_column(engine, table, name):
+                raise
+
+
+def _has_column(engine: sa.Engine, table: sa.Table, name: str) -> bool:
+    found = sa.inspect(engine).get_columns(table.name, schema=table.schema)
+    return any(column["name"] == name for column in found)
 
 
 # Streamlit runs each session's script in a thread of its own, so a busy replica asks

@@ -35,6 +35,15 @@ Who is held back, and by what (the numbers and why: limits.py):
   before it is cleaned or hashed: TooLong.
 - Expired rooms go on a schedule shared by the replicas (store_prune).
 
+Who is in, and who holds a key (the lecturer's, never counted):
+- `lock_room` closes the room to new members: a locked room takes back a token that
+  already joined (a reload, a replica's death) and refuses any other (RoomLocked,
+  store_students.join); its members answer as before. `door` reads the member count
+  and the lock.
+- `replace_recovery_code` makes a new recovery code and keeps one key, the one that
+  asked: the old code and every other device's key stop opening the room (a code that
+  leaked, a laptop left behind).
+
 Reads for the pages (`answers`, `round_of`, ...) live in store_reads; the ones the
 pages use are re-exported here, so `store` is the pages' whole interface (the counts
 and the pruning the tests check are theirs to import from store_reads, store_prune).
@@ -64,6 +73,7 @@ from .store_reads import (  # noqa: F401  (re-exported: the store is the whole i
     LIFETIME_S,
     NICKNAME_LENGTH,
     RECOVERY_TEXT_LENGTH,
+    Door,
     Joined,
     NoSuchRoom,
     NoSuchRound,
@@ -71,6 +81,7 @@ from .store_reads import (  # noqa: F401  (re-exported: the store is the whole i
     Pulse,
     RoomEnded,
     RoomError,
+    RoomLocked,
     Round,
     RoundAnswers,
     RoundClosed,
@@ -80,6 +91,7 @@ from .store_reads import (  # noqa: F401  (re-exported: the store is the whole i
     answers,
     capped,
     clock,
+    door,
     every_round,
     my_answer,
     normal,
@@ -337,3 +349,44 @@ def end_room(engine: sa.Engine, code: str, *, secret: str, now: float | None = N
     """End the room: an open round closes and students see that it ended. Its rounds
     and answers are kept for the lecturer until the room expires."""
     _change_state(engine, code, secret=secret, now=now, wanted="closed", end=True)
+
+
+# -- who is in, and who holds a key ----------------------------------------------------------
+
+
+def lock_room(
+    engine: sa.Engine, code: str, *, secret: str, locked: bool, now: float | None = None
+) -> bool:
+    """Lock the room (`locked`: no new members; those in keep answering and
+    rejoining) or open it again. Whether it is locked now."""
+    now = clock(now)
+    _authorized(engine, code, secret, now=now)
+    with write_transaction(engine) as connection:
+        room = _locked(connection, code, now=now)
+        connection.execute(
+            sa.update(ROOMS).where(ROOMS.c.id == room.id).values(locked=bool(locked))
+        )
+    return bool(locked)
+
+
+def replace_recovery_code(
+    engine: sa.Engine, code: str, *, secret: str, now: float | None = None
+) -> str:
+    """A new recovery code for the room (returned once, as new_recovery_code makes it;
+    only its digest is kept), asked for by the device holding `secret`: the old code
+    no longer opens the room, and no key does but `secret` (the opener's key, when
+    another device asked, is revoked too: the room's key becomes `secret`'s)."""
+    now = clock(now)
+    _authorized(engine, code, secret, now=now)
+    recovery = new_recovery_code()
+    with write_transaction(engine) as connection:
+        room = room_row(connection, normal(code), now=now, lock=True)
+        if not _key_opens(connection, room, str(secret)):  # another device's new code won
+            raise NotAllowed(f"This browser's key does not open room {room.code}.")
+        connection.execute(
+            sa.update(ROOMS)
+            .where(ROOMS.c.id == room.id)
+            .values(key_digest=digest(str(secret)), recovery_digest=digest(recovery))
+        )
+        connection.execute(sa.delete(KEYS).where(KEYS.c.room_id == room.id))
+    return recovery

@@ -43,6 +43,10 @@ class NotAllowed(RoomError):
     """Not the lecturer's key; or a token that may not do this."""
 
 
+class RoomLocked(NotAllowed):
+    """The lecturer locked the room: only its members may (re)join."""
+
+
 class WrongRecoveryCode(NotAllowed):
     """The recovery code does not open the room (said alike when there is no room)."""
 
@@ -287,3 +291,20 @@ def every_round(engine: sa.Engine, code: str, *, now: float | None = None) -> li
         )
         for found in rounds
     ]
+
+
+@dataclass(frozen=True)
+class Door:
+    """Who is in: how many browsers joined the room, and whether the lecturer locked
+    it (no new members; those in keep answering and rejoining)."""
+
+    members: int
+    locked: bool
+
+
+def door(engine: sa.Engine, code: str, *, now: float | None = None) -> Door:
+    """The room's Door, read in one snapshot (the room's row and its member count)."""
+    with read_transaction(engine) as connection:
+        room = room_row(connection, normal(code), now=clock(now))
+        counted = sa.select(sa.func.count()).where(MEMBERS.c.room_id == room.id)
+        return Door(int(connection.execute(counted).scalar_one()), bool(room.locked))

@@ -23,6 +23,7 @@ from .store_reads import (
     NoSuchRoom,
     NoSuchRound,
     NotAllowed,
+    RoomLocked,
     RoundClosed,
     TooFast,
     TooLong,
@@ -88,6 +89,8 @@ def join(
     a changed nickname). A new member is counted per token and per address
     (limits.JOIN_PER_TOKEN, JOIN_PER_ADDRESS), a code with no room per token and per
     address too (UNKNOWN_PER_ADDRESS): TooFast past one, before anything is written.
+    A room the lecturer locked takes back its members and refuses any other token
+    (RoomLocked), before any count: a locked room's refusals use up nothing.
     TooLong for a code or nickname longer than its box, before it is cleaned."""
     now, code = clock(now), normal(code)
     check_token(token)
@@ -103,6 +106,7 @@ def join(
     if found.member is not None and not counts.hit(limits.JOIN_PER_TOKEN, token, now=now):
         return _joined(found, found.nickname, now=now)  # a rejoin; the new name waits
     if found.member is None:
+        _check_door(None, found, token=token, member=False)
         if not counts.hit(limits.JOIN_PER_TOKEN, token, now=now):
             raise TooFast("Too many joins from this browser: wait a minute.")
         if not counts.hit(limits.JOIN_PER_ADDRESS, address, now=now):
@@ -121,12 +125,27 @@ def _unknown_code(counts: limits.Counts, *, token: str, address, now: float):
     raise NoSuchRoom("No room has this code: check it on the projector.")
 
 
+def _check_door(connection, room, *, token: str, member: bool | None = None) -> None:
+    """RoomLocked for a token that is not a member of a locked room (`member`: whether
+    it is, when already read)."""
+    if not room.locked:
+        return
+    if member is None:
+        found = sa.select(MEMBERS.c.token).where(
+            MEMBERS.c.room_id == room.id, MEMBERS.c.token == token
+        )
+        member = connection.execute(found).first() is not None
+    if not member:
+        raise RoomLocked(f"Room {room.code} is locked: the lecturer lets no new phones join.")
+
+
 def _joined(room, nickname: str, *, now: float) -> Joined:
     return Joined(**vars(pulse_of(room, now=now)), nickname=nickname)
 
 
 def _join(connection, code: str, *, token: str, name: str, now: float) -> Joined:
     room = room_row(connection, code, now=now)
+    _check_door(connection, room, token=token)  # locked since the read: checked again
     # A rejoin (a reload, a replica's death) brings no nickname: the one given stays.
     kept = sa.case((sa.literal(name) == "", MEMBERS.c.nickname), else_=sa.literal(name))
     stored = connection.execute(

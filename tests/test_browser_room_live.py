@@ -153,7 +153,7 @@ def test_the_projector_says_each_new_count_once_and_the_phone_its_answer_and_the
     lecturer.press("Reveal")
     answers = [frozenset({right[0]})] * 3 + [frozenset({right[1]})]
     expect_said(projector, right_sentence(tally(lecturer.question, answers)))
-    reply = revealed_reply(problem, frozenset({right[0]}))
+    reply = revealed_reply(lecturer.question, frozenset({right[0]}))
     expect_said(phone, spoken(f"{reply.said} {reply.mistake}".strip()))
 
     # The next question: the projector says the chooser, then the round open; the

@@ -102,6 +102,17 @@ def open_from_exercise(remembered, query=None):
     return app, code, model.secret_for(model.rooms_from_stored(remembered[ROOMS]), code)
 
 
+def asked_recovery_code(app) -> str:
+    """The recovery code as the lecturer gets it on their own screen: Recovery code,
+    then Show (views_keys); back to the room after."""
+    app.button(key="cls_keys").click().run()
+    app.button(key="cls_show_code").click().run()
+    (shown,) = [m.value for m in app.markdown if m.value.startswith("Recovery code: **")]
+    app.button(key="cls_keys_back").click().run()
+    assert no_exceptions(app) and "cls_close" in keys_on(app), app.exception
+    return shown.split("**")[1]
+
+
 def test_a_room_opened_from_an_exercise_asks_its_problem_and_keeps_its_key(remembered, engine):
     app, code, secret = open_from_exercise(remembered)
     assert codes.normal_code(code) == code
@@ -118,8 +129,7 @@ def test_a_room_opened_from_an_exercise_asks_its_problem_and_keeps_its_key(remem
     assert app.get("image")  # the QR code
     assert not any(secret in text for text in shown)  # the key never on screen...
     assert secret not in json.dumps(dict(app.query_params))  # ...nor in the link
-    (recovery,) = [e for e in app.expander if "Recovery code" in e.label]
-    assert any(codes.RECOVERY_LENGTH + 2 == len(m.value.split("**")[1]) for m in recovery.markdown)
+    assert len(asked_recovery_code(app)) == codes.RECOVERY_LENGTH + 2
     assert "0 answers" not in " ".join(shown) and "No answers yet." in shown
 
 
@@ -189,13 +199,13 @@ def test_the_key_comes_back_from_the_browser_after_a_reload(remembered):
     assert any("Looking for room" in c.value for c in reload.caption)
     arrive(reload, kept)
     assert {"cls_close", "cls_new"} <= keys_on(reload)
-    assert not [e for e in reload.expander if "Recovery code" in e.label]  # shown once only
+    reload.button(key="cls_keys").click().run()  # the code stayed in the page that made it
+    assert "cls_show_code" not in keys_on(reload) and "cls_new_code" in keys_on(reload)
 
 
 def test_a_browser_without_the_key_gets_the_recovery_form_and_no_controls(remembered, engine):
     first, code, _ = open_from_exercise(remembered)
-    (recovery,) = [e for e in first.expander if "Recovery code" in e.label]
-    grouped = recovery.markdown[0].value.split("**")[1]
+    grouped = asked_recovery_code(first)
     other = arrive(open_app(CLASS, {"room": code}), [])
     assert not keys_on(other) & {"cls_close", "cls_reveal", "cls_vote_again", "cls_end"}
     assert not [f for f in figures(other)]  # no projector either
@@ -219,8 +229,7 @@ def test_a_lecturer_who_recovered_the_room_is_not_locked_out_by_wrong_codes(
     that browser is told to wait, the lecturer's second device still closes the round,
     and the right code still opens the room on a third."""
     first, code, _ = open_from_exercise(remembered)
-    (recovery,) = [e for e in first.expander if "Recovery code" in e.label]
-    grouped = recovery.markdown[0].value.split("**")[1]
+    grouped = asked_recovery_code(first)
     second = arrive(open_app(CLASS, {"room": code}), [])
     second.text_input(key="cls_recovery").input(grouped)
     second.button(key="cls_recover").click().run()

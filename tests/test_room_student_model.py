@@ -14,7 +14,11 @@ from pooling import PoolConfig, backward, forward
 from rooms.pulses import PulseCache
 from rooms.store_students import NICKNAME_LENGTH, clean_nickname
 from teaching.class_mode import student as model
+from teaching.class_mode.answers import wrong_lines
 from teaching.class_mode.codes import new_token
+from teaching.class_mode.questions import Question, question_from_layer
+from teaching.class_mode.tally import tally
+from teaching.exercises.mistakes import diagnose
 from teaching.exercises.model import Problem, make_problem
 
 TIED = np.array(
@@ -108,8 +112,13 @@ def test_answers_are_written_as_the_page_shows_them_and_fill_the_boxes():
     assert model.answer_text(size, (3, 4)) == "3 × 4" and model.box_text(size, (3, 4)) == ("3", "4")
 
 
+def asked(problem: Problem) -> Question:
+    """`problem` as a room asks it (the phone's reply takes the round's question)."""
+    return Question(problem.kind, problem, "a test")
+
+
 def test_the_revealed_reply_judges_the_saved_answer():
-    cells = make_problem("cells", 2, 4, 2)
+    cells = asked(make_problem("cells", 2, 4, 2))
     assert model.revealed_reply(cells, cells.answer).right
     one_missed = frozenset(sorted(cells.answer)[1:])
     reply = model.revealed_reply(cells, one_missed)
@@ -118,12 +127,12 @@ def test_the_revealed_reply_judges_the_saved_answer():
     nothing = model.revealed_reply(cells, None)
     assert not nothing.right and nothing.said.startswith("You did not answer")
     assert (f"the {count} cells" if count > 1 else "the cell") in nothing.said
-    value = make_problem("value", 2, 4, 2)
+    value = asked(make_problem("value", 2, 4, 2))
     assert model.revealed_reply(value, value.answer + 0.004).right
     wrong = model.revealed_reply(value, value.answer + 1)
     assert not wrong.right and wrong.mistake  # a known mistake, or that none gives it
     assert model.revealed_reply(value, None).said.endswith(
-        f"is {model.answer_text(value, value.answer)}."
+        f"is {model.answer_text(value.problem, value.answer)}."
     )
 
 
@@ -134,8 +143,48 @@ def test_an_average_spread_is_named_as_the_mistake():
     cell = (1, 1)
     answer = float(backward(forward(x, config), grad)[cell])
     problem = Problem("value", 1, config, x, grad, answer, cell=cell)
-    reply = model.revealed_reply(problem, 1.0)  # 4 spread over the 2x2 window
+    reply = model.revealed_reply(asked(problem), 1.0)  # 4 spread over the 2x2 window
     assert not reply.right and "average" in reply.mistake.lower()
+
+
+def test_the_phone_names_equal_mistakes_together_as_the_projector_does():
+    # x = 1 2 2, windows 1×2 at stride 1, ties "first": y = 2, 2; the second window
+    # ties (0, 1) and (0, 2), and "first" sends both windows' dL/dy to (0, 1). Under
+    # "last", "split" and "all" the tie also sends to (0, 2): all three give {(0, 1),
+    # (0, 2)}, so none of them alone is the student's mistake.
+    question = question_from_layer(
+        "cells", x=[[1, 2, 2]], config=PoolConfig("max", (1, 2), stride=1),
+        grad_output=np.ones((1, 2)),
+    )  # fmt: skip
+    picks = frozenset({(0, 1), (0, 2)})
+    assert question.answer == frozenset({(0, 1)})
+    rule = "break ties by another rule (last, split evenly, or all)"
+    # The Exercises' own reply names the first of the three only.
+    assert "last tied cell" in diagnose(question.problem, picks).how
+    reply = model.revealed_reply(question, picks)
+    assert not reply.right and reply.said == "Not quite: 1 right, 1 extra."
+    assert reply.mistake == (
+        f"Your picks are what you get if you {rule}: here, on a tie, the first tied cell "
+        "in reading order gets it all."
+    )
+    # The projector's line for the same answer names the same three rules.
+    (line,) = wrong_lines(question, tally(question, [picks]))
+    assert rule in line
+
+
+def test_a_typed_answer_two_mistakes_give_names_both():
+    # x = 1 2 2 as above, dL/dx at (0, 2) with dL/dy = 1 1: right 0 (the tie goes to
+    # (0, 1)); "last" and "all" give 1, "split evenly" 0.5.
+    question = question_from_layer(
+        "value", x=[[1, 2, 2]], config=PoolConfig("max", (1, 2), stride=1),
+        grad_output=np.ones((1, 2)), cell=(0, 2),
+    )  # fmt: skip
+    assert question.answer == 0.0
+    reply = model.revealed_reply(question, 1.0)
+    rule = "break ties by another rule (last or all)"
+    assert reply.mistake.startswith(f"1 is what you get if you {rule}")
+    split = model.revealed_reply(question, 0.5)
+    assert "the tied cells share it evenly" in split.mistake
 
 
 # -- the pulse ---------------------------------------------------------------------------

@@ -172,7 +172,8 @@ def test_numbers_within_the_tolerance_of_a_mistake_are_grouped_under_it(value_qu
 
 
 def _words(counted):
-    return counted.wrong[0].how, counted.wrong[0].truth, counted.wrong[0].hows
+    first = counted.wrong[0]
+    return first.how, first.truth, first.hows, first.truths
 
 
 def test_other_numbers_are_grouped_at_two_decimals(value_question):

@@ -1,6 +1,6 @@
 """What the lecturer's page computes (pure: no Streamlit): the rooms whose key this
-browser keeps, the join link's address and the question in words. What the projector
-says about the answers: answers.py."""
+browser keeps, the join link's address, who is in (the door) and the question in
+words. What the projector says about the answers: answers.py."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from teaching.class_mode.codes import normal_code
 from teaching.class_mode.questions import Question
 from teaching.exercises.replies import quantity
 from teaching.layer_words import layer_words, upstream_words
+from teaching.numbers import plural
 
 MOST_ROOMS = 5  # the rooms whose keys a browser keeps, newest first
 SECRET_PATTERN = re.compile(r"[A-Za-z0-9_-]{12,64}")  # a key or a recovery code
@@ -99,6 +100,21 @@ def typed_link(link: str) -> str:
     The QR code keeps the whole link: a phone's camera opens only a link with one."""
     parts = urlsplit(link)
     return urlunsplit(("", parts.netloc, parts.path, parts.query, "")).removeprefix("//")
+
+
+# -- who is in ----------------------------------------------------------------------------
+
+
+def joined_words(members: int) -> str:
+    """How many phones joined the room: 'No phone has joined yet.', '1 phone joined.'"""
+    if members == 0:
+        return "No phone has joined yet."
+    return f"{plural(members, 'phone')} joined."
+
+
+def door_words(locked: bool) -> str:
+    """Whether a new phone can join (a member's reload always can)."""
+    return "Locked: no new phone can join." if locked else "Open: new phones can join."
 
 
 # -- the question in words ---------------------------------------------------------------

@@ -11,9 +11,20 @@ analysis apply to it unchanged.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from teaching.class_mode import codes
+from teaching.class_mode.questions import Question
+from teaching.class_mode.tally import wrong_answer
 from teaching.exercises.model import Problem
-from teaching.exercises.replies import Reply, cells_reply, quantity, shown, typed_reply
+from teaching.exercises.replies import (
+    Reply,
+    cells_reply,
+    mistake_sentence,
+    quantity,
+    shown,
+    typed_reply,
+)
 from teaching.layer_words import layer_words, upstream_words
 from teaching.numbers import fmt
 
@@ -86,9 +97,13 @@ def box_text(problem: Problem, answer) -> tuple[str, ...]:
     return (fmt(float(answer), 6).replace("−", "-"),)
 
 
-def revealed_reply(problem: Problem, answer) -> Reply:
+def revealed_reply(question: Question, answer) -> Reply:
     """What the page says once the answer is revealed, about this student's answer
-    (None: they gave none). The Exercises' replies, with their known mistakes."""
+    (None: they gave none): the Exercises' reply, its mistake named as the projector
+    names it (tally.wrong_answer: every known mistake that gives the answer, together;
+    x = 1 2 2 with ties "first": "break ties by another rule (last, split evenly, or
+    all)", not "last" alone)."""
+    problem = question.problem
     if answer is None:
         if problem.kind == "cells":
             count = len(problem.answer)
@@ -98,8 +113,15 @@ def revealed_reply(problem: Problem, answer) -> Reply:
             False, f"You did not answer: {quantity(problem)} is {shown(problem, problem.answer)}."
         )
     if problem.kind == "cells":
-        return cells_reply(problem, frozenset(answer))
-    return typed_reply(problem, answer)
+        reply = cells_reply(problem, frozenset(answer))
+    else:
+        reply = typed_reply(problem, answer)
+    named = None if reply.right else wrong_answer(question, answer)
+    if named is None or named.mistake is None:
+        return reply
+    return replace(
+        reply, mistake=mistake_sentence(problem, answer, how=named.how_all, truth=named.truth_all)
+    )
 
 
 # -- the pulse ----------------------------------------------------------------------------

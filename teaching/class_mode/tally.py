@@ -29,9 +29,9 @@ class WrongAnswer:
     """answer: what was given (for a named mistake, what that mistake gives; a number
     no mistake gives is rounded to 2 decimals, the answer tolerance); count: how many
     gave it; mistake: the mistake's name (teaching.exercises.mistakes.MistakeName) or None
-    ("other"); how / truth: the mistake's own words (None for "other"); hows: what
-    every known mistake that gives this answer does, in the analysis' order (`how`
-    first; empty for "other")."""
+    ("other"); how / truth: the mistake's own words (None for "other"); hows, truths:
+    what every known mistake that gives this answer does, and what is true instead,
+    in the analysis' order (`how`, `truth` first; empty for "other")."""
 
     answer: object
     count: int
@@ -39,12 +39,20 @@ class WrongAnswer:
     how: str | None = None
     truth: str | None = None
     hows: tuple[str, ...] = ()
+    truths: tuple[str, ...] = ()
 
     @property
     def how_all(self) -> str | None:
         """Every mistake that gives this answer, together, as a clause after "what
         you get if you" (None for "other")."""
         return mistakes_words(self.hows or ((self.how,) if self.how else ()))
+
+    @property
+    def truth_all(self) -> str | None:
+        """What is true instead, for every mistake that gives this answer: their
+        distinct truths joined by "; " (tie rules share one: "here, on a tie, ...")."""
+        said = tuple(dict.fromkeys(self.truths or ((self.truth,) if self.truth else ())))
+        return "; ".join(said) if said else None
 
     @property
     def key(self) -> tuple:
@@ -166,8 +174,18 @@ def tally(question: Question, answers: list) -> Tally:
 def _wrong(question, shown, count: int, *, mistake, mistakes: list[Mistake]) -> WrongAnswer:
     if mistake is None:
         return WrongAnswer(shown, count, None)
-    hows = tuple(m.how for m in alike(question, mistake, mistakes))
-    return WrongAnswer(shown, count, mistake.name, mistake.how, mistake.truth, hows)
+    group = alike(question, mistake, mistakes)
+    hows, truths = tuple(m.how for m in group), tuple(m.truth for m in group)
+    return WrongAnswer(shown, count, mistake.name, mistake.how, mistake.truth, hows, truths)
+
+
+def wrong_answer(question: Question, given) -> WrongAnswer | None:
+    """One answer `given` to `question` as the projector names it among the round's
+    wrong answers: tally's own grouping (every known mistake that gives it, together),
+    so a phone's verdict and the projector's line never name different mistakes.
+    None when it is right."""
+    found = tally(question, [given]).wrong
+    return found[0] if found else None
 
 
 def _shown(answer):

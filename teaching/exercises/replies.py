@@ -72,7 +72,15 @@ def typed_reply(problem: Problem, given) -> Reply:
     mistake = diagnose(problem, given)
     if mistake is None:
         return Reply(False, said, f"No known mistake gives {typed}.")
-    return Reply(False, said, f"{typed} is what you get if you {mistake.how}: {mistake.truth}.")
+    sentence = mistake_sentence(problem, given, how=mistake.how, truth=mistake.truth)
+    return Reply(False, said, sentence)
+
+
+def mistake_sentence(problem: Problem, given, *, how: str, truth: str) -> str:
+    """The wrong answer `given` named by what the mistake does (`how`, after "what you
+    get if you") and what is true instead (`truth`): one sentence."""
+    lead = "Your picks are" if problem.kind == "cells" else f"{shown(problem, given)} is"
+    return f"{lead} what you get if you {how}: {truth}."
 
 
 def cells_counts(verdict: Verdict) -> str:
@@ -99,7 +107,9 @@ def cells_reply(problem: Problem, chosen: frozenset) -> Reply:
     mistake = diagnose(problem, frozenset(chosen))
     if mistake is None:
         return Reply(False, said)
-    return Reply(False, said, f"Your picks are what you get if you {mistake.how}: {mistake.truth}.")
+    return Reply(
+        False, said, mistake_sentence(problem, chosen, how=mistake.how, truth=mistake.truth)
+    )
 
 
 def marks_legend(verdict: Verdict) -> str:

@@ -96,8 +96,13 @@ def _switched() -> None:
 
 
 def _switched_on() -> None:
-    st.session_state[LECTURE] = True
-    st.query_params[LECTURE] = "1"
+    switch_lecture(True)
+
+
+def switch_lecture(on: bool) -> None:
+    """Lecture mode on or off, in the session and the link (a widget's callback)."""
+    st.session_state[LECTURE] = on
+    st.query_params[LECTURE] = "1" if on else "0"
 
 
 def lecture_button(*, key: str) -> None:

@@ -6,8 +6,9 @@ keys kept, the join link, the question in words) and answers.py (what the projec
 says about the answers, the bars). Here: qr:
 the QR code (segno); state: its keys, the link, the keys this browser keeps; actions:
 the buttons; live: the room read for a run; views (the chooser, the opening and
-recovery screens), views_join (the join panel), views_room (the room on the
-projector) and views_results (the room's results, question by question; worked out in
+recovery screens), views_join (the join panel and who is in), views_room (the room
+on the projector), views_keys (the recovery code, on the lecturer's own screen) and
+views_results (the room's results, question by question; worked out in
 results, pure)."""
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .state import (
     keys_arrived,
     linked_code,
     remember_rooms,
+    showing_keys,
     showing_results,
 )
 from .views import (
@@ -44,6 +46,7 @@ from .views import (
     unreachable_view,
     waiting_for_keys_view,
 )
+from .views_keys import keys_view
 from .views_results import results_view
 from .views_room import GONE, UNREACHABLE, room_view, watch
 
@@ -100,6 +103,9 @@ def room_screen(code: str) -> None:
             return
         if showing_results():
             results_view(code)
+            return
+        if showing_keys():  # the lecturer's own screen: never the room's
+            keys_view(code)
             return
         current = pulse(code)
         if current.ended:

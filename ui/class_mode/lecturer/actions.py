@@ -1,7 +1,10 @@
 """What the lecturer's buttons do (widget callbacks): open a room, ask, close, reveal,
-vote again, end, and take a recovery code. Each change goes to the store with this
+vote again, end; lock it, unlock it, start it again under a new code; take a
+recovery code, show it, make a new one. Each change goes to the store with this
 browser's key for the room; a refusal (RoomError: a short sentence fit for the page)
-or a database that does not answer is said at the top of the next run."""
+or a database that does not answer is said at the top of the next run. A key the
+store no longer takes (another browser made a new recovery code) is dropped: the page
+then offers the recovery form."""
 
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ from teaching.class_mode.codes import grouped
 from teaching.class_mode.lecturer import RoomKey, with_room, without_room
 from teaching.class_mode.questions import Question, question_from_exercise, question_from_layer
 
+from ...shared.lecture import switch_lecture
 from ..client import address
 from ..database import engine
+from .live import pulse
 from .state import SOURCES, STATE, key_for, say, session_token, show_room
 
 NO_DATABASE = "The class's database did not answer: nothing was changed. Try again in a moment."
@@ -43,14 +48,19 @@ def _question_or_say() -> Question | None:
 
 
 def open_room() -> None:
-    """A new room with the chosen question as its first round; its key kept in this
-    session (and, from this run's end, in this browser); its recovery code shown."""
+    """A new room with the chosen question as its first round."""
     question = _question_or_say()
-    if question is None:
-        return
+    if question is not None:
+        _open_with(question)
+
+
+def _open_with(question: Question) -> str | None:
+    """A new room with `question` as its first round; its key kept in this session
+    (and, from this run's end, in this browser), its recovery code in this session
+    (shown only when asked: views_keys); its code, or None after saying why not."""
     made = _refused_or(store.open_room, token=session_token(), address=address())
     if made is None:
-        return
+        return None
     # The key is kept before the question is asked: a room whose first question fails
     # is still this browser's, and its screen offers to ask again.
     _keep_key(made.code, made.secret)
@@ -62,15 +72,26 @@ def open_room() -> None:
     # Streamlit sends a link change at once, and a page or a test that follows the link
     # read the room before its round, with no round 1 (CI saw it).
     show_room(made.code)
+    return made.code
 
 
-def _control(code: str, change, **arguments) -> None:
-    """store.<change>(engine, code, secret=this browser's key, ...), said when refused."""
+def _control(code: str, change, **arguments):
+    """store.<change>(engine, code, secret=this browser's key, ...), said when refused;
+    its result, or None. A key the store no longer takes is dropped."""
     secret = key_for(code)
     if secret is None:
         say("error", "This browser holds no key for this room.")
-        return
-    _refused_or(change, code, secret=secret, **arguments)
+        return None
+    try:
+        return change(engine(), code, secret=secret, **arguments)
+    except store.NotAllowed as error:
+        say("error", f"{error} Another browser may have made a new recovery code: type it here.")
+        forget(code)
+    except store.RoomError as error:
+        say("error", str(error))
+    except SQLAlchemyError:
+        say("error", NO_DATABASE)
+    return None
 
 
 def _refused_or(change, *arguments, **keywords):
@@ -148,3 +169,77 @@ def recover(code: str) -> None:
 def forget(code: str) -> None:
     """The key kept for `code` no longer opens it: drop it."""
     st.session_state[STATE.rooms] = without_room(STATE.ring(), code)
+    st.session_state[STATE.trusted].discard(code)
+
+
+# -- who is in --------------------------------------------------------------------------------
+
+
+def lock(code: str, locked: bool) -> None:
+    """Close the room to new phones (`locked`) or open it again."""
+    _control(code, store.lock_room, locked=locked)
+
+
+def restart(code: str) -> None:
+    """Start again without the intruders: the room's current question asked as round
+    1 of a new room, under a new code and QR code, and this room ended (its results
+    kept). Why a new room and not this one's members cleared: whoever got in from
+    outside the hall has this code, and would rejoin within a second of the clearing,
+    while a lock would keep out the hall's own phones too. The new code is only on the
+    projector, seen in the hall; the lecturer locks the new room once the hall is in."""
+    question = _current_question(code)
+    if question is None:
+        return
+    if _open_with(question) is not None:
+        _control(code, store.end_room)
+
+
+def _current_question(code: str) -> Question | None:
+    """The question of the room's current round (the chooser's before the first)."""
+    try:
+        current = pulse(code)
+        if current.round_number == 0:
+            return _question_or_say()
+        return store.round_of(engine(), code, current.round_number).question
+    except store.RoomError as error:
+        say("error", str(error))
+    except SQLAlchemyError:
+        say("error", NO_DATABASE)
+    return None
+
+
+# -- the recovery code, on the lecturer's own screen -------------------------------------------
+
+
+def show_keys(code: str, on: bool) -> None:
+    """The recovery code's view (on) or the room again; the code hidden either way
+    (it is shown only when asked, each time)."""
+    st.session_state.pop(STATE.code_shown, None)
+    show_room(code, keys=on)
+
+
+def lecture_off() -> None:
+    """Lecture mode off, on the lecturer's own screen; the code stays hidden until
+    asked for there."""
+    st.session_state.pop(STATE.code_shown, None)
+    switch_lecture(False)
+
+
+def show_code(code: str | None) -> None:
+    """Show the recovery code this session holds for `code` (None: hide it)."""
+    st.session_state[STATE.code_shown] = code
+
+
+def new_recovery_code(code: str) -> None:
+    """A new recovery code, shown at once (it was asked for): the old one and every
+    other browser's key for the room stop opening it."""
+    made = _control(code, store.replace_recovery_code)
+    if made is None:
+        return
+    st.session_state[STATE.recovery_codes][code] = grouped(made)
+    st.session_state[STATE.code_shown] = code
+    say(
+        "success",
+        f"A new recovery code for room {code} is below. The old one and every other "
+        "browser's key no longer open the room.",
+    )

@@ -54,6 +54,11 @@ def pulse(code: str) -> store.Pulse:
     return store.pulse(engine(), code)
 
 
+def door(code: str) -> store.Door:
+    """How many phones joined the room, and whether it is locked."""
+    return store.door(engine(), code)
+
+
 def share_percents(counted: Tally) -> np.ndarray:
     """(H, W) whole percents of the room that picked each cell
     (teaching.class_mode.answers.percent: never 0 for some, never 100 for not all)."""

@@ -3,8 +3,9 @@ widget key, named once, here; its link fields; typed reads): the room on screen 
 the link, `room=K7QX3M`), the keys this browser keeps for its rooms (never in the
 link, never on screen: ui.shared.browser, namespace "class-rooms") and its token
 (namespace "class-lecturer-token": the store counts its tries by it), the recovery code
-shown once, and the question being chosen (an exercise, or the Playground's layer the
-link brought)."""
+made in this session (shown only on the lecturer's own screen, when asked: views_keys),
+and the question being chosen (an exercise, or the Playground's layer the link
+brought)."""
 
 from __future__ import annotations
 
@@ -37,8 +38,9 @@ P = "cls"  # the page's key prefix: every key below starts with it
 ROOMS = "class-rooms"  # the browser storage's namespace for the lecturer's keys
 TOKEN = "class-lecturer-token"  # ... and for this browser's token (a string)
 ROOM_FIELD = "room"  # the link's room code
-VIEW_FIELD = "view"  # the link's view of the room: "results", or none (the room itself)
+VIEW_FIELD = "view"  # the link's view of the room: "results", "keys", or none (the room)
 RESULTS = "results"
+KEYS = "keys"  # the recovery code's view, for the lecturer's own screen
 
 
 @dataclass(frozen=True)
@@ -54,14 +56,17 @@ class Layer:
 class LecturerState:
     """Every key of the Class page. Widgets: source, kind, level, seed, number, open
     (the room's opening), ask, cancel (a new question), close, reveal, vote_again,
-    new, end (the room's controls), recovery and recover (the recovery code)."""
+    new, end (the room's controls), lock, unlock and restart (who is in), recovery and
+    recover (the recovery code typed), keys, show_code, hide_code, new_code and
+    keys_back (the recovery code's view)."""
 
     page: PageKeys = PageKeys.under(P)
     pool: PoolControls = PoolControls.under(f"{P}_pl")  # the Playground layer's fields
     rooms: str = f"{P}_rooms"  # [RoomKey]: this session's and this browser's keys
     trusted: str = f"{P}_trusted"  # codes whose key the store accepted this session
     token: str = f"{P}_token"  # this browser's token: the store counts its tries by it
-    recovery_codes: str = f"{P}_recovery_codes"  # {code: grouped code}: made here, shown
+    recovery_codes: str = f"{P}_recovery_codes"  # {code: grouped code}: made here
+    code_shown: str = f"{P}_code_shown"  # the room whose recovery code was asked to be shown
     layer: str = f"{P}_layer"  # Layer | None: the Playground's, from the link
     layer_error: str = f"{P}_layer_error"  # why the link's layer cannot be asked
     layer_query: str = f"{P}_layer_query"  # the link text the layer was read from
@@ -82,6 +87,16 @@ class LecturerState:
     end_button: str = f"{P}_end"
     recovery: str = f"{P}_recovery"
     recover_button: str = f"{P}_recover"
+    lock_button: str = f"{P}_lock"  # the room closed to new phones
+    unlock_button: str = f"{P}_unlock"
+    restart_button: str = f"{P}_restart"  # the question again in a new room, this one ended
+    door_box: str = f"{P}_door_box"  # how many joined, and the lock
+    keys_button: str = f"{P}_keys"  # to the recovery code's view
+    show_code_button: str = f"{P}_show_code"
+    hide_code_button: str = f"{P}_hide_code"
+    new_code_button: str = f"{P}_new_code"
+    keys_back_button: str = f"{P}_keys_back"
+    keys_lecture_button: str = f"{P}_keys_lecture"  # lecture mode off, in the keys view
     code_box: str = f"{P}_code_box"  # the join code's container (its CSS)
     maps_on: str = f"{P}_maps_on"  # the question's maps in the answers' place
     results_button: str = f"{P}_results"  # the room's results, question by question
@@ -219,18 +234,24 @@ def keys_arrived() -> bool:
     return browser.has_arrived(ROOMS)
 
 
-def show_room(code: str | None, *, results: bool = False) -> None:
+def show_room(code: str | None, *, results: bool = False, keys: bool = False) -> None:
     """The link names `code` (None: the opening screen), with `view=results` for its
-    results, in lecture mode if on."""
+    results or `view=keys` for its recovery code's view, in lecture mode if on."""
     params = {ROOM_FIELD: code} if code else {}
-    if code and results:
-        params[VIEW_FIELD] = RESULTS
+    if code and (results or keys):
+        params[VIEW_FIELD] = RESULTS if results else KEYS
     st.query_params.from_dict(with_lecture(params))
 
 
 def showing_results() -> bool:
     """The link asks for the room's results (a reload keeps them on screen)."""
     return st.query_params.get(VIEW_FIELD) == RESULTS
+
+
+def showing_keys() -> bool:
+    """The link asks for the recovery code's view (never the code itself: a reload
+    shows it hidden, until asked again)."""
+    return st.query_params.get(VIEW_FIELD) == KEYS
 
 
 def say(kind: str, text: str) -> None:

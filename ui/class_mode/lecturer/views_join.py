@@ -1,9 +1,11 @@
 """The room screen's join panel (formatting and placing only): the join code, large
 (the screen's heading), the QR code of the students' link at least 300 px tall with
-whole-pixel modules, the link on one line at lecture mode's text size, and in the
-session that opened the room its recovery code, folded. Projector-ready in either
-mode: a lecturer who never found the Lecture-mode switch still shows a room that
-phones can read from the back of a hall."""
+whole-pixel modules, the link on one line at lecture mode's text size; under it the
+door: how many phones joined (live), whether new ones can, Lock or Unlock, and
+starting again under a new code; then the way to the recovery code's view (never the
+code: views_keys). Projector-ready in either mode: a lecturer who never found the
+Lecture-mode switch still shows a room that phones can read from the back of a
+hall."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ import html
 import math
 
 import streamlit as st
+from sqlalchemy.exc import SQLAlchemyError
 
-from teaching.class_mode.lecturer import typed_link
+from rooms import store
+from teaching.class_mode.lecturer import door_words, joined_words, typed_link
 
 from ...figures.labels import label_px
 from ...figures.style import (
@@ -27,8 +31,10 @@ from ...figures.style import (
     ROOM_LINK_PX,
     ROOM_LINK_SLACK_PX,
 )
+from ...shared import browser
 from ...shared.lecture import lecture_button, lecture_on
-from .live import students_link
+from . import actions
+from .live import door, students_link
 from .qr import QrImage, qr_image
 from .state import STATE
 
@@ -65,7 +71,7 @@ def join_panel(code: str) -> None:
         st.markdown(code)  # six characters of codes.ALPHABET: no markup can hide in it
     link = students_link(code)
     image = _qr(link)
-    st.image(image.svg, width=image.side)
+    st.image(image.svg, width=image.side, alt=f"QR code of the join link {typed_link(link)}")
     link_line(link)
 
 
@@ -82,14 +88,74 @@ def link_line(link: str) -> None:
         )
 
 
-def recovery_code(code: str) -> None:
-    """Folded, in the session that opened the room only: its recovery code; outside
+DOOR_NEWS = "room_door"  # browser.announce_change's topic: the lock, as drawn
+RESTART = (
+    "A new code and QR code ask this question again, and this room ends: whoever "
+    "joined it from outside the hall is left behind. Lock the new room once the hall "
+    "is in."
+)
+
+
+def door_panel(code: str, locked: bool) -> None:
+    """How many joined (live) and whether new phones can; Lock or Unlock; the room
+    started again under a new code (behind a popover: it ends this room). A change of
+    the lock is said (the room's news gives way to it)."""
+    browser.announce_change(DOOR_NEWS, door_words(locked))
+    joined(code, locked)
+    row = st.container(horizontal=True, gap="small")
+    if locked:
+        row.button(
+            "Unlock",
+            key=STATE.unlock_button,
+            icon=":material/lock_open:",
+            on_click=actions.lock,
+            args=(code, False),
+        )
+    else:
+        row.button(
+            "Lock the room",
+            key=STATE.lock_button,
+            icon=":material/lock:",
+            on_click=actions.lock,
+            args=(code, True),
+        )
+    with row.popover("New code", icon=":material/restart_alt:"):
+        st.markdown(RESTART)
+        st.button(
+            "Start again with a new code",
+            key=STATE.restart_button,
+            type="primary",
+            on_click=actions.restart,
+            args=(code,),
+        )
+
+
+@st.fragment(run_every=1)
+def joined(code: str, locked: bool) -> None:
+    """Every second: how many phones joined, and the lock; the whole page again when
+    the lock changed (another of the lecturer's browsers turned it). Nothing when the
+    room cannot be read: the room's own watch says so."""
+    try:
+        now = door(code)
+    except (store.RoomError, SQLAlchemyError):
+        return
+    if now.locked != locked:
+        st.rerun(scope="app")
+    with st.container(key=STATE.door_box):
+        st.markdown(f"**{joined_words(now.members)}** {door_words(now.locked)}")
+
+
+def keys_button(code: str) -> None:
+    """To the recovery code's view (for the lecturer's own screen); beside it, outside
     lecture mode, the switch to it."""
-    recovery = st.session_state[STATE.recovery_codes].get(code)
-    if recovery is not None:
-        with st.expander("Recovery code", icon=":material/key:"):
-            st.markdown(
-                f"**{recovery}** opens this room in another browser. Once this page is "
-                "closed, no page shows it again: note it now."
-            )
-    lecture_button(key=STATE.lecture_button)
+    row = st.container(horizontal=True, gap="small")
+    row.button(
+        "Recovery code",
+        key=STATE.keys_button,
+        icon=":material/key:",
+        on_click=actions.show_keys,
+        args=(code, True),
+        help="On your own screen, not the projector's: the code that opens this room elsewhere.",
+    )
+    with row:
+        lecture_button(key=STATE.lecture_button)

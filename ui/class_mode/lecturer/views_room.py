@@ -41,10 +41,10 @@ from ...shared import browser
 from ...shared.chart import cached, chart
 from ...shared.lecture import HEADER_SEE_THROUGH_CSS, lecture_on
 from . import actions
-from .live import RoundView, pulse, round_view, share_percents
+from .live import RoundView, door, pulse, round_view, share_percents
 from .state import STATE, adopt_layer
 from .views import layer_maps, question_chooser, question_maps, results_button
-from .views_join import join_panel, join_panel_px, recovery_code
+from .views_join import door_panel, join_panel, join_panel_px, keys_button
 
 VOTES = {1: "first vote", 2: "second vote"}
 GONE = ("gone",)  # drawn as: no room has the code (deleted, expired)
@@ -83,6 +83,7 @@ def room_view(code: str, current) -> None:
     # draw again.
     shown = round_view(code, current.round_number) if current.round_number else None
     first = first_vote(code, shown, state=current.state)
+    locked = door(code).locked
     if shown is not None:
         adopt_layer(shown.question)
     st.html(ROOM_SCREEN_CSS if lecture_on() else ROOM_SCREEN_CSS + DESK_TOP_CSS)
@@ -91,7 +92,8 @@ def room_view(code: str, current) -> None:
     right = row.container()
     with left:
         join_panel(code)
-        recovery_code(code)
+        door_panel(code, locked)
+        keys_button(code)
     with right:
         if st.session_state[STATE.choosing] or shown is None:
             browser.announce_change(ROOM_NEWS, CHOOSING, if_silent=True)

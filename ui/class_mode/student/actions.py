@@ -53,6 +53,11 @@ def join(code_text: str, nickname_text: str, *, token: str, from_link: bool) -> 
             f"{where} {code} opens no room (rooms last 12 hours): check it on the projector.",
         )
         return False
+    except store.RoomLocked as error:  # a member's reload is let in: this one is new
+        say("warning", str(error))
+        if from_link:  # the form keeps the code, to try again once the room is open
+            st.session_state[STATE.join_code] = code
+        return False
     except store.RoomError as error:
         say("warning", str(error))
         return False

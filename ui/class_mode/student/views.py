@@ -120,7 +120,7 @@ def room_view(now: RoomNow, *, token: str) -> None:
     st.markdown(heading)  # one line: the question is the screen's
     news = f"{heading}. {question_text(problem, state='open')}"
     if room_round.state == "revealed":  # the verdict first: on a phone, above the fold
-        news = verdict_view(problem, now.mine)
+        news = verdict_view(room_round.question, now.mine)
     status_line(room_round.state, now)
     st.markdown(question_text(problem, state=room_round.state))
     maps(problem, now, token=token)
@@ -258,10 +258,10 @@ def refusal_view(round_number: int) -> None:
             getattr(st, said.kind)(" ".join(said.texts), icon=ICONS[said.kind])
 
 
-def verdict_view(problem: Problem, mine) -> str:
+def verdict_view(question, mine) -> str:
     """The answer revealed: one sentence about this browser's answer, with the known
-    mistake it comes from. Returns it."""
-    reply = revealed_reply(problem, mine)
+    mistakes it comes from (named together, as the projector names them). Returns it."""
+    reply = revealed_reply(question, mine)
     if reply.right:
         st.success(reply.said, icon=":material/check_circle:")
         return reply.said
