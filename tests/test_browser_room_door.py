@@ -10,6 +10,8 @@ Every wait is for a condition on the page or in the database, never a fixed time
 
 from __future__ import annotations
 
+from urllib.parse import parse_qs, urlsplit
+
 import pytest
 from browser import TIMEOUT_MS, exceptions_on, open_page, settle
 from browser_room import (  # database, served, projector: the module's fixtures
@@ -29,6 +31,7 @@ from test_browser_room_live import expect_said
 from rooms import store
 from teaching.class_mode import codes
 from teaching.class_mode.lecturer import door_words, joined_words
+from ui.class_mode.student.views import ENDED
 
 pytestmark = pytest.mark.browser
 
@@ -169,3 +172,26 @@ def test_axe_finds_nothing_on_the_locked_room_and_the_code_s_view(browser, serve
         assert violations(page, mode) == []
     finally:
         context.close()
+
+
+def test_starting_again_under_a_new_code_leaves_those_who_joined_behind(
+    projector, phones, served, database
+):
+    lecturer = Lecturer(projector, served, database)
+    old, intruder = lecturer.code, phones[0]
+    join_by_link(intruder, lecturer.join_link, old)
+    lecturer.expect_text(door_line(1, locked=False))
+    lecturer.press("New code")
+    lecturer.press("Start again with a new code")
+    projector.wait_for_url(lambda url: f"room={old}" not in url, timeout=TIMEOUT_MS)
+    lecturer.code = parse_qs(urlsplit(projector.url).query)["room"][0]
+    lecturer.expect_text(door_line(0, locked=False))
+    lecturer.expect_text("No answers yet.")
+    assert store.pulse(database, old).ended and not store.pulse(database, lecturer.code).ended
+    expect(intruder.get_by_text(ENDED)).to_be_visible(timeout=TIMEOUT_MS)
+    # The hall joins the new room from the projector's new link; then the lecturer locks.
+    join_by_link(phones[1], lecturer.join_link, lecturer.code)
+    lecturer.expect_text(door_line(1, locked=False))
+    lecturer.press("Lock the room")
+    lecturer.expect_text(door_line(1, locked=True))
+    assert exceptions_on(projector) == []
