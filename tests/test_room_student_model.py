@@ -12,6 +12,7 @@ import pytest
 
 from pooling import PoolConfig, backward, forward
 from rooms.pulses import PulseCache
+from rooms.store_reads import TooLong
 from rooms.store_students import NICKNAME_LENGTH, clean_nickname
 from teaching.class_mode import student as model
 from teaching.class_mode.answers import wrong_lines
@@ -43,7 +44,7 @@ def test_a_new_token_is_valid_and_anything_else_a_browser_kept_is_not():
         ("  Ana  ", "Ana"),
         ("**bold** [x](http://a)", "**bold** [x](http://a)"),  # plain text: shown literally
         ("a\nb\tc\u200b\u202ed", "a b cd"),  # controls become spaces, format chars go
-        ("x" * 100, "x" * NICKNAME_LENGTH),
+        ("x" * NICKNAME_LENGTH, "x" * NICKNAME_LENGTH),  # at the cap: kept whole
         ("\u0000\u0007", ""),
         ("e\u0301ve", "\u00e9ve"),  # composed: one character, as typed on another phone
         (
@@ -51,12 +52,18 @@ def test_a_new_token_is_valid_and_anything_else_a_browser_kept_is_not():
             "\u0928\u092e\u0938\u094d\u0924\u0947",
         ),  # marks kept
         ("a\ue000b", "ab"),  # a private-use character goes
-        ("x" * 23 + " y", "x" * 23),  # cut at the limit, no space left at the end
+        ("x" * 21 + " \n y", "x" * 21 + " y"),  # a run of spaces becomes one
     ],
 )
-def test_a_nickname_is_plain_single_line_and_cut_short(typed, kept):
+def test_a_nickname_is_plain_single_line_text(typed, kept):
     """The one cleaning of a nickname, which the store applies to whatever a page sends."""
     assert clean_nickname(typed) == kept
+
+
+def test_a_nickname_past_the_cap_is_refused_not_cut():
+    """Past the box's length it is refused before it is cleaned (TooLong), never cut."""
+    with pytest.raises(TooLong):
+        clean_nickname("x" * (NICKNAME_LENGTH + 1))
 
 
 def test_each_kind_of_question_asks_for_what_its_answer_holds():
