@@ -52,7 +52,7 @@ def test_a_new_token_is_valid_and_anything_else_a_browser_kept_is_not():
             "\u0928\u092e\u0938\u094d\u0924\u0947",
         ),  # marks kept
         ("a\ue000b", "ab"),  # a private-use character goes
-        ("x" * 21 + " \n y", "x" * 21 + " y"),  # a run of spaces becomes one
+        ("x" * 20 + " \n y", "x" * 20 + " y"),  # a run of spaces becomes one
     ],
 )
 def test_a_nickname_is_plain_single_line_text(typed, kept):
