@@ -223,10 +223,9 @@ def wrong_sentence(pair: PairStory) -> str:
             f"window, yet the gradients differ: {products}. {gap}"
         )
     return (
-        f"The averaged image picks its own winners: in {borrowed} of its {windows} windows "
-        "a winner of the averaged image is not a winner of both examples, so there the wrong "
-        "way routes at least one example's error to a cell that example did not pick in that "
-        f"window. {gap}"
+        f"The averaged image picks its own winners: in {borrowed} of its {windows} windows, "
+        "one of them is not a winner of both examples. There the wrong way sends at least "
+        f"one example's error to a cell that example did not pick there. {gap}"
     )
 
 
