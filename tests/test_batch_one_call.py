@@ -12,7 +12,7 @@ from apptest import no_exceptions, open_app
 from cnn.network import NetConfig
 from pooling import PoolConfig, forward
 from teaching.batch.one_call import one_call, one_call_sentences
-from teaching.batch.step_words import step_sentence
+from teaching.batch.step_words import shared_map_words
 from teaching.batch.story import BatchSettings, build_batch_story
 from teaching.numbers import fmt
 
@@ -65,10 +65,9 @@ def test_one_backward_call_sends_each_example_its_own_share(reduction):
         assert call.outside == (0,) * story.size
     said = " ".join(one_call_sentences(one_call(story, 0)))
     share = f"1/{story.size} of its own gradient" if reduction == "mean" else "its own gradient"
-    assert f"loss.{reduction}().backward() on the batch of {story.size} gives" in said
-    assert f"pooling input {share}" in said
-    assert f"over all {story.size}: {fmt(one_call(story, 0).gap)}" in said
-    assert "lands only on its own winners" in said
+    assert f"loss.{reduction}().backward() gives each of the {story.size} examples {share}" in said
+    assert f"example's own gradient is {fmt(one_call(story, 0).gap)}" in said
+    assert "It lands on the example's own winners only" in said
 
 
 def test_the_screen_of_one_backward_call_is_on_the_batch_result():
@@ -108,7 +107,5 @@ def test_the_running_map_is_a_shared_per_position_weights_gradient(reduction):
         bump[cell] = eps
         numeric[cell] = (loss(bump) - loss(-bump)) / (2 * eps)
     np.testing.assert_allclose(story.routing_running(0)[-1], numeric, atol=1e-6)
-    last = story.size - 1
-    assert f"“{reduction} of #0…#{last}” map is what a weight shared per position gets" in (
-        step_sentence(story, 0, last)
-    )
+    said = shared_map_words(reduction)
+    assert f"“{reduction} of #0…#n” map is what a weight shared per position gets" in said

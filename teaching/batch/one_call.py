@@ -70,20 +70,17 @@ def call_code(reduction: str) -> str:
 def one_call_sentences(call: OneCall) -> list[str]:
     """What the screen says, each sentence short enough for a projector."""
     share = f"1/{call.size} of its own gradient" if call.reduction == "mean" else "its own gradient"
+    times = "1/N × " if call.reduction == "mean" else ""
     said = [
-        f"One call of {call_code(call.reduction)} on the batch of {call.size} gives each "
-        f"example's pooling input {share}, through its own graph.",
-        f"Largest gap between that and {'1/N × ' if call.reduction == 'mean' else ''}each "
-        f"example's own dL_n/d(pooling input), over all {call.size}: {gap_words(call.gap)}.",
+        f"One call of {call_code(call.reduction)} gives each of the {call.size} examples "
+        f"{share}, through its own graph.",
+        f"At kernel {call.feature}'s pooling input, the largest gap to {times}each "
+        f"example's own gradient is {gap_words(call.gap)}.",
     ]
     if call.is_max and not any(call.outside):
-        said.append(
-            "Each example's share lands only on its own winners. No averaged example is run."
-        )
+        said.append("It lands on the example's own winners only. No averaged example is run.")
     elif not call.is_max:
-        said.append(
-            "Each example's share spreads over its own windows. No averaged example is run."
-        )
+        said.append("It spreads over the example's own windows. No averaged example is run.")
     return said
 
 

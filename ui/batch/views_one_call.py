@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from teaching.batch.one_call import call_code, one_call, one_call_sentences
+from teaching.batch.one_call import one_call, one_call_sentences
 from teaching.batch.story import BatchStory
 
 from ..figures import grid as grids
@@ -22,8 +22,8 @@ def one_call_view(story: BatchStory) -> None:
     call = one_call(story, feature)
     marks = story.winner_cells(0, feature)
     maps = [
-        (call.own[0], "#0's own dL_0/d(pool input)"),
-        (call.at_pool_input[0], f"#0 after {call_code(call.reduction)}"),
+        (call.own[0], "#0's own gradient"),
+        (call.at_pool_input[0], "#0 after one call"),
     ]
     figures = [
         cached(
@@ -37,7 +37,7 @@ def one_call_view(story: BatchStory) -> None:
         )
         for values, title in maps
     ]
-    words = "\n\n".join([f"**Kernel {feature}.**", *one_call_sentences(call)])
+    words = "\n\n".join(one_call_sentences(call))
     if lecture_on():
         placed = [
             Placed(figure, STATE.one_call_figure(index)) for index, figure in enumerate(figures)
