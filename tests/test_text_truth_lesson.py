@@ -141,6 +141,16 @@ def test_step_six_asks_the_transpose_and_names_s_as_j():
     average = shares(x, PoolConfig("avg", 2)).reshape(-1, x.size)
     assert set((average != 0).sum(axis=1)) == {4} and set((matrix != 0).sum(axis=1)) == {1}
     assert set(matrix.sum(axis=0)[matrix.sum(axis=0) > 0]) == {1}
+    # θ′ of max per window, by central differences: 1 at the winner, 0 elsewhere = S's row.
+    eps = 1e-6
+    for o in range(matrix.shape[0]):
+        for j in range(x.size):
+            bump = np.zeros(x.size)
+            bump[j] = eps
+            up = forward((x.ravel() + bump).reshape(x.shape), PoolConfig("max", 2)).output.ravel()
+            down = forward((x.ravel() - bump).reshape(x.shape), PoolConfig("max", 2)).output.ravel()
+            assert (up[o] - down[o]) / (2 * eps) == pytest.approx(matrix[o, j])
+    assert "max's θ′ is 1 at the winner and 0 elsewhere, the entries of S's row" in chosen.reveal
     texts = [choice.text for choice in chosen.choices]
     assert "Each cell of window o gets dL/dy_o ÷ 4" in texts
     assert any(text.endswith(f"gets {fmt(upstream.sum())}") for text in texts)

@@ -327,7 +327,9 @@ def max_is_a_matrix() -> Step:
         reveal=(
             f"Sᵀ dL/dy = {vector(transposed)}, one entry per cell of x in reading order, "
             f"that is, {cell_list(transposed.reshape(x.shape))}. The backward pass gives the "
-            f"same: {cell_list(grad)}.\n\nS depends on x: move the max and S changes."
+            f"same: {cell_list(grad)}.\n\nThe δ rule of a dense layer, δ = θ′(z) · (what comes "
+            "back), holds per window here: max's θ′ is 1 at the winner and 0 elsewhere, the "
+            "entries of S's row. S depends on x: move the max and S changes."
         ),
     )
 
