@@ -37,7 +37,7 @@ SCREENS = {
 }
 ROUNDING_SCREENS = 1 / 720  # one px over a 720-px screen: layout rounding, not a line
 # Screens of each walked Batch tab with the default link's settings; the others are one.
-BATCH_WALKS = {"pair": 7, "examples": 5, "step": 2, "result": 5}
+BATCH_WALKS = {"pair": 7, "examples": 5, "step": 2, "result": 6}
 
 
 def lecture_screens() -> list[str]:

@@ -34,7 +34,7 @@ from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 pytestmark = pytest.mark.browser
 
 # Screens of each walked tab, with the default link's settings.
-WALKED = {"pair": 7, "step": 2, "examples": 5, "result": 5}
+WALKED = {"pair": 7, "step": 2, "examples": 5, "result": 6}
 TEXT_PX = LECTURE_TEXT_PX  # lecture mode's text, at the least
 NUMBER_PX = LECTURE_CELL_FONT_PX  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab

@@ -44,7 +44,7 @@ CASES = {
     "routing-mean": ("batch?tab=result", {"mean of the routing maps": None}),
     # The wrong way's three maps (untitled): on a projector at 150 % they once sat in
     # three quarters of the row, squeezed, and their numbers spilled out of the cells.
-    "batch-wrong-way": ("batch?tab=result&screen=3", {"": None}),
+    "batch-wrong-way": ("batch?tab=result&screen=4", {"": None}),
     # Ninths sent to an 8x8 x: the arrow heads once sat on the numbers' tops.
     "routing-ninths": (
         f"playground?x={GRID_8}&mode=avg&kh=3&kw=3&pad=1&screen=3",

@@ -106,7 +106,14 @@ def test_lesson_answers_come_back_and_what_does_not_fit_is_dropped():
     stored = round_trip(lesson_storage.to_stored({1: 0, 4: 2}, {3}))
     assert lesson_storage.from_stored(stored, steps) == ({1: 0, 4: 2}, {3})
     bad = {
-        "answers": {"0": 0, "11": 0, "2": len(steps[1].choices), "3": True, "x": 1, "5": 1},
+        "answers": {
+            "0": 0,
+            str(STEP_COUNT + 1): 0,
+            "2": len(steps[1].choices),
+            "3": True,
+            "x": 1,
+            "5": 1,
+        },
         "shown": [0, STEP_COUNT + 1, "2", 2.0, None, 6],
     }
     assert lesson_storage.from_stored(bad, steps) == ({5: 1}, {2, 6})

@@ -182,6 +182,21 @@ def test_the_tie_lab_calls_valid_only_the_splits_that_are_gradients(upstream):
     assert f"{story.tied_windows} windows hold a tie" in sentence
     assert "between 0 and 1" in sentence and "adding up to 1" in sentence
     rows, _ = tie_lab(story)
+    caption = text.tie_lab_caption(rows)
+    # dL/dt on screen is the shift test's own number: the sum of dL/dy over the windows.
+    assert rows[0].slope == pytest.approx(story.grad_output.sum(), abs=1e-6)
+    assert f"add up to dL/dt = {fmt(rows[0].slope)}" in caption
+    for row in rows:
+        failed = f"“{row.ties}” adds up to {fmt(row.total)} and fails"
+        assert (failed in caption) == (not row.total_matches)
+    first = next(row for row in rows if row.ties == "first")
+    if upstream:  # a window with a tie sends dL/dy: central differences see the corner
+        assert not first.matches_central
+        assert "disagree with every one-winner rule, PyTorch's included" in caption
+        assert ("no rule matches" in caption) == (not any(r.matches_central for r in rows))
+    else:
+        assert all(row.matches_central for row in rows)
+        assert "agree with every rule" in caption
     for row in rows:
         shares = story_for(TIED, replace(story.config, ties=row.ties), upstream).shares
         valid = (shares >= 0).all() and np.allclose(shares.sum(axis=(2, 3)), 1)

@@ -39,16 +39,27 @@ def test_lesson_cells_are_named_as_the_pages_name_them():
         assert not re.search(r"\(\d+, \d+\): [−\d]", said), step.title
 
 
-def test_step_four_centre_sits_in_and_wins_every_window():
+def test_step_four_centre_sits_in_more_windows_than_it_wins():
     from pooling.explain import coverage
     from teaching.lesson.model import routed
 
     step = steps()[3]
     x = step.example[0].values
     config = PoolConfig("max", 2, stride=1)
-    y, grad, _ = routed(x, config, 1.0)
-    assert coverage(config, *x.shape)[1, 1] == y.size  # "sits in all of them"
-    assert grad[1, 1] == y.size and step.choices[step.right_choice].text == fmt(y.size)
+    y, grad, argmax = routed(x, config, 1.0)
+    sits = int(coverage(config, *x.shape)[1, 1])
+    wins = int((argmax == 1 * x.shape[1] + 1).sum())
+    assert sits == y.size == 4 and wins == 2 < sits  # sitting in and winning differ
+    assert f"x[1,1] sits in {sits} of them" in step.idea
+    assert grad[1, 1] == wins and step.choices[step.right_choice].text == fmt(wins)
+    assert f"it wins {wins} of its {sits} windows" in step.choices[step.right_choice].why
+    # The rule in the reveal, for any dL/dy: the sum of dL/dy over the windows a cell wins.
+    upstream = np.array([[0.5, -2.0], [3.0, 1.5]])
+    _, grad, argmax = routed(x, config, upstream)
+    for cell in np.ndindex(x.shape):
+        won = argmax == cell[0] * x.shape[1] + cell[1]
+        assert grad[cell] == upstream[won].sum()
+    assert "a cell's gradient is the sum of dL/dy over the windows it wins" in step.reveal
 
 
 def test_step_five_names_a_real_mistake_and_calls_the_split_valid():
@@ -229,11 +240,28 @@ def test_home_says_which_splits_of_a_tie_are_valid(upstream):
 
     said = tie_words(upstream)
     assert "any split that adds up to" not in said.lower()
-    assert "between 0 and 1" in said
+    # The shift test with the number on screen: y(a + t, b + t) = y(a, b) + t, so the
+    # two gradients add up to dL/dy under every valid rule, and twice it under "all".
+    for ties, factor in (("first", 1), ("last", 1), ("split", 1), ("all", 2)):
+        result = forward(np.array([[2.0, 2.0]]), PoolConfig("max", (1, 2), ties=ties))
+        assert backward(result, [[upstream]]).sum() == factor * upstream
+    assert f"dL/da + dL/db must equal dL/dy = {fmt(upstream)}" in said
     if upstream:
+        assert "a fraction between 0 and 1" in said
         assert f"together they would get {fmt(2 * upstream)}" in said
     else:
-        assert "every such split gives both 0" in said
+        assert "every split gives both 0" in said
+
+
+def test_home_says_how_far_an_average_of_two_moves():
+    from ui.home import average_words, two_cell_gradients
+
+    nudge = 0.25
+    before = two_cell_gradients(1.0, 3.0, 2.5, "avg")
+    after = two_cell_gradients(1.0 + nudge, 3.0, 2.5, "avg")
+    assert after[0] - before[0] == nudge / 2  # "moves y by half the nudge"
+    assert "moves y by half the nudge" in average_words(before[1])
+    assert f"**{fmt(2.5 / 2)}**" in average_words(before[1])
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 from pooling import PoolConfig, backward, forward
+from teaching.lesson.steps import STEP_COUNT
 from teaching.links import MAX_VALUE
 from teaching.numbers import fmt
 from ui.shared import browser
@@ -43,18 +44,34 @@ def why_max(a: float, b: float, upstream: float, grad_a: float, grad_b: float) -
 
 
 def tie_words(upstream: float) -> str:
-    """Why a tie of a and b leaves a choice, and which choices are gradients."""
+    """Which splits of a tie of a and b are gradients, by the shift test, in short
+    sentences (the reason in full: TIE_WHY, under "Why?")."""
     said = (
-        f"a = b: a tie. Raising either one raises y, lowering one alone does not, so max "
-        f"has a corner here. PyTorch gives the whole {fmt(upstream)} to the first cell, a. "
-        "Any split that gives a a fraction t of it and b the rest, with t between 0 and 1, "
-        "is a valid choice (a subgradient)"
+        f"a = b: a tie. PyTorch gives the whole {fmt(upstream)} to the first cell, a. "
+        "The shift test: raise a and b by t and y rises by t, so dL/da + dL/db must equal "
+        f"dL/dy = {fmt(upstream)}."
     )
     if upstream == 0:
-        return said + "; with dL/dy = 0 every such split gives both 0."
+        return said + " With dL/dy = 0, every split gives both 0."
     return said + (
-        f"; giving {fmt(upstream)} to both is not: together they would get "
-        f"{fmt(2 * upstream)} (the Playground's Tie lab shows why that fails)."
+        f" Giving a a fraction between 0 and 1 of it and b the rest passes; {fmt(upstream)} "
+        f"to both fails: together they would get {fmt(2 * upstream)}."
+    )
+
+
+TIE_WHY = (
+    "Raising a or b alone raises y, lowering one alone does not: max has a corner at a "
+    "tie, and no single slope. Every split that passes the shift test is a valid "
+    "gradient there; PyTorch picks the first cell. The Playground's Tie lab compares the "
+    "rules."
+)
+
+
+def average_words(share: float) -> str:
+    """Why each cell of an average of two gets half of dL/dy."""
+    return (
+        f"y = (a + b) / 2, so nudging a or b moves y by half the nudge: each gets "
+        f"dL/dy ÷ 2 = **{fmt(share)}**. Average pooling spreads, max pooling routes."
     )
 
 
@@ -92,6 +109,9 @@ def demo() -> None:
         st.subheader("Max pooling: y = max(a, b)")
         metric_row(y, grad_a, grad_b)
         st.markdown(why_max(a, b, upstream, grad_a, grad_b))
+        if a == b:
+            with st.expander("Why?", key="home_why_tie"):
+                st.markdown(TIE_WHY)
         chart(cached(max_curve_figure, a=a, b=b), key=KEY_CURVE)
         st.caption(
             "That is why the forward pass must remember which cell won: the value y "
@@ -101,10 +121,7 @@ def demo() -> None:
         y, grad_a, grad_b = two_cell_gradients(a, b, upstream, "avg")
         st.subheader("Average pooling: y = (a + b) / 2")
         metric_row(y, grad_a, grad_b)
-        st.markdown(
-            f"Both cells move y by half of what they move: each gets dL/dy ÷ 2 = "
-            f"**{fmt(grad_a)}**. Average pooling spreads, max pooling routes."
-        )
+        st.markdown(average_words(grad_a))
         st.markdown(
             "**In a real layer** every window works like this, on its own. Where "
             "windows overlap, a cell collects what each of its windows sends it."
@@ -135,7 +152,7 @@ def page_links() -> None:
     )
     page_link(
         "Lesson",
-        "Ten steps, one idea each: a small live example, a question to answer first, "
+        f"{STEP_COUNT} steps, one idea each: a small live example, a question to answer first, "
         "then the answer with the engine's numbers. Send a class straight to a step.",
     )
     page_link(

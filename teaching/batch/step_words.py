@@ -6,6 +6,18 @@ from __future__ import annotations
 from teaching.batch.story import BatchStory
 
 
+def shared_map_words(reduction: str) -> str:
+    """What the running “mean (or sum) of #0…#n” map is: not one example's gradient split
+    over cells, but what a weight shared per position receives."""
+    return (
+        f"The “{reduction} of #0…#n” map is what a weight shared per position gets, such "
+        "as a bias added to every example's pooling input; no example splits its gradient."
+    )
+
+
+SHARED_MAP_TITLE = "a shared weight's gradient"  # the lecture screen's short name for it
+
+
 def step_sentence(story: BatchStory, feature: int, example: int) -> str:
     """What example `example` adds to the batch's reach, with the counts computed."""
     routed = story.positions_routed(example, feature)

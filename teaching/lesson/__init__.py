@@ -1,1 +1,1 @@
-"""The Lesson's ten steps and what each computes (pure)."""
+"""The Lesson's steps and what each computes (pure)."""

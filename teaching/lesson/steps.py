@@ -1,4 +1,4 @@
-"""The guided lesson's ten steps, in the order of the teaching points (routing, the
+"""The guided lesson's steps, in the order of the teaching points (routing, the
 winner remembered, averaging, overlap, ties, the matrix; then the batch), built once
 per process."""
 

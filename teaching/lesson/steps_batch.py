@@ -1,5 +1,5 @@
-"""Lesson steps 7-10: a batch, the wrong way, mean against sum, and one update from a
-batch (every number from the engine)."""
+"""Lesson steps 7-11: a batch, the wrong way, mean against sum, one update from a batch,
+and the pool that has no weights (every number from the engine)."""
 
 from __future__ import annotations
 
@@ -46,10 +46,9 @@ def each_example_routes_its_own() -> Step:
             Grid("example 2", EXAMPLE_B, marks=winners(EXAMPLE_B, second[2])),
         ),
         question=(
-            "The batch loss is the mean of the examples' losses. Take a network of five "
-            "weights, all shared by the batch, where one example's gradient is "
-            f"{vector(SEED_GRADIENTS[0])} and another's is {vector(SEED_GRADIENTS[1])}. "
-            "What is the batch gradient?"
+            "The batch loss is the mean of the two losses. Past this pool sit five weights "
+            f"shared by both examples: example 1's gradient is {vector(SEED_GRADIENTS[0])}, "
+            f"example 2's {vector(SEED_GRADIENTS[1])}. What is the batch gradient?"
         ),
         choices=(
             Choice(
@@ -73,8 +72,21 @@ def each_example_routes_its_own() -> Step:
             + ("no winner is shared. " if not shared else f"both send to {shared}. ")
             + f"The batch gradient of the five weights is {vector(mean)}"
             + (f"; {weights} gets 0 this step (its two gradients cancel)." if weights else ".")
+            + "\n\n"
+            + shared_per_position(first[1], second[1])
         ),
         mistake=cancel_mistake(cancelled),
+    )
+
+
+def shared_per_position(first: np.ndarray, second: np.ndarray) -> str:
+    """What the mean of the two routing maps (H, W) is: the gradient of a weight shared
+    per position, each half from one example's own winner."""
+    mean = (first + second) / 2
+    return (
+        f"The mean of the two maps, {cell_list(mean)}, is what a weight shared per position "
+        "would get, such as a bias added to each cell of x. Each part comes from one "
+        "example's own winner; no example split its gradient."
     )
 
 
@@ -106,11 +118,11 @@ def the_wrong_way() -> Step:
     nobodys = [cell for cell in taken if cell not in own]
     names = ", ".join(map(cell_name, nobodys))
     return Step(
-        title="The wrong way: average first",
+        title="The wrong way: one averaged example",
         idea=(
-            "Take the same two examples, but average the inputs (and the error) first, then "
-            "go back once. Compare with the mean of the examples' own routing maps: the "
-            "gradient of a bias added to every example's input."
+            "Average the same two examples into one input, then run that one averaged "
+            "example forward and back. Compare with the mean of the examples' own routing "
+            "maps, the gradient of a bias added to every example's input."
         ),
         example=(
             Grid("the averaged input", averaged, marks=winners(averaged, argmax)),
@@ -141,7 +153,11 @@ def the_wrong_way() -> Step:
                 else "The averaged input's winners take everything."
             )
         ),
-        mistake="“Average the error first, then back-propagate once”.",
+        mistake=(
+            "“Average the examples into one, run it forward and back once: that is the batch "
+            "gradient”. What loss.mean().backward() does instead: it averages the losses, "
+            "and sends each example 1/N through its own graph."
+        ),
     )
 
 
@@ -235,16 +251,16 @@ def one_step_from_a_batch() -> Step:
             ),
         ),
         reveal=(
-            f"Each example's gradient comes from its own forward and backward pass; only "
-            f"the gradients are averaged, never the losses. K[0,0]: {fmt(entry[0], 4)} − "
+            "The losses are averaged into one objective, the mean loss; its gradient is the "
+            "mean of the examples' own gradients, each from its own forward and backward "
+            f"pass. K[0,0]: {fmt(entry[0], 4)} − "
             f"{rate} × ({fmt(entry[1], 4)}) = {fmt(entry[2], 4)}.\n\nThe mean loss {both}; "
             f"#0's own loss {own_0}, #1's {own_1}"
-            + (": one step serves the batch, not each example. " if own_0 != own_1 else ". ")
-            + "The pool has "
-            "no weights: the step moves the kernel, to which the pool routed the gradient."
+            + (": one step serves the batch, not each example." if own_0 != own_1 else ".")
         ),
         mistake=(
-            "“The losses are averaged first, so losses of 2 and −2 cancel and nothing is learned”."
+            "“The losses are averaged, so losses of 2 and −2 cancel and nothing is learned”: "
+            "the mean loss is then 0, its gradient need not be."
         ),
     )
 
@@ -253,4 +269,67 @@ def loss(value: float) -> str:
     return fmt(value, LOSS_DECIMALS)
 
 
-BATCH_STEPS = (each_example_routes_its_own, the_wrong_way, mean_or_sum, one_step_from_a_batch)
+def conv_backward_entry(pair, example: int, entry: tuple[int, int]) -> float:
+    """dL_n/dK[a,b] of kernel pair.feature by the convolution's own backward, written
+    out: the routed map dL_n/d(pool input) (CH, CW), through the ReLU's mask, times the
+    image cells that K[a,b] met at each position, summed."""
+    trace, feature = pair.trace, pair.feature
+    at_conv = pair.routed[example]
+    if trace.relu:
+        at_conv = at_conv * (trace.conv[example, feature] > 0)
+    rows, cols = at_conv.shape
+    a, b = entry
+    image = trace.x[example, 0]
+    return float((at_conv * image[a : a + rows, b : b + cols]).sum())
+
+
+def the_pool_has_no_weights() -> Step:
+    """Step 10's update, from the pool's side: nothing in the pool moves; its gradient
+    goes down to the convolution, whose own backward pass makes dL/dK."""
+    pair = build_pair(build_batch_story(PAIR_SETTINGS), 0)
+    by_hand = conv_backward_entry(pair, 0, (0, 0))
+    return Step(
+        title="The pool has no weights",
+        idea=(
+            "The last step's update moved the kernel K. The max pool sits between the "
+            "convolution and the linear layer, and it too passes a gradient back."
+        ),
+        example=(
+            Grid("dL_0/dK: what reaches K from #0", np.round(pair.kernel_grads[0], 2), "gradient"),
+        ),
+        question="What does one SGD step change in the max pool?",
+        choices=(
+            Choice(
+                "Nothing: it has no weights, only settings; it routes the gradient down to "
+                "the convolution",
+                True,
+                "max of a window has nothing to learn: its size, stride and mode are fixed.",
+            ),
+            Choice(
+                "Its weights, by −η times their gradient",
+                False,
+                "a max pool holds no weights; the gradient it passes on is for the convolution.",
+            ),
+            Choice(
+                "The winners it stored, kept for the next step",
+                False,
+                "the winners are picked again in every forward pass, from the new activations.",
+            ),
+        ),
+        reveal=(
+            "The pool hands its routed map, dL/d(pool input), through the ReLU to the "
+            "convolution's output z. The convolution's own backward pass then gives "
+            "dL/dK[a,b] = Σ_ij dL/dz[i,j] · x[i+a, j+b], example by example.\n\n"
+            f"Written out for #0 and K[0,0], that sum is {fmt(by_hand, 4)}: the map's "
+            f"top-left cell, {fmt(round(pair.kernel_grads[0][0, 0], 2))}."
+        ),
+    )
+
+
+BATCH_STEPS = (
+    each_example_routes_its_own,
+    the_wrong_way,
+    mean_or_sum,
+    one_step_from_a_batch,
+    the_pool_has_no_weights,
+)

@@ -15,6 +15,7 @@ from teaching.numbers import fmt
 from teaching.words import MARK_LEGEND
 
 from .model import LayerStory
+from .ties import TieRow
 
 
 def cell_name(prefix: str, cell: Cell) -> str:
@@ -197,14 +198,48 @@ def ledger_caption(story: LayerStory, cell: Cell) -> str:
 
 
 def tie_lab_sentence(story: LayerStory) -> str:
-    """Which splits of a tied window's dL/dy are true gradients (subgradients of max)."""
+    """Which splits of a tied window's dL/dy are true gradients, in short sentences."""
     windows = story.tied_windows
     return (
-        f"{windows} window{'s hold' if windows > 1 else ' holds'} a tie. Max has a corner "
-        "there, and any rule that gives each tied cell a fraction of dL/dy, every fraction "
-        "between 0 and 1 and together adding up to 1, is a valid choice (a subgradient); "
-        "giving every tied cell all of dL/dy is not."
+        f"{windows} window{'s hold' if windows > 1 else ' holds'} a tie. A rule that gives "
+        "each tied cell a fraction of dL/dy, every fraction between 0 and 1 and all adding "
+        "up to 1, gives a valid gradient; giving every tied cell all of dL/dy does not."
     )
+
+
+def tie_lab_caption(rows: list[TieRow]) -> str:
+    """The shift test and the central differences, with this screen's numbers: rows
+    from tie_lab, one per tie rule, all sharing one measured slope dL/dt."""
+    slope = rows[0].slope
+    failing = [
+        f"“{row.ties}” adds up to {fmt(row.total)} and fails"
+        for row in rows
+        if not row.total_matches
+    ]
+    verdict = f"here {'; '.join(failing)}" if failing else "here every rule passes"
+    central = [row.ties for row in rows if row.matches_central]
+    shift = (
+        "The shift test: raise every cell of x by t and every max rises by t. So a true "
+        f"gradient's cells add up to dL/dt = {fmt(slope)}, the slope of L along that "
+        f"move; {verdict}."
+    )
+    if len(central) == len(rows):
+        return f"{shift} Central differences agree with every rule: each tied window's dL/dy is 0."
+    matched = f"only “{central[0]}” matches them" if central else "no rule matches them"
+    one_winner = set(ONE_WINNER) & set(central)
+    said = "with every one-winner rule, PyTorch's included" if not one_winner else "with some rules"
+    return f"{shift} Central differences disagree {said}: {matched}."
+
+
+ONE_WINNER = ("first", "last")  # the tie rules that give a tied window's dL/dy to one cell
+TIE_LAB_WHY = (
+    "A tied cell nudged up moves y, nudged down it does not: max has a corner there, and "
+    "no single derivative. A central difference averages the two one-sided slopes, so "
+    "each tied cell gets half of its window's dL/dy. With two tied cells that is “split”; "
+    "with k ≥ 3 it adds up to k/2 times dL/dy and matches no rule, unless dL/dy is 0. Any "
+    "rule that passes the shift test gives a valid gradient at the corner (a subgradient); "
+    "PyTorch keeps the first cell."
+)
 
 
 def _column(values) -> str:

@@ -32,6 +32,7 @@ from .state import (
 from .views import batch_view, result_view
 from .views_checks import checks_view, reduction_table, wrong_view
 from .views_examples import per_example_view
+from .views_one_call import one_call_view
 from .views_pair import pair_view
 from .views_parameters import parameters_view
 from .views_step import step_view
@@ -77,7 +78,8 @@ def result_and_checks(story: BatchStory) -> None:
     screens = [
         Screen("The batch's gradients", lambda: result_view(story)),
         Screen("Checked on the spot", lambda: checks_view(story)),
-        Screen("The wrong way: average first", lambda: wrong_view(story)),
+        Screen("One backward call on the batch's loss", lambda: one_call_view(story)),
+        Screen("The wrong way: one averaged example", lambda: wrong_view(story)),
         Screen("Mean against sum", lambda: reduction_table(story)),
         Screen("Every weight, and the code", lambda: own_notebook(story)),
     ]

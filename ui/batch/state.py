@@ -104,6 +104,10 @@ class BatchState:
         """Two examples' maps: stage ("input", "routed", "averaged", ...), map index."""
         return f"{P}_fig_pair_{stage}_{index}"
 
+    def one_call_figure(self, index: int) -> str:
+        """The one-backward-call screen's maps: 0, example #0's own; 1, after the call."""
+        return f"{P}_fig_one_call_{index}"
+
     def pair_argmax(self, example: int) -> str:
         return f"{P}_pair_argmax_{example}"
 

@@ -37,7 +37,10 @@ def checks_view(story: BatchStory) -> None:
 def wrong_sentence(story: BatchStory) -> str:
     """The wrong way against the right one, with the facts of this batch (kernel 0)."""
     gap = f"Largest gap between the wrong and the right dL/dK: **{fmt(story.wrong_gap)}**."
-    lead = "**The wrong way**: average the images and the error first, then back-propagate once"
+    lead = (
+        "**The wrong way**: average the images into one, and run that one averaged example "
+        "forward, then back with the averaged error"
+    )
     if story.reduction == "sum":
         lead += f" (and multiply by N = {story.size} to compare with the sum)"
     if story.wrong_gap < SUMMATION_ORDER:

@@ -34,7 +34,7 @@ def pair_view(story: BatchStory) -> None:
         Screen("What the forward pass keeps", lambda: stored_stage(pair)),
         Screen("Backward", lambda: backward_stage(pair)),
         Screen("One step from the batch", lambda: update_stage(pair)),
-        Screen("The wrong way: average first", lambda: wrong_maps_stage(pair)),
+        Screen("The wrong way: one averaged example", lambda: wrong_maps_stage(pair)),
         Screen("Wrong against right", lambda: wrong_kernels_stage(pair)),
         Screen("Mean against sum", lambda: sum_stage(pair)),
     ]
@@ -183,8 +183,8 @@ def wrong_maps_stage(pair: PairStory) -> None:
         for index in (0, 1)
     ]
     lead_and_maps(
-        "**The wrong way: average first.** Average the two images and their errors, then "
-        f"go back once through the averaged image{doubled}.",
+        "**The wrong way: one averaged example.** Average the two images into one, run it "
+        f"forward, then back once with the two errors' mean{doubled}.",
         figures,
         key="averaged",
     )
@@ -223,10 +223,9 @@ def wrong_sentence(pair: PairStory) -> str:
             f"window, yet the gradients differ: {products}. {gap}"
         )
     return (
-        f"The averaged image picks its own winners: in {borrowed} of its {windows} windows "
-        "a winner of the averaged image is not a winner of both examples, so there the wrong "
-        "way routes at least one example's error to a cell that example did not pick in that "
-        f"window. {gap}"
+        f"The averaged image picks its own winners: in {borrowed} of its {windows} windows, "
+        "one of them is not a winner of both examples. There the wrong way sends at least "
+        f"one example's error to a cell that example did not pick there. {gap}"
     )
 
 

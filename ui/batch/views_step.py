@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from teaching.batch.step_words import SHARED_MAP_TITLE, shared_map_words
 from teaching.batch.story import BatchStory
 from ui.batch.step_frames import DESK, PROJECTOR, REACHED_TITLE, REACHED_X, REACHED_Y
 from ui.shared.frame_player import FrameWords, frame_player, frame_words
@@ -78,6 +79,7 @@ def step_view(story: BatchStory) -> None:
         with cell:
             figure, key = shown(name)
             chart(figure, key=key)
+    st.caption(shared_map_words(story.reduction))
     frame_words(keys=STATE.frames, lecture=False)
     chart(reached_figure(story, feature, example), key=keys["reached"])
 
@@ -111,7 +113,10 @@ def lecture_step_view(story: BatchStory, feature: int, example: int, *, shown, p
     tell(
         "step",
         [
-            Screen(f"What each example routes, and the {story.reduction}", routing_screen),
+            Screen(
+                f"What each example routes; the {story.reduction}: {SHARED_MAP_TITLE}",
+                routing_screen,
+            ),
             Screen("What the batch has reached", reach_screen),
         ],
         keys=STATE.walk,

@@ -46,9 +46,9 @@ from .state import (
 from .train_frames import KernelLook, TrainingBlock, kernel_arguments, loss_arguments
 
 WHAT_A_STEP_CHANGES = (
-    "Pooling has no weights: each step changes the convolution kernels (drawn here) "
-    "and biases through the gradient the pool routes back (a kernel whose ReLU is off "
-    "at every position of every example gets none), and the linear layer after the pool."
+    "Pooling has no weights. Each step changes the linear layer after the pool, and the "
+    "convolution kernels (drawn here) and biases through the gradient the pool routes "
+    "back. A kernel whose ReLU is off at every position of every example gets none."
 )
 WORDS = FrameWords(
     noun="step",

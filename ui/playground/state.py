@@ -95,6 +95,7 @@ class PlaygroundState:
     load_ties: str = f"{P}_load_ties"
     fig_ties: str = f"{P}_fig_ties"
     tie_table: str = f"{P}_tie_table"
+    tie_why: str = f"{P}_tie_why"  # the Tie lab's "Why?" expander
     code: tuple[str, str] = (f"{P}_code_torch", f"{P}_code_numpy")  # the two downloads
 
     def preset_button(self, name: str) -> str:

@@ -123,12 +123,6 @@ def tie_view(story: LayerStory) -> None:
         ]
     )
     st.dataframe(table, hide_index=True, width="stretch", key=STATE.tie_table)
-    st.caption(
-        "Moving every input up by t moves every max up by t, so a true gradient must "
-        "add up to dL/dt, the slope of L along that move: where the sums disagree, the "
-        "rule's dL/dx is not a gradient. In brackets: the largest gap to central "
-        "differences. A central difference at a tie gives each tied cell half of "
-        "the upstream value (nudged up, the cell moves y; nudged down, it does not): "
-        "with two tied cells that is exactly “split”; with three or more, no rule "
-        "matches it unless that window's dL/dy is 0, because max has no derivative there."
-    )
+    st.caption(text.tie_lab_caption(rows))
+    with st.expander("Why?", key=STATE.tie_why):
+        st.markdown(text.TIE_LAB_WHY)
