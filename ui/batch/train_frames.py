@@ -22,7 +22,7 @@ from teaching.batch.trajectory import Reached, Trajectory
 from teaching.numbers import fmt
 from ui.figures.frame_data import line_frames_data, traces_frames_data
 
-from ..figures.mosaic import MosaicFit, mosaic_fit, mosaic_room, small_multiples
+from ..figures.mosaic import MosaicFit, mosaic_fit, mosaic_layout_px, small_multiples
 
 BLOCK = 20  # steps a block adds
 AHEAD = 10  # frames before the last the browser asks for the next block (2.5 s of Play)
@@ -72,7 +72,7 @@ def kernels_fit(states: list[Reached], look: KernelLook) -> MosaicFit:
         titles,
         kind="value",
         most_columns=KERNELS_A_ROW,
-        room=mosaic_room(look.width_px, lecture=look.lecture, colour_bar=look.colour_bar),
+        layout_px=mosaic_layout_px(look.width_px, lecture=look.lecture, colour_bar=look.colour_bar),
         lecture=look.lecture,
     )
 
