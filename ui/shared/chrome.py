@@ -78,7 +78,10 @@ def page_frame(title: str, intro: str, *, heading: bool = True, menu_folded: boo
         initial_sidebar_state="collapsed" if lecture or menu_folded else "auto",
     )
     css = PAGE_CSS + (LECTURE_CSS if lecture else "")
-    st.html(f"<style>{css}</style>")  # a page that lost its server reloads: browser.js
+    # The page's style in an element of the main column, where it has always been (a
+    # style-only st.html would go to Streamlit's event container instead and move every
+    # page up by the column's gap). A page that lost its server reloads: browser.js.
+    st.html(f"<style>{css}</style><span hidden></span>")
     sidebar_top()
     if heading:
         page_heading(title, intro)
