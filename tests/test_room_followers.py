@@ -41,13 +41,13 @@ def test_a_page_that_left_its_room_is_not_followed():
     assert followers.due({"K7QX3M": OPEN_2, "ZZ22ZZ": OPEN_2}, now=0.0) == []
 
 
-def test_the_readme_says_how_often_the_process_and_the_page_look():
+def test_the_class_mode_docs_say_how_often_the_process_and_the_page_look():
     from conftest import ROOT
 
     from ui.class_mode.student.live import POLL_S
     from ui.class_mode.student.push import PUSH_S
 
-    words = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    words = " ".join((ROOT / "docs" / "class-mode.md").read_text(encoding="utf-8").split())
     assert 1 / PUSH_S == 4 and "four times a second" in words
     assert POLL_S == 4 and "looks for itself every four seconds" in words
 

@@ -149,8 +149,8 @@ def test_counts_are_per_process_and_thread_safe():
     assert sum(allowed) == 10_000  # exactly the limit, of 16,000
 
 
-def test_the_readme_states_the_limits_and_the_pruning_as_they_are():
-    text = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+def test_the_class_mode_docs_state_the_limits_and_the_pruning_as_they_are():
+    text = " ".join((Path(__file__).parents[1] / "docs" / "class-mode.md").read_text().split())
     assert {limit.window_s for limit in limits.LIMITS} == {60}  # "a minute allows"
     assert (
         f"a browser {limits.RECOVERY_PER_TOKEN.count} wrong recovery codes, "

@@ -62,8 +62,8 @@ def test_the_wrong_way_is_compared_on_the_sum_s_scale_and_agrees_for_one_example
 @pytest.mark.parametrize("ties", ["first", "split"])
 def test_the_pair_counts_windows_where_the_average_borrows_a_winner(ties):
     from teaching.batch.pair import build_pair
+    from teaching.batch.pair_words import wrong_sentence
     from teaching.batch.story import build_batch_story, winner_masks
-    from ui.batch.views_pair import wrong_sentence
 
     pool = PoolConfig("max", 2, ties=ties)
     story = build_batch_story(batch_settings(network=replace(batch_settings().network, pool=pool)))

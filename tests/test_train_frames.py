@@ -16,6 +16,7 @@ from test_batch_model import settings
 from cnn.network import NetConfig
 from pooling import PoolConfig
 from teaching.batch.story import start_trajectory
+from teaching.batch.train_words import divergence_text, losses_sentence
 from teaching.numbers import fmt
 from ui.batch import state as batch_state
 from ui.batch.cache import stream_id
@@ -25,11 +26,9 @@ from ui.batch.train_frames import (
     STEPS_MAX,
     KernelFrames,
     KernelLook,
-    divergence_text,
     kernel_arguments,
     kernels_fit,
     loss_arguments,
-    losses_sentence,
     run_states,
     short_divergence_text,
     training_block,

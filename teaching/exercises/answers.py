@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pooling.config import Cell
 from teaching.tolerances import close_enough
 
 from .model import Problem
@@ -71,6 +72,20 @@ def check_cells(problem: Problem, chosen: frozenset) -> Verdict:
         extra=frozenset(chosen - answer),
         hits=frozenset(chosen & answer),
     )
+
+
+def cell_marks(problem: Problem, picks: frozenset, *, checked: bool) -> dict[str, tuple[Cell, ...]]:
+    """The cells picked on x, marked as picks; once checked (or revealed, in class),
+    marked right, missed and extra instead: {mark: its cells (row, col), sorted}, the
+    fields of ui/figures/answer_marks.AnswerMarks."""
+    if not checked:
+        return {"picks": tuple(sorted(picks))}
+    verdict = check_cells(problem, picks)
+    return {
+        "right": tuple(sorted(verdict.hits)),
+        "missed": tuple(sorted(verdict.missing)),
+        "extra": tuple(sorted(verdict.extra)),
+    }
 
 
 def check_number(problem: Problem, given: float) -> Verdict:

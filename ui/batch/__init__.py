@@ -1,8 +1,10 @@
 """The Batch page: a tiny CNN on a mini-batch, routed example by example, averaged
 where the parameters are shared. What it computes is the shared pure model
-teaching.batch (the Lesson tells it too); cache: that model built once per input;
-state: the page's one declaration and its callbacks; inputs: the sidebar and the image
-editor; code: the snippets; views and views_*: one function per tab."""
+teaching.batch (the Lesson tells it too; its snippets are teaching.batch.code);
+cache: that model and its snippets built once per input; state: the page's one
+declaration and its callbacks; inputs: the sidebar and the image editor; step_frames
+and train_frames: the step-through's and the training's frames for the frame player;
+views and views_*: one function per tab."""
 
 from __future__ import annotations
 

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from teaching.batch.train_words import divergence_text, losses_sentence
 from teaching.batch.trajectory import Reached, Trajectory
 from teaching.numbers import fmt
 from ui.figures.frame_data import line_frames_data, traces_frames_data
 
-from ..figures.mosaic import MosaicFit, mosaic_fit, mosaic_room, small_multiples
+from ..figures.mosaic import MosaicFit, mosaic_fit, mosaic_layout_px, small_multiples
 
 BLOCK = 20  # steps a block adds
 AHEAD = 10  # frames before the last the browser asks for the next block (2.5 s of Play)
@@ -71,7 +72,7 @@ def kernels_fit(states: list[Reached], look: KernelLook) -> MosaicFit:
         titles,
         kind="value",
         most_columns=KERNELS_A_ROW,
-        room=mosaic_room(look.width_px, lecture=look.lecture, colour_bar=look.colour_bar),
+        layout_px=mosaic_layout_px(look.width_px, lecture=look.lecture, colour_bar=look.colour_bar),
         lecture=look.lecture,
     )
 
@@ -100,38 +101,8 @@ def run_states(trajectory: Trajectory, last: int) -> list[Reached]:
 # -- words ------------------------------------------------------------------------------
 
 
-def losses_sentence(reduction: str, losses: list[float]) -> str:
-    """The desk's three metrics as one sentence: steps taken, the batch loss now and
-    its change from the step before, the loss before the first step."""
-    taken = len(losses) - 1
-    now = (
-        f"Batch loss ({reduction}) after {taken} step{'s' * (taken != 1)}: **{fmt(losses[-1], 4)}**"
-    )
-    if taken == 0:
-        return f"{now}, before any step."
-    change = losses[-1] - losses[-2]
-    return (
-        f"{now} ({'+' if change > 0 else ''}{fmt(change, 4)} from the step before); "
-        f"before the first step: {fmt(losses[0], 4)}."
-    )
-
-
 def step_line(rate: float, reduction: str) -> str:
     return f"Each step: θ ← θ − {fmt(rate)} · dL/dθ, L the batch's {reduction} loss."
-
-
-def divergence_text(reached: Reached, *, rate: float, reduction: str) -> str:
-    return (
-        f"Step {reached.diverged_at} ran away: at learning rate {rate} "
-        f"with the {reduction} loss, each step overshoots the minimum further than the "
-        "last, and the loss grows instead of shrinking. Training stopped there; what you see "
-        f"is after step {reached.taken}. Reset, and try a smaller learning rate"
-        + (
-            " or the mean loss (the sum makes each step N times longer)."
-            if reduction == "sum"
-            else "."
-        )
-    )
 
 
 def short_divergence_text(reached: Reached, *, reduction: str) -> str:

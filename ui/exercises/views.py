@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import streamlit as st
 
 from teaching.exercises.answers import (
-    check_cells,
     check_number,
     check_size,
     parse_number,
@@ -22,7 +21,6 @@ from teaching.links import SEED_MAX
 from teaching.words import pad_label
 
 from ..figures import grid as grids
-from ..figures.answer_marks import AnswerMarks, answer_map
 from ..figures.mosaic import small_multiples
 from ..figures.style import (
     ANSWER_MAP_PX,
@@ -36,6 +34,7 @@ from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
 from ..shared.player import back_and_next
 from ..shared.state import literal
+from ..shared.tappable import tappable_x
 from .state import (
     STATE,
     ProblemId,
@@ -157,19 +156,6 @@ def problem_view(problem: Problem, pid: ProblemId) -> None:
         score_view()
 
 
-def cell_marks(problem: Problem, picks: frozenset, *, checked: bool) -> AnswerMarks:
-    """The cells picked on x, marked as picks; once checked (or revealed, in class),
-    marked right, missed and extra instead."""
-    if not checked:
-        return AnswerMarks(picks=tuple(sorted(picks)))
-    verdict = check_cells(problem, picks)
-    return AnswerMarks(
-        right=tuple(sorted(verdict.hits)),
-        missed=tuple(sorted(verdict.missing)),
-        extra=tuple(sorted(verdict.extra)),
-    )
-
-
 def plane_maps(problem: Problem, pid: ProblemId) -> None:
     """x (to click, for cells), and dL/dy beside it (for a value). In lecture mode x
     alone takes the maps' column, at a width whose cells hold the marks clear of the
@@ -183,19 +169,16 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
     left, right = (st.container(), None) if alone else st.columns(2)
     with left:
         if problem.kind == "cells":
-            figure = cached(
-                answer_map,
-                values=problem.x,
-                title="x",
-                overlay=overlay,
-                marks=cell_marks(
-                    problem, chosen_cells(pid), checked=STATE.checked_answer(pid) is not None
-                ),
-                width_px=LECTURE_PICK_MAP_PX if alone else ANSWER_MAP_PX,
-                clickable=True,
-            )
             key = STATE.pick_chart(pid, STATE.clicks_so_far())
-            chart(figure, key=key, on_select=lambda: toggle_cell(pid, key))
+            tappable_x(
+                problem,
+                chosen_cells(pid),
+                checked=STATE.checked_answer(pid) is not None,
+                overlay=overlay,
+                width_px=LECTURE_PICK_MAP_PX if alone else ANSWER_MAP_PX,
+                key=key,
+                on_select=lambda: toggle_cell(pid, key),
+            )
         else:
             map_chart(problem.x, title="x", overlay=overlay, key=STATE.fig_x)
     if problem.kind == "value":

@@ -28,8 +28,8 @@ def share_cell_px(
     the column leaves after the margins, no more than style.CELL_PX, and short enough
     that the rows fit `tall_px`."""
     rows, cols = shape
-    room = width_px / layouts.lecture_scale(lecture)
-    across = (room - style.ROOM_MARGIN["l"] - style.ROOM_MARGIN["r"]) / cols
+    layout_px = width_px / layouts.lecture_scale(lecture)
+    across = (layout_px - style.ROOM_MARGIN["l"] - style.ROOM_MARGIN["r"]) / cols
     return min(style.CELL_PX, across, tall_px / rows)
 
 

@@ -62,14 +62,14 @@ class MapFrames:
     decimals: int = 3
     static_values: np.ndarray | None = None  # (H, W): the numbers when they stay
 
-    def room(self, lecture: bool) -> float:
+    def layout_px(self, lecture: bool) -> float:
         return self.width_px / layouts.lecture_scale(lecture)
 
     def column_cell(self, lecture: bool) -> int:
         """The cell grid_figure's column gives this map, padding in (sizes.cell_px)."""
         rows = self.shape[0] + 2 * self.padding[0]
         cols = self.shape[1] + 2 * self.padding[1]
-        return sizes.cell_px(rows, cols, self.room(lecture))
+        return sizes.cell_px(rows, cols, self.layout_px(lecture))
 
     def numbers(self, *, lecture: bool) -> MapNumbers:
         """How grid_figure writes this map's numbers, over every frame."""
@@ -91,7 +91,7 @@ class MapFrames:
         fit over every frame is most of the time this takes)."""
         exponent = (numbers or self.numbers(lecture=lecture)).exponent
         suffix = f" (×{power_of_ten(exponent)})" if exponent else ""
-        wrapped = [layouts.wrapped_title(t + suffix, self.room(lecture)) for t in self.titles]
+        wrapped = [layouts.wrapped_title(t + suffix, self.layout_px(lecture)) for t in self.titles]
         most = max(lines for _, lines in wrapped)
         return [layouts.padded_title(text, lines, most)[0] for text, lines in wrapped], most
 

@@ -234,12 +234,12 @@ def grid_figure(
     values = np.asarray(values, dtype=np.float64)
     rows = values.shape[0] + 2 * overlay.padding[0]
     cols = values.shape[1] + 2 * overlay.padding[1]
-    room = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
+    layout_px = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
     padded = any(overlay.padding)
     numbers = map_numbers(
         values if fit_over is None else np.asarray(fit_over, dtype=np.float64),
         kind=kind if annotate else "value",
-        cell_px=sizes.cell_px(rows, cols, room),
+        cell_px=sizes.cell_px(rows, cols, layout_px),
         decimals=decimals,
         lecture=lecture,
         also=(overlay.pad_label,) if padded and annotate else (),
@@ -249,7 +249,7 @@ def grid_figure(
     if fit_over is None and not numbers.rounded:
         hover = None
     if not annotate:  # colour only, by the page's choice: the hover says the numbers
-        size, labels = sizes.cell_px(rows, cols, room), fmt_grid(values, decimals)
+        size, labels = sizes.cell_px(rows, cols, layout_px), fmt_grid(values, decimals)
     name = title
     if numbers.exponent:
         title = f"{title} (×{power_of_ten(numbers.exponent)})"
@@ -268,7 +268,7 @@ def grid_figure(
     traces.append(cells)
     if overlay.window:
         traces += outline_traces(overlay.window)
-    column_cell = sizes.cell_px(rows, cols, room)
+    column_cell = sizes.cell_px(rows, cols, layout_px)
     pad_label = overlay.pad_label if padded and annotate else None
     cell, widest = cell_and_widest(fit, column_cell, pad_label) if annotate else (size, 0.0)
     if overlay.marks:  # on real cells only: a padding cell never wins
@@ -279,7 +279,7 @@ def grid_figure(
         **layouts.base_layout(
             title=title,
             height=math.ceil(sizes.map_extent(rows, cell) + style.MARGIN["t"] + style.MARGIN["b"]),
-            width_px=room,
+            width_px=layout_px,
             own_width=sizes.own_width(sizes.map_extent(cols, cell)) if grown else None,
             least_lines=title_lines,
         ),

@@ -28,12 +28,12 @@ def jacobian_figure(
     out_labels = [f"y{r},{c}" for r, c in np.ndindex(*out_shape)]
     in_labels = [f"x{r},{c}" for r, c in np.ndindex(*in_shape)]
     # The page's width is not known here: a main column on a projector is the narrowest.
-    room = style.MAIN_PX / layouts.lecture_scale(lecture)
-    room -= style.JACOBIAN_MARGIN["l"] + style.JACOBIAN_MARGIN["r"]
+    layout_px = style.MAIN_PX / layouts.lecture_scale(lecture)
+    layout_px -= style.JACOBIAN_MARGIN["l"] + style.JACOBIAN_MARGIN["r"]
     smallest, largest = style.JACOBIAN_CELL_PX
     fit = fit_labels(
         matrix,
-        cell_px=max(smallest, min(largest, room // max(cols, 1))),
+        cell_px=max(smallest, min(largest, layout_px // max(cols, 1))),
         decimals=DECIMALS,
         lecture=lecture,
         keep=matrix != 0,

@@ -74,15 +74,15 @@ def title_px(titles: list[str]) -> float:
 
 
 def fit_mosaic(
-    maps: np.ndarray, *, most: int, width_px: float, lecture: bool, title_room: float = 0.0
+    maps: np.ndarray, *, most: int, width_px: float, lecture: bool, title_width_px: float = 0.0
 ) -> tuple[int, LabelFit]:
     """How many maps a row, and their labels: the most columns (up to `most`) whose
     cells hold every number at full precision (shrunk to the floor if need be) and
-    whose maps are as wide as `title_room`; failing that, the most whose cells hold them
+    whose maps are as wide as `title_width_px`; failing that, the most whose cells hold them
     rounded; failing that, one column of cells grown to fit both. maps: (N, H, W), all
     written alike."""
     width = maps.shape[2]
-    wide_enough = np.ceil(title_room / width)
+    wide_enough = np.ceil(title_width_px / width)
     for fewest in (SMALL_DECIMALS, MIN_DECIMALS):
         for columns in range(min(len(maps), most), 0, -1):
             cell = mosaic_cell_px(columns, width, width_px)
@@ -107,10 +107,10 @@ class MosaicFit:
     exponent: int
 
 
-def mosaic_room(width_px: float, *, lecture: bool, colour_bar: bool) -> float:
-    """The room a mosaic lays its cells out in, before lecture mode scales it up."""
-    room = width_px / layouts.lecture_scale(lecture)
-    return room + (0 if colour_bar else style.COLOUR_BAR_PX)  # no bar: its room is the cells'
+def mosaic_layout_px(width_px: float, *, lecture: bool, colour_bar: bool) -> float:
+    """The width a mosaic lays its cells out in, before lecture mode scales it up."""
+    layout_px = width_px / layouts.lecture_scale(lecture)
+    return layout_px + (0 if colour_bar else style.COLOUR_BAR_PX)  # no bar: its width is the cells'
 
 
 def mosaic_fit(
@@ -119,26 +119,26 @@ def mosaic_fit(
     *,
     kind: str,
     most_columns: int,
-    room: float,
+    layout_px: float,
     lecture: bool,
     units: int | None = None,
     snug: bool = False,
 ) -> MosaicFit:
     """How small_multiples writes `maps` (any number, (N, H, W): every frame's maps to
-    fit over at once), titled with the longest of `titles`, in `room` (mosaic_room).
+    fit over at once), titled with the longest of `titles`, in `layout_px` (mosaic_layout_px).
     `snug`: the cells are the least that hold the numbers and the titles, not as big
-    as `room` allows (for mosaics laid out side by side at their own widths)."""
+    as `layout_px` allows (for mosaics laid out side by side at their own widths)."""
     width = maps.shape[2]
     exponent = common_exponent(maps, SMALL_DECIMALS) if kind == "gradient" else 0
     exponent = exponent if units is None else units
     columns, fit = fit_mosaic(
         maps / 10.0**exponent,
         most=most_columns,
-        width_px=room,
+        width_px=layout_px,
         lecture=lecture,
-        title_room=title_px(titles),
+        title_width_px=title_px(titles),
     )
-    cell_px = max(fit.cell_px, mosaic_cell_px(columns, width, room))
+    cell_px = max(fit.cell_px, mosaic_cell_px(columns, width, layout_px))
     if snug:  # as a grown map's cells: sizes.snug_cell
         labels = fit.labels.ravel()
         least = sizes.snug_cell(needed_cell_px(labels, fit.font_px), widest_px(labels, fit.font_px))
@@ -183,7 +183,7 @@ def small_multiples(
     height, width = maps[0].shape
     if width_px is None:
         width_px = style.MAIN_PX if annotate else style.COLOUR_MAIN_PX
-    room = mosaic_room(width_px, lecture=lecture, colour_bar=colour_bar)
+    layout_px = mosaic_layout_px(width_px, lecture=lecture, colour_bar=colour_bar)
     exponent = 0
     if annotate:
         every = np.stack(maps)
@@ -192,7 +192,7 @@ def small_multiples(
             titles,
             kind=kind,
             most_columns=most_columns,
-            room=room,
+            layout_px=layout_px,
             lecture=lecture,
             units=units,
             snug=snug,
@@ -204,8 +204,10 @@ def small_multiples(
         labels = tile(list(written), columns, fill="")[0]
         widest = max(label_px(t, font_px) for t in written.ravel())
     else:
-        columns = columns_for(len(maps), width, needed_px=None, most=most_columns, width_px=room)
-        cell_px, font_px, labels, widest = mosaic_cell_px(columns, width, room), 0, None, 0.0
+        columns = columns_for(
+            len(maps), width, needed_px=None, most=most_columns, width_px=layout_px
+        )
+        cell_px, font_px, labels, widest = mosaic_cell_px(columns, width, layout_px), 0, None, 0.0
     mosaic, corners = tile(maps, columns)
     low, high = colour_range(mosaic, kind)
     titled = cell_px >= style.TITLE_ROW_PX

@@ -43,8 +43,8 @@ def arrow_head(cell_px: float, font_px: float) -> tuple[float, float]:
     `font_px`: its size in px (style.ARROW_PX where there is room) and where Plotly
     puts it, in rows from the cell's centre. Plotly's "triangle-down" of size s runs
     from s/4 over that point to its tip s/2 under it: 3s/4 in all."""
-    room = cell_px / 2 - DIGIT_TOP_EM * font_px - style.ARROW_CLEAR_PX
-    size = min(style.ARROW_PX, room * 4 / 3)
+    spare_px = cell_px / 2 - DIGIT_TOP_EM * font_px - style.ARROW_CLEAR_PX
+    size = min(style.ARROW_PX, spare_px * 4 / 3)
     return size, -0.5 + size / 4 / cell_px
 
 
@@ -70,10 +70,10 @@ def routing_figure(
     x_left = out_w + GAP
     receivers = np.argwhere(sent != 0)
     total_cols, total_rows = x_left + width, max(height, out_h + lift)
-    room = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
+    layout_px = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
     if shared_range is None:
         shared_range = (grad_output, sent)
-    laid_out = sizes.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), room)
+    laid_out = sizes.cell_px(int(np.ceil(total_rows)), int(np.ceil(total_cols)), layout_px)
     fit = fit_labels(
         np.concatenate([grad_output.ravel(), sent.ravel()]),
         cell_px=laid_out,
@@ -94,9 +94,9 @@ def routing_figure(
         font_px=fit.font_px,
     )
     gradient.update(y=np.arange(out_h) + lift, name="dL/dy")
-    shown = np.where(sent != 0, sent, np.nan)
+    sent_only = np.where(sent != 0, sent, np.nan)  # a cell sent nothing stays blank
     received = cells_trace(
-        shown,
+        sent_only,
         kind="gradient",
         shared_range=shared_range,
         labels=labels[1].reshape(sent.shape),

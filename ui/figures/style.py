@@ -258,17 +258,6 @@ LECTURE_TOP_PX = 16  # above the title: a projector's 720 px are all needed
 LECTURE_BOTTOM_PX = 16  # below the page in lecture mode (Streamlit leaves 160)
 
 
-# The frame player (ui/shared/frame_player.py) in Streamlit's theme colours: both themes apply.
-FRAME_PLAYER_COLOURS = """.lab-frames { color: var(--st-text-color); }
-.lab-frames button, .lab-frames select { color: inherit; }
-.lab-frames button:hover:not(:disabled) { border-color: var(--st-primary-color);
-  color: var(--st-primary-color); }
-.lab-frames input[type=range] { accent-color: var(--st-primary-color); }
-.lab-frames .note.error { background: var(--st-red-background-color);
-  color: var(--st-red-text-color); }
-.lab-frames .note.info { background: var(--st-blue-background-color);
-  color: var(--st-blue-text-color); }"""
-
 # The room's join link is written in the page's text colour, not the link blue: at the
 # projector's 20 px it keeps the text's contrast in either theme.
 JOIN_LINK_COLOUR_CSS = "color: inherit;"

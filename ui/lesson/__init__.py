@@ -1,4 +1,4 @@
-"""The guided lesson: the lab's ten teaching points (the README's Lesson), one step
+"""The guided lesson: the lab's ten teaching points (docs/pages.md's Lesson), one step
 each, each with a live example, a question first and the answer after. What a step is
 and the steps themselves, from the engine's numbers: teaching/lesson/ (model, steps,
 steps_layer, steps_batch; storage: the answers the browser keeps across a reload).

@@ -1,6 +1,9 @@
 """The Playground: one editable grid, one pooling layer, every number of the forward
-and backward pass. model: what the page computes (pure); state: keys, link fields,
-callbacks; inputs: the controls and editors; views, views_share: one function per tab."""
+and backward pass. What the page computes is teaching.playground (model: the layer
+story, pure); here: cache (that story and its figures once per input), state (keys,
+link fields, callbacks), inputs (the controls and editors), step_frames (the
+step-through's frames for the frame player), views and views_passes, views_step,
+views_share: one function per tab."""
 
 from __future__ import annotations
 

@@ -430,6 +430,25 @@ function leaving(lab, pathname) {
 const leavingElsewhere = (lab, page) =>
   lab.leaving !== null && lab.leaving.to !== page && performance.now() - lab.leaving.at < lab.leaveMs;
 
+// When the server behind a page goes away (a replica died, the server restarted),
+// Streamlit reconnects to whichever process answers but reruns nothing: the new
+// process would meet the student's next click as a new session, whose first run reads
+// the settings from the link and overwrites that click. So once the connection is back
+// after a loss, the page reloads itself from its link (always current: every run
+// publishes it), and the new process shows the same screen at once.
+const LOST = ['PINGING_SERVER', 'DISCONNECTED_FOREVER'];  // only ever after a lost connection
+const CONNECTION_LOOK_MS = 250;
+
+function reloadAfterReconnect() {
+  let lost = false;
+  setInterval(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const state = app && app.getAttribute('data-test-connection-state');
+    if (LOST.includes(state)) lost = true;
+    else if (state === 'CONNECTED' && lost) window.location.reload();
+  }, CONNECTION_LOOK_MS);
+}
+
 function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
                 leaveMs: 0, cells: new Map(), refocus: null,
@@ -437,6 +456,7 @@ function install() {
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
   watchPage(lab);
+  reloadAfterReconnect();
   document.addEventListener('click', (event) => {
     const url = followed(event);
     if (!url) return;

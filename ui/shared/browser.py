@@ -31,6 +31,10 @@ step's sentence in the same region.
 
 Touch: one tap on a chart's cell picks it, as a click does (the hover Plotly picks from
 is made under the finger first); a page with clickable charts mounts the component.
+
+Reconnecting: once the connection to the server is back after a loss (a replica died),
+the page reloads itself from its link, so that the process now serving it starts from
+the screen shown (browser.js, reloadAfterReconnect); every page mounts the component.
 """
 
 from __future__ import annotations

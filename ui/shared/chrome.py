@@ -48,29 +48,6 @@ PAGE_CSS = f"""
 """
 
 
-# When the server behind a page goes away (a replica died, the server restarted),
-# Streamlit reconnects to whichever process answers but reruns nothing: the new
-# process would meet the student's next click as a new session, whose first run reads
-# the settings from the link and overwrites that click. So once the connection is back
-# after a loss, the page reloads itself from its link (always current: every run
-# publishes it), and the new process shows the same screen at once.
-RECONNECT_SCRIPT = """<script>
-(() => {
-  if (window.labReloadsOnReconnect) return;
-  window.labReloadsOnReconnect = true;
-  // PINGING_SERVER and DISCONNECTED_FOREVER only ever follow a lost connection.
-  const LOST = ['PINGING_SERVER', 'DISCONNECTED_FOREVER'];
-  let lost = false;
-  setInterval(() => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    const state = app && app.getAttribute('data-test-connection-state');
-    if (LOST.includes(state)) lost = true;
-    else if (state === 'CONNECTED' && lost) window.location.reload();
-  }, 250);
-})();
-</script>"""
-
-
 def sidebar_top() -> None:
     """Under Streamlit's page menu, above the page's own controls."""
     with st.sidebar:
@@ -101,7 +78,10 @@ def page_frame(title: str, intro: str, *, heading: bool = True, menu_folded: boo
         initial_sidebar_state="collapsed" if lecture or menu_folded else "auto",
     )
     css = PAGE_CSS + (LECTURE_CSS if lecture else "")
-    st.html(f"<style>{css}</style>{RECONNECT_SCRIPT}", unsafe_allow_javascript=True)
+    # The page's style in an element of the main column, where it has always been (a
+    # style-only st.html would go to Streamlit's event container instead and move every
+    # page up by the column's gap). A page that lost its server reloads: browser.js.
+    st.html(f"<style>{css}</style><span hidden></span>")
     sidebar_top()
     if heading:
         page_heading(title, intro)

@@ -37,15 +37,16 @@ def reproduce_view(
         if torch_note:
             st.info(torch_note, icon=":material/info:")
         else:
-            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=keys[0], shown=code_shown)
+            snippet(torch_code, file_name=f"{file_stem}_torch.py", key=keys[0], boxed=code_shown)
     with numpy_tab:
-        snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=keys[1], shown=code_shown)
+        snippet(numpy_code, file_name=f"{file_stem}_numpy.py", key=keys[1], boxed=code_shown)
 
 
-def snippet(code: str, *, file_name: str, key: str, shown: bool = True) -> None:
-    if shown and len(code) <= SHOWN_UP_TO:
+def snippet(code: str, *, file_name: str, key: str, boxed: bool = True) -> None:
+    """`code` in a box that scrolls (boxed, and short enough), and its download."""
+    if boxed and len(code) <= SHOWN_UP_TO:
         st.code(code, language="python", height=CODE_HEIGHT_PX)
-    elif shown:
+    elif boxed:
         st.caption(
             f"This snippet is {len(code) // 1000} kB long (every number of the batch is in "
             "it), too long to show here: download it."

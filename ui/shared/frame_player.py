@@ -35,46 +35,21 @@ from importlib.resources import files
 
 import streamlit as st
 
-from ..figures.style import FRAME_PLAYER_COLOURS, LECTURE_TEXT_PX
 from .state import FramePlayerKeys
 
 SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at
 DEFAULT_SPEED = 4  # Play's speed until the learner picks another
 
-# Sizes in em and rem, so they follow the page's text (lecture mode's LECTURE_TEXT_PX).
-LAYOUT_CSS = """
-.lab-frames { font-family: var(--st-font); font-size: var(--st-base-font-size); line-height: 1.5; }
-.lab-frames.lecture { font-size: LECTURE_TEXT; line-height: 1.4; }
-.lab-frames .row { display: flex; flex-wrap: wrap; gap: 0.5rem; align-items: center;
-  margin-bottom: 0.5rem; }
-.lab-frames button, .lab-frames select { font: inherit; background: var(--st-background-color);
-  border: thin solid var(--st-border-color); border-radius: var(--st-button-radius);
-  padding: 0.25em 0.75em; cursor: pointer; min-height: 2.5em; }
-.lab-frames button:disabled { opacity: 0.45; cursor: default; }
-.lab-frames button:focus-visible, .lab-frames select:focus-visible,
-.lab-frames input:focus-visible { outline: 0.125rem solid var(--st-primary-color); }
-.lab-frames kbd { font: inherit; opacity: 0.7; margin-left: 0.3em; }
-.lab-frames label.slide { display: flex; flex-wrap: wrap; align-items: center;
-  gap: 0.25rem 0.75rem; }
-.lab-frames input[type=range] { flex: 1 1 10rem; min-height: 2em; }
-.lab-frames .count { font-variant-numeric: tabular-nums; white-space: nowrap; }
-.lab-frames p { margin: 0 0 0.6rem 0; font-size: inherit; line-height: inherit; }
-.lab-frames .line { opacity: 0.85; }
-.lab-frames .note { padding: 0.75rem 1rem; border-radius: 0.5rem; }
-.lab-frames.lecture kbd, .lab-frames.lecture .aside { display: none; }
-.lab-frames.lecture button, .lab-frames.lecture select { padding: 0.15em 0.5em; min-height: 2.1em; }
-.lab-frames.lecture input[type=range] { flex: 1 1 3rem; }
-.lab-frames.lecture .row { margin-bottom: 0.3rem; gap: 0.3rem; }
-.lab-frames.lecture p { margin-bottom: 0.3rem; }
-"""
 
 # The player's whole script, as the browser runs it (an ES module: its default export is
 # called on every run of the page with the player's data).
 PLAYER_JS = files("ui.shared").joinpath("frames.js").read_text(encoding="utf-8")
+# Its look, in both themes and in lecture mode.
+PLAYER_CSS = files("ui.shared").joinpath("frames.css").read_text(encoding="utf-8")
 
 _component = st.components.v2.component(
     "pooling_lab_frames",
-    css=LAYOUT_CSS.replace("LECTURE_TEXT", f"{LECTURE_TEXT_PX}px") + FRAME_PLAYER_COLOURS,
+    css=PLAYER_CSS,
     js=PLAYER_JS,
     isolate_styles=False,
 )

@@ -1,6 +1,5 @@
 // The frame player's script (ui/shared/frame_player.py), an ES module: its default export is
-// called on every run of the page with the player's data. Its look is frames.LAYOUT_CSS
-// and style.FRAME_PLAYER_COLOURS.
+// called on every run of the page with the player's data. Its look is frames.css.
 const labFrames = (window.poolingLabFrames ||= { players: {}, installed: false });
 const EDITABLE = 'input, textarea, select, [contenteditable="true"], [role="slider"], '
   + '[role="radio"], [role="tab"], [role="option"], [role="combobox"], '
@@ -382,7 +381,7 @@ function watchCharts() {
 }
 
 // -- one player: its frames, where it is, and the parts that show it -------------------
-// speed: frames a second, the page's default (frames.DEFAULT_SPEED) until one is chosen.
+// speed: frames a second, the page's default (frame_player.DEFAULT_SPEED) until one is chosen.
 function newPlayer(id) {
   return { id, frames: null, position: 0, preview: null, playing: null, speed: null,
            dirty: false, sent: 0, parts: {}, serverPosition: null, signature: null,

@@ -55,6 +55,7 @@ HEADER_SEE_THROUGH_CSS = """
 [data-testid="stHeader"] button, [data-testid="stHeader"] a { pointer-events: auto; }
 """
 LECTURE_CSS = f"""
+:root {{ --lab-lecture-text: {LECTURE_TEXT_PX}px; }}
 {_TEXT} {{ font-size: {LECTURE_TEXT_PX}px; line-height: 1.4; }}
 {_MAIN} [data-testid="stMainBlockContainer"] {{
   padding-top: {LECTURE_TOP_PX}px; padding-bottom: {LECTURE_BOTTOM_PX}px;

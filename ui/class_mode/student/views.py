@@ -21,13 +21,12 @@ from teaching.exercises.model import Problem
 from teaching.exercises.replies import marks_legend
 from teaching.words import pad_label
 
-from ...exercises.views import cell_marks
 from ...figures import grid as grids
-from ...figures.answer_marks import answer_map
 from ...figures.style import ANSWER_MAP_PX, JOINED_TOP_PX, PHONE_PAIR_MAP_PX
 from ...shared import browser
 from ...shared.chart import cached, chart
 from ...shared.state import literal
+from ...shared.tappable import tappable_x
 from . import actions
 from .live import RoomNow
 from .state import STATE, Notice, fill_boxes, refusal, take_notices
@@ -201,23 +200,24 @@ def pair_map(values, *, title: str, key: str, kind: str = "value", overlay=None)
 def pick_map(problem: Problem, now: RoomNow, *, overlay, token: str) -> None:
     room_round = now.round
     tappable = room_round.state == "open"
-    figure = cached(
-        answer_map,
-        values=problem.x,
-        title="x",
-        overlay=overlay,
-        marks=cell_marks(
-            problem, frozenset(now.mine or ()), checked=room_round.state == "revealed"
-        ),
-        width_px=ANSWER_MAP_PX,
-        clickable=tappable,
-    )
+    mine = frozenset(now.mine or ())
+    checked = room_round.state == "revealed"
     if not tappable:
-        chart(figure, key=STATE.fig_x)
+        tappable_x(
+            problem, mine, checked=checked, overlay=overlay, width_px=ANSWER_MAP_PX, key=STATE.fig_x
+        )
         return
     key = STATE.pick_chart(room_round.number, st.session_state[STATE.clicks])
     number = room_round.number
-    chart(figure, key=key, on_select=lambda: actions.tapped(number, key, token))
+    tappable_x(
+        problem,
+        mine,
+        checked=checked,
+        overlay=overlay,
+        width_px=ANSWER_MAP_PX,
+        key=key,
+        on_select=lambda: actions.tapped(number, key, token),
+    )
 
 
 def typed_form(problem: Problem, round_number: int, mine, *, token: str) -> None:
