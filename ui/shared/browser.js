@@ -162,6 +162,48 @@ function hideTwinnedCharts(lab) {
   }
 }
 
+// -- A box that scrolls is a tab stop ------------------------------------------------
+// A code block (st.code: its <pre> scrolls, in a box of fixed height or sideways) and a
+// formula wider than its column (a KaTeX display) scroll, and a keyboard scrolls only
+// what has the focus (WCAG 2.1.1): while one overflows its box, it is a tab stop, a
+// region named by what it holds. Its size is watched: it is looked at again when it
+// changes (a tab shown, a phone turned, a code block redrawn longer).
+const SCROLLERS = [['[data-testid="stCode"] pre', 'Code'], ['.katex-display', 'Formula']];
+const SCROLLS = ['auto', 'scroll'];
+
+function scrolls(node) {
+  const style = getComputedStyle(node);
+  return (SCROLLS.includes(style.overflowX) && node.scrollWidth > node.clientWidth + 1)
+    || (SCROLLS.includes(style.overflowY) && node.scrollHeight > node.clientHeight + 1);
+}
+
+function markScroller(node, name) {
+  if (scrolls(node)) {
+    if (node.getAttribute('tabindex') === '0') return;
+    node.setAttribute('tabindex', '0');
+    node.setAttribute('role', 'region');
+    node.setAttribute('aria-label', name);
+  } else if (node.hasAttribute('tabindex')) {
+    for (const attribute of ['tabindex', 'role', 'aria-label']) node.removeAttribute(attribute);
+  }
+}
+
+function watchScrollers(lab) {
+  lab.scrollSizes ||= new ResizeObserver((entries) => {
+    for (const { target } of entries) markScroller(target, target.dataset.labScroller);
+  });
+  for (const [selector, name] of SCROLLERS) {
+    for (const node of document.querySelectorAll(selector)) {
+      if (node.dataset.labScroller) {
+        markScroller(node, name);  // same size, maybe other content
+        continue;
+      }
+      node.dataset.labScroller = name;
+      lab.scrollSizes.observe(node);  // its first report comes at once
+    }
+  }
+}
+
 // -- One watch of the page, for the twins' charts and the said containers -----------
 // What is on the page when the component first mounts (it mounts last in a run: a page
 // may have drawn all it draws before), then each change, looked at once an animation
@@ -173,7 +215,10 @@ function watchPage(lab) {
     if (queued !== null) { queued ||= charts; return; }
     queued = charts;
     requestAnimationFrame(() => {
-      if (queued) hideTwinnedCharts(lab);
+      if (queued) {
+        hideTwinnedCharts(lab);
+        watchScrollers(lab);
+      }
       queued = null;
       lookForChanges(lab);
     });
