@@ -204,6 +204,50 @@ function watchScrollers(lab) {
   }
 }
 
+// -- A button's shortcut is not part of its name --------------------------------------
+// Streamlit writes a button's shortcut (st.button(shortcut=...)) as a <kbd> labelled
+// "Shortcut →" inside it, so the button was read "Next step Shortcut →". The key goes
+// to the button's aria-keyshortcuts instead, and the <kbd> out of the tree (its key
+// still shows).
+const KEY_NAMES = { '→': 'ArrowRight', '←': 'ArrowLeft', '↑': 'ArrowUp', '↓': 'ArrowDown' };
+
+function nameShortcuts() {
+  for (const hint of document.querySelectorAll('button kbd:not([aria-hidden])')) {
+    const shown = hint.textContent.trim();
+    hint.setAttribute('aria-hidden', 'true');
+    hint.closest('button')?.setAttribute('aria-keyshortcuts', KEY_NAMES[shown] ?? shown);
+  }
+}
+
+// -- The focus moved on purpose (browser.focus_on) ------------------------------------
+// After an action that redrew the page, to the element keyed so once it is drawn and
+// nothing in it is stale: its first control, else its first heading, else the element
+// itself (made focusable by script only). A Streamlit alert in it is no longer a live
+// region: the focus reads it, once.
+const FOCUSABLE = 'button:not(:disabled), input:not(:disabled), textarea, select, a[href], '
+  + '[tabindex="0"]';
+const HEADING = 'h1, h2, h3, h4, h5, h6';
+const FOCUS_WAIT_MS = 50;
+const FOCUS_TRIES = 200;  // 10 s: a slow run's element still gets it
+
+function focusWhenDrawn(lab, move, tries) {
+  if (move.count !== lab.focusCount) return;  // a later request came
+  const box = boxOf(move.key);
+  const stale = !box || box.closest('[data-stale="true"]') || box.querySelector('[data-stale="true"]');
+  if (stale) {
+    if (tries > 0) setTimeout(() => focusWhenDrawn(lab, move, tries - 1), FOCUS_WAIT_MS);
+    return;
+  }
+  const active = document.activeElement;
+  if (move.if_lost && active && active !== document.body) return;  // the viewer is somewhere
+  for (const alert of box.querySelectorAll('[data-testid="stAlertContainer"][role]')) {
+    alert.removeAttribute('role');
+  }
+  const target = box.querySelector(FOCUSABLE) ?? box.querySelector(HEADING) ?? box;
+  if (!target.matches(FOCUSABLE)) target.setAttribute('tabindex', '-1');
+  target.focus();
+}
+
 // -- One watch of the page, for the twins' charts and the said containers -----------
 // What is on the page when the component first mounts (it mounts last in a run: a page
 // may have drawn all it draws before), then each change, looked at once an animation
@@ -218,6 +262,7 @@ function watchPage(lab) {
       if (queued) {
         hideTwinnedCharts(lab);
         watchScrollers(lab);
+        nameShortcuts();
       }
       queued = null;
       lookForChanges(lab);
@@ -478,7 +523,7 @@ const leavingElsewhere = (lab, page) =>
 function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
                 leaveMs: 0, cells: new Map(), refocus: null,
-                sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0 };
+                sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0, focusCount: 0 };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
   watchPage(lab);
@@ -535,6 +580,10 @@ export default function ({ data, setStateValue }) {
     quiet(lab);
   }
   lab.said = data.announce;
+  if (data.move_focus && data.move_focus.count !== lab.focusCount) {
+    lab.focusCount = data.move_focus.count;
+    focusWhenDrawn(lab, data.move_focus, FOCUS_TRIES);
+  }
   const wanted = data.recall || [];
   if (!wanted.length) return undefined;
   const found = Object.fromEntries(
