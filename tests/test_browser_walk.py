@@ -45,6 +45,9 @@ def test_an_arrow_key_moves_through_the_lessons_choices_and_only_check_judges(pa
     open_page(page, f"{app_url}/lesson?step={number}")
     snapshot = main_text(page)
     assert f'heading "Step {number} of {STEP_COUNT}: {step.title}"' in snapshot, snapshot
+    for choice in step.choices:  # each choice read once: the radio, not its paragraph too
+        assert f'radio "{choice.text}"' in snapshot, snapshot
+        assert f'paragraph: "{choice.text}"' not in snapshot, snapshot
     tab_to(page, "radio")
     for index in (1, 2):
         page.keyboard.press("ArrowDown")

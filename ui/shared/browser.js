@@ -219,6 +219,22 @@ function nameShortcuts() {
   }
 }
 
+// -- A radio option is read once ----------------------------------------------------
+// Streamlit names a radio by its label's text and leaves that text in the tree beside
+// it, so each option was read twice (the radio, then its paragraph). The radio takes
+// the text as its name; the paragraph, still shown and still a click target, leaves
+// the tree.
+function nameRadios() {
+  for (const option of document.querySelectorAll('[data-testid="stRadioOption"]')) {
+    const input = option.querySelector('input[type="radio"]');
+    const text = option.querySelector('[data-testid="stMarkdownContainer"]');
+    if (!input || !text) continue;
+    const name = text.textContent.trim();
+    if (input.getAttribute('aria-label') !== name) input.setAttribute('aria-label', name);
+    if (text.getAttribute('aria-hidden') !== 'true') text.setAttribute('aria-hidden', 'true');
+  }
+}
+
 // -- The focus moved on purpose (browser.focus_on) ------------------------------------
 // After an action that redrew the page, to the element keyed so once it is drawn and
 // nothing in it is stale: its first control, else its first heading, else the element
@@ -263,6 +279,7 @@ function watchPage(lab) {
         hideTwinnedCharts(lab);
         watchScrollers(lab);
         nameShortcuts();
+        nameRadios();
       }
       queued = null;
       lookForChanges(lab);
