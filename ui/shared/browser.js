@@ -441,8 +441,10 @@ function onGridKey(lab, grid, event) {
     event.preventDefault();
     event.stopPropagation();
     lab.refocus = { key, until: performance.now() + REFOCUS_MS };
-    pickCell(found, [row, col], HOVER_TRIES);
-    say('Picked ' + cellText(found.trace, cols, [row, col]));
+    // Said once the click is made, or that it was not (the hover never found the cell).
+    const cell = cellText(found.trace, cols, [row, col]);
+    pickCell(found, [row, col], HOVER_TRIES, (picked) =>
+      say(picked ? 'Picked ' + cell : 'Not picked: ' + cell + '. Press Enter again.'));
     return;
   } else return;
   event.preventDefault();  // no page scroll, no step of a frame player (frames.js)
@@ -454,9 +456,12 @@ function onGridKey(lab, grid, event) {
 
 // Pick (row, col) as the pointer does: a hover at the cell's centre makes it the
 // plot's hover point; a press and release there with no drag is Plotly's click.
-function pickCell({ plot }, [row, col], tries) {
+function pickCell({ plot }, [row, col], tries, done) {
   const layer = plot.querySelector('.nsewdrag');
-  if (!layer) return;
+  if (!layer) {
+    done(false);
+    return;
+  }
   const box = cellBox(plot, row, col), plotBox = plot.getBoundingClientRect();
   const at = { clientX: plotBox.left + box.left + box.width / 2,
                clientY: plotBox.top + box.top + box.height / 2,
@@ -465,11 +470,13 @@ function pickCell({ plot }, [row, col], tries) {
   const hovered = (plot._hoverdata || []).some((point) =>
     point.data?.name === PICK && point.x === col && point.y === row);
   if (!hovered) {
-    if (tries > 0) setTimeout(() => pickCell({ plot }, [row, col], tries - 1), 60);
+    if (tries > 0) setTimeout(() => pickCell({ plot }, [row, col], tries - 1, done), 60);
+    else done(false);
     return;
   }
   layer.dispatchEvent(new MouseEvent('mousedown', { ...at, buttons: 1 }));
   document.dispatchEvent(new MouseEvent('mouseup', at));
+  done(true);
 }
 
 // -- Touch: one tap picks a chart's cell ----------------------------------------------
