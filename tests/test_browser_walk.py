@@ -9,6 +9,7 @@ import pytest
 from browser import TIMEOUT_MS, open_page, settle
 from playwright.sync_api import expect
 
+from teaching.exercises.model import LEVELS
 from teaching.lesson.steps import STEP_COUNT, lesson_steps
 
 pytestmark = pytest.mark.browser
@@ -101,3 +102,13 @@ def test_back_disabled_under_the_focus_hands_it_to_next(page, app_url):
     expect(count).to_have_text("Window 1 of 4")
     expect(back).to_be_disabled()
     expect(forward).to_be_focused()
+
+
+def test_the_level_slider_is_named_once_with_its_value(page, app_url):
+    """Exercises: the Level slider reads "Level", its value the level shown (not a
+    doubled name, not its index)."""
+    open_page(page, f"{app_url}/exercises")
+    slider = page.get_by_role("slider", name="Level", exact=True)
+    expect(slider).to_have_count(1, timeout=TIMEOUT_MS)
+    expect(slider).to_have_attribute("aria-valuetext", f"1 · {LEVELS[1]}")
+    assert 'slider "Level Level"' not in main_text(page)

@@ -235,6 +235,19 @@ function nameRadios() {
   }
 }
 
+// -- A slider is named once ---------------------------------------------------------
+// Streamlit labels a slider's input both by aria-label and by aria-labelledby (itself
+// and its group, each "Level"): it was read "Level Level". The aria-label stays; the
+// value shown over the thumb is its aria-valuetext already, so that text leaves the tree.
+function nameSliders() {
+  for (const input of document.querySelectorAll('[data-testid="stSlider"] input[type="range"]')) {
+    if (input.hasAttribute('aria-label')) input.removeAttribute('aria-labelledby');
+  }
+  for (const value of document.querySelectorAll('[data-testid="stSliderThumbValue"]:not([aria-hidden])')) {
+    value.setAttribute('aria-hidden', 'true');
+  }
+}
+
 // -- The focus moved on purpose (browser.focus_on) ------------------------------------
 // After an action that redrew the page, to the element keyed so once it is drawn and
 // nothing in it is stale: its first control, else its first heading, else the element
@@ -280,6 +293,7 @@ function watchPage(lab) {
         watchScrollers(lab);
         nameShortcuts();
         nameRadios();
+        nameSliders();
       }
       queued = null;
       lookForChanges(lab);
