@@ -1,8 +1,8 @@
 """Every page reads without sight, in headless Chromium: axe-core (the rules of WCAG 2.0,
 2.1 and 2.2 at levels A and AA, as European and US audits run them) finds nothing on
 any page or Playground tab, in the light and the dark theme, in lecture mode and on a
-phone, except what Streamlit itself causes (STREAMLIT_OWN: each shown on a bare
-Streamlit page, tests/a11y_streamlit_page.py). And the Playground's maps, as a screen
+phone, with no exemption; a code block that scrolls is a tab stop the arrow keys
+scroll. And the Playground's maps, as a screen
 reader gets them from the accessibility tree: each named by its title, its summary
 sentence first, its cells in a table by row and column with the engine's numbers, and
 the chart itself hidden from it.
@@ -14,12 +14,11 @@ import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browser import TIMEOUT_MS, open_page, settle
-from conftest import PHONE, PROJECTOR, ROOT
+from conftest import PHONE, PROJECTOR
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 import pooling
-from deploy.local_server import start_app, stop
 from teaching.numbers import fmt
 from ui.shared.twin import figure_twins
 
@@ -47,65 +46,27 @@ MODES = {
     "phone": PHONE,
 }
 
-# Findings that come from Streamlit's own elements and that no theme option or app
-# code of ours can remove: (rule, the Streamlit element they lie in, the modes, why).
-EVERY_MODE = frozenset(MODES)
-STREAMLIT_OWN = [
-    (
-        "color-contrast",
-        '[data-testid="stBaseButton-primary"]',
-        frozenset({"dark"}),
-        "Streamlit writes a primary button's label white on the primary colour and a "
-        "select slider's value in the primary colour on the page: no colour has 4.5:1 "
-        "against both white and the dark background (test_no_primary_colour_serves_both),"
-        " so the dark theme keeps its value labels readable and its primary buttons fail",
-    ),
-    (
-        "color-contrast",
-        '[data-testid="stCode"]',
-        EVERY_MODE,
-        "Streamlit colours a code block's keywords #1c83e1 (3.8:1 on its background), "
-        "whatever the theme says (its blueColor does not reach the code's highlighting)",
-    ),
-    (
-        "scrollable-region-focusable",
-        '[data-testid="stCode"], .katex-display',
-        EVERY_MODE,
-        "Streamlit's code block (st.code) and formula block (st.latex) scroll sideways "
-        "when wider than their box and give the scrolling element no tab stop",
-    ),
-]
-# axe names a node by a selector unique when it ran (Streamlit's emotion classes); a run
-# since may have drawn another element of that class before it: any match counts.
-IN_ELEMENT = (
-    "([target, within]) => [...document.querySelectorAll(target)]"
-    ".some((found) => found.closest(within) !== null)"
-)
-
-
-def streamlits_own(page, mode: str, rule: str, target: str) -> tuple | None:
-    """The STREAMLIT_OWN entry that explains a finding of `rule` at `target`, or None."""
-    for entry in STREAMLIT_OWN:
-        named, within, modes, _ = entry
-        if named == rule and mode in modes and page.evaluate(IN_ELEMENT, [target, within]):
-            return entry
-    return None
-
-
 # Nothing on the page is stale: while a run goes on, Streamlit fades the elements it
 # has not drawn again yet, and axe would measure the faded colours (a page that polls,
 # the Join page, can start a run at any moment).
 NOTHING_STALE = "() => !document.querySelector('[data-stale=\"true\"]')"
 
 
-def violations(page, mode: str) -> list[str]:
-    """axe-core's findings on the page, less STREAMLIT_OWN's: "rule: target"."""
+# Every code block and formula that scrolls is a tab stop by now (browser.js marks it
+# when its size is first reported).
+SCROLLERS_MARKED = """() => [
+  ...document.querySelectorAll('[data-testid="stCode"] pre, .katex-display'),
+].every((box) => box.dataset.labScroller !== undefined)"""
+
+
+def violations(page) -> list[str]:
+    """axe-core's findings on the page, every one: "rule (impact): target"."""
     page.wait_for_function(NOTHING_STALE, timeout=TIMEOUT_MS)
+    page.wait_for_function(SCROLLERS_MARKED, timeout=TIMEOUT_MS)
     return [
         f"{violation['id']} ({violation['impact']}): {node['target'][0]}"
         for violation in Axe().run(page, options=RULES).response["violations"]
         for node in violation["nodes"]
-        if streamlits_own(page, mode, violation["id"], node["target"][0]) is None
     ]
 
 
@@ -117,8 +78,43 @@ def test_axe_finds_nothing(context_pages, app_url, mode, path):
     if mode == "lecture":
         url += ("&" if "?" in path else "?") + "lecture=1"
     open_page(page, url)
-    assert violations(page, mode) == []
+    assert violations(page) == []
     assert untwinned(page) == []
+
+
+SCROLLED = "(box) => [box.scrollLeft, box.scrollTop]"
+
+
+@pytest.mark.parametrize(
+    ("path", "name", "key", "scrolled"),
+    [
+        ("playground?tab=share", "Code", "PageDown", (0, 1)),
+        ("playground?tab=matrix", "Formula", "ArrowRight", (1, 0)),
+    ],
+    ids=["code", "formula"],
+)
+def test_a_block_that_scrolls_is_a_tab_stop_the_keys_scroll(
+    page, app_url, path, name, key, scrolled
+):
+    """The Share tab's code (a box of fixed height) and the Matrix tab's formula (wider
+    than its column): each a region named by what it holds, reached by Tab, and a key
+    scrolls it, down or sideways."""
+    open_page(page, f"{app_url}/{path}")
+    box = page.get_by_role("region", name=name, exact=True).first
+    expect(box).to_have_attribute("tabindex", "0", timeout=TIMEOUT_MS)
+    assert box.evaluate(SCROLLED) == [0, 0]
+    box.evaluate("(box) => box.previousElementSibling?.focus?.()")
+    for _ in range(60):  # from the element before it (or the page), Tab by Tab
+        if box.evaluate("(box) => document.activeElement === box"):
+            break
+        page.keyboard.press("Tab")
+    expect(box).to_be_focused()
+    page.keyboard.press(key)
+    page.wait_for_function(
+        "([box, want]) => [box.scrollLeft, box.scrollTop].every((v, i) => (v > 0) === !!want[i])",
+        arg=[box.element_handle(), list(scrolled)],
+        timeout=TIMEOUT_MS,
+    )
 
 
 # Every chart on the page: its picture out of the accessibility tree (or a grid the
@@ -162,59 +158,6 @@ def untwinned(page) -> list[str]:
     except PlaywrightTimeout:
         pass  # what is still wanting is said by the caller's assert
     return page.evaluate(UNTWINNED)
-
-
-# -- what Streamlit itself causes -----------------------------------------------------------
-
-
-def luminance(colour: str) -> float:
-    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-
-def contrast(one: str, other: str) -> float:
-    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
-
-
-def test_no_primary_colour_serves_both():
-    """White on the colour needs its luminance at most 1.05 / 4.5 - 0.05; the colour
-    on the dark background (#171614, measured by axe-core) needs it at least
-    4.5 * (L_bg + 0.05) - 0.05: the first bound lies below the second."""
-    background = luminance("#171614")
-    most = 1.05 / 4.5 - 0.05
-    least = 4.5 * (background + 0.05) - 0.05
-    assert most < least
-    # The two colours the dark theme could take, each failing one side:
-    assert contrast("#fb923c", "#ffffff") < 4.5 <= contrast("#fb923c", "#171614")
-    assert contrast("#c2410c", "#171614") < 4.5 <= contrast("#c2410c", "#ffffff")
-
-
-@pytest.fixture(scope="module")
-def bare_streamlit():
-    """tests/a11y_streamlit_page.py served with the lab's .streamlit/config.toml."""
-    url, process = start_app(ROOT, script="tests/a11y_streamlit_page.py")
-    yield url
-    stop(process)
-
-
-def test_streamlit_itself_causes_the_listed_findings(browser, bare_streamlit):
-    """On a page of nothing but Streamlit's elements, light and dark, axe-core finds
-    each finding STREAMLIT_OWN lists, and nothing it does not."""
-    shown = set()
-    for mode in ("light", "dark"):
-        context = browser.new_context(**MODES[mode])
-        page = context.new_page()
-        open_page(page, bare_streamlit)
-        expect(page.locator(".katex-display")).to_be_visible(timeout=TIMEOUT_MS)
-        for violation in Axe().run(page, options=RULES).response["violations"]:
-            for node in violation["nodes"]:
-                entry = streamlits_own(page, mode, violation["id"], node["target"][0])
-                assert entry is not None, (mode, violation["id"], node["target"])
-                shown.add(entry)
-        context.close()
-    assert shown == set(STREAMLIT_OWN)
 
 
 # -- the maps as a screen reader reads them ---------------------------------------------------

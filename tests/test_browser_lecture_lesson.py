@@ -74,8 +74,9 @@ def assert_one_screen(page, number: int, *, answered: bool) -> None:
 
 
 def choose(page, step, index: int) -> None:
-    """Pick option `index` with the mouse; wait for its verdict."""
+    """Pick option `index` with the mouse and press Check; wait for its verdict."""
     page.locator(OPTION).nth(index).click()
+    page.get_by_role("button", name="Check").click()
     word = "Right:" if step.choices[index].right else "Not quite:"
     expect(page.locator(VERDICT)).to_contain_text(word, timeout=TIMEOUT_MS)
 
@@ -132,7 +133,7 @@ def test_the_arrow_keys_go_on_after_an_answer_and_a_click_on_a_map(lecture_page,
     page, number = lecture_page, one_part_step()
     step = STEPS[number - 1]
     open_page(page, f"{app_url}/lesson?step={number}&lecture=1")
-    choose(page, step, step.right_choice)  # the radio group had the focus
+    choose(page, step, step.right_choice)
     page.keyboard.press("ArrowRight")
     after = page.get_by_text(f"Step {number + 1} of {STEP_COUNT}:", exact=False)
     expect(after).to_be_visible(timeout=TIMEOUT_MS)
@@ -168,6 +169,7 @@ def test_next_walks_the_answer_s_parts_before_the_next_step_in_lecture_mode():
     assert len(parts) > 1
     app = open_app(LESSON, {"step": str(number), "lecture": "1"})
     app.radio(key=STATE.pick(number)).set_value(step.right_choice).run()
+    app.button(key=STATE.check_button(number)).click().run()
     for index in range(len(parts)):
         shown = [md.value for md in app.markdown if md.value.startswith("**Answer:")]
         assert len(shown) == 1 and shown[0].endswith(parts[index])

@@ -40,13 +40,14 @@ def type_answer(page, text: str) -> None:
 
 
 def answer_step_one(page, app_url: str, *, right: bool):
-    """Open lesson step 1 and pick its right (or a wrong) choice with the mouse, as a
-    learner does; once the verdict is shown, return the choice and its verdict box
-    (worded by the page's own Step.verdict)."""
+    """Open lesson step 1, pick its right (or a wrong) choice with the mouse, as a
+    learner does, and press Check; once the verdict is shown, return the choice and
+    its verdict box (worded by the page's own Step.verdict)."""
     step = lesson_steps()[0]
     index = next(i for i, choice in enumerate(step.choices) if choice.right == right)
     open_page(page, f"{app_url}/lesson?step=1")
     page.get_by_text(step.choices[index].text, exact=True).click()
+    page.get_by_role("button", name="Check").click()
     verdict = page.get_by_text(step.verdict(index), exact=True)
     expect(verdict).to_be_visible(timeout=TIMEOUT_MS)
     return step.choices[index], verdict

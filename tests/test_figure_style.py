@@ -282,3 +282,54 @@ def test_the_playground_s_gradient_maps_share_the_scale_of_dl_dx_and_dl_dy():
     both = [heatmap_values(figure_titled(app, t), "gradient") for t in ("Upstream dL/dy", "dL/dx")]
     largest = max(float(np.abs(values).max()) for values in both)
     assert largest > 1 and spans == {(-largest, largest)}  # dL/dx outgrows dL/dy here
+
+
+# -- Streamlit's own texts at WCAG AA (1.4.3: 4.5:1) -------------------------------------
+
+
+def luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of "#rrggbb"."""
+    channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def theme_primaries() -> dict[str, str]:
+    import tomllib
+
+    config = tomllib.loads((Path(__file__).parents[1] / ".streamlit/config.toml").read_text())
+    return {theme: config["theme"][theme]["primaryColor"] for theme in ("light", "dark")}
+
+
+def test_a_primary_buttons_white_label_reads_in_either_theme():
+    primaries = theme_primaries()
+    assert primaries["dark"] == style.DARK_PRIMARY
+    for theme, primary in primaries.items():
+        assert contrast(primary, "#ffffff") >= 4.5, theme
+    # The light theme writes its primary on white too (a slider's value, the open tab).
+    assert contrast(primaries["light"], style.BACKGROUND) >= 4.5
+
+
+def test_the_dark_themes_primary_texts_are_lightened_to_read_on_its_page():
+    # The dark primary itself would not read there: that is why they are lightened.
+    assert contrast(style.DARK_PRIMARY, style.DARK_PAGE) < 4.5
+    assert contrast(style.DARK_PRIMARY_TEXT, style.DARK_PAGE) >= 4.5
+    css = style.theme_css(dark=True)
+    for selector in style.PRIMARY_TEXT_SELECTORS:
+        assert selector in css
+    assert style.DARK_PRIMARY_TEXT not in style.theme_css(dark=False)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_syntax_colour_reads_on_its_themes_code_background(theme):
+    background = style.CODE_BACKGROUNDS[theme]
+    css = style.theme_css(dark=theme == "dark")
+    for group, colour in style.SYNTAX_COLOURS[theme].items():
+        assert contrast(colour, background) >= 4.5, (group, colour)
+        for token in style.SYNTAX_TOKENS[group]:
+            assert f".token.{token} {{ color: {colour}; }}" in css

@@ -43,14 +43,20 @@ def test_each_step_right_wrong_and_shown(number):
     step = lesson_steps()[number - 1]
     app = open_app(LESSON, {"step": str(number)})
     assert no_exceptions(app) and errors(app) == []
-    assert f"Step {number} of {STEP_COUNT}" in app.get("progress")[0].proto.text
+    assert app.subheader[0].value == f"Step {number} of {STEP_COUNT}: {step.title}"
     assert not any("Answer:" in md.value for md in app.markdown)  # the question comes first
     wrong = next(i for i, choice in enumerate(step.choices) if not choice.right)
     app.radio(key=f"ls_pick_{number}").set_value(wrong).run()
+    # A choice alone is not judged (WCAG 3.2.2): Check is.
+    assert errors(app) == [] and app.session_state["ls_answers"] == {}
+    assert not any("Answer:" in md.value for md in app.markdown)
+    app.button(key=f"ls_check_{number}").click().run()
     # The verdict says right or wrong in words, not by the box's colour alone.
     assert errors(app) == [f"Not quite: {step.choices[wrong].why}"]
     assert any("Answer:" in md.value for md in app.markdown)
     app.radio(key=f"ls_pick_{number}").set_value(step.right_choice).run()
+    assert errors(app) == [] and not app.success  # the verdict was on the other choice
+    app.button(key=f"ls_check_{number}").click().run()
     assert [s.value for s in app.success] == [f"Right: {step.choices[step.right_choice].why}"]
     assert app.session_state["ls_answers"] == {number: wrong}  # the first answer counts
     fresh = open_app(LESSON, {"step": str(number)})
@@ -65,7 +71,7 @@ def test_the_step_lives_in_the_link_and_the_keys_move_it():
     app.button(key="ls_back").click().run()
     app.button(key="ls_back").click().run()
     assert app.query_params["step"] == "4"
-    assert open_app(LESSON, {"step": "4"}).get("progress")[0].proto.text.startswith("Step 4")
+    assert open_app(LESSON, {"step": "4"}).subheader[0].value.startswith("Step 4 of")
 
 
 @pytest.mark.parametrize("bad", ["0", "12", "two", ""])

@@ -121,7 +121,8 @@ def test_a_room_opened_from_an_exercise_asks_its_problem_and_keeps_its_key(remem
     assert asked.kind == "value" and asked.answer == make_problem("value", 2, 3, 4).answer
     assert set(CONTROLS) - {"cls_reveal", "cls_vote_again"} <= keys_on(app) | {"cls_end"}
     shown = texts(app)
-    assert code in shown  # the join code, large
+    # The join code, large, read as "Room code ..." (the words out of sight).
+    assert f'<span class="lab-unseen">Room code </span>{code}' in shown
     # The link, to type (no scheme) and to follow (the whole of it, as the QR code's).
     link = f"http://lab.example:8501/join?code={code}"
     pages = [element.proto.body for element in app.get("html")]

@@ -68,7 +68,7 @@ def test_a_nickname_past_the_cap_is_refused_not_cut():
 
 def test_each_kind_of_question_asks_for_what_its_answer_holds():
     cells = make_problem("cells", 2, 4, 2)
-    assert "**Tap every cell of x that receives gradient.**" in model.question_text(cells)
+    assert "**Pick every cell of x that receives gradient.**" in model.question_text(cells)
     value = make_problem("value", 3, 1, 1)
     r, c = value.cell
     assert f"**What is dL/dx at ({r}, {c})**, the cell outlined on x?" in model.question_text(value)
@@ -78,13 +78,13 @@ def test_each_kind_of_question_asks_for_what_its_answer_holds():
 
 
 @pytest.mark.parametrize("state", ["closed", "revealed"])
-def test_a_closed_round_asks_without_telling_to_tap_or_type(state):
-    """Once the round closes a tap or a typed number no longer acts: the question
+def test_a_closed_round_asks_without_telling_to_pick_or_type(state):
+    """Once the round closes a pick or a typed number no longer acts: the question
     says what is asked, not what to do with the page."""
     cells = make_problem("cells", 2, 4, 2)
-    assert "Tap" in model.question_text(cells, state="open")
+    assert "Pick" in model.question_text(cells, state="open")
     closed = model.question_text(cells, state=state)
-    assert "Tap" not in closed and "take it back" not in closed
+    assert "Pick" not in closed and "take it back" not in closed
     assert closed.endswith("**Which cells of x receive gradient?**")
     value = make_problem("value", 3, 1, 1)
     assert "Two decimals" in model.question_text(value, state="open")

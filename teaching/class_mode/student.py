@@ -42,14 +42,15 @@ def token_or_none(stored: object) -> str | None:
 
 def question_text(problem: Problem, *, state: str = "open") -> str:
     """The question, as markdown (every part computed from the problem). What to do
-    with the page (tap, take back, how many decimals) only while the round is open:
-    once it closes, taps and typing no longer act."""
+    with the page (pick, take back, how many decimals) only while the round is open:
+    once it closes, picks and typing no longer act. "Pick", not "tap": a cell is
+    picked by a tap, a click or the keyboard (Enter on the grid's ringed cell)."""
     layer = f"Layer: {layer_words(problem.config, problem.x, kind=problem.kind)}."
     upstream = upstream_words(problem.grad_output)
     if problem.kind == "cells" and state == "open":
         return (
-            f"{layer} {upstream} **Tap every cell of x that "
-            "receives gradient.** Tap a cell again to take it back."
+            f"{layer} {upstream} **Pick every cell of x that "
+            "receives gradient.** Pick a cell again to take it back."
         )
     if problem.kind == "cells":
         return f"{layer} {upstream} **Which cells of x receive gradient?**"

@@ -268,3 +268,72 @@ VISUALLY_HIDDEN_CSS = (
     "position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; "
     "clip-path: inset(50%); white-space: nowrap;"
 )
+
+# -- Streamlit's own elements at AA contrast (WCAG 1.4.3) in either theme ------------------
+# Streamlit writes a primary button's label white on the primary colour, and a slider's
+# value and the open tab's label in the primary colour on the page. No colour has 4.5:1
+# against both white and the dark page, so the dark theme's primary (.streamlit/
+# config.toml, DARK_PRIMARY) is the darker orange white reads on, and those texts are
+# written in the lighter orange (DARK_PRIMARY_TEXT) that reads on the dark page.
+DARK_PRIMARY = "#c74b0f"  # white on it: 4.7:1
+DARK_PRIMARY_TEXT = "#fb923c"  # on the dark page: 8:1
+DARK_PAGE = "#171614"  # Streamlit's dark page, as Chromium draws it
+PRIMARY_TEXT_SELECTORS = (
+    '[data-testid="stSliderThumbValue"]',
+    '[data-testid="stSliderThumbValue"] p',
+    '[data-testid="stTab"][aria-selected="true"] p',
+)
+# A code block's syntax colours: Streamlit's are the same in both themes (its keyword
+# blue is 3.8:1 on the light code background, 4.1:1 on the dark one). Each of these has
+# 4.5:1 or more on its theme's code background (CODE_BACKGROUNDS, as Chromium draws it),
+# keyed by Streamlit's token classes.
+CODE_BACKGROUNDS = {"light": "#fcfcfb", "dark": "#22211e"}
+SYNTAX_TOKENS = {
+    "comment": ("comment", "prolog", "doctype", "cdata", "punctuation", "unchanged"),
+    "name": ("attr-name", "property", "variable"),
+    "constant": ("boolean", "constant", "symbol", "inserted"),
+    "number": ("number", "regex"),
+    "string": ("string", "char", "attr-value"),
+    "operator": ("operator", "entity", "decorator", "atrule"),
+    "url": ("url",),
+    "keyword": ("keyword", "tag", "function", "class-name", "selector"),
+    "alarm": ("important", "deleted"),
+}
+SYNTAX_COLOURS = {
+    "light": {
+        "comment": "#57534e",
+        "name": "#0369a1",
+        "constant": "#15803d",
+        "number": "#0f766e",
+        "string": "#166534",
+        "operator": "#9a3412",
+        "url": "#6d28d9",
+        "keyword": "#1d4ed8",
+        "alarm": "#b91c1c",
+    },
+    "dark": {
+        "comment": "#a8a29e",
+        "name": "#7dd3fc",
+        "constant": "#86efac",
+        "number": "#5eead4",
+        "string": "#4ade80",
+        "operator": "#fdba74",
+        "url": "#c4b5fd",
+        "keyword": "#93c5fd",
+        "alarm": "#fca5a5",
+    },
+}
+
+
+def theme_css(*, dark: bool) -> str:
+    """The page CSS that puts Streamlit's primary-coloured texts and its code's syntax
+    colours at AA contrast in the viewer's theme."""
+    theme = "dark" if dark else "light"
+    rules = [
+        f'[data-testid="stCode"] pre .token.{token} {{ color: {colour}; }}'
+        for group, colour in SYNTAX_COLOURS[theme].items()
+        for token in SYNTAX_TOKENS[group]
+    ]
+    if dark:
+        rules.append(f"{', '.join(PRIMARY_TEXT_SELECTORS)} {{ color: {DARK_PRIMARY_TEXT}; }}")
+    return "\n".join(rules)

@@ -30,10 +30,13 @@ class LessonState:
 
     page: PageKeys = PageKeys.under(P)
     step: str = f"{P}_step"  # the step on screen, 1..STEP_COUNT
-    answers: str = f"{P}_answers"  # {step: the first choice}
+    answers: str = f"{P}_answers"  # {step: the first choice checked}
+    checked: str = f"{P}_checked"  # {step: the choice last checked}: its verdict is shown
     shown: str = f"{P}_shown"  # {step}: answers revealed without a choice
     part: str = f"{P}_part"  # lecture mode: the part of the answer on screen, from 0
     answer: str = f"{P}_answer"  # the box the answer is shown in
+    heading: str = f"{P}_heading"  # the box of the step's title, a heading
+    verdict: str = f"{P}_verdict"  # the box of the verdict on the choice checked
     back: str = f"{P}_back"
     next: str = f"{P}_next"
 
@@ -46,6 +49,9 @@ class LessonState:
 
     def show_button(self, step: int) -> str:
         return f"{P}_show_{step}"
+
+    def check_button(self, step: int) -> str:
+        return f"{P}_check_{step}"
 
     @cached_property
     def fields(self) -> list[Field]:
@@ -60,6 +66,10 @@ class LessonState:
     def revealed(self) -> set[int]:
         return st.session_state[self.shown]
 
+    def checked_choice(self, step: int) -> int | None:
+        """The choice last checked on step `step` (a stored answer counts), or None."""
+        return st.session_state[self.checked].get(step, self.answers_given().get(step))
+
     def part_shown(self, parts: int) -> int:
         """The part of an answer of `parts` parts on screen (0 when it has one)."""
         return min(st.session_state[self.part], parts - 1)
@@ -72,7 +82,8 @@ FIELDS = STATE.fields
 def init_state() -> None:
     """The link's step (read once), then, once per session, the answers the browser
     kept: they come back, the link still says which step is shown."""
-    start_page_state(STATE.page, FIELDS, {STATE.answers: {}, STATE.shown: set(), STATE.part: 0})
+    fresh = {STATE.answers: {}, STATE.checked: {}, STATE.shown: set(), STATE.part: 0}
+    start_page_state(STATE.page, FIELDS, fresh)
     stored = browser.recalled(P)
     if stored is not None:
         restore(*from_stored(stored, lesson_steps()))
@@ -90,11 +101,15 @@ def restore(answers: dict[int, int], shown: set[int]) -> None:
 
 
 def remember_work() -> None:
-    """The answers to the browser; once answered, the question's focus goes, so the
-    arrow keys step through the lesson instead of changing the answer."""
+    """The answers to the browser. Once the choice on screen is checked, the question's
+    focus goes (a click), and ← and → step through the lesson instead of changing the
+    answer; before, the arrow keys move through the choices (judged only by Check)."""
     browser.remember(P, to_stored(STATE.answers_given(), STATE.revealed()))
-    arrows = {"ArrowLeft": STATE.back, "ArrowRight": STATE.next}
-    browser.leave_after_choice(STATE.pick(STATE.step_shown()), arrows=arrows)
+    number = STATE.step_shown()
+    chosen = st.session_state.get(STATE.pick(number))
+    if chosen is not None and chosen == STATE.checked_choice(number):
+        arrows = {"ArrowLeft": STATE.back, "ArrowRight": STATE.next}
+        browser.leave_after_choice(STATE.pick(number), arrows=arrows)
 
 
 def publish() -> None:
@@ -102,7 +117,10 @@ def publish() -> None:
 
 
 def go(delta: int) -> None:
+    before = st.session_state[STATE.step]
     nudge(STATE.step, delta, first=1, last=STEP_COUNT)
+    if st.session_state[STATE.step] != before:
+        browser.focus_on(STATE.heading)  # the new step's title, as a reader starts it
 
 
 def walk(delta: int, *, parts: int) -> None:
@@ -113,18 +131,25 @@ def walk(delta: int, *, parts: int) -> None:
     part = STATE.part_shown(parts) + delta
     if 0 <= part < parts:
         state[STATE.part] = part
+        browser.focus_on(STATE.answer)  # the part now shown
     else:
         state[STATE.part] = 0
         go(delta)
 
 
-def answered(step: int) -> None:
-    """The learner chose: the first choice counts for the score."""
+def check(step: int) -> None:
+    """Check pressed: the choice is judged (the first one checked counts for the
+    score), and the focus goes to its verdict. Choosing alone judges nothing (WCAG
+    3.2.2: the arrow keys move through a radio group's choices)."""
     choice = st.session_state[STATE.pick(step)]
-    if choice is not None:
-        STATE.answers_given().setdefault(step, choice)
+    if choice is None:
+        return
+    STATE.answers_given().setdefault(step, choice)
+    st.session_state[STATE.checked][step] = choice  # the part of the answer shown stays
+    browser.focus_on(STATE.verdict)
 
 
 def show_answer(step: int) -> None:
     STATE.revealed().add(step)
     st.session_state[STATE.part] = 0
+    browser.focus_on(STATE.answer)  # the button is gone: on to what it showed

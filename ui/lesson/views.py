@@ -23,21 +23,22 @@ from ..figures import grid as grids
 from ..figures.mosaic import small_multiples
 from ..figures.sizes import drawn_width
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
-from ..shared import browser
 from ..shared.chart import cached, chart
 from ..shared.lecture import lecture_on
-from .state import STATE, answered, show_answer, walk
+from .state import STATE, check, show_answer, walk
 
 
 def step_view() -> None:
     number = STATE.step_shown()
     step = lesson_steps()[number - 1]
     lecture = lecture_on()
-    # Lecture mode: Previous and Next share the progress bar's row, above the columns.
+    # Lecture mode: Previous and Next share the title's row, above the columns.
     header = st.container(horizontal=True, vertical_alignment="bottom") if lecture else st
+    # The step's title is a heading (Next step brings the focus there) that says where
+    # the step is in the lesson: a progress bar would say it a second time.
     where = f"Step {number} of {STEP_COUNT}: {step.title}"
-    header.progress(number / STEP_COUNT, text=where)
-    browser.announce(where)  # a verdict below, if any, says more
+    with header.container(key=STATE.heading):
+        st.subheader(where, anchor=False)
     if lecture:
         # Three maps or more need 3/5 of the width in one row; else half and half.
         example_side, question_side = st.columns(2)
@@ -119,20 +120,33 @@ def question_view(step: Step, number: int, *, lecture: bool) -> int:
         format_func=lambda index: step.choices[index].text,
         index=None,
         key=key,
-        on_change=answered,
-        args=(number,),
         label_visibility="collapsed" if lecture else "visible",  # the question says it
     )
     picked = state[key]
-    if picked is not None:
+    judged = picked is not None and picked == STATE.checked_choice(number)
+    if judged:
         choice = step.choices[picked]
-        (st.success if choice.right else st.error)(step.verdict(picked))
-        browser.announce(step.verdict(picked))
-    if picked is None and number not in STATE.revealed():
-        st.button(
-            "Show the answer", key=STATE.show_button(number), on_click=show_answer, args=(number,)
+        with st.container(key=STATE.verdict):
+            (st.success if choice.right else st.error)(step.verdict(picked))
+    else:  # Check, and while nothing is shown, Show the answer, in one row
+        row = st.container(horizontal=True, gap="small")
+        row.button(
+            "Check",
+            key=STATE.check_button(number),
+            type="primary",
+            icon=":material/check:",
+            on_click=check,
+            args=(number,),
+            disabled=picked is None,
         )
-        return 1
+        if number not in STATE.revealed():
+            row.button(
+                "Show the answer",
+                key=STATE.show_button(number),
+                on_click=show_answer,
+                args=(number,),
+            )
+            return 1
     if not lecture:
         reveal_view(step)
         return 1

@@ -162,6 +162,121 @@ function hideTwinnedCharts(lab) {
   }
 }
 
+// -- A box that scrolls is a tab stop ------------------------------------------------
+// A code block (st.code: its <pre> scrolls, in a box of fixed height or sideways) and a
+// formula wider than its column (a KaTeX display) scroll, and a keyboard scrolls only
+// what has the focus (WCAG 2.1.1): while one overflows its box, it is a tab stop, a
+// region named by what it holds. Its size is watched: it is looked at again when it
+// changes (a tab shown, a phone turned, a code block redrawn longer).
+const SCROLLERS = [['[data-testid="stCode"] pre', 'Code'], ['.katex-display', 'Formula']];
+const SCROLLS = ['auto', 'scroll'];
+
+function scrolls(node) {
+  const style = getComputedStyle(node);
+  return (SCROLLS.includes(style.overflowX) && node.scrollWidth > node.clientWidth + 1)
+    || (SCROLLS.includes(style.overflowY) && node.scrollHeight > node.clientHeight + 1);
+}
+
+function markScroller(node, name) {
+  if (scrolls(node)) {
+    if (node.getAttribute('tabindex') === '0') return;
+    node.setAttribute('tabindex', '0');
+    node.setAttribute('role', 'region');
+    node.setAttribute('aria-label', name);
+  } else if (node.hasAttribute('tabindex')) {
+    for (const attribute of ['tabindex', 'role', 'aria-label']) node.removeAttribute(attribute);
+  }
+}
+
+function watchScrollers(lab) {
+  lab.scrollSizes ||= new ResizeObserver((entries) => {
+    for (const { target } of entries) markScroller(target, target.dataset.labScroller);
+  });
+  for (const [selector, name] of SCROLLERS) {
+    for (const node of document.querySelectorAll(selector)) {
+      if (node.dataset.labScroller) {
+        markScroller(node, name);  // same size, maybe other content
+        continue;
+      }
+      node.dataset.labScroller = name;
+      lab.scrollSizes.observe(node);  // its first report comes at once
+    }
+  }
+}
+
+// -- A button's shortcut is not part of its name --------------------------------------
+// Streamlit writes a button's shortcut (st.button(shortcut=...)) as a <kbd> labelled
+// "Shortcut →" inside it, so the button was read "Next step Shortcut →". The key goes
+// to the button's aria-keyshortcuts instead, and the <kbd> out of the tree (its key
+// still shows).
+const KEY_NAMES = { '→': 'ArrowRight', '←': 'ArrowLeft', '↑': 'ArrowUp', '↓': 'ArrowDown' };
+
+function nameShortcuts() {
+  for (const hint of document.querySelectorAll('button kbd:not([aria-hidden])')) {
+    const shown = hint.textContent.trim();
+    hint.setAttribute('aria-hidden', 'true');
+    hint.closest('button')?.setAttribute('aria-keyshortcuts', KEY_NAMES[shown] ?? shown);
+  }
+}
+
+// -- A radio option is read once ----------------------------------------------------
+// Streamlit names a radio by its label's text and leaves that text in the tree beside
+// it, so each option was read twice (the radio, then its paragraph). The radio takes
+// the text as its name; the paragraph, still shown and still a click target, leaves
+// the tree.
+function nameRadios() {
+  for (const option of document.querySelectorAll('[data-testid="stRadioOption"]')) {
+    const input = option.querySelector('input[type="radio"]');
+    const text = option.querySelector('[data-testid="stMarkdownContainer"]');
+    if (!input || !text) continue;
+    const name = text.textContent.trim();
+    if (input.getAttribute('aria-label') !== name) input.setAttribute('aria-label', name);
+    if (text.getAttribute('aria-hidden') !== 'true') text.setAttribute('aria-hidden', 'true');
+  }
+}
+
+// -- A slider is named once ---------------------------------------------------------
+// Streamlit labels a slider's input both by aria-label and by aria-labelledby (itself
+// and its group, each "Level"): it was read "Level Level". The aria-label stays; the
+// value shown over the thumb is its aria-valuetext already, so that text leaves the tree.
+function nameSliders() {
+  for (const input of document.querySelectorAll('[data-testid="stSlider"] input[type="range"]')) {
+    if (input.hasAttribute('aria-label')) input.removeAttribute('aria-labelledby');
+  }
+  for (const value of document.querySelectorAll('[data-testid="stSliderThumbValue"]:not([aria-hidden])')) {
+    value.setAttribute('aria-hidden', 'true');
+  }
+}
+
+// -- The focus moved on purpose (browser.focus_on) ------------------------------------
+// After an action that redrew the page, to the element keyed so once it is drawn and
+// nothing in it is stale: its first control, else its first heading, else the element
+// itself (made focusable by script only). A Streamlit alert in it is no longer a live
+// region: the focus reads it, once.
+const FOCUSABLE = 'button:not(:disabled), input:not(:disabled), textarea, select, a[href], '
+  + '[tabindex="0"]';
+const HEADING = 'h1, h2, h3, h4, h5, h6';
+const FOCUS_WAIT_MS = 50;
+const FOCUS_TRIES = 200;  // 10 s: a slow run's element still gets it
+
+function focusWhenDrawn(lab, move, tries) {
+  if (move.count !== lab.focusCount) return;  // a later request came
+  const box = boxOf(move.key);
+  const stale = !box || box.closest('[data-stale="true"]') || box.querySelector('[data-stale="true"]');
+  if (stale) {
+    if (tries > 0) setTimeout(() => focusWhenDrawn(lab, move, tries - 1), FOCUS_WAIT_MS);
+    return;
+  }
+  const active = document.activeElement;
+  if (move.if_lost && active && active !== document.body) return;  // the viewer is somewhere
+  for (const alert of box.querySelectorAll('[data-testid="stAlertContainer"][role]')) {
+    alert.removeAttribute('role');
+  }
+  const target = box.querySelector(FOCUSABLE) ?? box.querySelector(HEADING) ?? box;
+  if (!target.matches(FOCUSABLE)) target.setAttribute('tabindex', '-1');
+  target.focus();
+}
+
 // -- One watch of the page, for the twins' charts and the said containers -----------
 // What is on the page when the component first mounts (it mounts last in a run: a page
 // may have drawn all it draws before), then each change, looked at once an animation
@@ -173,7 +288,13 @@ function watchPage(lab) {
     if (queued !== null) { queued ||= charts; return; }
     queued = charts;
     requestAnimationFrame(() => {
-      if (queued) hideTwinnedCharts(lab);
+      if (queued) {
+        hideTwinnedCharts(lab);
+        watchScrollers(lab);
+        nameShortcuts();
+        nameRadios();
+        nameSliders();
+      }
       queued = null;
       lookForChanges(lab);
     });
@@ -334,8 +455,10 @@ function onGridKey(lab, grid, event) {
     event.preventDefault();
     event.stopPropagation();
     lab.refocus = { key, until: performance.now() + REFOCUS_MS };
-    pickCell(found, [row, col], HOVER_TRIES);
-    say('Picked ' + cellText(found.trace, cols, [row, col]));
+    // Said once the click is made, or that it was not (the hover never found the cell).
+    const cell = cellText(found.trace, cols, [row, col]);
+    pickCell(found, [row, col], HOVER_TRIES, (picked) =>
+      say(picked ? 'Picked ' + cell : 'Not picked: ' + cell + '. Press Enter again.'));
     return;
   } else return;
   event.preventDefault();  // no page scroll, no step of a frame player (frames.js)
@@ -347,9 +470,12 @@ function onGridKey(lab, grid, event) {
 
 // Pick (row, col) as the pointer does: a hover at the cell's centre makes it the
 // plot's hover point; a press and release there with no drag is Plotly's click.
-function pickCell({ plot }, [row, col], tries) {
+function pickCell({ plot }, [row, col], tries, done) {
   const layer = plot.querySelector('.nsewdrag');
-  if (!layer) return;
+  if (!layer) {
+    done(false);
+    return;
+  }
   const box = cellBox(plot, row, col), plotBox = plot.getBoundingClientRect();
   const at = { clientX: plotBox.left + box.left + box.width / 2,
                clientY: plotBox.top + box.top + box.height / 2,
@@ -358,11 +484,13 @@ function pickCell({ plot }, [row, col], tries) {
   const hovered = (plot._hoverdata || []).some((point) =>
     point.data?.name === PICK && point.x === col && point.y === row);
   if (!hovered) {
-    if (tries > 0) setTimeout(() => pickCell({ plot }, [row, col], tries - 1), 60);
+    if (tries > 0) setTimeout(() => pickCell({ plot }, [row, col], tries - 1, done), 60);
+    else done(false);
     return;
   }
   layer.dispatchEvent(new MouseEvent('mousedown', { ...at, buttons: 1 }));
   document.dispatchEvent(new MouseEvent('mouseup', at));
+  done(true);
 }
 
 // -- Touch: one tap picks a chart's cell ----------------------------------------------
@@ -452,7 +580,7 @@ function reloadAfterReconnect() {
 function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
                 leaveMs: 0, cells: new Map(), refocus: null,
-                sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0 };
+                sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0, focusCount: 0 };
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
   watchPage(lab);
@@ -510,6 +638,10 @@ export default function ({ data, setStateValue }) {
     quiet(lab);
   }
   lab.said = data.announce;
+  if (data.move_focus && data.move_focus.count !== lab.focusCount) {
+    lab.focusCount = data.move_focus.count;
+    focusWhenDrawn(lab, data.move_focus, FOCUS_TRIES);
+  }
   const wanted = data.recall || [];
   if (!wanted.length) return undefined;
   const found = Object.fromEntries(

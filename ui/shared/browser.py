@@ -10,7 +10,8 @@ where `recalled(namespace)` hands it out once. Until it has come back nothing is
 written, so a fresh session never overwrites what it has yet to read. What comes back
 was written by a browser, so it is user input: the pages validate it.
 
-Focus: `leave_after_choice` names a radio group (a lesson's question) whose focus goes
+Focus: `focus_on(key)` moves the focus to an element once a run has drawn it.
+`leave_after_choice` names a radio group (a lesson's question) whose focus goes
 away once an option is chosen, so the ← and → keys reach the page's Previous and Next
 shortcuts instead of changing the answer. `enter_presses` makes Enter in text inputs
 press a button (an answer box's Check).
@@ -56,6 +57,7 @@ PAGE = "browser_page"  # the URL path of the page this run draws, set by app.py
 MAX_STORED_CHARS = 100_000  # per namespace; anything longer is ignored, never parsed
 LEAVE_AFTER_MS = 5_000  # a page link followed that changed nothing by then led nowhere
 SAY_GAP_MS = 5_000  # says_changes: at most one saying this often (a screen reader's sentence)
+FOCUS_COUNT = "browser_focus_count"  # focus_on's requests so far: each is carried out once
 TOLD = "browser_told"  # {topic: the sentence announce_change last sent for it}
 SAY_PREFIX = "lab_say_"  # a container keyed so is said when its text changes (browser.js)
 CODE_SPAN = re.compile(r"(`+) (.*?) \1")  # state.literal's fences around typed text
@@ -76,7 +78,8 @@ class Requests:
     namespaces the run reads or writes; focus: radio groups to leave once chosen;
     enter: text inputs whose Enter presses a button; said: what the live region says
     (the last announced), or None; told: {topic: sentence} announce_change saw this
-    run, kept for the next once mount() has sent them."""
+    run, kept for the next once mount() has sent them; move_focus: where focus_on
+    sends the focus ({"key", "count"}), or None."""
 
     store: dict[str, str] = field(default_factory=dict)
     wanted: set[str] = field(default_factory=set)
@@ -84,6 +87,7 @@ class Requests:
     enter: list[dict] = field(default_factory=list)
     said: str | None = None
     told: dict[str, str] = field(default_factory=dict)
+    move_focus: dict | None = None
 
 
 def _requests() -> Requests:
@@ -136,6 +140,20 @@ def leave_after_choice(radio_key: str, *, arrows: dict[str, str] | None = None) 
     key pressed on it then presses the button keyed arrows[key] ("ArrowRight": ...)
     instead of changing the choice."""
     _requests().focus.append({"key": radio_key, "arrows": dict(arrows or {})})
+
+
+def focus_on(key: str, *, if_lost: bool = False) -> None:
+    """Once this run has drawn the element keyed `key`, the browser moves the focus
+    there: its first control, else its first heading, else the element itself (a
+    verdict's box). Where a keyboard or screen-reader user continues after an action
+    that redrew the page (the control they pressed may be gone or disabled). What gets
+    the focus is read then, so a Streamlit alert in it stops being a live region: it
+    is said once. Call from a callback or during the run; the last call wins.
+    `if_lost`: only when the focus is nowhere then (its element went: a grid taken
+    away by a change the viewer did not make), never away from where the viewer is."""
+    count = st.session_state.get(FOCUS_COUNT, 0) + 1
+    st.session_state[FOCUS_COUNT] = count
+    _requests().move_focus = {"key": key, "count": count, "if_lost": if_lost}
 
 
 def enter_presses(input_keys: list[str], button_key: str) -> None:
@@ -233,6 +251,7 @@ def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> 
         "focus": requests.focus,
         "enter": requests.enter,
         "announce": requests.said,
+        "move_focus": requests.move_focus,
     }
 
 

@@ -10,8 +10,15 @@ import streamlit as st
 
 from teaching.pages import PAGE_BY_LABEL
 
-from ..figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS
-from .lecture import LECTURE_CSS, lecture_on, lecture_switch, show_bad_link, start_lecture
+from ..figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS, theme_css
+from .lecture import (
+    LECTURE_CSS,
+    current_look,
+    lecture_on,
+    lecture_switch,
+    show_bad_link,
+    start_lecture,
+)
 from .twin import CLASS as TWIN_CLASS
 
 # Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
@@ -77,7 +84,7 @@ def page_frame(title: str, intro: str, *, heading: bool = True, menu_folded: boo
         # auto: closed on a phone
         initial_sidebar_state="collapsed" if lecture or menu_folded else "auto",
     )
-    css = PAGE_CSS + (LECTURE_CSS if lecture else "")
+    css = PAGE_CSS + theme_css(dark=current_look().dark) + (LECTURE_CSS if lecture else "")
     # The page's style in an element of the main column, where it has always been (a
     # style-only st.html would go to Streamlit's event container instead and move every
     # page up by the column's gap). A page that lost its server reloads: browser.js.

@@ -585,11 +585,16 @@ function sentence(markdown) {
 
 function controlsPart(root, player, words) {
   const labels = player.frames.labels;
-  const back = el('button', { type: 'button', 'data-act': 'back', title: labels.back_help },
-                  labels.back, el('kbd', { text: '←' }));
-  const next = el('button', { type: 'button', 'data-act': 'next', title: labels.next_help },
-                  labels.next, el('kbd', { text: '→' }));
-  const playButton = el('button', { type: 'button', 'data-act': 'play', title: labels.play_help });
+  // A key hint is shown, not read: the button's aria-keyshortcuts says it (its name stays
+  // its label: "Back", not "Back ←").
+  const back = el('button', { type: 'button', 'data-act': 'back', title: labels.back_help,
+                              'aria-keyshortcuts': 'ArrowLeft' },
+                  labels.back, el('kbd', { text: '←', 'aria-hidden': 'true' }));
+  const next = el('button', { type: 'button', 'data-act': 'next', title: labels.next_help,
+                              'aria-keyshortcuts': 'ArrowRight' },
+                  labels.next, el('kbd', { text: '→', 'aria-hidden': 'true' }));
+  const playButton = el('button', { type: 'button', 'data-act': 'play', title: labels.play_help,
+                                    'aria-keyshortcuts': 'P' });
   const speed = el('select', { 'aria-label': labels.speed });
   for (const perSecond of player.frames.speeds) {
     const option = el('option', { value: String(perSecond), text: perSecond + labels.per_second });
@@ -601,7 +606,10 @@ function controlsPart(root, player, words) {
   const count = el('span', { class: 'count' });
   const jumps = player.frames.jumps.map((to) => {
     const button = el('button', { type: 'button', 'data-act': 'jump', title: to.help }, to.label);
-    if (to.key) button.append(el('kbd', { text: keyLabel(to.key) }));
+    if (to.key) {
+      button.append(el('kbd', { text: keyLabel(to.key), 'aria-hidden': 'true' }));
+      button.setAttribute('aria-keyshortcuts', to.key.replace('shift+', 'Shift+'));
+    }
     button.onclick = () => jump(player, to);
     return [button, to];
   });
@@ -627,12 +635,16 @@ function controlsPart(root, player, words) {
   return (p) => {
     const at = shown(p);
     const end = p.position >= p.frames.count - 1 && !open(p);
+    const focused = root.getRootNode().activeElement;
     back.disabled = p.position <= 0;
     next.disabled = end;
     for (const [button, to] of jumps)
       button.disabled = 'to' in to ? p.position === to.to : (to.delta > 0 ? end : p.position <= 0);
-    playButton.replaceChildren((p.playing !== null ? '❚❚ ' + labels.pause : '▶ ' + labels.play),
-                               el('kbd', { text: 'P' }));
+    // A button disabled under the focus (Back at the first window) would drop it.
+    if (focused?.disabled && buttons.includes(focused)) buttons.find((b) => !b.disabled)?.focus();
+    playButton.replaceChildren(el('span', { 'aria-hidden': 'true', text: p.playing !== null ? '❚❚ ' : '▶ ' }),
+                               p.playing !== null ? labels.pause : labels.play,
+                               el('kbd', { text: 'P', 'aria-hidden': 'true' }));
     slider.value = String(p.position + 1);
     // Frames numbered from `first` (1: "window 1 of 9"; 0: "0 steps taken" is the first).
     const first = p.frames.first ?? 1;

@@ -16,6 +16,7 @@ from teaching.class_mode.codes import grouped
 from teaching.class_mode.lecturer import RoomKey, with_room, without_room
 from teaching.class_mode.questions import Question, question_from_exercise, question_from_layer
 
+from ...shared import browser
 from ...shared.lecture import switch_lecture
 from ..client import address
 from ..database import engine
@@ -72,6 +73,7 @@ def _open_with(question: Question) -> str | None:
     # Streamlit sends a link change at once, and a page or a test that follows the link
     # read the room before its round, with no round 1 (CI saw it).
     show_room(made.code)
+    browser.focus_on(STATE.code_box)  # "Room code K7QX3M": what the class needs first
     return made.code
 
 
@@ -128,6 +130,7 @@ def close_answers(code: str) -> None:
 
 def reveal(code: str) -> None:
     _control(code, store.reveal)
+    browser.focus_on(STATE.verdict_box)  # the Reveal button is gone: on to the result
 
 
 def vote_again(code: str) -> None:

@@ -98,6 +98,7 @@ class LecturerState:
     keys_back_button: str = f"{P}_keys_back"
     keys_lecture_button: str = f"{P}_keys_lecture"  # lecture mode off, in the keys view
     code_box: str = f"{P}_code_box"  # the join code's container (its CSS)
+    verdict_box: str = f"{P}_verdict_box"  # a revealed round's words (Reveal focuses it)
     maps_on: str = f"{P}_maps_on"  # the question's maps in the answers' place
     results_button: str = f"{P}_results"  # the room's results, question by question
     back_button: str = f"{P}_back"  # from the results back to the room

@@ -30,6 +30,7 @@ from ...figures.style import (
     ROOM_JOIN_PX,
     ROOM_LINK_PX,
     ROOM_LINK_SLACK_PX,
+    VISUALLY_HIDDEN_CSS,
 )
 from ...shared import browser
 from ...shared.lecture import lecture_button, lecture_on
@@ -66,12 +67,15 @@ def join_panel(code: str) -> None:
             # A whole number of px tall: the QR code under it starts on a whole pixel,
             # each module's edge sharp on the projector.
             "font-family: monospace; letter-spacing: 0.12em; "
-            f"line-height: {round(code_px * 1.15)}px; margin: 0; font-weight: 700; }}</style>"
+            f"line-height: {round(code_px * 1.15)}px; margin: 0; font-weight: 700; }}"
+            f".st-key-{STATE.code_box} .lab-unseen {{ {VISUALLY_HIDDEN_CSS} }}</style>"
         )
-        st.markdown(code)  # six characters of codes.ALPHABET: no markup can hide in it
+        # Read "Room code K7QX3M", not a bare run of letters (opening a room puts the
+        # focus here). Six characters of codes.ALPHABET: no markup can hide in it.
+        st.markdown(f'<span class="lab-unseen">Room code </span>{code}', unsafe_allow_html=True)
     link = students_link(code)
     image = _qr(link)
-    st.image(image.svg, width=image.side, alt=f"QR code of the join link {typed_link(link)}")
+    st.image(image.svg, width=image.side, alt=f"QR code of the link to join room {code}")
     link_line(link)
 
 

@@ -328,7 +328,7 @@ def revealed(shown: RoundView) -> None:
     chart_place, words = st.columns([ROOM_MAP_PX, rest])
     with chart_place:
         answers_chart(shown, revealed=True, key=STATE.fig_share)
-    with words:
+    with words, st.container(key=STATE.verdict_box):
         st.markdown(f"**{right_sentence(shown.tally)}**")
         if shown.question.kind == "cells":
             st.caption(share_legend(shown.question, shown.tally))
@@ -358,6 +358,7 @@ def two_votes(first: RoundView, second: RoundView) -> None:
                 title=vote_title(vote_name(shown.round.vote).capitalize(), question, shown.tally),
                 paired=paired,
             )
-    st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
-    for line in shift_lines(question, first.tally, second.tally):
-        st.markdown(f"- {line}")
+    with st.container(key=STATE.verdict_box):
+        st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
+        for line in shift_lines(question, first.tally, second.tally):
+            st.markdown(f"- {line}")

@@ -14,6 +14,7 @@ from teaching.class_mode.codes import normal_code
 from teaching.class_mode.questions import LARGEST_OUTPUT_SIDE
 from teaching.exercises.answers import parse_number, parse_whole
 
+from ...shared import browser
 from ...shared.chart import clicked_cell
 from ...shared.state import literal
 from ..client import address
@@ -65,6 +66,7 @@ def join(code_text: str, nickname_text: str, *, token: str, from_link: bool) -> 
         say("warning", NO_DATABASE)
         return False
     enter_room(code, pulse.nickname)
+    browser.focus_on(STATE.question_box)  # the Join button is gone: on to the question
     return True
 
 

@@ -57,6 +57,8 @@ class StudentState:
     notices_box: str = "room_notices_box"  # always drawn: what follows keeps its place
     refused: str = "room_refused"  # Refusal: a typed answer not sent, said by its box
     refusal_box: str = "room_refusal_box"  # under the boxes, always drawn (as notices_box)
+    question_box: str = "room_question_box"  # the question (joining puts the focus there)
+    verdict_box: str = "room_verdict_box"  # the verdict, once revealed
     sent: str = "room_sent"  # the round a sending (a tap saved, Send) was made in: said
     join_code: str = "join_code"
     join_nickname: str = "join_nickname"

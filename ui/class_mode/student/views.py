@@ -68,8 +68,9 @@ def join_form(token: str) -> None:
         "Room code",
         key=STATE.join_code,
         max_chars=CODE_TEXT_LENGTH,
-        placeholder="K7QX3M",
-        help="6 letters or digits: the room's code, shown large on the projector with its QR code.",
+        # Not a made-up code (one would be read as a real one); no help stop that
+        # says the same as this.
+        placeholder="6 letters or digits, as on the projector",
     )
     st.text_input(
         "Nickname (optional)",
@@ -119,9 +120,13 @@ def room_view(now: RoomNow, *, token: str) -> None:
     st.markdown(heading)  # one line: the question is the screen's
     news = f"{heading}. {question_text(problem, state='open')}"
     if room_round.state == "revealed":  # the verdict first: on a phone, above the fold
-        news = verdict_view(room_round.question, now.mine)
+        with st.container(key=STATE.verdict_box):
+            news = verdict_view(room_round.question, now.mine)
+        # The reveal took away the grid that had the focus: on to the verdict.
+        browser.focus_on(STATE.verdict_box, if_lost=True)
     status_line(room_round.state, now)
-    st.markdown(question_text(problem, state=room_round.state))
+    with st.container(key=STATE.question_box):
+        st.markdown(question_text(problem, state=room_round.state))
     maps(problem, now, token=token)
     if room_round.state == "open" and problem.kind != "cells":
         typed_form(problem, room_round.number, now.mine, token=token)

@@ -1,0 +1,58 @@
+"""Class mode walked with the keyboard alone (issue 39, item 7): the focus lands on
+purpose after Open a room (the room code, read with its name), Reveal (the result) and
+joining from a phone (the question); the QR code is an image with a name."""
+
+from __future__ import annotations
+
+import pytest
+from browser import TIMEOUT_MS, open_page, settle
+from browser_room import (  # database, served: the module's fixtures
+    CLASS_LINK,
+    database_fixture,  # noqa: F401
+    served_fixture,  # noqa: F401
+)
+from conftest import PHONE, PROJECTOR
+from playwright.sync_api import expect
+from test_browser_walk import focused, tab_to
+
+from teaching.class_mode.answers import right_sentence
+from teaching.class_mode.questions import question_from_exercise
+from teaching.class_mode.tally import tally
+
+pytestmark = pytest.mark.browser
+
+EXERCISE = dict(kind="cells", level=2, seed=4, number=2)  # CLASS_LINK's question
+
+
+def test_open_a_room_reveal_and_join_put_the_focus_where_the_work_goes_on(browser, served):
+    lecturer = browser.new_context(**PROJECTOR).new_page()
+    phone = browser.new_context(**PHONE).new_page()
+    try:
+        open_page(lecturer, f"{served}/{CLASS_LINK}")
+        tab_to(lecturer, "button", "Open a room")
+        lecturer.keyboard.press("Enter")
+        expect(focused(lecturer)).to_contain_text("Room code ", timeout=TIMEOUT_MS)
+        said = " ".join(focused(lecturer).text_content().split())
+        code = said.split()[-1]
+        assert said == f"Room code {code}"
+        qr = lecturer.get_by_role("img", name=f"QR code of the link to join room {code}")
+        expect(qr).to_be_visible()
+
+        open_page(phone, f"{served}/join")
+        tab_to(phone, "textbox", "Room code")
+        phone.keyboard.type(code)
+        phone.keyboard.press("Enter")
+        question = question_from_exercise(**EXERCISE)
+        expect(focused(phone)).to_contain_text("Pick every cell of x", timeout=TIMEOUT_MS)
+
+        settle(lecturer)
+        tab_to(lecturer, "button", "Close answers")
+        lecturer.keyboard.press("Enter")
+        settle(lecturer)
+        tab_to(lecturer, "button", "Reveal")
+        lecturer.keyboard.press("Enter")
+        result = right_sentence(tally(question, []))
+        expect(focused(lecturer)).to_contain_text(result, timeout=TIMEOUT_MS)
+    finally:
+        lecturer.context.close()
+        phone.context.close()

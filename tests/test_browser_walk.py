@@ -1,0 +1,114 @@
+"""The walk of a keyboard and screen-reader user (issue 39, item 7): keys only, and
+what is read is read from the accessibility tree (aria_snapshot) or is where the focus
+is. Each test is a trap the walk met: a choice judged by an arrow key, the focus
+dropped after an action."""
+
+from __future__ import annotations
+
+import pytest
+from browser import TIMEOUT_MS, open_page, settle
+from playwright.sync_api import expect
+
+from teaching.exercises.model import LEVELS
+from teaching.lesson.steps import STEP_COUNT, lesson_steps
+
+pytestmark = pytest.mark.browser
+
+MAIN = '[data-testid="stMain"]'
+MOST_TABS = 80  # more stops than any page has before what a test looks for
+
+
+def focused(page):
+    return page.locator("*:focus")
+
+
+def tab_to(page, role: str, name: str | None = None) -> None:
+    """Press Tab until the focus is on an element of `role` (named `name`, when given),
+    as a keyboard user goes through the page; fail after MOST_TABS presses."""
+    target = page.get_by_role(role, name=name, exact=True) if name else page.get_by_role(role)
+    for _ in range(MOST_TABS):
+        if target.evaluate_all("(found) => found.includes(document.activeElement)"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {role} {name or ''}")
+
+
+def main_text(page) -> str:
+    return page.locator(MAIN).aria_snapshot()
+
+
+def test_an_arrow_key_moves_through_the_lessons_choices_and_only_check_judges(page, app_url):
+    """Lesson step 3: Tab to the choices, ↓ twice (each a choice, no verdict, the score
+    untouched), then Tab to Check and Enter: the verdict on the choice now checked, with
+    the focus on it; then Next step puts the focus on step 4's heading."""
+    number = 3
+    step = lesson_steps()[number - 1]
+    open_page(page, f"{app_url}/lesson?step={number}")
+    snapshot = main_text(page)
+    assert f'heading "Step {number} of {STEP_COUNT}: {step.title}"' in snapshot, snapshot
+    for choice in step.choices:  # each choice read once: the radio, not its paragraph too
+        assert f'radio "{choice.text}"' in snapshot, snapshot
+        assert f'paragraph: "{choice.text}"' not in snapshot, snapshot
+    tab_to(page, "radio")
+    for index in (1, 2):
+        page.keyboard.press("ArrowDown")
+        radio = page.get_by_role("radio", name=step.choices[index].text, exact=True)
+        expect(radio).to_be_checked(timeout=TIMEOUT_MS)
+        settle(page)
+        expect(radio).to_be_focused()  # still in the group: arrows keep moving
+        snapshot = main_text(page)
+        assert "Right:" not in snapshot and "Not quite:" not in snapshot, snapshot
+        assert "Answered" not in snapshot  # nothing counted
+    tab_to(page, "button", "Check")
+    page.keyboard.press("Enter")
+    verdict = step.verdict(2)
+    expect(focused(page)).to_have_text(verdict, timeout=TIMEOUT_MS)
+    assert verdict in main_text(page)
+    tab_to(page, "button", "Next step")
+    page.keyboard.press("Enter")
+    heading = f"Step {number + 1} of {STEP_COUNT}: {lesson_steps()[number].title}"
+    expect(focused(page)).to_have_text(heading, timeout=TIMEOUT_MS)
+    expect(page.get_by_role("heading", name=heading, exact=True)).to_be_focused()
+
+
+def test_show_the_answer_puts_the_focus_on_the_answer(page, app_url):
+    """The button pressed is gone once the answer is shown: the focus goes to it."""
+    step = lesson_steps()[0]
+    open_page(page, f"{app_url}/lesson?step=1")
+    tab_to(page, "button", "Show the answer")
+    page.keyboard.press("Enter")
+    right = step.choices[step.right_choice].text
+    expect(focused(page)).to_contain_text(f"Answer: {right}.", timeout=TIMEOUT_MS)
+
+
+def test_back_disabled_under_the_focus_hands_it_to_next(page, app_url):
+    """Step through, window 2 of 4: Back pressed from the keyboard brings window 1,
+    where Back is disabled; the focus goes on to Next, not to the page's start. The
+    buttons are named by their labels alone (the key hint is aria-keyshortcuts)."""
+    grid = "1,2,0;0,9,1;2,1,4"
+    open_page(page, f"{app_url}/playground?tab=step&mode=max&kh=2&kw=2&sh=1&sw=1&x={grid}")
+    page.wait_for_function("() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)")
+    count = page.locator(".lab-frames .count").first
+    back = page.get_by_role("button", name="Back", exact=True).first
+    forward = page.get_by_role("button", name="Next", exact=True).first
+    expect(forward).to_have_attribute("aria-keyshortcuts", "ArrowRight")
+    expect(page.get_by_role("button", name="Play", exact=True).first).to_be_visible()
+    tab_to(page, "button", "Next")
+    page.keyboard.press("Enter")
+    expect(count).to_have_text("Window 2 of 4")
+    page.keyboard.press("Shift+Tab")
+    expect(back).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(count).to_have_text("Window 1 of 4")
+    expect(back).to_be_disabled()
+    expect(forward).to_be_focused()
+
+
+def test_the_level_slider_is_named_once_with_its_value(page, app_url):
+    """Exercises: the Level slider reads "Level", its value the level shown (not a
+    doubled name, not its index)."""
+    open_page(page, f"{app_url}/exercises")
+    slider = page.get_by_role("slider", name="Level", exact=True)
+    expect(slider).to_have_count(1, timeout=TIMEOUT_MS)
+    expect(slider).to_have_attribute("aria-valuetext", f"1 · {LEVELS[1]}")
+    assert 'slider "Level Level"' not in main_text(page)
