@@ -38,7 +38,7 @@ def test_every_data_source(source):
     assert no_exceptions(app) and errors(app) == []
 
 
-@pytest.mark.parametrize("size", [1, 2, 64])
+@pytest.mark.parametrize("size", [1, 2, 64, 128])
 def test_batch_sizes(size):
     app = open_app(BATCH)
     app.number_input(key="bt_size").set_value(size).run()
@@ -153,6 +153,27 @@ def test_tampered_links_fall_back_with_a_notice(query):
     app = open_app(BATCH, query)
     assert no_exceptions(app)
     assert any("Link value" in w.value for w in app.warning)
+
+
+def test_a_batch_past_128_is_refused_by_name_and_the_other_settings_kept():
+    app = open_app(BATCH, {"n": "129", "f": "3", "k": "2", "tab": "result"})
+    assert no_exceptions(app) and errors(app) == []
+    (notice,) = [w.value for w in app.warning if "Link value" in w.value]
+    assert "must be from 1 to 128" in notice
+    assert app.session_state["bt_size"] == 8  # the default, said in the notice
+    assert (app.session_state["bt_kernels"], app.session_state["bt_ksize"]) == (3, 2)
+    assert app.query_params["f"] == "3" and app.query_params["tab"] == "result"
+    assert app.number_input(key="bt_size").max == 128
+
+
+def test_the_engine_refuses_a_batch_past_its_limit_by_name():
+    from teaching.batch.data import BATCH_MAX, sample_batch
+
+    images, labels = sample_batch("digits", BATCH_MAX, 0)
+    assert images.shape == (128, 8, 8) and len(set(map(tuple, images.reshape(128, -1)))) == 128
+    for size in (0, 129, 2.5):
+        with pytest.raises(ValueError, match="batch size must be"):
+            sample_batch("digits", size, 0)
 
 
 def test_an_invalid_pooling_layer_names_its_rule():

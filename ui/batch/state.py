@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from pooling.batch import REDUCTIONS
-from teaching.batch.data import SOURCES, Edits, Source
+from teaching.batch.data import BATCH_MAX, SOURCES, Edits, Source
 from teaching.batch.storage import from_stored, to_stored
 from teaching.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapshot, write_flag
 
@@ -43,7 +43,7 @@ class BatchState:
     its share link's fields, its limits (the pooling layer's in controls.py, the
     seed's in links.py, its own here), and typed reads of its state."""
 
-    BATCH_MAX: ClassVar[int] = 64  # examples in a batch
+    BATCH_MAX: ClassVar[int] = BATCH_MAX  # examples in a batch (teaching.batch.data)
     STEPS_MAX: ClassVar[int] = TRAIN_STEPS_MAX  # training steps the page takes
     KERNELS_MAX: ClassVar[int] = 4  # convolution kernels (feature maps)
     KERNEL_SIZE_MAX: ClassVar[int] = 5  # a kernel's height and width
