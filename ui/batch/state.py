@@ -30,6 +30,7 @@ TABS = {
     "pair": "Two examples",
     "examples": "Per example",
     "step": "Step through",
+    "winners": "Winners",
     "result": "Batch result",
     "training": "Training",
     "weights": "Five weights",
@@ -62,6 +63,7 @@ class BatchState:
     steps: str = f"{P}_steps"  # training steps taken
     example: str = f"{P}_example"  # the example stepped to (and edited)
     feature: str = f"{P}_feature"  # the kernel whose maps are shown
+    window: str = f"{P}_window"  # the pooling window whose winners the Winners tab counts
     tab: str = f"{P}_tab"
     # Lecture mode walks a tab's story a screen at a time: the screen shown (in the link),
     # the tab it belongs to (another tab starts at its first), the walk's two buttons.
@@ -84,6 +86,11 @@ class BatchState:
     fig_wrong: str = f"{P}_fig_wrong"
     reduction_table: str = f"{P}_reduction_table"
     pair_sum: str = f"{P}_pair_sum"
+    fig_picks: str = f"{P}_fig_picks"
+    fig_received: str = f"{P}_fig_received"
+    picks_table: str = f"{P}_picks_table"
+    fig_split: str = f"{P}_fig_split"
+    split_table: str = f"{P}_split_table"
     fig_loss: str = f"{P}_fig_loss"
     fig_trained_kernels: str = f"{P}_fig_trained_kernels"
     worked: str = f"{P}_worked"  # the five weights' editor
