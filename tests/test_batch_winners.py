@@ -135,3 +135,26 @@ def test_average_pooling_says_there_is_nothing_to_count():
     app = open_app(BATCH, {**SEED_LINK, "mode": "avg"})
     assert no_exceptions(app) and errors(app) == []
     assert any("Average pooling has no winners" in md.value for md in app.markdown)
+
+
+@pytest.mark.parametrize(
+    "page, query, lecture",
+    [
+        (None, {}, False),
+        ("screens/lesson.py", {"step": "7"}, False),
+        ("screens/lesson.py", {"step": "7", "lecture": "1"}, True),
+    ],
+    ids=["home", "lesson", "lesson-lecture"],
+)
+def test_home_and_the_lessons_batch_step_link_to_the_seeds_batch(page, query, lecture):
+    app = open_app(page, query)
+    assert no_exceptions(app)
+    (link,) = [
+        l.proto for l in app.get("page_link") if l.proto.page == "batch" and "100" in l.proto.label
+    ]
+    assert link.query_string == "n=100&tab=winners" + ("&lecture=1" if lecture else "")
+
+
+def test_the_other_lesson_steps_do_not_link_to_it():
+    app = open_app("screens/lesson.py", {"step": "8"})
+    assert not [l for l in app.get("page_link") if "100" in l.proto.label]
