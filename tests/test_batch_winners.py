@@ -134,7 +134,7 @@ def test_lecture_mode_walks_the_two_screens():
 def test_average_pooling_says_there_is_nothing_to_count():
     app = open_app(BATCH, {**SEED_LINK, "mode": "avg"})
     assert no_exceptions(app) and errors(app) == []
-    assert any("Average pooling has no winners" in md.value for md in app.markdown)
+    assert any("Average pooling picks no cell" in md.value for md in app.markdown)
 
 
 @pytest.mark.parametrize(

@@ -30,8 +30,9 @@ from ..shared.walk import Screen, tell
 from .state import STATE, publish
 from .views import feature_picker
 
+SPLIT_TITLES = {"even": "split evenly", "weighted": "split by wins"}
 AVERAGE_NOTE = (
-    "Average pooling has no winners: every example's window sends each of its real cells "
+    "Average pooling picks no cell: every example's window sends each of its real cells "
     "the same share of its dL_n/dy, so there is nothing to count or to split."
 )
 
@@ -142,10 +143,11 @@ def picks_table(story: BatchStory, feature: int, window: tuple[int, int]) -> Non
         width="content",
         key=STATE.picks_table,
     )
-    st.caption(
-        f"Window {window}'s cells that won it in at least one example; the maps count "
-        "every window's picks (outlined: this window)."
-    )
+    if not lecture_on():  # a projector's screen has no room for it: the maps say it
+        st.caption(
+            f"Window {window}'s cells that won it in at least one example; the maps count "
+            "every window's picks (outlined: this window)."
+        )
 
 
 def split_view(story: BatchStory) -> None:
@@ -161,36 +163,37 @@ def split_view(story: BatchStory) -> None:
 def split_words(story: BatchStory, feature: int) -> None:
     st.markdown(split_sentence(story, feature))
     compared = split_comparison(story, feature)
-    ways = {"the right way (each example its own winner)": compared.right}
-    ways |= {name: compared.splits[split] for split, name in SPLIT_NAMES.items()}
+    ways = {"right way": compared.right}
+    ways |= {SPLIT_TITLES[split]: compared.splits[split] for split in SPLIT_NAMES}
     st.dataframe(
         pd.DataFrame(
             {
                 f"dL/dK, kernel {feature}": list(ways),
-                "largest gap to the check": [f"{compared.gap(k):.1e}" for k in ways.values()],
+                "gap to the check": [f"{compared.gap(k):.1e}" for k in ways.values()],
             }
         ),
         hide_index=True,
         width="content",
         key=STATE.split_table,
     )
+    st.caption(
+        "; ".join(f"{SPLIT_TITLES[split]}: {name}" for split, name in SPLIT_NAMES.items())
+        + ", for every example alike."
+    )
 
 
 def split_figure(story: BatchStory, feature: int):
     """Kernel `feature`'s dL/dK: checked by finite differences, the right way, and the
-    idea's two splits, on one colour scale."""
+    idea's splits, on one colour scale (in lecture mode the even split only, three in a
+    row beside the words: a fourth map, or a second row, took the screen past 720 px)."""
     compared = split_comparison(story, feature)
+    splits = ["even"] if lecture_on() else list(SPLIT_NAMES)
     return cached(
         small_multiples,
-        maps=[
-            compared.numeric,
-            compared.right,
-            compared.splits["even"],
-            compared.splits["weighted"],
-        ],
-        titles=["finite differences", "right way", "split evenly", "split by wins"],
+        maps=[compared.numeric, compared.right, *(compared.splits[s] for s in splits)],
+        titles=["finite differences", "right way", *(SPLIT_TITLES[s] for s in splits)],
         title=f"dL/dK, kernel {feature} ({story.reduction})",
-        most_columns=4 if lecture_on() else 2,  # a projector's row: the words beside
+        most_columns=3 if lecture_on() else 2,
         width_px=LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX,
         own_width=True,
         snug=True,
