@@ -63,6 +63,7 @@ class BatchState:
     steps: str = f"{P}_steps"  # training steps taken
     example: str = f"{P}_example"  # the example stepped to (and edited)
     feature: str = f"{P}_feature"  # the kernel whose maps are shown
+    examples_page: str = f"{P}_examples_page"  # Per example's page: (first, past the last)
     window: str = f"{P}_window"  # the pooling window whose winners the Winners tab counts
     tab: str = f"{P}_tab"
     # Lecture mode walks a tab's story a screen at a time: the screen shown (in the link),
