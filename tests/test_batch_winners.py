@@ -110,7 +110,7 @@ def test_the_seed_link_opens_the_winners_tab_at_100_digits():
     picks = figure_titled(app, "examples that picked each cell")
     (cells,) = [trace for trace in picks["data"] if trace.get("type") == "heatmap"]
     np.testing.assert_array_equal(decode(cells["z"]), story.winners.plane_counts(0))
-    table = app.dataframe[0].value
+    table = app.table[0].value
     assert table["examples"].sum() == 100
 
 

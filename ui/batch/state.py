@@ -89,9 +89,7 @@ class BatchState:
     pair_sum: str = f"{P}_pair_sum"
     fig_picks: str = f"{P}_fig_picks"
     fig_received: str = f"{P}_fig_received"
-    picks_table: str = f"{P}_picks_table"
     fig_split: str = f"{P}_fig_split"
-    split_table: str = f"{P}_split_table"
     fig_loss: str = f"{P}_fig_loss"
     fig_trained_kernels: str = f"{P}_fig_trained_kernels"
     worked: str = f"{P}_worked"  # the five weights' editor

@@ -130,7 +130,9 @@ def received_figure(story: BatchStory, feature: int, window: tuple[int, int]):
 
 def picks_table(story: BatchStory, feature: int, window: tuple[int, int]) -> None:
     rows = window_rows(story, feature, window)
-    st.dataframe(
+    # A plain table (st.table): a screen reader reads its cells, which a data grid's
+    # canvas keeps from it.
+    st.table(
         pd.DataFrame(
             {
                 "cell that won": [str(row.cell) for row in rows],
@@ -141,7 +143,6 @@ def picks_table(story: BatchStory, feature: int, window: tuple[int, int]) -> Non
         ),
         hide_index=True,
         width="content",
-        key=STATE.picks_table,
     )
     if not lecture_on():  # a projector's screen has no room for it: the maps say it
         st.caption(
@@ -165,7 +166,7 @@ def split_words(story: BatchStory, feature: int) -> None:
     compared = split_comparison(story, feature)
     ways = {"right way": compared.right}
     ways |= {SPLIT_TITLES[split]: compared.splits[split] for split in SPLIT_NAMES}
-    st.dataframe(
+    st.table(
         pd.DataFrame(
             {
                 f"dL/dK, kernel {feature}": list(ways),
@@ -174,7 +175,6 @@ def split_words(story: BatchStory, feature: int) -> None:
         ),
         hide_index=True,
         width="content",
-        key=STATE.split_table,
     )
     st.caption(
         "; ".join(f"{SPLIT_TITLES[split]}: {name}" for split, name in SPLIT_NAMES.items())
