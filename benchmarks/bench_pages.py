@@ -39,7 +39,7 @@ DEFAULT_TABS = ("forward", "pair")
 GRID_6 = ";".join(",".join(str((r * 5 + c * 3) % 7) for c in range(6)) for r in range(6))
 GRID_16 = ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(16)) for r in range(16))
 PLAYGROUND_TABS = ("forward", "step", "ledger", "matrix", "ties", "share")
-BATCH_TABS = ("pair", "examples", "step", "result", "training", "weights")
+BATCH_TABS = ("pair", "examples", "step", "winners", "result", "training", "weights")
 
 
 def cases() -> list[tuple[str, str, dict[str, str]]]:
