@@ -273,7 +273,7 @@ def test_the_seeds_batch_of_100_puts_the_askers_idea_on_one_screen(projector_pag
     expect(page.get_by_text(said)).to_be_in_viewport()
     tree = page.locator("main").aria_snapshot()
     assert said in tree
-    for name in ("finite differences", "right way", "split evenly"):
+    for name in ("the check (FD)", "right way", "split evenly"):
         assert f'figure "dL/dK, kernel 0 (mean): {name}"' in tree
     ways = {"right way": story.right_kernels[0], "split evenly": story.split_kernels["even"][0]}
     for name, kernel in ways.items():

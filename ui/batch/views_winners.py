@@ -30,6 +30,7 @@ from ..shared.walk import Screen, tell
 from .state import STATE, publish
 from .views import feature_picker
 
+CHECK_TITLE = "the check (FD)"  # short: a phone's column holds the mosaic, two a row
 SPLIT_TITLES = {"even": "split evenly", "weighted": "split by wins"}
 AVERAGE_NOTE = (
     "Average pooling picks no cell: every example's window sends each of its real cells "
@@ -178,7 +179,8 @@ def split_words(story: BatchStory, feature: int) -> None:
     )
     st.caption(
         "; ".join(f"{SPLIT_TITLES[split]}: {name}" for split, name in SPLIT_NAMES.items())
-        + ", for every example alike."
+        + f", for every example alike; {CHECK_TITLE}: central finite differences of the "
+        "batch loss."
     )
 
 
@@ -191,7 +193,7 @@ def split_figure(story: BatchStory, feature: int):
     return cached(
         small_multiples,
         maps=[compared.numeric, compared.right, *(compared.splits[s] for s in splits)],
-        titles=["finite differences", "right way", *(SPLIT_TITLES[s] for s in splits)],
+        titles=[CHECK_TITLE, "right way", *(SPLIT_TITLES[s] for s in splits)],
         title=f"dL/dK, kernel {feature} ({story.reduction})",
         most_columns=3 if lecture_on() else 2,
         width_px=LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX,
