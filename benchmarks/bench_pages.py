@@ -39,7 +39,7 @@ DEFAULT_TABS = ("forward", "pair")
 GRID_6 = ";".join(",".join(str((r * 5 + c * 3) % 7) for c in range(6)) for r in range(6))
 GRID_16 = ";".join(",".join(str((r * 7 + c * 3) % 10) for c in range(16)) for r in range(16))
 PLAYGROUND_TABS = ("forward", "step", "ledger", "matrix", "ties", "share")
-BATCH_TABS = ("pair", "examples", "step", "result", "training", "weights")
+BATCH_TABS = ("pair", "examples", "step", "winners", "result", "training", "weights")
 
 
 def cases() -> list[tuple[str, str, dict[str, str]]]:
@@ -49,7 +49,7 @@ def cases() -> list[tuple[str, str, dict[str, str]]]:
     for tab in PLAYGROUND_TABS:
         found.append((f"Playground 6x6 k2 s1 · {tab}", PLAYGROUND, {**small, "tab": tab}))
     found.append(("Playground 16x16 k3 s1 p1 · forward", PLAYGROUND, {**large, "tab": "forward"}))
-    for size in ("8", "64"):
+    for size in ("8", "100", "128"):
         for tab in BATCH_TABS:
             found.append((f"Batch n={size} · {tab}", BATCH, {"n": size, "tab": tab}))
     found += [(name, script, {}) for name, script in PLAIN_PAGES.items()]

@@ -1,6 +1,7 @@
 """Forward + backward time of the engine against PyTorch CPU, as ratios.
 
-Run by hand: `python benchmarks/bench_pooling.py` (needs torch). Both run on the same
+Run by hand: `python benchmarks/bench_pooling.py [TEXT]` (needs torch; TEXT keeps only
+the cases whose shape, written as "(128, 2, 6, 6)", holds it). Both run on the same
 float64 arrays in one process, in alternating blocks of rounds, and the median of all
 rounds is kept, so that machine load hits both alike. Blocks rather than single rounds:
 PyTorch's OpenMP threads keep spinning for a while after each call, and whatever ran
@@ -24,6 +25,10 @@ from pooling import PoolConfig, backward, forward, keep_freed_memory  # noqa: E4
 
 CASES = [
     ((1, 1, 8, 8), PoolConfig("max", 2)),
+    # The Batch page's pooling input at its largest batch (issue 37): 128 digits, two
+    # kernels' 6x6 maps (8x8 through a 3x3 convolution), and the overlapping layer.
+    ((128, 2, 6, 6), PoolConfig("max", 2)),
+    ((128, 4, 6, 6), PoolConfig("max", 3, stride=1)),
     ((64, 1, 28, 28), PoolConfig("max", 2)),
     ((64, 1, 28, 28), PoolConfig("max", 3, stride=1)),
     ((32, 16, 64, 64), PoolConfig("max", 3, stride=2, padding=1)),
@@ -78,11 +83,15 @@ def block(step) -> list[float]:
 def main() -> int:
     import torch
 
+    only = sys.argv[1] if len(sys.argv) > 1 else ""  # e.g. "128,": the cases whose shape has it
+
     keep_freed_memory()  # as the app does at start-up: pooling/fast/memory.py
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; numpy {np.__version__}")
     print(f"{'shape':<18} {'config':<14} {'ours ms':>9} {'torch ms':>9} {'ratio':>6}")
     worst = 0.0
     for shape, config in CASES:
+        if only not in str(shape):
+            continue
         rounds = 400 if np.prod(shape) < 1e5 else 40
         ours, theirs = bench(torch, shape, config, rounds)
         ratio = ours / theirs

@@ -26,3 +26,8 @@ PAGES = (
 )
 PAGE_BY_LABEL = {page.label: page for page in PAGES}
 URL_PATHS = tuple(page.url_path for page in PAGES)
+
+# The first seed's question at its own size: the Batch page at 100 digits, on the tab
+# that counts each window's winners and puts the asker's idea to the test.
+SEED_BATCH_QUERY = {"n": "100", "tab": "winners"}
+SEED_BATCH_LABEL = "A batch of 100: who picked each cell, and “split over every max” tested"

@@ -1,5 +1,8 @@
 """The Batch page through AppTest: data, network and pooling paths, checks, training."""
 
+import json
+
+import numpy as np
 import pytest
 from apptest import component_data, errors, figure_titled, figures, no_exceptions, open_app
 
@@ -38,7 +41,7 @@ def test_every_data_source(source):
     assert no_exceptions(app) and errors(app) == []
 
 
-@pytest.mark.parametrize("size", [1, 2, 64])
+@pytest.mark.parametrize("size", [1, 2, 64, 128])
 def test_batch_sizes(size):
     app = open_app(BATCH)
     app.number_input(key="bt_size").set_value(size).run()
@@ -155,6 +158,27 @@ def test_tampered_links_fall_back_with_a_notice(query):
     assert any("Link value" in w.value for w in app.warning)
 
 
+def test_a_batch_past_128_is_refused_by_name_and_the_other_settings_kept():
+    app = open_app(BATCH, {"n": "129", "f": "3", "k": "2", "tab": "result"})
+    assert no_exceptions(app) and errors(app) == []
+    (notice,) = [w.value for w in app.warning if "Link value" in w.value]
+    assert "must be from 1 to 128" in notice
+    assert app.session_state["bt_size"] == 8  # the default, said in the notice
+    assert (app.session_state["bt_kernels"], app.session_state["bt_ksize"]) == (3, 2)
+    assert app.query_params["f"] == "3" and app.query_params["tab"] == "result"
+    assert app.number_input(key="bt_size").max == 128
+
+
+def test_the_engine_refuses_a_batch_past_its_limit_by_name():
+    from teaching.batch.data import BATCH_MAX, sample_batch
+
+    images, labels = sample_batch("digits", BATCH_MAX, 0)
+    assert images.shape == (128, 8, 8) and len(set(map(tuple, images.reshape(128, -1)))) == 128
+    for size in (0, 129, 2.5):
+        with pytest.raises(ValueError, match="batch size must be"):
+            sample_batch("digits", size, 0)
+
+
 def test_an_invalid_pooling_layer_names_its_rule():
     app = open_app(BATCH, {"kh": "2", "pad": "2"})
     assert no_exceptions(app)
@@ -180,3 +204,34 @@ def test_edited_pixels_reach_the_network_until_the_batch_changes():
     assert no_exceptions(app) and first_pixel(app) == 0.75
     app.number_input(key="bt_seed").set_value(1).run()
     assert app.session_state["bt_edits"] == {} and first_pixel(app) != 0.75
+
+
+def test_per_example_shows_a_batch_of_100_sixteen_at_a_time():
+    from apptest import decode
+    from test_text_truth_batch import batch_settings
+
+    from teaching.batch.story import build_batch_story
+    from ui.batch.views_examples import EXAMPLES_PAGE, example_pages
+
+    app = open_app(BATCH, {"n": "100", "tab": "examples", "ex": "40"})
+    assert no_exceptions(app) and errors(app) == []
+    assert example_pages(100)[-1] == (96, 100) and len(example_pages(100)) == 7
+    picker = app.selectbox(key="bt_examples_page")
+    assert picker.value == (32, 48)  # the page of example #40, the one stepped to
+    app.selectbox(key="bt_examples_page").set_value((96, 100)).run()
+    assert no_exceptions(app)
+    (pooled,) = [
+        json.loads(c.proto.spec)
+        for c in app.get("plotly_chart")
+        if c.proto.id.endswith("bt_fig_pooled")
+    ]
+    cells = next(t for t in pooled["data"] if t.get("type") == "heatmap")
+    drawn = decode(cells["z"])
+    story = build_batch_story(batch_settings(size=100))
+    wanted = story.trace.pool.output[96:100, 0]
+    assert np.isfinite(drawn).sum() == wanted.size  # four maps, not a hundred
+    np.testing.assert_allclose(np.sort(drawn[np.isfinite(drawn)]), np.sort(wanted.ravel()))
+    assert EXAMPLES_PAGE == 16
+    lecture = open_app(BATCH, {"n": "100", "tab": "examples", "lecture": "1", "screen": "2"})
+    assert no_exceptions(lecture) and errors(lecture) == []
+    assert lecture.selectbox(key="bt_examples_page").value == (0, 16)

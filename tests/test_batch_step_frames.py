@@ -70,8 +70,9 @@ def test_the_curve_marks_the_positions_reached_and_each_sentence_is_the_pages(mo
         assert words["sentence"] == step_sentence(story, 1, example)
 
 
-def test_a_batch_of_64_is_sent_well_under_the_page_budget():
-    story = story_for("max", size=64)
+@pytest.mark.parametrize("size", [64])
+def test_a_big_batch_is_sent_well_under_the_page_budget(size):
+    story = story_for("max", size=size)
     for layout in (DESK, PROJECTOR):
         figures = step_map_figures(story, 0, layout=layout, look=LOOKS[layout.lecture])
         data = step_frames(story, 0, figures, keys=KEYS)

@@ -32,6 +32,7 @@ PAGES = [
     "playground",
     *(f"playground?tab={tab}" for tab in ("step", "ledger", "matrix", "ties", "share")),
     "batch",
+    "batch?n=100&tab=winners",  # the first seed's batch: counts, the asker's idea
     "lesson",
     "lesson?step=3",
     "exercises",

@@ -37,7 +37,9 @@ SCREENS = {
 }
 ROUNDING_SCREENS = 1 / 720  # one px over a 720-px screen: layout rounding, not a line
 # Screens of each walked Batch tab with the default link's settings; the others are one.
-BATCH_WALKS = {"pair": 7, "examples": 5, "step": 2, "result": 6}
+BATCH_WALKS = {"pair": 7, "examples": 5, "step": 2, "winners": 2, "result": 6}
+# The first seed's batch of 100 on the Winners tab (Home's and the Lesson's link).
+SEED_SCREENS = [f"batch?n=100&tab=winners&screen={n}" for n in (1, 2)]
 
 
 def lecture_screens() -> list[str]:
@@ -49,6 +51,7 @@ def lecture_screens() -> list[str]:
         for tab in BATCH_TABS
         for n in range(1, BATCH_WALKS.get(tab, 1) + 1)
     ]
+    walked += SEED_SCREENS
     walked += [f"lesson?step={step}" for step in range(1, STEP_COUNT + 1)]
     walked += [f"exercises?kind={kind}&level={level}" for kind in KINDS for level in LEVELS]
     return ["", *walked]
@@ -67,6 +70,7 @@ def phone_pages() -> list[str]:
         "",
         *(f"playground?tab={tab}" for tab in PLAYGROUND_TABS),
         *(f"batch?tab={tab}" for tab in BATCH_TABS),
+        "batch?n=100&tab=winners",
         *(f"lesson?step={step}" for step in range(1, STEP_COUNT + 1)),
         *(f"exercises?kind={kind}&level={level}" for kind in KINDS for level in LEVELS),
         *(f"batch?tab=pair&screen={n}&lecture=1" for n in range(1, BATCH_WALKS["pair"] + 1)),

@@ -34,7 +34,7 @@ from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 pytestmark = pytest.mark.browser
 
 # Screens of each walked tab, with the default link's settings.
-WALKED = {"pair": 7, "step": 2, "examples": 5, "result": 6}
+WALKED = {"pair": 7, "step": 2, "examples": 5, "winners": 2, "result": 6}
 TEXT_PX = LECTURE_TEXT_PX  # lecture mode's text, at the least
 NUMBER_PX = LECTURE_CELL_FONT_PX  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab
@@ -255,3 +255,29 @@ def fmt(value: float) -> str:
     from teaching.numbers import fmt as write
 
     return write(value, 3)
+
+
+def test_the_seeds_batch_of_100_puts_the_askers_idea_on_one_screen(projector_page, app_url):
+    """Home's and the Lesson's link, in lecture mode: the idea against the right way
+    and the check, on one projector screen, read right in the accessibility tree."""
+    from test_text_truth_batch import batch_settings
+
+    from teaching.batch.winners import split_sentence
+
+    page = projector_page
+    open_page(page, f"{app_url}/batch?n=100&tab=winners&screen=2&lecture=1")
+    expect(walk_position(page)).to_have_text("2 of 2 · Split over every winner?")
+    assert_one_projector_screen(page)
+    story = build_batch_story(batch_settings(size=100))
+    said = split_sentence(story, 0)
+    expect(page.get_by_text(said)).to_be_in_viewport()
+    tree = page.locator("main").aria_snapshot()
+    assert said in tree
+    for name in ("the check (FD)", "right way", "split evenly"):
+        assert f'figure "dL/dK, kernel 0 (mean): {name}"' in tree
+    ways = {"right way": story.right_kernels[0], "split evenly": story.split_kernels["even"][0]}
+    for name, kernel in ways.items():
+        twin = page.get_by_role("table", name=f"dL/dK, kernel 0 (mean): {name}")
+        cells = twin.get_by_role("cell").all_inner_texts()
+        read = [float(text.replace("−", "-")) for text in cells if text.strip()]
+        np.testing.assert_allclose(read, kernel.ravel(), atol=5e-4)

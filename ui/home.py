@@ -10,7 +10,7 @@ from teaching.lesson.steps import STEP_COUNT
 from teaching.links import MAX_VALUE
 from teaching.numbers import fmt
 from ui.shared import browser
-from ui.shared.chrome import page_link
+from ui.shared.chrome import page_link, seed_batch_link
 
 from .figures.curves import max_curve_figure
 from .shared.chart import cached, chart
@@ -150,6 +150,7 @@ def page_links() -> None:
         "own, and the gradients are combined only where weights are shared. With "
         "the wrong way compared with the right one, and a training step.",
     )
+    seed_batch_link()
     page_link(
         "Lesson",
         f"{STEP_COUNT} steps, one idea each: a small live example, a question to answer first, "

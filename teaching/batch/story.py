@@ -19,6 +19,13 @@ from cnn.network import (
     run_forward,
     wrong_way_gradient,
 )
+from cnn.split_winners import (
+    SPLITS,
+    WinnerCounts,
+    split_kernel_gradient,
+    window_shares,
+    winner_counts,
+)
 from pooling import PoolConfig
 from pooling.batch import reduce_batch
 from pooling.config import Cell
@@ -39,8 +46,7 @@ def window_masks(trace: Trace, pool: PoolConfig) -> np.ndarray | None:
     once per cached batch story or pair story: the engine's share maps are not cheap per rerun."""
     if trace.pool.argmax is None:
         return None
-    features = range(trace.activation.shape[1])
-    return np.stack([winner_masks(trace.activation[:, f], pool) for f in features], axis=1)
+    return window_shares(trace.activation, pool) != 0
 
 
 def cells_of(masks: np.ndarray | None, example: int, feature: int) -> tuple[Cell, ...]:
@@ -108,6 +114,7 @@ class BatchStory:
     reduced: Params
     batched_gap: float
     kernel_fd_gap: float
+    numeric_kernels: np.ndarray
     wrong: Params
     wrong_trace: Trace
     losses: list[float]
@@ -169,9 +176,42 @@ class BatchStory:
         return int(self.trace.activation[0, 0].size)
 
     @cached_property
+    def window_share(self) -> np.ndarray | None:
+        """(N, F, PH, PW, CH, CW): the share of each window's dL_n/dy each cell gets in
+        example n under the tie rule; None for average pooling."""
+        if not self.is_max:
+            return None
+        return window_shares(self.trace.activation, self.config.pool)
+
+    @cached_property
     def window_masks(self) -> np.ndarray | None:
         """window_masks of the batch (None for average pooling)."""
-        return window_masks(self.trace, self.config.pool)
+        return None if self.window_share is None else self.window_share != 0
+
+    @cached_property
+    def winners(self) -> WinnerCounts | None:
+        """Who picked each cell of each window over the batch; None for average pooling."""
+        if self.window_share is None:
+            return None
+        return winner_counts(self.window_share, self.grads.at_pool_output)
+
+    @cached_property
+    def split_kernels(self) -> dict[str, np.ndarray]:
+        """The first seed's idea (cnn.split_winners): split -> (F, k, k), the batch
+        dL/dK when each window's gradient is split over every cell that won it in any
+        example, evenly or by wins; {} for average pooling."""
+        if self.window_share is None:
+            return {}
+        return {
+            split: split_kernel_gradient(
+                self.trace,
+                self.grads.at_pool_output,
+                self.window_share,
+                reduction=self.reduction,
+                split=split,
+            )[:, 0]
+            for split in SPLITS
+        }
 
     @cached_property
     def wrong_window_masks(self) -> np.ndarray | None:
@@ -288,6 +328,7 @@ def build_batch_story(settings: BatchSettings, trajectory: Trajectory | None = N
         reduced=reduced,
         batched_gap=batched_gap,
         kernel_fd_gap=float(np.abs(numeric - reduced.kernels).max()),
+        numeric_kernels=numeric,
         wrong=wrong,
         wrong_trace=wrong_trace,
         losses=reached.losses,

@@ -39,6 +39,7 @@ from .views_pair import pair_view
 from .views_parameters import parameters_view
 from .views_step import step_view
 from .views_training import training_view, worked_example_view
+from .views_winners import winners_view
 
 
 def settings_from_state() -> BatchSettings:
@@ -107,6 +108,7 @@ TAB_VIEWS = {
     "pair": pair_view,
     "examples": per_example_view,
     "step": step_view,
+    "winners": winners_view,
     "result": result_and_checks,
     "training": training_view,
     "weights": lambda story: worked_example_view(story.reduction),

@@ -13,7 +13,7 @@ import numpy as np
 import streamlit as st
 
 from pooling.batch import REDUCTIONS
-from teaching.batch.data import SOURCES, Edits, Source
+from teaching.batch.data import BATCH_MAX, SOURCES, Edits, Source
 from teaching.batch.storage import from_stored, to_stored
 from teaching.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapshot, write_flag
 
@@ -30,6 +30,7 @@ TABS = {
     "pair": "Two examples",
     "examples": "Per example",
     "step": "Step through",
+    "winners": "Winners",
     "result": "Batch result",
     "training": "Training",
     "weights": "Five weights",
@@ -43,7 +44,7 @@ class BatchState:
     its share link's fields, its limits (the pooling layer's in controls.py, the
     seed's in links.py, its own here), and typed reads of its state."""
 
-    BATCH_MAX: ClassVar[int] = 64  # examples in a batch
+    BATCH_MAX: ClassVar[int] = BATCH_MAX  # examples in a batch (teaching.batch.data)
     STEPS_MAX: ClassVar[int] = TRAIN_STEPS_MAX  # training steps the page takes
     KERNELS_MAX: ClassVar[int] = 4  # convolution kernels (feature maps)
     KERNEL_SIZE_MAX: ClassVar[int] = 5  # a kernel's height and width
@@ -62,6 +63,8 @@ class BatchState:
     steps: str = f"{P}_steps"  # training steps taken
     example: str = f"{P}_example"  # the example stepped to (and edited)
     feature: str = f"{P}_feature"  # the kernel whose maps are shown
+    examples_page: str = f"{P}_examples_page"  # Per example's page: (first, past the last)
+    window: str = f"{P}_window"  # the pooling window whose winners the Winners tab counts
     tab: str = f"{P}_tab"
     # Lecture mode walks a tab's story a screen at a time: the screen shown (in the link),
     # the tab it belongs to (another tab starts at its first), the walk's two buttons.
@@ -84,6 +87,9 @@ class BatchState:
     fig_wrong: str = f"{P}_fig_wrong"
     reduction_table: str = f"{P}_reduction_table"
     pair_sum: str = f"{P}_pair_sum"
+    fig_picks: str = f"{P}_fig_picks"
+    fig_received: str = f"{P}_fig_received"
+    fig_split: str = f"{P}_fig_split"
     fig_loss: str = f"{P}_fig_loss"
     fig_trained_kernels: str = f"{P}_fig_trained_kernels"
     worked: str = f"{P}_worked"  # the five weights' editor

@@ -27,11 +27,45 @@ from .state import STATE, publish
 from .views import ANNOTATE_UP_TO, feature_picker, titles
 
 HUNDREDTHS = 2  # decimals the maps' numbers keep, written in whole hundredths in a row
+# Examples a page of the tab shows: a batch of 100 drawn at once was a wall of 100 maps
+# a stage (13 rows of them), the tab's server time 2.5 times a batch of 8's.
+EXAMPLES_PAGE = 16
+
+
+def example_pages(size: int) -> list[tuple[int, int]]:
+    """(first, past the last) example of each page of EXAMPLES_PAGE."""
+    return [(start, min(start + EXAMPLES_PAGE, size)) for start in range(0, size, EXAMPLES_PAGE)]
+
+
+def page_picker(story: BatchStory) -> range:
+    """The examples shown: all of a batch of up to EXAMPLES_PAGE, else the page picked
+    (at first the page of the example stepped to)."""
+    pages = example_pages(story.size)
+    if len(pages) == 1:
+        return range(story.size)
+    state = st.session_state
+    if state.get(STATE.examples_page) not in pages:
+        state[STATE.examples_page] = pages[STATE.example_shown() // EXAMPLES_PAGE]
+    st.selectbox(
+        "Examples shown",
+        pages,
+        key=STATE.examples_page,
+        format_func=lambda page: f"#{page[0]}–#{page[1] - 1} of {story.size}",
+        help=f"{EXAMPLES_PAGE} examples at a time, so that each map stays readable.",
+    )
+    return range(*state[STATE.examples_page])
 
 
 def per_example_view(story: BatchStory) -> None:
     feature = STATE.feature_shown()  # the picker's, set before it is drawn again
-    winners = [story.winner_cells(n, feature) for n in range(story.size)] if story.is_max else None
+    shown = range(story.size)
+    if story.size > EXAMPLES_PAGE and not lecture_on():
+        shown = page_picker(story)
+    elif story.size > EXAMPLES_PAGE:  # the page's picker beside the walk's buttons
+        pages = example_pages(story.size)
+        kept = st.session_state.get(STATE.examples_page)
+        shown = range(*(kept if kept in pages else pages[STATE.example_shown() // EXAMPLES_PAGE]))
+    winners = [story.winner_cells(n, feature) for n in shown] if story.is_max else None
     relu = "after ReLU" if story.config.relu else "no ReLU"
     won = (
         f" Each cell that won a window has {MARK_LEGEND}; each example has its own."
@@ -49,38 +83,45 @@ def per_example_view(story: BatchStory) -> None:
         (
             "The pooling input",
             f"**Convolution output ({relu}): the pooling input.**{won}",
-            (trace.activation[:, feature], "activation", "value", winners),
+            (trace.activation[shown, feature], "activation", "value", winners),
         ),
         (
             "Pooled output y",
             "**Pooled output y.**",
-            (trace.pool.output[:, feature], "pooled", "value", None),
+            (trace.pool.output[shown, feature], "pooled", "value", None),
         ),
         (
             "What the loss sends back",
             "**dL_n/dy: what the loss sends back to each pooled cell.**",
-            (grads.at_pool_output[:, feature], "upstream", "gradient", None),
+            (grads.at_pool_output[shown, feature], "upstream", "gradient", None),
         ),
         (
             "Routed back through the pool",
             f"**dL_n/d(pooling input): {routed}.**",
-            (story.routing(feature), "routed", "gradient", winners),
+            (story.routing(feature)[shown], "routed", "gradient", winners),
         ),
         (
             "Each example's kernel gradient",
             f"**dL_n/dK for kernel {feature}: each example's own kernel gradient.**",
-            (grads.per_example.kernels[:, feature, 0], "kernel", "gradient", None),
+            (grads.per_example.kernels[shown, feature, 0], "kernel", "gradient", None),
         ),
     ]
     screens = [
-        Screen(name, stage_drawer(story, lead=lead, mosaic=mosaic)) for name, lead, mosaic in stages
+        Screen(name, stage_drawer(story, lead=lead, mosaic=mosaic, shown=shown))
+        for name, lead, mosaic in stages
     ]
+
+    def controls() -> None:
+        feature_picker(story, compact=lecture_on())
+        if lecture_on() and story.size > EXAMPLES_PAGE:
+            page_picker(story)
+
     tell(
         "examples",
         screens,
         keys=STATE.walk,
         publish=publish,
-        beside=lambda: feature_picker(story, compact=lecture_on()),
+        beside=controls,
     )
     if not lecture_on() and story.size > ANNOTATE_UP_TO:
         st.caption(colour_only_note())
@@ -93,14 +134,16 @@ def colour_only_note() -> str:
     )
 
 
-def stage_drawer(story: BatchStory, *, lead: str, mosaic: tuple) -> Callable[[], None]:
+def stage_drawer(
+    story: BatchStory, *, lead: str, mosaic: tuple, shown: range
+) -> Callable[[], None]:
     """What draws one stage: its lead, then its mosaic (maps (N, H, W), the figure's
     name, its kind and the cells to star); in lecture mode the lead in a column beside
     the mosaic, with the colour-only note where it applies."""
 
     def draw() -> None:
         maps, name, kind, marks = mosaic
-        drawn = dict(name=name, kind=kind, marks=marks)
+        drawn = dict(name=name, kind=kind, marks=marks, shown=shown)
         if not lecture_on():
             st.markdown(lead)
             mosaic_chart(story, maps, **drawn)
@@ -125,6 +168,7 @@ def mosaic_chart(
     name: str,
     kind: str,
     marks: list | None,
+    shown: range,
     width_px: int | None = None,
     in_a_row: bool = False,
 ) -> None:
@@ -142,7 +186,7 @@ def mosaic_chart(
     figure = cached(
         small_multiples,
         maps=list(maps),
-        titles=titles(story),
+        titles=[titles(story)[n] for n in shown],
         kind=kind,
         annotate=annotate,
         marks=marks,

@@ -17,6 +17,7 @@ import streamlit as st
 
 from teaching.lesson.model import Grid, Step
 from teaching.lesson.steps import STEP_COUNT, lesson_steps
+from teaching.lesson.steps_layer import LAYER_STEPS
 from teaching.numbers import DECIMALS, whole_units
 
 from ..figures import grid as grids
@@ -24,8 +25,11 @@ from ..figures.mosaic import small_multiples
 from ..figures.sizes import drawn_width
 from ..figures.style import HALF_PX, LECTURE_HALF_PX
 from ..shared.chart import cached, chart
+from ..shared.chrome import seed_batch_link
 from ..shared.lecture import lecture_on
 from .state import STATE, check, show_answer, walk
+
+BATCH_STEP = len(LAYER_STEPS) + 1  # the first batch step: "each example routes its own"
 
 
 def step_view() -> None:
@@ -50,6 +54,8 @@ def step_view() -> None:
     with question_side:
         parts = question_view(step, number, lecture=lecture)
     navigation(header if lecture else st, number, parts=parts)
+    if number == BATCH_STEP:  # the seed's batch of 100 is one click away
+        seed_batch_link()
     if not lecture:  # the learner's own score, not the class's screen
         score_view()
 

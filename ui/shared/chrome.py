@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from teaching.pages import PAGE_BY_LABEL
+from teaching.pages import PAGE_BY_LABEL, SEED_BATCH_LABEL, SEED_BATCH_QUERY
 
 from ..figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS, theme_css
 from .lecture import (
@@ -67,6 +67,18 @@ def page_link(label: str, description: str) -> None:
     page = PAGE_BY_LABEL[label]
     st.page_link(page.script, label=page.label, icon=page.icon)
     st.markdown(description)
+
+
+def seed_batch_link() -> None:
+    """The Batch page at the first seed's size, 100 digits, on its Winners tab (in
+    lecture mode too, where the link keeps it)."""
+    query = dict(SEED_BATCH_QUERY, **({"lecture": "1"} if lecture_on() else {}))
+    st.page_link(
+        PAGE_BY_LABEL["Batch"].script,
+        label=SEED_BATCH_LABEL,
+        icon=":material/scatter_plot:",
+        query_params=query,
+    )
 
 
 def page_frame(title: str, intro: str, *, heading: bool = True, menu_folded: bool = False) -> None:
