@@ -178,9 +178,12 @@ def split_words(story: BatchStory, feature: int) -> None:
         width="content",
     )
     st.caption(
-        "; ".join(f"{SPLIT_TITLES[split]}: {name}" for split, name in SPLIT_NAMES.items())
-        + f", for every example alike; {CHECK_TITLE}: central finite differences of the "
-        "batch loss."
+        # One sentence a name: a projector's sentence stays short (test_sentence_length).
+        " ".join(
+            f"{SPLIT_TITLES[split].capitalize()}: {name}, for every example alike."
+            for split, name in SPLIT_NAMES.items()
+        )
+        + f" {CHECK_TITLE.capitalize()}: central finite differences of the batch loss."
     )
 
 

@@ -243,6 +243,6 @@ def new_recovery_code(code: str) -> None:
     st.session_state[STATE.code_shown] = code
     say(
         "success",
-        f"A new recovery code for room {code} is below. The old one and every other "
+        f"Room {code} has a new recovery code. The old one and every other "
         "browser's key no longer open the room.",
     )
