@@ -169,10 +169,12 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
           f"{ {n: total for n, (_, total) in log.stored.items()} }, held as sent "
           f"{ {n: total - bad for n, (bad, total) in log.stored.items()} }, "
           f"counted by the projector {counted}")  # fmt: skip
-    for phase in ("idle", "answering"):
+    for phase in ("joining", "idle", "answering"):
         server = f"{log.cpu[phase]:.3f} cores" if phase in log.cpu else "not measured"
         own = log.client_cpu.get(phase, 0.0)
         print(f"server CPU {phase}: {server} (this benchmark's own: {own:.3f} cores)")
+    if {"joining", "idle", "answering"} <= log.cpu.keys():
+        print(per_event(log, students=students))
     print(f"students per replica: {dict(sorted(log.replicas.items()))}")
     killed = killed_line(log) if log.killed_at is not None else ""
     print(f"errors {len(log.errors)}")
@@ -183,6 +185,19 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
           f"projector p95 {percentile(shown, 0.95):.2f} s, "
           f"round change p95 {percentile(log.round_changes, 0.95):.2f} s, "
           f"{killed}errors {len(log.errors)}")  # fmt: skip
+
+
+def per_event(log: Log, *, students: int) -> str:
+    """Server CPU per join and per answer (each phase's CPU above idle's, over its
+    events), and idle's per student; docs/serving.md sizes a class from them."""
+    plan_s = {phase: log.phase_s.get(phase, 0.0) for phase in ("joining", "answering")}
+    idle = log.cpu["idle"]
+    join_ms = (log.cpu["joining"] - idle) * plan_s["joining"] / max(1, len(log.joins)) * 1e3
+    answer_ms = (log.cpu["answering"] - idle) * plan_s["answering"] / max(1, len(log.submits)) * 1e3
+    return (
+        f"server CPU per join {join_ms:.1f} ms, per answer {answer_ms:.1f} ms (above idle); "
+        f"idle {idle / students * 1e3:.2f} ms a second per student (with the projector's ticks)"
+    )
 
 
 def killed_line(log: Log) -> str:

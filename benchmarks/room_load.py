@@ -66,6 +66,7 @@ class Log:
     expected: dict[tuple[int, int], object] = field(default_factory=dict)  # last acked
     cpu: dict[str, float] = field(default_factory=dict)  # phase -> cores
     client_cpu: dict[str, float] = field(default_factory=dict)  # this process's, ditto
+    phase_s: dict[str, float] = field(default_factory=dict)  # phase -> its seconds
     replicas: dict[str, int] = field(default_factory=dict)  # sticky cookie -> students
     projector_runs: list[float] = field(default_factory=list)  # seconds of each tick's run
     opened: dict[int, float] = field(default_factory=dict)  # round -> when it was asked
@@ -125,7 +126,8 @@ class Lecturer:
         self.finished = asyncio.Event()
 
     async def run_class(self, plan: Plan, log: Log) -> None:
-        await asyncio.sleep(plan.join_s + 2.0)  # the last arrivals' first runs
+        joining = plan.join_s + 2.0  # the last arrivals' first runs
+        await self._measured("joining", joining, log, asyncio.sleep(joining))
         await self._measured("idle", plan.idle_s, log, asyncio.sleep(plan.idle_s))
         rounds = self._rounds(plan, log)
         await self._measured("answering", len(plan.kinds) * plan.round_s, log, rounds)
@@ -135,6 +137,7 @@ class Lecturer:
         before = self.cpu() if self.cpu else None
         client = time.process_time()
         await work
+        log.phase_s[phase] = seconds
         if before is not None:
             log.cpu[phase] = (self.cpu() - before) / seconds
         log.client_cpu[phase] = (time.process_time() - client) / seconds
