@@ -129,7 +129,14 @@ class Session:
         stream = f"ws://{urlsplit(self.base_url).netloc}/_stcore/stream"
         headers = {"Cookie": self.cookie} if self.cookie else {}
         local = {"local_addr": (self.source, 0)} if self.source else {}
-        self.connection = await connect(stream, additional_headers=headers, max_size=2**26, **local)
+        # A browser waits for the handshake as long as a run: a busy replica answers late.
+        self.connection = await connect(
+            stream,
+            additional_headers=headers,
+            max_size=2**26,
+            open_timeout=RUN_TIMEOUT_S,
+            **local,
+        )
         self._waiting: deque[Waiting] = deque()
         self._run: Run | None = None  # the run whose messages are coming in
         self._run_for: Waiting | None = None  # the rerun it answers (None: pushed)
