@@ -8,7 +8,7 @@ how long it took and what the page said.
     python benchmarks/bench_attacks.py [--rows recovery,open,...] [--one-address]
                                        [--replicas 2] [--postgres] [--root DIR]
 
-Loopback only, bounded: each attack stops at its count or its time (--attack-s, 40 s
+Loopback only, bounded: each attack stops at its count or its time (--attack-s, 30 s
 by default), whichever comes first, and the whole run skips the rows left once
 --budget-s (300 s) has passed. Every attack browser is fresh (a token of its own, as
 any page load mints). Each row's script sends from its own loopback address,
@@ -397,8 +397,9 @@ async def intruders_row(bench: Bench, row: int, *, count: int = 300) -> Row:
                "the lecturer locks the room; a member still answers", attack, outcomes)  # fmt: skip
 
 
-LOCK_KEY = re.compile(r"lock", re.IGNORECASE)
-JOINED_SHOWN = re.compile(r"(\d[\d,]*) (?:joined|students? (?:have )?joined|in the room)", re.I)
+LOCK_KEY = re.compile(r"(?:^|_)lock$")  # a button keyed ..._lock (not ..._unlock)
+# A count of who joined, as the projector might say it ("142 phones joined.").
+JOINED_SHOWN = re.compile(r"\d[\d,]* (?:phones?|students?) joined|No phone has joined", re.I)
 
 
 async def lock(projector: Projector) -> tuple[bool, str]:
@@ -508,7 +509,7 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--replicas", type=int, default=2)
     parser.add_argument("--postgres", action="store_true", help="a throw-away PostgreSQL")
     parser.add_argument("--root", type=Path, default=ROOT, help="checkout to serve")
-    parser.add_argument("--attack-s", type=float, default=40.0, help="each attack's time cap")
+    parser.add_argument("--attack-s", type=float, default=30.0, help="each attack's time cap")
     parser.add_argument("--budget-s", type=float, default=300.0, help="the rows' time cap")
     parser.add_argument(
         "--one-address", action="store_true", help="script and rightful party share one address"
