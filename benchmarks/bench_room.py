@@ -15,8 +15,8 @@ The lecturer's controls (ask, close) go to the store directly. Bounded: at most 
 students (they arrive within 10 s, or 1 s for every 20 past 200: 25 s for 500), every
 run within 30 s (or it is an error).
 
---kill-replica (two replicas or more, served here) SIGKILLs the first replica in the
-middle of the cell round (10 s after it opens), as a crash would: each phone and the
+--kill-replica (two replicas or more, served here) SIGKILLs the projector's replica in
+the middle of the cell round (10 s after it opens), as a crash would: each phone and the
 projector on it notices its websocket closed at its next glance (every 0.5 s) and
 reconnects as Streamlit's page does (the same cookie, the page's link, the token from
 the browser), and a phone whose tap the kill cut taps again once back. It prints the
@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -115,12 +116,17 @@ def serve(args, workdir: Path):
     return cluster.url, cluster.pids(), database_url, stops, cluster
 
 
-def killer(cluster: Cluster):
-    """() -> the sticky cookie of the replica it SIGKILLed: the first one."""
+def killer(cluster: Cluster, lecturer: Lecturer):
+    """() -> the sticky cookie of the replica it SIGKILLed: the projector's (the
+    harder case: the projector must come back too), or the first."""
 
     def kill() -> str:
-        cluster.kill(0)
-        return "LAB_REPLICA=r1"  # deploy/cluster.haproxy_config: r1 is the first
+        # deploy/cluster.haproxy_config: cookie rN is local replica N - 1.
+        cookie = lecturer.projector.session.cookie if lecturer.projector else ""
+        found = re.fullmatch(r"LAB_REPLICA=r(\d+)", cookie)
+        index = int(found.group(1)) - 1 if found else 0
+        cluster.kill(index)
+        return f"LAB_REPLICA=r{index + 1}"
 
     return kill
 
@@ -256,11 +262,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-room-") as folder:
         url, pids, database_url, stops, cluster = serve(args, Path(folder))
         try:
-            lecturer = Lecturer(
-                database_url,
-                cpu=cpu_meter(pids) if pids else None,
-                kill=killer(cluster) if args.kill_replica else None,
-            )
+            lecturer = Lecturer(database_url, cpu=cpu_meter(pids) if pids else None)
+            if args.kill_replica:
+                lecturer.kill = killer(cluster, lecturer)
             log = Log(started=time.perf_counter())
             asyncio.run(whole_class(url, lecturer, plan, log))
             lecturer.check_stored(log)
