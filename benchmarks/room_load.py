@@ -193,10 +193,17 @@ class Lecturer:
             return False
         log.projector_cut = True
         counted = len(projector.seen)
-        for run in await projector.reconnect():
-            log.check("projector reconnecting", run)
-        for run in await projector.refresh():
-            log.check("projector", run)
+        for attempt in range(3):  # as the page tries again, half a second apart
+            try:
+                for run in await projector.reconnect():
+                    log.check("projector reconnecting", run)
+                for run in await projector.refresh():
+                    log.check("projector", run)
+                break
+            except FAILURES:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.5)
         if len(projector.seen) > counted:
             log.projector_back = Log.now() - log.killed_at
         return True
