@@ -20,7 +20,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rooms.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL
+from rooms.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL, TRUSTED_PROXIES
 from teaching.pages import PAGES
 
 from .local_server import ROOT, start_app, stop, wait_healthy
@@ -40,6 +40,8 @@ WARM_PAGES = tuple((path, "") for path in page_paths())  # every page, once
 DATABASE_VARIABLE = DATABASE_URL.variable  # read by ui/class_mode/database.py
 PUBLIC_VARIABLE = PUBLIC_URL.variable  # the join link's address behind a proxy
 DATA_VARIABLE = DATA_FOLDER.variable  # where the default SQLite file lives
+TRUSTED_VARIABLE = TRUSTED_PROXIES.variable  # whose X-Forwarded-For the replicas believe
+PROXY_ADDRESS = "127.0.0.1"  # where HAProxy's connections to the local replicas come from
 
 
 def checkout_secrets(root: Path = ROOT) -> dict:
@@ -61,17 +63,48 @@ def parse_backend(text: str) -> str:
     return f"{host}:{int(port)}"
 
 
+@dataclass(frozen=True)
+class EdgeLimits:
+    """HAProxy's per-source limits (docs/serving.md, "Limits at the edge"): a source
+    past one is answered 429. connections_10s: new TCP connections in 10 s; a phone
+    opening the lab makes about 6 (a browser's connections per host), so a 500-seat
+    hall behind one address makes about 3,000 in its two minutes, at most ~1,000 in
+    any 10 s if a third of it loads at once. requests_10s: HTTP requests in 10 s; a
+    first load of the lab is about 100 (102 measured in Chromium through this proxy:
+    the page, its scripts, styles and fonts), 500 phones 50,000 in two minutes,
+    ~17,000 in the busiest 10 s if a third loads at once. sessions_60s: websockets
+    (/_stcore/stream, one per open page) in 60 s: 500 for the hall even all in one
+    minute, and once more when a replica dies and every phone on it reconnects."""
+
+    connections_10s: int = 1500
+    requests_10s: int = 20_000
+    sessions_60s: int = 1200
+
+
 def haproxy_config(
-    *, host: str, port: int, replica_ports: list[int], backends: tuple[str, ...] = ()
+    *,
+    host: str,
+    port: int,
+    replica_ports: list[int],
+    backends: tuple[str, ...] = (),
+    limits: EdgeLimits = EdgeLimits(),
 ) -> str:
     """The proxy's config: the local replicas (loopback ports) first, then the
-    replicas on other hosts (HOST:PORT), each with its own sticky-cookie value."""
+    replicas on other hosts (HOST:PORT), each with its own sticky-cookie value; the
+    edge limits per source."""
     addresses = [f"127.0.0.1:{replica}" for replica in replica_ports] + list(backends)
     servers = "\n".join(
         f"    server r{n} {address} check cookie r{n}"
         for n, address in enumerate(addresses, start=1)
     )
-    return TEMPLATE.read_text().format(host=host, port=port, servers=servers)
+    return TEMPLATE.read_text().format(
+        host=host,
+        port=port,
+        servers=servers,
+        connections_10s=limits.connections_10s,
+        requests_10s=limits.requests_10s,
+        sessions_60s=limits.sessions_60s,
+    )
 
 
 async def warm(url: str) -> None:
@@ -91,7 +124,9 @@ class Cluster:
     """`replicas` local Streamlit processes and the `backends` on other hosts behind
     one HAProxy on host:port. database_url, public_url and data_folder (the command
     line's) go to the local replicas' environment when given, over what they inherit
-    (None: theirs, or secrets.toml's, or the defaults)."""
+    (None: theirs, or secrets.toml's, or the defaults). The local replicas always
+    trust the proxy's loopback address for X-Forwarded-For, and `trusted_proxies`
+    (a proxy in front of this one) too."""
 
     replicas: int
     port: int
@@ -101,6 +136,7 @@ class Cluster:
     public_url: str | None = None
     data_folder: str | None = None
     backends: tuple[str, ...] = ()
+    trusted_proxies: str | None = None
     processes: list[subprocess.Popen] = field(default_factory=list)
     replica_urls: list[str] = field(default_factory=list)
     proxy: subprocess.Popen | None = None
@@ -149,6 +185,7 @@ class Cluster:
             DATABASE_VARIABLE: self.database_url,
             PUBLIC_VARIABLE: self.public_url,
             DATA_VARIABLE: self.data_folder,
+            TRUSTED_VARIABLE: ", ".join(filter(None, (PROXY_ADDRESS, self.trusted_proxies))),
         }
         return {name: value for name, value in given.items() if value}
 

@@ -1,62 +1,84 @@
-"""Rate limits, counted in the database so that every replica shares them.
+"""Rate limits that hold back only the one who sends too much, counted in the process.
 
-Each limit is a fixed window: a row (key, window start) whose count goes up by one per
-event, in one statement (INSERT .. ON CONFLICT DO UPDATE SET count = count + 1
-RETURNING count), so concurrent events never lose a count. The event is refused when the
-count passes the limit. Refused events count too (store_reads.counted_transaction keeps
-the counts of a refusal): a refused answer or join still took SQLite's writer lock, so
-a script sending refused writes is held back like one sending accepted ones. A fixed
-window lets a burst of at most twice the limit through at a window's edge; for these
-limits that is harmless.
+Who is counted. Every limit is per browser token AND, when the page knows it, per
+network address (rooms/addresses.py: Streamlit's peer, or X-Forwarded-For from a
+trusted proxy). Nothing is counted per room or for everyone together: a count that
+many share is one a stranger can use up, and the room's members and its lecturer
+would be refused for someone else's traffic. And nothing shared is counted before the
+store knows who is asking (store.py, store_students.py):
+- a member's rejoin (a reload, a replica's death) is never counted nor refused: the
+  membership is read first, and a rejoin writes nothing unless its nickname changes;
+- a member's answer is counted against its own token only (ANSWER_PER_TOKEN), never
+  against its address: a hall behind one NAT address shares that;
+- the right recovery code is never refused for anyone's wrong ones: it is compared
+  first, and only a wrong one is counted (below, why no per-room cap is needed);
+- a device holding a room's key is checked by a read and never counted.
 
-A classroom shares one public address, so nothing here is per address: limits are per
-token (one browser: the Join and Class pages each keep one in the browser's storage),
-per room (keyed by the typed code, so a code with no room is
-counted exactly as a real one), and for everyone at once. A script can make tokens
-freely, so each per-token limit is a courtesy to a person who typed wrong; what bounds
-a script is the per-room or overall count beside it.
+Why in the process, not in the database. A refused event must cost no database write:
+a count kept in a table is a write (and, on SQLite, the file's one writer lock) per
+event, refused ones included, so a flood of refused joins or answers slowed every
+answer of the room behind it. Here a count is a dict entry under a lock (thread-safe:
+Streamlit runs each session in a thread of its own), and a refusal is raised before any
+write transaction begins. The trade-off: each replica counts alone, so a client whose
+events are spread over R replicas gets up to R times each number below. That is
+accepted because nothing here guards a secret by counting (the codes are long enough,
+below), and what must hold for every replica together is held elsewhere: HAProxy's
+stick tables (deploy/haproxy.cfg.template) count each source's new connections and
+requests in the one proxy in front of every replica, and a replica's sessions stay on
+it (sticky cookie), so one browser's events all land in one process. What must be
+shared and exact (members, answers, keys, rooms) is in the database.
 
-What each protects, and its number (per minute):
-- JOIN_PER_TOKEN 30: every try of the join form (real or unknown code). A student's
-  page joins once per session; reloads and a replica's death rejoin. 30 is far above
-  any person and stops one browser probing codes: of 2,000 tries, all past the 30th
-  are refused before the code is looked up.
-- JOIN_PER_ROOM 1000: a 500-seat hall joining within one minute, twice over. New
-  tokens need a join, so this also caps how many tokens a script can bring into one
-  room, and with them the answers per room.
-- JOIN_UNKNOWN_CODE 20, for all clients together: joins to codes that do not exist
-  (the join form must say "no room", so this bounds what it tells). There are 25**6 =
-  244,140,625 codes. With 20 wrong guesses a minute, 12 hours (a room's life) allow
-  14,400 guesses; with 100 rooms open at once each guess hits one with probability
-  100 / 244,140,625, so all of them together hit with probability about 0.6 % per 12
-  hours, and a hit only lets one answer a poll. A right code is never refused for it.
-- ANSWER_PER_TOKEN 120: cell questions save on every tap; two a second for a minute is
-  more than any hand. Refused answers (malformed, a closed round, a token that never
-  joined) count.
-- ANSWER_PER_ROOM 12000: 200 a second in one room; 300 students tapping every 1.5 s.
-  It bounds the writes one room (one script with many tokens) can cause.
-- RECOVERY_PER_TOKEN 10 and RECOVERY_PER_ROOM 60: recovery codes tried on the Class
-  page's recovery form, per browser and per room code (real or not: the form
-  answers both alike). A right code gives its count back. A recovery code is 12 of 25
-  characters (25**12, about 6e16): 60 a minute for 12 hours is 43,200 tries, a chance
-  of about 7e-13. A device that holds the room's key (it opened the room, or traded
-  the recovery code for a key of its own) is never counted nor refused: a key is 256
-  random bits, checked by a read, so nobody's wrong tries can lock its lecturer out.
-  A person who typed wrong ten times is told so; the right code from another
-  browser still works unless 60 wrong ones reached that room within the minute.
-- OPEN_PER_TOKEN 10 and OPEN_ALL 60: rooms opened per browser and by everyone
-  together. A room lives 12 hours; a lecturer opens one per class (a few when trying
-  things out). 60 a minute is far above a campus at the hour, and caps what a script
-  can leave in the database at 43,200 rooms a 12 hours.
+Each limit is a fixed window of `window_s` seconds; a burst of at most twice a limit
+passes at a window's edge, harmless for these. Windows long past are forgotten as
+time moves on, so the counts hold only the last two windows of subjects.
+
+The numbers, per minute, and why. A 500-seat hall behind one NAT address, joining
+within two minutes (most in the first), is the case the per-address numbers are sized
+for: every student's join is one event of the address, the room code mistyped by a few
+percent, and their answers are not counted per address at all.
+- JOIN_PER_TOKEN 30: joins (and nickname changes) by one browser, real code or not.
+  A page joins once per session; 30 is far above a person and stops one browser
+  probing codes.
+- JOIN_PER_ADDRESS 600: new members from one address. 500 students in two minutes is
+  at most 500 in one window (even all in the same minute), with room to spare for
+  students on two devices. A script making fresh tokens on one address brings at
+  most 600 a minute per replica into a room; a lecturer who sees strangers locks it.
+- UNKNOWN_PER_ADDRESS 60: joins and answers to codes with no room, per address (and
+  per token, under JOIN_PER_TOKEN). A hall mistyping 10 % of 500 joins in two minutes
+  is 50; a student who mistypes is told "no room has this code" unless the same
+  address sent 60 of them within the minute. Guessing: there are 25**6 = 244,140,625
+  codes; at 60 a minute for a room's 12 hours one address makes 43,200 guesses per
+  replica, and with 100 rooms open each hits one with probability 100 / 244,140,625:
+  about 1.8 % per address and replica in 12 hours, and a hit only lets one join a
+  poll (which the lecturer can lock).
+- ANSWER_PER_TOKEN 120: answers by one browser, refused ones included (malformed, a
+  closed round, a token that never joined). Cell questions save on every tap; two a
+  second for a minute is more than any hand. A browser over it is refused before the
+  database is read.
+- RECOVERY_PER_TOKEN 10 and RECOVERY_PER_ADDRESS 60: wrong recovery codes per browser
+  and per address. A browser past its 10 is refused before its try is looked at (only
+  its own tries count there); past the address's 60, a wrong code is told "too many"
+  but the right one, compared first, still opens the room, so a script in the
+  lecturer's own hall cannot lock the lecturer out. Why no per-room cap: a recovery
+  code is 12 characters of 25, 25**12 = 5.96e16 codes, log2 = 55.7 bits. One replica
+  checks at most a few thousand tries a second (each a database read and a SHA-256);
+  at 10,000 a second for a room's whole 12 hours that is 4.3e8 tries, a chance of
+  4.3e8 / 5.96e16 = 7e-9 of finding the code. A per-room cap would add nothing to that
+  and would let anyone lock the lecturer out of their room.
+- OPEN_PER_TOKEN 10 and OPEN_PER_ADDRESS 30: rooms opened per browser and per
+  address. A lecturer opens one room per class (a few when trying things out); 30 a
+  minute leaves a department behind one address room for dozens of lecturers, and
+  caps what one address leaves in the database at 21,600 rooms per replica in a
+  room's 12 hours (they expire and are pruned). Another lecturer elsewhere is never
+  refused for it.
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import Counter
 from dataclasses import dataclass
-
-import sqlalchemy as sa
-
-from .schema import RATE_COUNTS, upsert
 
 
 @dataclass(frozen=True)
@@ -69,54 +91,76 @@ class Limit:
 
 
 JOIN_PER_TOKEN = Limit("join-token", 30)
-JOIN_PER_ROOM = Limit("join-room", 1000)
-JOIN_UNKNOWN_CODE = Limit("join-unknown", 20)
+JOIN_PER_ADDRESS = Limit("join-address", 600)
+UNKNOWN_PER_ADDRESS = Limit("unknown-address", 60)
 ANSWER_PER_TOKEN = Limit("answer-token", 120)
-ANSWER_PER_ROOM = Limit("answer-room", 12000)
 RECOVERY_PER_TOKEN = Limit("recovery-token", 10)
-RECOVERY_PER_ROOM = Limit("recovery-room", 60)
+RECOVERY_PER_ADDRESS = Limit("recovery-address", 60)
 OPEN_PER_TOKEN = Limit("open-token", 10)
-OPEN_ALL = Limit("open-all", 60)
+OPEN_PER_ADDRESS = Limit("open-address", 30)
 LIMITS = (
     JOIN_PER_TOKEN,
-    JOIN_PER_ROOM,
-    JOIN_UNKNOWN_CODE,
+    JOIN_PER_ADDRESS,
+    UNKNOWN_PER_ADDRESS,
     ANSWER_PER_TOKEN,
-    ANSWER_PER_ROOM,
     RECOVERY_PER_TOKEN,
-    RECOVERY_PER_ROOM,
+    RECOVERY_PER_ADDRESS,
     OPEN_PER_TOKEN,
-    OPEN_ALL,
+    OPEN_PER_ADDRESS,
 )
-KEPT_S = 2 * max(limit.window_s for limit in LIMITS)  # older windows are deleted
 
 
-def _row(limit: Limit, subject, now: float) -> dict:
-    window = int(now // limit.window_s) * limit.window_s
-    return {"key": f"{limit.name}:{subject}", "window_start": window}
+class Counts:
+    """The fixed-window counts of one process for one database (thread-safe).
+    A subject of None (no address known: a page run without a connection) is never
+    counted nor refused: None is not one client, and counting it would make it a
+    count that everyone without an address shares."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._windows: dict[int, Counter] = {}  # {window start: {(limit, subject): n}}
+        self._newest = 0
+
+    def _window(self, limit: Limit, now: float) -> Counter:
+        start = int(now // limit.window_s) * limit.window_s
+        if start > self._newest:  # time moved on: forget windows long past
+            self._newest = start
+            longest = max(each.window_s for each in LIMITS)
+            for old in [old for old in self._windows if old < start - longest]:
+                del self._windows[old]
+        return self._windows.setdefault(start, Counter())
+
+    def hit(self, limit: Limit, subject, *, now: float) -> bool:
+        """Count one event of `subject` under `limit`; True while within it."""
+        if subject is None:
+            return True
+        with self._lock:
+            counts = self._window(limit, now)
+            counts[limit.name, subject] += 1
+            return counts[limit.name, subject] <= limit.count
+
+    def within(self, limit: Limit, subject, *, now: float) -> bool:
+        """Whether one more event of `subject` would be within `limit` (not counted)."""
+        if subject is None:
+            return True
+        with self._lock:
+            return self._window(limit, now)[limit.name, subject] < limit.count
+
+    def windows(self) -> int:
+        """How many windows are kept (for the tests: old ones go)."""
+        with self._lock:
+            return len(self._windows)
 
 
-def hit(connection: sa.Connection, limit: Limit, subject, *, now: float) -> bool:
-    """Count one event of `subject` under `limit`; True while within it."""
-    row = _row(limit, subject, now)
-    statement = upsert(connection, RATE_COUNTS).values(**row, count=1)
-    statement = statement.on_conflict_do_update(
-        index_elements=[RATE_COUNTS.c.key, RATE_COUNTS.c.window_start],
-        set_={"count": RATE_COUNTS.c.count + 1},
-    ).returning(RATE_COUNTS.c.count)
-    return connection.execute(statement).scalar_one() <= limit.count
+_counts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # {engine: Counts}
+_counts_lock = threading.Lock()
 
 
-def give_back(connection: sa.Connection, limit: Limit, subject, *, now: float) -> None:
-    """Undo one `hit` of this window (an attempt that turned out to be allowed)."""
-    row = _row(limit, subject, now)
-    connection.execute(
-        sa.update(RATE_COUNTS)
-        .where(RATE_COUNTS.c.key == row["key"], RATE_COUNTS.c.window_start == row["window_start"])
-        .values(count=RATE_COUNTS.c.count - 1)
-    )
-
-
-def forget_old(connection: sa.Connection, *, now: float) -> None:
-    """Delete the counts of windows long past (with the expired rooms: store_prune)."""
-    connection.execute(sa.delete(RATE_COUNTS).where(RATE_COUNTS.c.window_start < now - KEPT_S))
+def counts(engine) -> Counts:
+    """This process's counts for `engine`'s database (one per engine: a test's new
+    engine starts with none counted, as a new replica does)."""
+    with _counts_lock:
+        found = _counts.get(engine)
+        if found is None:
+            found = _counts[engine] = Counts()
+        return found

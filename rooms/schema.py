@@ -7,13 +7,14 @@ members    the tokens that joined a room (and their optional nicknames).
 answers    one row per (room, round, token): an upsert on that primary key is how an
            answer is given and changed, so two answers from one browser can never both
            count, and concurrent answers never overwrite each other's rows.
-rate_counts  fixed-window counters for the rate limits (rooms/limits.py).
 keys       the keys of devices that took a room over with its recovery code (digests).
 schedule   when the next pruning of expired rooms is due (rooms/store_prune.py).
 
 Times are seconds since the epoch (floats), passed in by the store, so tests inject
-`now` instead of sleeping. SQLite gets WAL (readers never wait for the writer), a busy
-timeout, enforced foreign keys and writes that take the write lock at BEGIN
+`now` instead of sleeping. The rate limits are counted in each process, not here
+(rooms/limits.py: a refused event must cost no write); a database made by an older
+version keeps an unused room_rate_counts table. SQLite gets WAL (readers never wait
+for the writer), a busy timeout, enforced foreign keys and writes that take the write lock at BEGIN
 (`BEGIN IMMEDIATE`, see `write_transaction`): a write transaction that first reads and
 then writes would otherwise fail with "database is locked" instead of waiting.
 """
@@ -81,14 +82,6 @@ ANSWERS = sa.Table(
     sa.Column("answered_at", sa.Float, nullable=False),
     sa.Column("changes", sa.Integer, nullable=False, default=0),
     sa.ForeignKeyConstraint(["room_id", "round_number"], [ROUNDS.c.room_id, ROUNDS.c.number]),
-)
-
-RATE_COUNTS = sa.Table(
-    "room_rate_counts",
-    METADATA,
-    sa.Column("key", sa.String(96), primary_key=True),
-    sa.Column("window_start", sa.Integer, primary_key=True),  # whole seconds
-    sa.Column("count", sa.Integer, nullable=False),
 )
 
 KEYS = sa.Table(
@@ -179,13 +172,12 @@ def upsert(connection: sa.Connection, table: sa.Table):
     return dialect.insert(table)
 
 
-def write_transaction(engine: sa.Engine, *, commit_on: tuple[type[BaseException], ...] = ()):
+def write_transaction(engine: sa.Engine):
     """A transaction for writes: `with write_transaction(engine) as connection:`.
     On SQLite it takes the write lock at BEGIN (BEGIN IMMEDIATE), so it waits for
     another writer instead of failing halfway, after queueing for the file's writer
-    lock (rooms/writers.py); PostgreSQL locks row by row. An error of a type in
-    `commit_on` still commits what was written before it (a refusal's rate counts)."""
-    return _Transaction(engine, {"sqlite_begin": "IMMEDIATE"}, queue=True, commit_on=commit_on)
+    lock (rooms/writers.py); PostgreSQL locks row by row. An error rolls it back."""
+    return _Transaction(engine, {"sqlite_begin": "IMMEDIATE"}, queue=True)
 
 
 def read_transaction(engine: sa.Engine):
@@ -194,8 +186,8 @@ def read_transaction(engine: sa.Engine):
 
 
 class _Transaction:
-    def __init__(self, engine: sa.Engine, options: dict, *, queue: bool = False, commit_on=()):
-        self.engine, self.options, self.commit_on = engine, options, tuple(commit_on)
+    def __init__(self, engine: sa.Engine, options: dict, *, queue: bool = False):
+        self.engine, self.options = engine, options
         self.queue = one_writer(engine) if queue else contextlib.nullcontext()
 
     def __enter__(self) -> sa.Connection:
@@ -210,7 +202,7 @@ class _Transaction:
 
     def __exit__(self, kind, error, traceback) -> None:
         try:
-            if kind is None or issubclass(kind, self.commit_on):
+            if kind is None:
                 self.transaction.commit()
             else:
                 self.transaction.rollback()

@@ -7,7 +7,12 @@
 - the public URL (the join link's address): --public-url, POOLING_LAB_PUBLIC_URL,
   public_url; default the address the lecturer's browser uses;
 - the data folder: --data-folder, POOLING_LAB_DATA, data_folder; default the per-user
-  data folder (platformdirs' user_data_dir("pooling-lab")).
+  data folder (platformdirs' user_data_dir("pooling-lab"));
+- the trusted proxies: --trusted-proxies, POOLING_LAB_TRUSTED_PROXIES, trusted_proxies;
+  addresses or networks (CIDR), separated by commas or spaces, of the proxies whose
+  X-Forwarded-For header names the client (rooms/addresses.py); default none: the
+  header is never believed. deploy/serve names its HAProxy (127.0.0.1) to its local
+  replicas; behind another proxy (a university's load balancer), add its address.
 
 The command line is deploy/serve's: it hands each flag given to its local replicas as
 the setting's environment variable, over the one they would inherit, so inside the
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 
 import platformdirs
@@ -53,7 +59,8 @@ DATABASE_URL = Setting(
 )
 PUBLIC_URL = Setting("--public-url", "POOLING_LAB_PUBLIC_URL", ("public_url",))
 DATA_FOLDER = Setting("--data-folder", "POOLING_LAB_DATA", ("data_folder",))
-SETTINGS = (DATABASE_URL, PUBLIC_URL, DATA_FOLDER)
+TRUSTED_PROXIES = Setting("--trusted-proxies", "POOLING_LAB_TRUSTED_PROXIES", ("trusted_proxies",))
+SETTINGS = (DATABASE_URL, PUBLIC_URL, DATA_FOLDER, TRUSTED_PROXIES)
 
 
 class SettingError(ValueError):
@@ -64,11 +71,28 @@ class SettingError(ValueError):
 @dataclass(frozen=True)
 class Resolved:
     """Every setting's value: database_url always (the SQLite default when none is
-    given), public_url None when the browser's own address is to be used."""
+    given), public_url None when the browser's own address is to be used,
+    trusted_proxies the networks whose X-Forwarded-For is believed (none: never)."""
 
     database_url: str
     public_url: str | None
     data_folder: Path
+    trusted_proxies: tuple[IPv4Network | IPv6Network, ...] = ()
+
+
+def proxy_networks(text: str | None) -> tuple[IPv4Network | IPv6Network, ...]:
+    """The trusted proxies' networks from their text ("127.0.0.1, 10.0.0.0/8");
+    SettingError naming the one that is no address or network."""
+    found = []
+    for part in (text or "").replace(",", " ").split():
+        try:
+            found.append(ip_network(part, strict=False))
+        except ValueError:
+            raise SettingError(
+                f"{TRUSTED_PROXIES.variable} ({TRUSTED_PROXIES.flag}) holds {part[:60]!r}, "
+                "which is no IP address or network such as 10.0.0.0/8"
+            ) from None
+    return tuple(found)
 
 
 def resolve(
@@ -128,4 +152,5 @@ def resolved(
         database_url=resolve(DATABASE_URL, **sources) or sqlite_url(folder),
         public_url=resolve(PUBLIC_URL, **sources),
         data_folder=folder,
+        trusted_proxies=proxy_networks(resolve(TRUSTED_PROXIES, **sources)),
     )

@@ -13,20 +13,26 @@ Why no answer is ever lost or lands in a closed round:
   round closed (read committed re-reads a row once its lock is granted). So once
   `close_round` returns, the count is final. Not FOR SHARE: share locks join each
   other without queueing, so a stream of answers could keep the close waiting for
-  minutes (a test saw it); exclusive lockers queue in order. It costs nothing: every
-  answer of a room already updates one row, the room's rate counter.
+  minutes (a test saw it); exclusive lockers queue in order.
   SQLite takes the write lock at BEGIN (schema.write_transaction): writes are serial.
-- Lock order is always rate counts, then room, then round (control, expiry) or round
-  alone (answers), so no two transactions wait on each other in a circle.
+- Lock order is always room, then round (control, expiry) or round alone (answers),
+  so no two transactions wait on each other in a circle.
 
 Who is held back, and by what (the numbers and why: limits.py):
+- Nothing is counted for a room or for everyone: every limit is per browser token and
+  per network address (`address`, None when the page does not know it), counted in
+  the process, so a refusal costs no database write.
+- Who is asking is read before anything shared is counted: a member's rejoin is never
+  refused, a member's answer counts against its own token only, and the right
+  recovery code is compared before any count can refuse it.
 - A device holding a room's key (the opener's, or one `recover` gave for the recovery
   code) is checked by a read and never counted: others' wrong tries cannot lock it out.
-- Every try that could be a guess is counted first, per token and per room code or
-  for everyone, and the count is kept when the try is refused (counted_transaction):
-  every refusal is raised before any of the room's data is written.
+- Every refusal of a student's join or answer is decided by reads, before the write
+  transaction begins: a flood of refused events never takes the room's writer.
 - A code with no room is answered and counted as a real one wherever the answer could
   tell them apart: the recovery form says "does not open room X" for both.
+- Every text is capped at its box's length (store_reads: CODE_TEXT_LENGTH, ...)
+  before it is cleaned or hashed: TooLong.
 - Expired rooms go on a schedule shared by the replicas (store_prune).
 
 Reads for the pages (`answers`, `round_of`, ...) live in store_reads; the ones the
@@ -54,7 +60,11 @@ from . import limits
 from .schema import KEYS, ROOMS, ROUNDS, read_transaction, upsert, write_transaction
 from .store_prune import prune_if_due
 from .store_reads import (  # noqa: F401  (re-exported: the store is the whole interface)
+    CODE_TEXT_LENGTH,
     LIFETIME_S,
+    NICKNAME_LENGTH,
+    RECOVERY_TEXT_LENGTH,
+    Joined,
     NoSuchRoom,
     NoSuchRound,
     NotAllowed,
@@ -65,10 +75,11 @@ from .store_reads import (  # noqa: F401  (re-exported: the store is the whole i
     RoundAnswers,
     RoundClosed,
     TooFast,
+    TooLong,
     WrongRecoveryCode,
     answers,
+    capped,
     clock,
-    counted_transaction,
     every_round,
     my_answer,
     normal,
@@ -77,6 +88,7 @@ from .store_reads import (  # noqa: F401  (re-exported: the store is the whole i
     round_of,
 )
 from .store_students import (  # noqa: F401  (re-exported)
+    ANSWER_TEXT_LENGTH,
     answer,
     check_token,
     clean_nickname,
@@ -97,17 +109,22 @@ class NewRoom:
 # -- the lecturer ----------------------------------------------------------------------------
 
 
-def open_room(engine: sa.Engine, *, token: str, now: float | None = None) -> NewRoom:
-    """A new room for the browser `token` (limits.OPEN_PER_TOKEN, OPEN_ALL: TooFast)."""
+def open_room(
+    engine: sa.Engine, *, token: str, address: str | None = None, now: float | None = None
+) -> NewRoom:
+    """A new room for the browser `token` at network `address` (None: not known),
+    counted per token and per address (limits.OPEN_PER_TOKEN, OPEN_PER_ADDRESS:
+    TooFast, before anything is written)."""
     now = clock(now)
     check_token(token)
+    counts = limits.counts(engine)
+    if not counts.hit(limits.OPEN_PER_TOKEN, token, now=now):
+        raise TooFast("Too many rooms opened from this browser: wait a minute.")
+    if not counts.hit(limits.OPEN_PER_ADDRESS, address, now=now):
+        raise TooFast("Too many rooms opened from this network just now: wait a minute.")
     prune_if_due(engine, now=now)
     secret, recovery = new_secret(), new_recovery_code()
-    with counted_transaction(engine) as connection:
-        if not limits.hit(connection, limits.OPEN_PER_TOKEN, token, now=now):
-            raise TooFast("Too many rooms opened from this browser: wait a minute.")
-        if not limits.hit(connection, limits.OPEN_ALL, "all", now=now):
-            raise TooFast("Too many rooms are being opened right now: wait a minute.")
+    with write_transaction(engine) as connection:
         while True:  # a code already taken (1 in 244 million per room open): draw again
             code = new_code()
             inserted = connection.execute(
@@ -154,27 +171,37 @@ def authorize(engine: sa.Engine, code: str, secret: str, *, now: float | None = 
 
 
 def recover(
-    engine: sa.Engine, code: str, recovery_code: str, *, token: str, now: float | None = None
+    engine: sa.Engine,
+    code: str,
+    recovery_code: str,
+    *,
+    token: str,
+    address: str | None = None,
+    now: float | None = None,
 ) -> str:
     """A new key for room `code` for the browser `token`, given its recovery code.
-    WrongRecoveryCode, the same for a wrong code and a room that does not exist; every
-    try counted per token and per typed room code (limits.RECOVERY_PER_TOKEN,
-    RECOVERY_PER_ROOM: TooFast), a right one given back."""
+    WrongRecoveryCode, the same for a wrong code and a room that does not exist. The
+    right code is never refused for others' tries: it is compared first. A wrong one
+    is counted per token and per address (limits.RECOVERY_PER_TOKEN,
+    RECOVERY_PER_ADDRESS: TooFast past one); a browser past its own count is refused
+    before its try is looked at. TooLong past RECOVERY_TEXT_LENGTH, before hashing."""
     now, code = clock(now), normal(code)
     check_token(token)
-    key = new_secret()
-    with counted_transaction(engine) as connection:
-        if not limits.hit(connection, limits.RECOVERY_PER_TOKEN, token, now=now):
-            raise TooFast("Too many wrong recovery codes from this browser: wait a minute.")
-        if not limits.hit(connection, limits.RECOVERY_PER_ROOM, code, now=now):
-            raise TooFast(f"Too many wrong recovery codes for room {code} just now: wait a minute.")
+    typed = capped(recovery_code, RECOVERY_TEXT_LENGTH, what="recovery code")
+    counts = limits.counts(engine)
+    if not counts.within(limits.RECOVERY_PER_TOKEN, token, now=now):
+        raise TooFast("Too many wrong recovery codes from this browser: wait a minute.")
+    with read_transaction(engine) as connection:
         room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
-        typed = digest(normal_recovery_code(recovery_code))
-        stored = _NO_DIGEST if room is None or room.expires_at <= now else room.recovery_digest
-        if not hmac.compare_digest(typed, stored):
-            raise WrongRecoveryCode(f"That recovery code does not open room {code}.")
-        limits.give_back(connection, limits.RECOVERY_PER_TOKEN, token, now=now)
-        limits.give_back(connection, limits.RECOVERY_PER_ROOM, code, now=now)
+    stored = _NO_DIGEST if room is None or room.expires_at <= now else room.recovery_digest
+    if not hmac.compare_digest(digest(normal_recovery_code(typed)), stored):
+        counts.hit(limits.RECOVERY_PER_TOKEN, token, now=now)
+        if not counts.hit(limits.RECOVERY_PER_ADDRESS, address, now=now):
+            raise TooFast("Too many wrong recovery codes from this network: wait a minute.")
+        raise WrongRecoveryCode(f"That recovery code does not open room {code}.")
+    key = new_secret()
+    with write_transaction(engine) as connection:
+        room = room_row(connection, code, now=now)
         connection.execute(
             sa.insert(KEYS).values(room_id=room.id, key_digest=digest(key), created_at=now)
         )

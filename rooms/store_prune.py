@@ -1,8 +1,8 @@
 """Expired rooms pruned on a schedule (SQLAlchemy Core; no Streamlit). Use it through
 rooms/store.py, which re-exports it.
 
-A room lives 12 hours; its rows (rounds, members, answers, keys) and old rate counts
-must go even on a day when nobody opens a room. The next pruning's time is stored
+A room lives 12 hours; its rows (rounds, members, answers, keys) must go even on a
+day when nobody opens a room. The next pruning's time is stored
 (schedule table), so every replica shares it: whichever process first sees it due
 claims it with one conditional UPDATE (due_at <= now), moves it PRUNE_EVERY_S on, and
 prunes in the same transaction; the others find it no longer due. Each process looks
@@ -17,7 +17,6 @@ import weakref
 
 import sqlalchemy as sa
 
-from . import limits
 from .schema import ANSWERS, KEYS, MEMBERS, ROOMS, ROUNDS, SCHEDULE, upsert, write_transaction
 
 PRUNE_EVERY_S = 600  # expired rooms stay at most this long past their 12 hours
@@ -62,9 +61,6 @@ def prune_now(engine: sa.Engine, *, now: float) -> int | None:
     with write_transaction(engine) as connection:
         if not _claim(connection, now=now):
             return None
-        # Rate counts before rooms: the store's lock order (store.py). Only windows
-        # long past go, which no transaction in flight is counting in.
-        limits.forget_old(connection, now=now)
         return delete_expired(connection, now=now)
 
 

@@ -16,9 +16,19 @@ import sqlalchemy as sa
 from teaching.class_mode.codes import normal_code
 from teaching.class_mode.questions import Question, answer_from_json, from_json
 
-from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction, write_transaction
+from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction
 
 LIFETIME_S = 12 * 3600  # a room expires 12 hours after it was opened
+
+# The longest text each box takes: its widget's max_chars and the store's cap, checked
+# on the text as sent, before any cleaning, normalising or hashing, so an oversized
+# value (a script's 20 MB) costs one len(). Room code: 6 characters, with room for
+# spaces and dashes; recovery code: 12 in groups (XXXX-XXXX-XXXX) and spaces; a typed
+# answer: a number such as -123.456 or 7/3.
+CODE_TEXT_LENGTH = 32
+NICKNAME_LENGTH = 24  # a nickname: a name, not a message
+RECOVERY_TEXT_LENGTH = 32
+ANSWER_TEXT_LENGTH = 32
 
 
 class RoomError(Exception):
@@ -43,6 +53,10 @@ class RoundClosed(RoomError):
 
 class TooFast(RoomError):
     """A rate limit: wait a minute."""
+
+
+class TooLong(RoomError):
+    """A text longer than its box allows: refused before it is cleaned or hashed."""
 
 
 class InvalidAnswer(RoomError):
@@ -73,6 +87,14 @@ class Pulse:
 
 
 @dataclass(frozen=True)
+class Joined(Pulse):
+    """A join's pulse, with the nickname as the store keeps it (cleaned there, once):
+    what the page shows."""
+
+    nickname: str = ""
+
+
+@dataclass(frozen=True)
 class Round:
     """One round: its number, question, state ("open", "closed", "revealed"), vote (1,
     2, ...) and, for a vote again, first_round: the round of the first vote (None)."""
@@ -84,19 +106,24 @@ class Round:
     first_round: int | None
 
 
-def counted_transaction(engine: sa.Engine):
-    """A write transaction that keeps its rate counts when it refuses: a RoomError
-    commits what was written before it. So every refusal is raised before any of the
-    room's data is written, after the counting (limits.py: refused writes count)."""
-    return write_transaction(engine, commit_on=(RoomError,))
-
-
 def clock(now: float | None) -> float:
     return time.time() if now is None else float(now)
 
 
+def capped(text, most: int, *, what: str) -> str:
+    """`text` as text when it is at most `most` characters; TooLong before any other
+    work when it is longer (or is not text at all)."""
+    if not isinstance(text, str):
+        raise TooLong(f"The {what} must be text.")
+    if len(text) > most:
+        raise TooLong(f"The {what} is longer than {most} characters.")
+    return text
+
+
 def normal(code: str) -> str:
-    """The code as stored; NoSuchRoom with the reason when it cannot be one."""
+    """The code as stored; TooLong past CODE_TEXT_LENGTH (before any cleaning);
+    NoSuchRoom with the reason when it cannot be one."""
+    capped(code, CODE_TEXT_LENGTH, what="room code")
     try:
         return normal_code(code)
     except ValueError as reason:

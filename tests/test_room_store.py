@@ -167,10 +167,14 @@ def test_codes_are_normalised_and_unknown_ones_refused(engine):
 
 def test_nicknames_are_plain_short_text(engine):
     room, _ = open_and_ask(engine)
-    student(engine, room.code, nickname="  <b>Ann</b>\x00\n" + "x" * 50)
+    typed = "  <b>Ann</b>\x00\n" + "x" * 10  # 24 characters as sent: the box's cap
+    assert len(typed) == store_students.NICKNAME_LENGTH
+    student(engine, room.code, nickname=typed)
     with engine.connect() as connection:
         nickname = connection.execute(sa.select(MEMBERS.c.nickname)).scalar_one()
-    assert nickname == ("<b>Ann</b> " + "x" * 50)[: store_students.NICKNAME_LENGTH]
+    assert nickname == "<b>Ann</b> " + "x" * 10
+    with pytest.raises(store_reads.TooLong, match="nickname is longer than 24 characters"):
+        student(engine, room.code, nickname=typed + "x")  # refused, not cut
     assert store_reads.member_count(engine, room.code, now=NOW) == 1
 
 

@@ -3,6 +3,7 @@ crossed by passing a later `now`, never by sleeping."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -20,48 +21,46 @@ from room_store_helpers import (  # noqa: F401  (engine_fixture: the `engine` fi
 )
 
 from rooms import limits, store, store_prune, store_reads
-from rooms.schema import ANSWERS, MEMBERS, RATE_COUNTS, ROOMS, ROUNDS, new_engine
+from rooms.schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, new_engine
 from teaching.class_mode import codes
+
+HALL, ELSEWHERE = "198.51.100.7", "203.0.113.40"  # two networks' addresses
 
 # -- rate limits -------------------------------------------------------------------------------
 
 
-def test_joins_are_limited_per_token(engine):
+def test_a_browsers_joins_are_counted_and_its_rejoins_never(engine):
     room, _ = open_and_ask(engine)
-    token = codes.new_token()
-    for _ in range(limits.JOIN_PER_TOKEN.count):
+    token = student(engine, room.code)  # its first join: one
+    for _ in range(3 * limits.JOIN_PER_TOKEN.count):  # reloads: never counted
         store.join(engine, room.code, token=token, now=NOW + 30)
-    with pytest.raises(store.TooFast):
-        store.join(engine, room.code, token=token, now=NOW + 59)
-    store.join(engine, room.code, token=codes.new_token(), now=NOW + 59)  # another browser
-    store.join(engine, room.code, token=token, now=NOW + 60)  # the next minute
-
-
-def test_joins_are_limited_per_room(engine, monkeypatch):
-    monkeypatch.setattr(limits, "JOIN_PER_ROOM", replace(limits.JOIN_PER_ROOM, count=5))
-    room, _ = open_and_ask(engine)
-    other, _ = open_and_ask(engine)
-    for _ in range(5):
-        student(engine, room.code)
-    with pytest.raises(store.TooFast, match="this room"):
-        student(engine, room.code)
-    student(engine, other.code)  # another room is not held back
-    student(engine, room.code, now=NOW + 60)
-    assert store_reads.member_count(engine, room.code, now=NOW) == 6  # the refused join left none
-
-
-def test_guessing_codes_is_limited_for_everyone_at_once(engine):
-    room, _ = open_and_ask(engine)
-    guesses = [c * 6 for c in codes.ALPHABET if c * 6 != room.code]
-    for guess in guesses[: limits.JOIN_UNKNOWN_CODE.count]:
+    for _ in range(limits.JOIN_PER_TOKEN.count - 1):  # probing codes: counted
         with pytest.raises(store.NoSuchRoom):
-            store.join(engine, guess, token=codes.new_token(), now=NOW)
-    with pytest.raises(store.TooFast, match="do not exist"):
-        store.join(engine, guesses[-1], token=codes.new_token(), now=NOW + 59)
-    # A real code is never refused for it; the next minute, guesses are answered again.
-    store.join(engine, room.code, token=codes.new_token(), now=NOW + 59)
+            store.join(engine, "AAAAAA", token=token, now=NOW + 30)
+    with pytest.raises(store.TooFast, match="from this browser"):
+        store.join(engine, "AAAAAA", token=token, now=NOW + 59)
+    with pytest.raises(store.TooFast, match="from this browser"):
+        store.join(engine, open_and_ask(engine)[0].code, token=token, now=NOW + 59)
+    store.join(engine, room.code, token=token, now=NOW + 59)  # its own room: a rejoin
+    store.join(engine, room.code, token=codes.new_token(), now=NOW + 59)  # another browser
     with pytest.raises(store.NoSuchRoom):
-        store.join(engine, guesses[-1], token=codes.new_token(), now=NOW + 60)
+        store.join(engine, "AAAAAA", token=token, now=NOW + 60)  # the next minute
+
+
+def test_joins_are_limited_per_address_and_never_a_members_rejoin(engine, monkeypatch):
+    monkeypatch.setattr(limits, "JOIN_PER_ADDRESS", replace(limits.JOIN_PER_ADDRESS, count=5))
+    room, _ = open_and_ask(engine)
+    hall = [codes.new_token() for _ in range(6)]
+    for token in hall[:5]:
+        store.join(engine, room.code, token=token, address=HALL, now=NOW)
+    with pytest.raises(store.TooFast, match="from this network"):
+        store.join(engine, room.code, token=hall[5], address=HALL, now=NOW)
+    store.join(engine, room.code, token=hall[0], address=HALL, now=NOW + 1)  # a reload
+    store.join(engine, room.code, token=hall[0], nickname="Ada", address=HALL, now=NOW + 1)
+    store.join(engine, room.code, token=codes.new_token(), address=ELSEWHERE, now=NOW + 1)
+    store.join(engine, room.code, token=codes.new_token(), now=NOW + 1)  # no address known
+    store.join(engine, room.code, token=hall[5], address=HALL, now=NOW + 60)
+    assert store_reads.member_count(engine, room.code, now=NOW) == 8  # the refused: none
 
 
 def test_answers_are_limited_per_token(engine):
@@ -76,18 +75,6 @@ def test_answers_are_limited_per_token(engine):
     )
     store.answer(engine, room.code, token=other, round_number=number, raw=1, now=NOW + 1)
     store.answer(engine, room.code, token=token, round_number=number, raw=-1, now=NOW + 60)
-
-
-def test_answers_are_limited_per_room(engine, monkeypatch):
-    monkeypatch.setattr(limits, "ANSWER_PER_ROOM", replace(limits.ANSWER_PER_ROOM, count=4))
-    room, number = open_and_ask(engine, value_question())
-    tokens = [student(engine, room.code) for _ in range(5)]
-    for token in tokens[:4]:
-        store.answer(engine, room.code, token=token, round_number=number, raw=1, now=NOW)
-    with pytest.raises(store.TooFast, match="room is taking too many"):
-        store.answer(engine, room.code, token=tokens[4], round_number=number, raw=1, now=NOW)
-    assert store_reads.answer_count(engine, room.code, number, now=NOW) == 4  # refused: not stored
-    store.answer(engine, room.code, token=tokens[4], round_number=number, raw=1, now=NOW + 60)
 
 
 # -- expiry --------------------------------------------------------------------------------------
@@ -137,14 +124,29 @@ def test_one_process_prunes_when_due_and_the_others_find_it_done(engine):
     assert rows(engine, ROOMS) == 1
 
 
-def test_old_rate_counts_are_deleted(engine):
-    room, _ = open_and_ask(engine)
-    student(engine, room.code)
-    assert rows(engine, RATE_COUNTS) > 0
-    assert limits.KEPT_S < store_prune.PRUNE_EVERY_S  # the next pruning finds them all old
-    # no room expired
-    assert store_prune.prune_now(engine, now=NOW + store_prune.PRUNE_EVERY_S) == 0
-    assert rows(engine, RATE_COUNTS) == 0
+def test_the_process_forgets_windows_long_past():
+    counts = limits.Counts()
+    for minute in range(10):
+        assert counts.hit(limits.JOIN_PER_TOKEN, "browser", now=NOW + 60 * minute)
+        assert counts.hit(limits.JOIN_PER_ADDRESS, None, now=NOW + 60 * minute)  # not counted
+    assert counts.windows() <= 3  # this minute and the one or two before it
+
+
+def test_counts_are_per_process_and_thread_safe():
+    """Eight threads counting one subject at once lose no count."""
+    counts = limits.Counts()
+    limit = replace(limits.ANSWER_PER_TOKEN, count=10_000)
+    allowed = []
+
+    def hammer():
+        allowed.append(sum(counts.hit(limit, "one", now=NOW) for _ in range(2000)))
+
+    threads = [threading.Thread(target=hammer) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(allowed) == 10_000  # exactly the limit, of 16,000
 
 
 def test_the_readme_states_the_limits_and_the_pruning_as_they_are():
@@ -153,10 +155,10 @@ def test_the_readme_states_the_limits_and_the_pruning_as_they_are():
     assert (
         f"a browser {limits.RECOVERY_PER_TOKEN.count} wrong recovery codes, "
         f"{limits.JOIN_PER_TOKEN.count} joins, {limits.ANSWER_PER_TOKEN.count} answers and "
-        f"{limits.OPEN_PER_TOKEN.count} new rooms, a room {limits.RECOVERY_PER_ROOM.count} "
-        f"wrong recovery codes and {limits.JOIN_PER_ROOM.count:,} joins, and everyone "
-        f"together {limits.JOIN_UNKNOWN_CODE.count} joins to codes that do not exist and "
-        f"{limits.OPEN_ALL.count} new rooms"
+        f"{limits.OPEN_PER_TOKEN.count} new rooms, and a network address "
+        f"{limits.RECOVERY_PER_ADDRESS.count} wrong recovery codes, "
+        f"{limits.JOIN_PER_ADDRESS.count} new members, {limits.UNKNOWN_PER_ADDRESS.count} "
+        f"joins to codes that do not exist and {limits.OPEN_PER_ADDRESS.count} new rooms"
     ) in text
     assert store_prune.PRUNE_EVERY_S == 10 * 60 and "every ten minutes or so" in text
     assert store.LIFETIME_S == 12 * 3600 and "Rooms expire after 12 hours" in text

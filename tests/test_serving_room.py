@@ -58,13 +58,16 @@ def test_local_replicas_get_the_database_and_the_public_address():
         database_url="postgresql+psycopg://db/lab",
         public_url="https://x.org",
         data_folder="/srv/lab",
+        trusted_proxies="10.0.0.0/8",
     )
     assert cluster.replica_env() == {
         "POOLING_LAB_DATABASE_URL": "postgresql+psycopg://db/lab",
         "POOLING_LAB_PUBLIC_URL": "https://x.org",
         "POOLING_LAB_DATA": "/srv/lab",
+        "POOLING_LAB_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8",
     }
-    assert Cluster(1, 1).replica_env() == {}  # theirs, or the embedded SQLite
+    # Theirs, or the embedded SQLite; HAProxy's own address is always trusted.
+    assert Cluster(1, 1).replica_env() == {"POOLING_LAB_TRUSTED_PROXIES": "127.0.0.1"}
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from teaching.class_mode.codes import grouped
 from teaching.class_mode.lecturer import RoomKey, with_room, without_room
 from teaching.class_mode.questions import Question, question_from_exercise, question_from_layer
 
+from ..client import address
 from ..database import engine
 from .state import SOURCES, STATE, key_for, say, session_token, show_room
 
@@ -47,7 +48,7 @@ def open_room() -> None:
     question = _question_or_say()
     if question is None:
         return
-    made = _refused_or(store.open_room, token=session_token())
+    made = _refused_or(store.open_room, token=session_token(), address=address())
     if made is None:
         return
     # The key is kept before the question is asked: a room whose first question fails
@@ -137,7 +138,7 @@ def recover(code: str) -> None:
     it opens the room (the store's sentence when not: wrong, or too many tries). The
     typed text is never echoed."""
     typed = st.session_state.get(STATE.recovery, "")
-    key = _refused_or(store.recover, code, typed, token=session_token())
+    key = _refused_or(store.recover, code, typed, token=session_token(), address=address())
     if key is None:
         return
     _keep_key(code, key)

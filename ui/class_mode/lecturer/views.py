@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from rooms.store import RECOVERY_TEXT_LENGTH
 from teaching.class_mode.lecturer import question_words
 from teaching.class_mode.questions import KINDS
 from teaching.exercises.model import LEVELS, SET_SIZE
@@ -168,6 +169,7 @@ def recovery_view(code: str, *, stale: bool = False) -> None:
         key=STATE.recovery,
         placeholder="XXXX-XXXX-XXXX",
         type="password",
+        max_chars=RECOVERY_TEXT_LENGTH,
         width=2 * SEED_INPUT_PX,
     )
     row.button(

@@ -16,6 +16,7 @@ from teaching.exercises.answers import parse_number, parse_whole
 
 from ...shared.chart import clicked_cell
 from ...shared.state import literal
+from ..client import address
 from ..database import engine
 from .state import (
     STATE,
@@ -37,13 +38,15 @@ def join(code_text: str, nickname_text: str, *, token: str, from_link: bool) -> 
     """Join the room `code_text` names; a sentence on the page when it cannot be."""
     where = "The link's code" if from_link else "The code"
     try:
-        code = normal_code(code_text)
+        code = normal_code(store.capped(code_text, store.CODE_TEXT_LENGTH, what="room code"))
+    except store.TooLong as error:
+        say("error", str(error))
+        return False
     except ValueError as error:
         say("error", f"{where} {literal(code_text)} is not a join code. {error}")
         return False
-    nickname = store.clean_nickname(nickname_text)
     try:
-        store.join(engine(), code, token=token, nickname=nickname)
+        pulse = store.join(engine(), code, token=token, nickname=nickname_text, address=address())
     except store.NoSuchRoom:  # none has it, or it expired
         say(
             "error",
@@ -56,7 +59,7 @@ def join(code_text: str, nickname_text: str, *, token: str, from_link: bool) -> 
     except SQLAlchemyError:
         say("warning", NO_DATABASE)
         return False
-    enter_room(code, nickname)
+    enter_room(code, pulse.nickname)
     return True
 
 
@@ -77,7 +80,9 @@ def save(round_number: int, raw, *, token: str, tell=say) -> bool:
     if code is None:
         return False
     try:
-        store.answer(engine(), code, token=token, round_number=round_number, raw=raw)
+        store.answer(
+            engine(), code, token=token, round_number=round_number, raw=raw, address=address()
+        )
     except store.RoundClosed:
         tell("warning", CLOSED)
         return False

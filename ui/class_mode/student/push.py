@@ -9,8 +9,14 @@ itself reruns a session when the app's source changes: AppSession.request_rerun 
 the session's last client state (the same page and link, no widget changed). It is
 asked on the session's own event loop, where the browser's messages are handled, and
 only while the session runs nothing: a tap's run under way is never cut short, and
-the next tick asks again. Without a Streamlit runtime (AppTest) nothing is followed and
-the page's timer does it all.
+the next tick asks again.
+
+Those are Streamlit's private internals (the runtime's session manager, a session's
+state and client state), so every use of them goes through `_sessions` and
+`_rerun_if_idle`, which find them missing quietly: without a real runtime (AppTest's
+stand-in has no session manager, a bare run has no runtime, a Streamlit release may
+rename them) nothing is followed, no thread starts, a running thread stops without a
+word, and the page's own timer (live.watch, every POLL_S) brings every round.
 """
 
 from __future__ import annotations
@@ -22,8 +28,12 @@ from collections.abc import Callable
 
 from sqlalchemy.exc import SQLAlchemyError
 from streamlit.runtime import Runtime
-from streamlit.runtime.app_session import AppSessionState
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+try:  # private: a Streamlit without it pushes nothing (`_sessions`)
+    from streamlit.runtime.app_session import AppSessionState
+except ImportError:  # pragma: no cover  (the installed Streamlit has it)
+    AppSessionState = None
 
 from rooms import store
 from rooms.followers import Followers
@@ -43,7 +53,7 @@ def follow(code: str | None, drawn: tuple | None, *, read: Callable[[str], objec
     """From a page's full run: it shows room `code` (None: none) drawn from pulse key
     `drawn`. `read(code)` reads a room's pulse (the thread's, started on first use)."""
     context = get_script_run_ctx()
-    if context is None or not Runtime.exists():
+    if context is None or _sessions() is None:
         return
     FOLLOWERS.follow(context.session_id, code, drawn)
     if _last_keys:  # this page's run is done: the next page behind may start
@@ -61,9 +71,26 @@ def follow(code: str | None, drawn: tuple | None, *, read: Callable[[str], objec
                 _started.set()
 
 
+def _sessions():
+    """The runtime's session manager (private), or None where there is none: no
+    runtime, AppTest's stand-in, or a Streamlit whose internals moved."""
+    if AppSessionState is None or not Runtime.exists():
+        return None
+    try:
+        return Runtime.instance()._session_mgr  # noqa: SLF001  (no public lookup by id)
+    except (RuntimeError, AttributeError):
+        return None
+
+
 def _pushing(read: Callable[[str], object]) -> None:
+    """The thread: a tick every PUSH_S while there are sessions to push to; it ends,
+    saying nothing, when there are none to reach (the page's timer goes on)."""
     while True:
         time.sleep(PUSH_S)
+        if _sessions() is None:
+            with _start_lock:
+                _started.clear()  # a later page under a real runtime starts it again
+            return
         try:
             tick(read)
         except Exception:  # a bad tick must not end the thread: the next one tries again
@@ -94,28 +121,38 @@ def tick(read: Callable[[str], object]) -> None:
 
 def ask(due: list[str]) -> None:
     """A rerun asked of each of these sessions, on its own event loop."""
-    if not due:
+    sessions = _sessions() if due else None
+    if sessions is None:
         return
-    sessions = Runtime.instance()._session_mgr  # noqa: SLF001  (no public lookup by id)
     for session_id in due:
         found = sessions.get_active_session_info(session_id)
         if found is None:  # the browser has gone
             FOLLOWERS.forget(session_id)
             _PAGES.pop(session_id, None)
             continue
-        session = found.session
-        session._call_soon_on_event_loop(lambda session=session: _rerun_if_idle(session))  # noqa: SLF001
+        try:
+            call_soon = found.session._call_soon_on_event_loop  # noqa: SLF001
+        except AttributeError:  # the internals moved: the page's timer does it
+            return
+        call_soon(lambda session=found.session: _rerun_if_idle(session))
 
 
 def _rerun_if_idle(session) -> None:
     """On the session's event loop: a rerun unless a run is under way (asked again at
     the next tick); none when the browser has gone to another page since (a rerun
-    there would draw that page, and never stop being due)."""
-    if session._client_state.page_script_hash != _PAGES.get(session.id):  # noqa: SLF001
+    there would draw that page, and never stop being due), nor when the internals
+    read here are missing (the page's timer does it)."""
+    try:
+        client_state, running = session._client_state, session._state  # noqa: SLF001
+        page = client_state.page_script_hash
+    except AttributeError:
+        FOLLOWERS.forget(session.id)
+        return
+    if page != _PAGES.get(session.id):
         FOLLOWERS.forget(session.id)
         _PAGES.pop(session.id, None)
         return
-    if session._state != AppSessionState.APP_NOT_RUNNING:  # noqa: SLF001
+    if running != AppSessionState.APP_NOT_RUNNING:
         FOLLOWERS.unask(session.id)
         return
-    session.request_rerun(session._client_state)  # noqa: SLF001  (as a source change does)
+    session.request_rerun(client_state)  # as a source change does

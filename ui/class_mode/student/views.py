@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rooms.store_students import NICKNAME_LENGTH
+from rooms.store import ANSWER_TEXT_LENGTH, CODE_TEXT_LENGTH, NICKNAME_LENGTH
 from teaching.class_mode.student import (
     answer_text,
     box_text,
@@ -68,14 +68,14 @@ def join_form(token: str) -> None:
     st.text_input(
         "Room code",
         key=STATE.join_code,
-        max_chars=32,
+        max_chars=CODE_TEXT_LENGTH,
         placeholder="K7QX3M",
         help="6 letters or digits: the room's code, shown large on the projector with its QR code.",
     )
     st.text_input(
         "Nickname (optional)",
         key=STATE.join_nickname,
-        max_chars=40,
+        max_chars=NICKNAME_LENGTH,
         help=f"Plain text, at most {NICKNAME_LENGTH} characters. You can stay anonymous.",
     )
     browser.enter_presses([STATE.join_code, STATE.join_nickname], STATE.join_button)
@@ -227,13 +227,15 @@ def typed_form(problem: Problem, round_number: int, mine, *, token: str) -> None
         keys = (STATE.rows, STATE.cols)
         fill_boxes(round_number, texts, keys)
         left, right = st.columns(2)
-        left.text_input("Output height", key=STATE.rows)
-        right.text_input("Output width", key=STATE.cols)
+        left.text_input("Output height", key=STATE.rows, max_chars=ANSWER_TEXT_LENGTH)
+        right.text_input("Output width", key=STATE.cols, max_chars=ANSWER_TEXT_LENGTH)
         on_send = actions.send_size
     else:
         keys = (STATE.number,)
         fill_boxes(round_number, texts, keys)
-        st.text_input("Your answer", key=STATE.number, placeholder="2.5 or 7/3")
+        st.text_input(
+            "Your answer", key=STATE.number, placeholder="2.5 or 7/3", max_chars=ANSWER_TEXT_LENGTH
+        )
         on_send = actions.send_number
     refusal_view(round_number)
     browser.enter_presses(list(keys), STATE.send)
