@@ -278,13 +278,20 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
             except FAILURES:
                 if log.killed_at is None or not phone.session.dropped:
                     raise
-                if (
-                    asked is not None
-                    and (asked.number, index) not in log.expected
-                    and Log.now() < asked.closes - 2.0
-                ):
-                    answered.discard(asked.number)  # a person taps again once back
                 await back_on_room(phone, asked, index=index, log=log)
+                if asked is None or (asked.number, index) in log.expected:
+                    continue
+                if phone.shows_saved():  # a cut tap was saved: the page says so, kept
+                    held = await asyncio.to_thread(
+                        store.my_answer,
+                        lecturer.engine,
+                        lecturer.code,
+                        token=phone.token,
+                        round_number=asked.number,
+                    )
+                    log.expected[(asked.number, index)] = held
+                elif Log.now() < asked.closes - 2.0:
+                    answered.discard(asked.number)  # nothing saved: a person taps again
     except FAILURES as error:
         log.errors.append(
             f"student {index} at {Log.now() - log.started:.1f} s: {type(error).__name__}: {error}"
