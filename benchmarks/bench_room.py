@@ -4,15 +4,26 @@ third of them changing their answer; the projector's fragment runs throughout. E
 session speaks Streamlit's websocket protocol as its browser would (deploy/room_client:
 the token and the lecturer's key are the browser component's state, taps the chart's).
 
-    python benchmarks/bench_room.py --students 200 [--replicas 2] [--postgres]
+    python benchmarks/bench_room.py --students 200 [--replicas 2] [--postgres] [--kill-replica]
     python benchmarks/bench_room.py --url http://127.0.0.1:8501 --database-url URL
 
 By default it serves deploy/serve's replicas (Cluster) on a SQLite file of its own;
 --postgres starts a throw-away PostgreSQL (deploy/postgres.py) instead; --url drives a
 running deployment on loopback, whose database (--database-url) the lecturer's part
 opens the room in and checks the answers against (server CPU is then not measured).
-The lecturer's controls (ask, close) go to the store directly. Bounded: at most 200
-students, every run within 30 s (or it is an error).
+The lecturer's controls (ask, close) go to the store directly. Bounded: at most 500
+students (they arrive within 10 s, or 1 s for every 20 past 200: 25 s for 500), every
+run within 30 s (or it is an error).
+
+--kill-replica (two replicas or more, served here) SIGKILLs the projector's replica in
+the middle of the cell round (10 s after it opens), as a crash would: each phone and the
+projector on it notices its websocket closed at its next glance (every 0.5 s) and
+reconnects as Streamlit's page does (the same cookie, the page's link, the token from
+the browser), and a phone whose tap the kill cut taps again once back. It prints the
+phones back on the room (the round drawn and, where one was acknowledged, the answer
+saved) and the seconds from the kill to each (reconnect p50/p95), the taps cut, and
+how soon the projector counted again; lost covers the answers acknowledged before the
+kill as well as those sent after it.
 
 Prints p50/p95 of submit time (a tap's or Send's run) and of answer-to-projector time
 (Send pressed until the projector's count includes it) and of round change (the
@@ -29,6 +40,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -56,9 +68,12 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--root", type=Path, default=ROOT, help="checkout to serve")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--dump", type=Path, help="write every submit and count seen (JSON)")
+    parser.add_argument("--kill-replica", action="store_true", help="SIGKILL one replica mid-round")
     args = parser.parse_args()
-    if not 1 <= args.students <= 200:
-        parser.error("--students must be from 1 to 200")
+    if not 1 <= args.students <= 500:
+        parser.error("--students must be from 1 to 500")
+    if args.kill_replica and (args.url or args.replicas < 2):
+        parser.error("--kill-replica needs --replicas 2 or more, served here (not --url)")
     if not 1 <= args.replicas <= 8:
         parser.error("--replicas must be from 1 to 8")
     if args.url and not args.url.startswith(LOOPBACK):
@@ -94,11 +109,26 @@ def serve(args, workdir: Path):
         stops.append(postgres.stop)
     database_url = database_url or f"sqlite:///{workdir / 'rooms.sqlite3'}"
     if args.url:
-        return args.url, [], database_url, stops
+        return args.url, [], database_url, stops, None
     cluster = Cluster(args.replicas, free_port(), root=args.root, database_url=database_url)
     stops.insert(0, cluster.stop)
     cluster.start()
-    return cluster.url, cluster.pids(), database_url, stops
+    return cluster.url, cluster.pids(), database_url, stops, cluster
+
+
+def killer(cluster: Cluster, lecturer: Lecturer):
+    """() -> the sticky cookie of the replica it SIGKILLed: the projector's (the
+    harder case: the projector must come back too), or the first."""
+
+    def kill() -> str:
+        # deploy/cluster.haproxy_config: cookie rN is local replica N - 1.
+        cookie = lecturer.projector.session.cookie if lecturer.projector else ""
+        found = re.fullmatch(r"LAB_REPLICA=r(\d+)", cookie)
+        index = int(found.group(1)) - 1 if found else 0
+        cluster.kill(index)
+        return f"LAB_REPLICA=r{index + 1}"
+
+    return kill
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -145,11 +175,14 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
           f"{ {n: total for n, (_, total) in log.stored.items()} }, held as sent "
           f"{ {n: total - bad for n, (bad, total) in log.stored.items()} }, "
           f"counted by the projector {counted}")  # fmt: skip
-    for phase in ("idle", "answering"):
+    for phase in ("joining", "idle", "answering"):
         server = f"{log.cpu[phase]:.3f} cores" if phase in log.cpu else "not measured"
         own = log.client_cpu.get(phase, 0.0)
         print(f"server CPU {phase}: {server} (this benchmark's own: {own:.3f} cores)")
+    if {"joining", "idle", "answering"} <= log.cpu.keys():
+        print(per_event(log, students=students))
     print(f"students per replica: {dict(sorted(log.replicas.items()))}")
+    killed = killed_line(log) if log.killed_at is not None else ""
     print(f"errors {len(log.errors)}")
     for message in log.errors[:5]:
         print(f"    {message}")
@@ -157,7 +190,54 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
     print(f"{students} students, lost {lost}, submit p95 {percentile(submits, 0.95):.2f} s, "
           f"projector p95 {percentile(shown, 0.95):.2f} s, "
           f"round change p95 {percentile(log.round_changes, 0.95):.2f} s, "
-          f"errors {len(log.errors)}")  # fmt: skip
+          f"{killed}errors {len(log.errors)}")  # fmt: skip
+
+
+def per_event(log: Log, *, students: int) -> str:
+    """Server CPU per join and per answer (each phase's CPU above idle's, over its
+    events), and idle's per student; docs/serving.md sizes a class from them."""
+    plan_s = {phase: log.phase_s.get(phase, 0.0) for phase in ("joining", "answering")}
+    idle = log.cpu["idle"]
+    join_ms = (log.cpu["joining"] - idle) * plan_s["joining"] / max(1, len(log.joins)) * 1e3
+    answer_ms = (log.cpu["answering"] - idle) * plan_s["answering"] / max(1, len(log.submits)) * 1e3
+    return (
+        f"server CPU per join {join_ms:.1f} ms, per answer {answer_ms:.1f} ms (above idle); "
+        f"idle {idle / students * 1e3:.2f} ms a second per student (with the projector's ticks)"
+    )
+
+
+def killed_line(log: Log) -> str:
+    """What the kill did, printed; the final line's part on it."""
+    on_it = log.replicas.get(log.killed_replica, 0)
+    at = log.killed_at - log.opened[min(log.opened)]
+    print(f"killed {log.killed_replica} {at:.1f} s into round 1: {on_it} phones on it, "
+          f"{len(log.reconnects)} back on the room with their saved answer; "
+          f"answers acknowledged before the kill {log.acked_before_kill}; "
+          f"taps cut by the kill {log.cut} (tapped again once back)")  # fmt: skip
+    print(line("kill to phone back", log.reconnects, "target p95 <= 5 s"))
+    if log.projector_cut:
+        back = "never" if log.projector_back is None else f"{log.projector_back:.2f} s"
+        print(f"projector on the killed replica: counting again {back} after the kill")
+    else:
+        print("projector on the live replica: kept counting")
+    p95 = percentile(log.reconnects, 0.95)
+    return f"back {len(log.reconnects)}/{on_it}, reconnect p95 {p95:.2f} s, "
+
+
+def cpu_meter(pids: list[int]):
+    """() -> the server processes' CPU seconds so far; a killed one's up to its last
+    reading (what it spent after that is not counted)."""
+    last: dict[int, float] = {}
+
+    def total() -> float:
+        for pid in pids:
+            try:
+                last[pid] = cpu_seconds([pid])
+            except OSError:
+                pass
+        return sum(last.values())
+
+    return total
 
 
 def dump(log: Log) -> dict:
@@ -173,11 +253,18 @@ def dump(log: Log) -> dict:
 
 def main() -> int:
     args = arguments()
-    plan = Plan(students=args.students, seed=args.seed)
+    plan = Plan(
+        students=args.students,
+        seed=args.seed,
+        join_s=max(10.0, args.students / 20),
+        kill_at_s=10.0 if args.kill_replica else None,
+    )
     with tempfile.TemporaryDirectory(prefix="bench-room-") as folder:
-        url, pids, database_url, stops = serve(args, Path(folder))
+        url, pids, database_url, stops, cluster = serve(args, Path(folder))
         try:
-            lecturer = Lecturer(database_url, cpu=(lambda: cpu_seconds(pids)) if pids else None)
+            lecturer = Lecturer(database_url, cpu=cpu_meter(pids) if pids else None)
+            if args.kill_replica:
+                lecturer.kill = killer(cluster, lecturer)
             log = Log(started=time.perf_counter())
             asyncio.run(whole_class(url, lecturer, plan, log))
             lecturer.check_stored(log)

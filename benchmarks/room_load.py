@@ -39,6 +39,7 @@ class Plan:
     think_s: tuple[float, float] = (4.0, 12.0)
     change_s: tuple[float, float] = (2.0, 4.0)
     kinds: tuple[str, ...] = ("cells", "value")
+    kill_at_s: float | None = None  # seconds into round 1 when a replica is killed
 
     def rng(self, index: int) -> random.Random:
         return random.Random(self.seed * 1_000_003 + index)
@@ -65,11 +66,19 @@ class Log:
     expected: dict[tuple[int, int], object] = field(default_factory=dict)  # last acked
     cpu: dict[str, float] = field(default_factory=dict)  # phase -> cores
     client_cpu: dict[str, float] = field(default_factory=dict)  # this process's, ditto
+    phase_s: dict[str, float] = field(default_factory=dict)  # phase -> its seconds
     replicas: dict[str, int] = field(default_factory=dict)  # sticky cookie -> students
     projector_runs: list[float] = field(default_factory=list)  # seconds of each tick's run
     opened: dict[int, float] = field(default_factory=dict)  # round -> when it was asked
     round_changes: list[float] = field(default_factory=list)  # asked to a phone drawing it
     stored: dict[int, tuple[int, int]] = field(default_factory=dict)  # round -> (wrong, n)
+    killed_at: float | None = None  # when a replica was killed (Plan.kill_at_s)
+    killed_replica: str = ""  # its sticky cookie, LAB_REPLICA=r1
+    acked_before_kill: int = 0  # answers acknowledged before it (last per student)
+    reconnects: list[float] = field(default_factory=list)  # kill to a phone back, saved
+    cut: int = 0  # submits whose connection the kill cut (sent again once back)
+    projector_back: float | None = None  # kill to the projector counting again
+    projector_cut: bool = False  # the kill cut the projector's connection
 
     @staticmethod
     def now() -> float:
@@ -102,8 +111,9 @@ class Lecturer:
     """Opens the room in the database, asks and closes the rounds, and keeps a
     projector session whose fragment runs throughout."""
 
-    def __init__(self, database_url: str, *, cpu=None):
+    def __init__(self, database_url: str, *, cpu=None, kill=None):
         self.engine = schema.new_engine(database_url)
+        self.kill = kill  # () -> the killed replica's sticky cookie (Plan.kill_at_s)
         room = store.open_room(self.engine, token=new_token())
         self.code, self.secret = room.code, room.secret
         self.cpu = cpu  # () -> server CPU seconds so far, or None
@@ -116,7 +126,8 @@ class Lecturer:
         self.finished = asyncio.Event()
 
     async def run_class(self, plan: Plan, log: Log) -> None:
-        await asyncio.sleep(plan.join_s + 2.0)  # the last arrivals' first runs
+        joining = plan.join_s + 2.0  # the last arrivals' first runs
+        await self._measured("joining", joining, log, asyncio.sleep(joining))
         await self._measured("idle", plan.idle_s, log, asyncio.sleep(plan.idle_s))
         rounds = self._rounds(plan, log)
         await self._measured("answering", len(plan.kinds) * plan.round_s, log, rounds)
@@ -126,6 +137,7 @@ class Lecturer:
         before = self.cpu() if self.cpu else None
         client = time.process_time()
         await work
+        log.phase_s[phase] = seconds
         if before is not None:
             log.cpu[phase] = (self.cpu() - before) / seconds
         log.client_cpu[phase] = (time.process_time() - client) / seconds
@@ -138,7 +150,12 @@ class Lecturer:
             )
             opened = log.opened[number] = Log.now()
             self.current = Asked(number, kind, question, opened, opened + plan.round_s)
-            await asyncio.sleep(plan.round_s)
+            if index == 0 and plan.kill_at_s is not None and self.kill is not None:
+                await asyncio.sleep(plan.kill_at_s)
+                log.acked_before_kill = len(log.expected)
+                log.killed_at = Log.now()  # before: a cut run fails as the kill lands
+                log.killed_replica = await asyncio.to_thread(self.kill)
+            await asyncio.sleep(max(0.0, opened + plan.round_s - Log.now()))
             await asyncio.to_thread(store.close_round, self.engine, self.code, secret=self.secret)
             self.closed_at = Log.now()
 
@@ -152,9 +169,13 @@ class Lecturer:
             tick = Log.now() + PROJECTOR_S
             while not self.finished.is_set():
                 await asyncio.sleep(max(0.0, tick - Log.now()))
-                for run in await projector.refresh():
-                    log.check("projector", run)
-                    log.projector_runs.append(run.seconds)
+                try:
+                    for run in await projector.refresh():
+                        log.check("projector", run)
+                        log.projector_runs.append(run.seconds)
+                except FAILURES:
+                    if not await self._back(projector, log):
+                        raise
                 tick = max(tick + PROJECTOR_S, Log.now())
         except FAILURES as error:
             log.errors.append(
@@ -164,6 +185,28 @@ class Lecturer:
             self.projector_ready.set()
             log.seen = projector.seen
             await projector.close()
+
+    async def _back(self, projector: Projector, log: Log) -> bool:
+        """After a replica's kill cut the projector's connection: reconnected, and its
+        page counting again (log.projector_back); False when no kill explains it."""
+        if log.killed_at is None or not projector.session.dropped:
+            return False
+        log.projector_cut = True
+        counted = len(projector.seen)
+        for attempt in range(3):  # as the page tries again, half a second apart
+            try:
+                for run in await projector.reconnect():
+                    log.check("projector reconnecting", run)
+                for run in await projector.refresh():
+                    log.check("projector", run)
+                break
+            except FAILURES:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.5)
+        if len(projector.seen) > counted:
+            log.projector_back = Log.now() - log.killed_at
+        return True
 
     async def projector_caught_up(self, timeout_s: float = 30.0) -> None:
         """Until the projector has drawn a count since the last round closed (its
@@ -221,14 +264,34 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
                     dues[asked.number] = asked.opened + rng.uniform(*plan.think_s)
                 due = dues[asked.number]
             await asyncio.sleep(max(0.0, min(next_poll, due or next_poll, wake) - Log.now()))
-            for pushed in phone.take_pushed():
-                log.check("pushed run", pushed)
-            if due is not None and Log.now() >= due and shows(phone, asked):
-                answered.add(asked.number)
-                await answer(phone, asked, index=index, rng=rng, plan=plan, log=log)
-            elif Log.now() >= next_poll:
-                log.check("poll", await phone.poll())
-                next_poll = max(next_poll + POLL_S, Log.now())
+            try:
+                if phone.session.dropped:  # seen at a glance, as the page's own banner
+                    raise RunFailed("the connection dropped")
+                for pushed in phone.take_pushed():
+                    log.check("pushed run", pushed)
+                if due is not None and Log.now() >= due and shows(phone, asked):
+                    answered.add(asked.number)
+                    await answer(phone, asked, index=index, rng=rng, plan=plan, log=log)
+                elif Log.now() >= next_poll:
+                    log.check("poll", await phone.poll())
+                    next_poll = max(next_poll + POLL_S, Log.now())
+            except FAILURES:
+                if log.killed_at is None or not phone.session.dropped:
+                    raise
+                await back_on_room(phone, asked, index=index, log=log)
+                if asked is None or (asked.number, index) in log.expected:
+                    continue
+                if phone.shows_saved():  # a cut tap was saved: the page says so, kept
+                    held = await asyncio.to_thread(
+                        store.my_answer,
+                        lecturer.engine,
+                        lecturer.code,
+                        token=phone.token,
+                        round_number=asked.number,
+                    )
+                    log.expected[(asked.number, index)] = held
+                elif Log.now() < asked.closes - 2.0:
+                    answered.discard(asked.number)  # nothing saved: a person taps again
     except FAILURES as error:
         log.errors.append(
             f"student {index} at {Log.now() - log.started:.1f} s: {type(error).__name__}: {error}"
@@ -236,6 +299,32 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
     finally:
         await phone.close()
         log.round_changes += round_changes(phone, log)
+
+
+async def back_on_room(
+    phone: Student, asked: Asked | None, *, index: int, log: Log, within_s: float = 20.0
+) -> None:
+    """The page reconnected after its replica died, until it shows the room's round
+    and, when this student's answer to it was acknowledged, that answer saved; the
+    seconds from the kill go to log.reconnects. RunFailed when not within `within_s`."""
+    deadline = Log.now() + within_s
+    while True:
+        try:
+            if phone.session.dropped:
+                for run in await phone.reconnect():
+                    log.check("reconnecting", run)
+            answered = asked is not None and (asked.number, index) in log.expected
+            if asked is None or (shows(phone, asked) and (phone.shows_saved() or not answered)):
+                log.reconnects.append(Log.now() - log.killed_at)
+                return
+            log.check("poll", await phone.poll())
+        except FAILURES as error:
+            if Log.now() > deadline:
+                raise RunFailed(f"not back on the room in {within_s:.0f} s: {error}") from error
+            await asyncio.sleep(0.5)  # as Streamlit's page waits before trying again
+        if Log.now() > deadline:
+            raise RunFailed(f"not back on the room in {within_s:.0f} s")
+        await asyncio.sleep(0.2)
 
 
 def round_changes(phone: Student, log: Log) -> list[float]:
@@ -291,6 +380,12 @@ async def answer(phone: Student, asked: Asked, *, index: int, rng, plan: Plan, l
 async def submit(pending, asked: Asked, index: int, first: bool, log: Log) -> bool:
     """Await a tap's or Send's run; log it; whether it was acknowledged."""
     sent = Log.now()
-    ok = log.check(f"answer in round {asked.number}", await pending, warnings_fail=True)
+    try:
+        run = await pending
+    except FAILURES:
+        if log.killed_at is not None:
+            log.cut += 1
+        raise
+    ok = log.check(f"answer in round {asked.number}", run, warnings_fail=True)
     log.submits.append(Submit(asked.number, index, sent, Log.now(), ok, first and ok))
     return ok

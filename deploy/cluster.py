@@ -202,3 +202,12 @@ class Cluster:
 
     def pids(self) -> list[int]:
         return [process.pid for process in self.processes]
+
+    def kill(self, index: int) -> int:
+        """SIGKILL local replica `index` (0-based), as a crash would end it: no clean
+        shutdown, its websockets cut. It stays in the proxy's backend, marked down by
+        the health checks; its sessions move to the live replicas. The pid killed."""
+        process = self.processes[index]
+        process.kill()
+        process.wait()
+        return process.pid

@@ -34,6 +34,9 @@ COUNT_SHOWN = re.compile(r"^(?:Answers closed: )?(\d+) answers?(?: so far)?\.$")
 NONE_SHOWN = re.compile(r"^(?:No answers yet|Answers closed: nobody answered)\.$")
 # What a phone writes over a round (ui/class_mode/student/views: its one bold line).
 PHONE_ROUND = re.compile(r"^\*\*Round (\d+)\*\*")
+# Its caption on the answer saved (ui/class_mode/student/views: saved_line).
+SAVED_ANSWER = "Your answer: "
+SAVED_LINES = (SAVED_ANSWER, "No answer saved yet.", "Saved: ", "You did not answer.")
 
 
 class NoFragment(Exception):
@@ -76,26 +79,60 @@ def shown_count(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+async def reopen(page, kept: Widget) -> list[Run]:
+    """page.session replaced by a new one on a new websocket to the same link with the
+    same cookie (the proxy sends it to a live replica), run as on a page's first load:
+    one run, then the browser component's state `kept` in a second. (Sent in the first
+    run instead, the state would come before the component is drawn in the new
+    session, and the page never reads it: the server-side session is a new one.)"""
+    old = page.session
+    await old.close()
+    page.session = Session(
+        old.base_url, old.page, old.query, listener=page._heard, source=old.source
+    )
+    page.session.cookie = old.cookie
+    first = await page.session.open(reload=False)
+    return [first, await page.session.rerun(kept)]
+
+
 class Student:
     """One phone: joins room `code` by its link with `token` kept in its browser.
     `rounds_seen`: {round: time.perf_counter() when its page first drew it}."""
 
-    def __init__(self, base_url: str, code: str, token: str):
-        self.session = Session(base_url, "join", f"code={code}", listener=self._heard)
+    def __init__(self, base_url: str, code: str, token: str, *, source: str | None = None):
+        self.session = Session(
+            base_url, "join", f"code={code}", listener=self._heard, source=source
+        )
         self.token = token
         self.rounds_seen: dict[int, float] = {}
+        self.saved_line = ""  # the page's last line on the answer saved, "" before any
 
     def _heard(self, message) -> None:
         text = markdown_of(message)
         found = PHONE_ROUND.match(text) if text else None
         if found:
             self.rounds_seen.setdefault(int(found.group(1)), time.perf_counter())
+        elif text and text.startswith(SAVED_LINES):
+            self.saved_line = text
 
     async def join(self) -> list[Run]:
         """Open the join link; the browser hands over the token; the page joins."""
         first = await self.session.open()
         kept = json.dumps(self.token)
         return [first, await self.session.rerun(browser_answer(**{TOKEN_NAMESPACE: kept}))]
+
+    async def reconnect(self) -> list[Run]:
+        """What the page does when its connection dropped (its replica died): a new
+        websocket with the cookie it had (the proxy sends it to a live replica), one
+        run of the page's link as it stands (?code=...) carrying the widgets' states
+        the page kept, the browser component's (the token) among them (reopen)."""
+        self.saved_line = ""
+        kept = json.dumps(self.token)
+        return await reopen(self, browser_answer(**{TOKEN_NAMESPACE: kept}))
+
+    def shows_saved(self) -> bool:
+        """Whether the page's last line on this round says an answer is saved."""
+        return self.saved_line.startswith(SAVED_ANSWER)
 
     def take_pushed(self) -> list[Run]:
         """The runs the server started on its own (a new round pushed) since last asked."""
@@ -170,6 +207,11 @@ class Projector:
         first = await self.session.open()
         rooms = json.dumps([{"code": self.code, "secret": self.secret}])
         return [first, await self.session.rerun(browser_answer(**{ROOMS_NAMESPACE: rooms}))]
+
+    async def reconnect(self) -> list[Run]:
+        """As Student.reconnect: the browser component's state holds the room's key."""
+        rooms = json.dumps([{"code": self.code, "secret": self.secret}])
+        return await reopen(self, browser_answer(**{ROOMS_NAMESPACE: rooms}))
 
     async def refresh(self) -> list[Run]:
         """One tick of its fragments' timers (the live count, the watch on the room)."""

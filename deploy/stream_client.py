@@ -32,9 +32,9 @@ warm a replica up.
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import time
-import urllib.request
 from collections import deque
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
@@ -114,13 +114,29 @@ class Session:
     page_script_hash: str = ""
     # Called with every ForwardMsg received (a benchmark reads what a page shows).
     listener: Callable[[ForwardMsg], None] | None = None
+    dropped: bool = False  # the server closed the websocket (its replica died, say)
 
-    async def open(self) -> Run:
-        """Load the page as a browser does and run its script once."""
-        self.cookie = await asyncio.to_thread(self._fetch_page)
+    # The loopback address this session's connections come from (127.0.0.0/8): another
+    # one stands for another device or network; None, the system's choice.
+    source: str | None = None
+
+    async def open(self, *, reload: bool = True) -> Run:
+        """Load the page as a browser does and run its script once. reload=False: only
+        the websocket, opened anew with the cookie kept, as a page reconnecting after
+        its connection dropped (the server's session is a new one)."""
+        if reload:
+            self.cookie = await asyncio.to_thread(self._fetch_page)
         stream = f"ws://{urlsplit(self.base_url).netloc}/_stcore/stream"
         headers = {"Cookie": self.cookie} if self.cookie else {}
-        self.connection = await connect(stream, additional_headers=headers, max_size=2**26)
+        local = {"local_addr": (self.source, 0)} if self.source else {}
+        # A browser waits for the handshake as long as a run: a busy replica answers late.
+        self.connection = await connect(
+            stream,
+            additional_headers=headers,
+            max_size=2**26,
+            open_timeout=RUN_TIMEOUT_S,
+            **local,
+        )
         self._waiting: deque[Waiting] = deque()
         self._run: Run | None = None  # the run whose messages are coming in
         self._run_for: Waiting | None = None  # the rerun it answers (None: pushed)
@@ -131,10 +147,22 @@ class Session:
 
     def _fetch_page(self) -> str:
         """GET the page; the cookies it sets (the proxy's sticky one) as a header."""
-        with urllib.request.urlopen(
-            f"{self.base_url}/{self.page}?{self.query}", timeout=30
-        ) as reply:
+        address = urlsplit(self.base_url)
+        connection = http.client.HTTPConnection(
+            address.hostname,
+            address.port,
+            timeout=30,
+            source_address=(self.source, 0) if self.source else None,
+        )
+        try:
+            connection.request("GET", f"/{self.page}?{self.query}")
+            reply = connection.getresponse()
+            reply.read()
             cookies = reply.headers.get_all("Set-Cookie") or []
+        finally:
+            connection.close()
+        if reply.status >= 400:
+            raise RunFailed(f"GET /{self.page} answered {reply.status} {reply.reason}")
         return "; ".join(cookie.split(";", 1)[0] for cookie in cookies)
 
     async def rerun(
@@ -163,7 +191,11 @@ class Session:
             asyncio.get_running_loop().create_future(), fragment_id is not None, time.perf_counter()
         )
         self._waiting.append(waiting)
-        await self.connection.send(message.SerializeToString())
+        try:
+            await self.connection.send(message.SerializeToString())
+        except ConnectionClosed as closed:
+            self._waiting.remove(waiting)
+            raise RunFailed(f"the connection is closed ({closed})") from closed
         try:
             return await asyncio.wait_for(asyncio.shield(waiting.answer), RUN_TIMEOUT_S)
         finally:
@@ -182,6 +214,7 @@ class Session:
                     message.ParseFromString(raw)
                     self._heard(message)
         except ConnectionClosed as closed:
+            self.dropped = True
             failed = RunFailed(f"the server closed the connection ({closed})")
             for waiting in [*self._waiting, self._run_for]:
                 if waiting is not None and not waiting.answer.done():
