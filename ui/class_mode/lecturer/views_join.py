@@ -12,6 +12,10 @@ from __future__ import annotations
 import html
 import math
 
+# st.image imports Pillow on its first call, inside the session's thread: two sessions
+# drawing their first room at once raced on a half-imported PIL.Image (bench_room's
+# replica-kill runs saw it). Imported here, with the page, deploy's warm-up loads it.
+import PIL.Image  # noqa: F401
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
