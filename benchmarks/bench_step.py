@@ -187,8 +187,8 @@ def open_case(browser, url: str, link: str, ready: str):
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.goto(f"{url}/{link}", timeout=3 * WAIT_MS)
-    page.wait_for_function(f"() => ({FIND_CHART})({ready!r}) !== null", timeout=WAIT_MS)
-    page.wait_for_function(SETTLED, timeout=WAIT_MS)
+    page.wait_for_function(f"() => ({FIND_CHART})({ready!r}) !== null", timeout=3 * WAIT_MS)
+    page.wait_for_function(SETTLED, timeout=3 * WAIT_MS)
     page.evaluate(BROWSER_IDLE_OR_TIMEOUT)
     page.evaluate("() => { if (document.activeElement) document.activeElement.blur(); }")
     return context, page
