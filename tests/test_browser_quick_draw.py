@@ -50,6 +50,13 @@ DRAWN = r"""(prefix) => {
   return { title: plot.querySelector('.gtitle').textContent, traces };
 }""".replace("FIND_CHART", FIND_CHART)
 
+# The → key as the page gets it, and the chart as that key's own task left it (read in
+# the same task: before any animation frame, any later task, any Plotly draw).
+KEY_THEN_DRAWN = """(prefix) => {
+  document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+  return (DRAWN)(prefix);
+}""".replace("DRAWN", DRAWN)
+
 # Plotly draws the chart again from its model (as on a resize); the player then draws
 # the frame shown with Plotly (plotly_afterplot). Resolves after both draws.
 PLOTLY_DRAWS = f"""async (prefix) => {{
@@ -85,20 +92,19 @@ def assert_same_picture(quick: dict, plotly: dict) -> None:
 @pytest.mark.parametrize("chart", ["x: the window", "dL/dx after"])
 def test_what_a_step_writes_at_once_is_what_plotly_draws_for_it(page, app_url, chart):
     """Four → presses on a 5x6 x with padding 1, 3x3 windows at stride 2 and every tied
-    cell a winner (one, then two, one, one): after each, the chart as the key's task
-    left it (title, outline, winners) is the chart Plotly draws for that window from its
-    own model."""
+    cell a winner (one, then two, one, one): after each, the chart as the key's own task
+    left it (title, outline, winners: read in that task, before any frame is painted) is
+    the chart Plotly draws for that window from its own model."""
     open_player(page, f"{app_url}/{LINK}")
     page.locator(".lab-frames p.sentence").click()  # the page has the keys, no input
     for window in range(2, 6):
-        page.keyboard.press("ArrowRight")
+        quick = page.evaluate(KEY_THEN_DRAWN, chart)
+        assert any(trace["segments"] for trace in quick["traces"].values())
         page.wait_for_function(
             f"() => ({CHART_TITLE})('dL/dx after') === 'dL/dx after {window} of 9 windows'",
             timeout=TIMEOUT_MS,
         )
         settle(page)
-        quick = page.evaluate(DRAWN, chart)
-        assert any(trace["segments"] for trace in quick["traces"].values())
         page.evaluate(PLOTLY_DRAWS, chart)
         settle(page)
         assert_same_picture(quick, page.evaluate(DRAWN, chart))

@@ -391,7 +391,8 @@ function writeTitle(plot, title) {
   const nodes = holders.map((holder) => {
     const found = [];
     const walk = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
-    while (walk.nextNode()) found.push(walk.currentNode);
+    // Plotly leaves empty text nodes around a line's text: only those with text count.
+    while (walk.nextNode()) if (walk.currentNode.data) found.push(walk.currentNode);
     return found;
   });
   if (nodes.some((found, i) => found.length > 1 || (!found.length && wanted[i].trim()))) return false;
