@@ -210,6 +210,9 @@ def key_steps(browser, url: str, link: str, *, titles, watched: str, steps: int,
     chart titled titles(frame) is painted."""
     context, page = open_case(browser, url, link, titles(0))
     screen = Screen(context, page)
+    # The watched chart on screen (the Batch page's is below the fold): the screencast
+    # sees only the viewport.
+    page.evaluate(f"() => ({FIND_CHART})({watched!r}).scrollIntoView({{block: 'nearest'}})")
     inputs, before = [], 0
     for position in bounced(count, 3 * steps):
         key = "ArrowRight" if position > before else "ArrowLeft"
