@@ -160,16 +160,16 @@ def test_axe_finds_nothing_on_the_locked_room_and_the_code_s_view(browser, serve
         lecturer = Lecturer(page, served, None)
         lecturer.press("Lock the room")
         lecturer.expect_text(door_line(0, locked=True))
-        assert violations(page, mode) == []
+        assert violations(page) == []
         lecturer.press("New code")
         lecturer.expect_button("Start again with a new code")
-        assert violations(page, mode) == []
+        assert violations(page) == []
         page.keyboard.press("Escape")
         lecturer.press("Recovery code")
         lecturer.press("Turn lecture mode off")
         lecturer.press("Show the recovery code")
         lecturer.expect_text("Recovery code:")
-        assert violations(page, mode) == []
+        assert violations(page) == []
     finally:
         context.close()
 

@@ -7,8 +7,10 @@ charts (a title, outlined and marked cells, the numbers of some cells, a curve's
 point, whole traces: built by ui/figures/frame_data.py) and the frame's words (a sentence
 with **bold** parts, a line, a note).
 The server draws the charts at the position it knows, with st.plotly_chart as ever;
-the browser then draws any other frame on them with the page's own Plotly
-(window.Plotly, loaded with the first chart), through Plotly.react.
+the browser then draws any other frame on them: what moves (a title, an outline,
+marks) written into the chart Plotly drew, in the input's own task, so that the step
+shows in the next frame; numbers and other traces after that paint, with the page's
+own Plotly (window.Plotly, loaded with the first chart), through Plotly.react.
 
 Back, Next, Play/Pause (with a speed), the slider, the ← → and P keys, and pointing
 at a chart's cell (`pointer`: hovering lights that frame, a click or one tap picks it)

@@ -205,15 +205,9 @@ function redraws(chart, pointed) {
   return !plot || !plot.data || plot.data.some((trace) => (trace.type || 'scatter') !== 'scatter');
 }
 
-function drawChart(chart, frame, { pointed = false } = {}) {
-  const plot = chartOf(chart.key);
-  if (!plot || !plot.data || !plot.layout || !window.Plotly) return false;
-  // Plotly still drawing the chart (Streamlit's own draw, between its first steps and
-  // the traces): a second draw now would mix the two. Tried again later (drawLater),
-  // and Streamlit's draw, once done, calls for the frame (plotly_afterplot); until
-  // then the chart is pending (labFrames.busy).
-  plot.labPending = Boolean(plot._fullLayout && plot._fullLayout._replotting);
-  if (plot.labPending) return false;
+// What `frame` gives the chart's traces and title: {index (trace name -> its place in
+// plot.data), updates (trace name -> attributes), title (or null)}.
+function frameUpdates(chart, frame, plot) {
   const index = {};
   plot.data.forEach((trace, i) => { index[trace.name] = i; });
   const updates = {};  // trace name -> the attributes this frame gives it
@@ -259,6 +253,24 @@ function drawChart(chart, frame, { pointed = false } = {}) {
     const bold = (String(plot.layout.title.text).match(/^(<b>)*/) || [''])[0];
     title = bold + chart.titles[frame] + '</b>'.repeat(bold.length / 3);
   }
+  return { index, updates, title };
+}
+
+// Whether the chart can be drawn now: on the page, drawn by Plotly and not being drawn.
+function drawable(plot) {
+  if (!plot || !plot.data || !plot.layout || !window.Plotly) return false;
+  // Plotly still drawing the chart (Streamlit's own draw, between its first steps and
+  // the traces): a second draw now would mix the two. Tried again later (drawLater),
+  // and Streamlit's draw, once done, calls for the frame (plotly_afterplot); until
+  // then the chart is pending (labFrames.busy).
+  plot.labPending = Boolean(plot._fullLayout && plot._fullLayout._replotting);
+  return !plot.labPending;
+}
+
+function drawChart(chart, frame, { pointed = false } = {}) {
+  const plot = chartOf(chart.key);
+  if (!drawable(plot)) return false;
+  const { index, updates, title } = frameUpdates(chart, frame, plot);
   if (!redraws(chart, pointed)) {
     moveTraces(plot, { frame, index, updates, title });
     return true;
@@ -299,6 +311,131 @@ function moveTraces(plot, { frame, index, updates, title }) {
     window.Plotly.relayout(plot, { 'title.text': title });
 }
 
+// -- the quick draw: what moves, written into what Plotly drew ---------------------------
+// A step moves a map's title, its window's outline and its marks; Plotly would draw the
+// whole chart again for that (every cell's number: 20 to 60 ms on a 16x16 map, a task
+// the paint waits on). So the input's own task writes them straight into the chart's
+// SVG, as Plotly draws them (the same paths, at the axes' own pixels), and the step
+// shows in the first frame after the input. A chart whose numbers or other traces
+// change is drawn by Plotly too, after that paint (drawLaterCharts); one that only
+// moves gets Plotly's model of it brought up to date without a draw (keepModel).
+
+// A chart's scatter traces as drawn: trace name -> {node, trace (Plotly's full trace)}.
+function drawnTraces(plot) {
+  const found = {};
+  for (const node of plot.querySelectorAll('.scatterlayer .trace')) {
+    const trace = node.__data__ && node.__data__[0] && node.__data__[0].trace;
+    if (trace) found[trace.name] = { node, trace };
+  }
+  return found;
+}
+
+function axesOf(plot, trace) {
+  const name = (id) => id.charAt(0) + 'axis' + id.slice(1);
+  return [plot._fullLayout[name(trace.xaxis || 'x')], plot._fullLayout[name(trace.yaxis || 'y')]];
+}
+
+// Segments split by nulls as one SVG path (Plotly draws one path a segment: the same
+// lines); '' for none.
+function linePath(xs, ys, xa, ya) {
+  let path = '', pen = false;
+  for (let i = 0; i < xs.length; i++) {
+    if (xs[i] === null || ys[i] === null) { pen = false; continue; }
+    path += (pen ? 'L' : 'M') + xa.c2p(xs[i]).toFixed(2) + ',' + ya.c2p(ys[i]).toFixed(2);
+    pen = true;
+  }
+  return path;
+}
+
+// Moves a drawn scatter trace's lines and markers to `update`'s x and y; false where
+// the SVG has no element to move (nothing was drawn of it: Plotly must draw it).
+function moveDrawn({ node, trace }, update, plot) {
+  const mode = String(trace.mode);
+  const [xa, ya] = axesOf(plot, trace);
+  const { x: xs, y: ys } = update;
+  if (mode.includes('lines')) {
+    const lines = node.querySelectorAll('path.js-line');
+    const path = linePath(xs, ys, xa, ya);
+    if (!lines.length) return !path;
+    lines.forEach((line, i) => line.setAttribute('d', i ? '' : path));
+  }
+  if (mode.includes('markers')) {
+    const points = Array.from(node.querySelectorAll('path.point'));
+    const places = [];
+    xs.forEach((x, i) => { if (x !== null && ys[i] !== null) places.push([xa.c2p(x), ya.c2p(ys[i])]); });
+    if (places.length && !points.length) return false;
+    while (points.length < places.length) {
+      const copy = points[points.length - 1].cloneNode(true);
+      points[points.length - 1].after(copy);
+      points.push(copy);
+    }
+    points.slice(places.length).forEach((point) => point.remove());
+    places.forEach(([x, y], i) => points[i].setAttribute('transform', `translate(${x.toFixed(2)},${y.toFixed(2)})`));
+  }
+  return mode.includes('lines') || mode.includes('markers');
+}
+
+const ENTITIES = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+// Writes a title of the same lines into Plotly's title text, line by line; false where
+// its lines are drawn otherwise (more text pieces than one a line: Plotly must draw it).
+function writeTitle(plot, title) {
+  const text = plot.querySelector('.gtitle');
+  if (!text) return false;
+  const wanted = title.split(/<br\s*\/?>/i)
+    .map((line) => line.replace(/<[^>]+>/g, '').replace(/&[a-z#0-9]+;/g, (e) => ENTITIES[e] ?? e));
+  const lines = text.querySelectorAll('tspan.line');
+  const holders = lines.length ? Array.from(lines) : [text];
+  if (holders.length !== wanted.length) return false;
+  const nodes = holders.map((holder) => {
+    const found = [];
+    const walk = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
+    // Plotly leaves empty text nodes around a line's text: only those with text count.
+    while (walk.nextNode()) if (walk.currentNode.data) found.push(walk.currentNode);
+    return found;
+  });
+  if (nodes.some((found, i) => found.length > 1 || (!found.length && wanted[i].trim()))) return false;
+  nodes.forEach(([node], i) => { if (node && node.data !== wanted[i]) node.data = wanted[i]; });
+  text.setAttribute('data-unformatted', title);
+  return true;
+}
+
+// Plotly's model of a chart brought to what quickDraw wrote, without a draw: the
+// traces' x and y and the title. Plotly's own next draw of it (Streamlit's, a resize)
+// draws the frame again (plotly_afterplot: labFrame names no data).
+function keepModel(plot, { frame, index, updates, title }) {
+  const data = plot.data.slice();
+  for (const [name, update] of Object.entries(updates)) {
+    data[index[name]] = { ...data[index[name]], ...update };
+    const full = plot._fullData && plot._fullData.find((trace) => trace.index === index[name]);
+    if (full) Object.assign(full, update, { _input: data[index[name]] });
+  }
+  plot.data = data;
+  if (title !== null) {
+    plot.layout = { ...plot.layout, title: { ...plot.layout.title, text: title } };
+    if (plot._fullLayout && plot._fullLayout.title) plot._fullLayout.title.text = title;
+  }
+  plot.labFrame = { frame, data: null };
+}
+
+// Draws what moves of `frame` on the chart at once: "drawn" (all of it), "plotly" (its
+// numbers or other traces still to draw: drawChart) or "missing" (no chart to draw on).
+function quickDraw(chart, frame) {
+  const plot = chartOf(chart.key);
+  if (!drawable(plot)) return 'missing';
+  const found = frameUpdates(chart, frame, plot);
+  const drawn = drawnTraces(plot);
+  let whole = Boolean(chart.cells || chart.traces || chart.line);
+  for (const [name, update] of Object.entries(found.updates)) {
+    if (!drawn[name] || !('x' in update) || !moveDrawn(drawn[name], update, plot)) whole = true;
+  }
+  if (found.title !== null && found.title !== plot.layout.title.text
+      && !writeTitle(plot, found.title)) whole = true;
+  if (whole) return 'plotly';
+  keepModel(plot, { frame, ...found });
+  return 'drawn';
+}
+
 // -- pointing at y -----------------------------------------------------------------------
 // The chart keyed `key` in the player's frames as they are now: a hook outlives the
 // frames it was made under (new frames may come before or after Streamlit's new chart).
@@ -314,6 +451,20 @@ function pointerOn(player, key) {
 function unhooked(player, key) {
   const plot = chartOf(key);
   return plot && plot.on && !(plot.labHooks && plot.labHooks.has(player)) ? plot : null;
+}
+
+// The frame of the cell of y under the pointer (cell (r, c) is frame r * columns + c),
+// from the chart's own axes; null off its cells.
+function cellUnder(plot, { clientX, clientY }, player) {
+  const layout = plot._fullLayout;
+  if (!layout || !layout.xaxis || !layout.yaxis) return null;
+  const { xaxis: xa, yaxis: ya } = layout;
+  const box = plot.getBoundingClientRect();
+  const col = Math.round(xa.p2c(clientX - box.left - xa._offset));
+  const row = Math.round(ya.p2c(clientY - box.top - ya._offset));
+  const { columns } = player.frames.pointer;
+  const rows = Math.ceil(player.frames.count / columns);
+  return row >= 0 && row < rows && col >= 0 && col < columns ? row * columns + col : null;
 }
 
 // Each chart is hooked once per player; its handlers read the frames when they fire.
@@ -338,13 +489,22 @@ function hookCharts(player) {
       if (!pointer || !point) return null;
       return Math.round(point.y) * pointer.columns + Math.round(point.x);
     };
-    plot.on('plotly_hover', (event) => {
-      const frame = windowAt(event);
-      if (frame === null || frame === player.preview) return;
+    // The pointer over a cell of y shows its window: the page's own pointer events
+    // (Plotly's hover event comes at most every 50 ms and only after its hover label is
+    // drawn), one a frame (Chromium sends pointermove once per animation frame, the
+    // moves between coalesced into it: the last is where the pointer is now).
+    // A finger dragged sideways across y follows too (up and down still scrolls the
+    // page): the browser leaves a sideways drag to the page's pointer events.
+    if (pointerOn(player, key)) plot.style.touchAction = 'pan-y';
+    plot.addEventListener('pointermove', (event) => {
+      if (!pointerOn(player, key)) return;
+      const moves = event.getCoalescedEvents ? event.getCoalescedEvents() : [];
+      const frame = cellUnder(plot, moves.length ? moves[moves.length - 1] : event, player);
+      if (frame === player.preview) return;
       player.preview = frame;
       draw(player);
     });
-    plot.on('plotly_unhover', () => {
+    plot.addEventListener('pointerleave', () => {
       if (player.preview === null || !pointerOn(player, key)) return;
       player.preview = null;
       draw(player);
@@ -429,33 +589,55 @@ function shown(player) {
   return player.preview !== null ? player.preview : player.position;
 }
 
+// Runs `callback` in a task of its own right after the next frame is painted: a
+// message posted from that frame's animation callback comes once its style, layout and
+// paint are done (requestIdleCallback would wait longer: this Chromium starts no idle
+// period after a key the page handled).
+const afterPaints = [];
+const paintedChannel = new MessageChannel();
+paintedChannel.port1.onmessage = () => { const next = afterPaints.shift(); if (next) next(); };
+
+function afterPaint(callback) {
+  requestAnimationFrame(() => {
+    afterPaints.push(callback);
+    paintedChannel.port2.postMessage(null);
+  });
+}
+
 function draw(player) {
   if (!player.frames) return;
   const frame = shown(player);
   player.drawn = frame;
   const drawing = (player.drawing = (player.drawing || 0) + 1);
-  // The charts whose traces only move at once; those redrawn whole (20 ms or more each
-  // on a slow machine) one an animation frame, in the page's order (the running
-  // dL/dx before y): the step shows within a frame or two and the rest follows. A newer
-  // frame drops what is left of an older one.
+  // What moves is drawn in this task (quickDraw), with the controls and the words: the
+  // next frame shows the step. After its paint, the text twins; then the charts whose
+  // numbers change, one a frame (Plotly draws the whole chart: 20 ms or more each on a
+  // slow machine), in the page's order (the running dL/dx before y). A newer frame
+  // drops what is left of an older one.
   const whole = [];
   let missing = false;  // a chart not on the page yet, or not drawn by Plotly yet
   for (const chart of player.frames.charts) {
-    if (chart.twins) writeTwins(chart, frame);
-    const pointed = pointedAt(player, chart);
-    if (redraws(chart, pointed)) whole.push([chart, pointed]);
-    else missing = !drawChart(chart, frame) || missing;
+    const drawn = quickDraw(chart, frame);
+    if (drawn === 'plotly') whole.push(chart);
+    missing = drawn === 'missing' || missing;
   }
+  for (const part of Object.values(player.parts)) part.render(player);
+  let twins = true;
+  player.queued = whole.length + 1;  // what is left to draw of this frame (labFrames.busy)
   const drawNext = () => {
     if (player.drawing !== drawing) return;
-    player.queued = whole.length;  // charts of this frame not drawn yet (labFrames.busy)
-    if (!whole.length) return missing && drawLater(player);
-    const [chart, pointed] = whole.shift();
-    missing = !drawChart(chart, frame, { pointed }) || missing;
-    requestAnimationFrame(drawNext);
+    if (twins) {
+      twins = false;
+      for (const chart of player.frames.charts) if (chart.twins) writeTwins(chart, frame);
+    } else {
+      const chart = whole.shift();
+      missing = !drawChart(chart, frame, { pointed: pointedAt(player, chart) }) || missing;
+    }
+    player.queued = whole.length;
+    if (whole.length) afterPaint(drawNext);
+    else if (missing) drawLater(player);
   };
-  drawNext();
-  for (const part of Object.values(player.parts)) part.render(player);
+  afterPaint(drawNext);
 }
 
 // Charts Streamlit puts on the page after the player (another screen of a lecture's
