@@ -153,7 +153,6 @@ def test_the_recovery_code_is_never_in_the_projector_s_page(projector, served, d
 def test_axe_finds_nothing_on_the_locked_room_and_the_code_s_view(browser, served, scheme):
     """axe-core (WCAG 2.0 to 2.2, A and AA) on the projector's room, locked, with its
     New code popover open, and on the recovery code's view with the code shown."""
-    mode = "lecture" if scheme == "light" else "dark"
     context = browser.new_context(**PROJECTOR, color_scheme=scheme)
     try:
         page = context.new_page()

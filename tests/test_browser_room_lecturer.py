@@ -162,7 +162,7 @@ def test_in_the_dark_the_room_screen_fits_and_its_qr_code_stays_dark_on_white(br
 # The join code and the join link as the page draws them: the innermost element whose
 # text is the code, or holds "/join?code=". One line: an inline element broken over
 # lines has a box per line; a block one is less than 1.5 lines tall.
-JOIN_TEXT = """(code) => {
+JOIN_TEXT = r"""(code) => {
   const main = document.querySelector('[data-testid=stMain]');
   const innermost = (wanted) => [...main.querySelectorAll('*')]
     .filter((node) => node.getClientRects().length && wanted(node.innerText || ''))
