@@ -18,12 +18,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cnn.network import Trace
 from pooling.batch import reduce_batch
 from pooling.config import PoolConfig
 from pooling.explain import shares
 from pooling.geometry import plane_geometry
-
-from .network import Trace
 
 SPLITS = ("even", "weighted")  # over the cells that won in any example; by how often
 

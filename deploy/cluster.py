@@ -20,11 +20,10 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deploy.local_server import ROOT, start_app, stop, wait_healthy
+from deploy.stream_client import run_apart, visit
 from rooms.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL, TRUSTED_PROXIES
 from teaching.pages import PAGES
-
-from .local_server import ROOT, start_app, stop, wait_healthy
-from .stream_client import run_apart, visit
 
 TEMPLATE = Path(__file__).with_name("haproxy.cfg.template")
 

@@ -21,7 +21,7 @@ import json
 import re
 import time
 
-from .stream_client import Run, Session, Widget, component_state, selection_state
+from deploy.stream_client import Run, Session, Widget, component_state, selection_state
 
 BROWSER_KEY = "lab_browser"
 TOKEN_NAMESPACE = "class-token"

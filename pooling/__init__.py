@@ -5,12 +5,12 @@ Importing it has no process-wide effect; the allocator tuning that speeds up big
 batches is switched on by whoever starts the process (`keep_freed_memory()`).
 """
 
-from .batch import REDUCTIONS, BatchGradients, batch_gradients
-from .config import MODES, TIES, Cell, PoolConfig
-from .explain import jacobian
-from .fast.memory import keep_freed_memory
-from .gradcheck import numerical_gradient
-from .ops import PoolResult, backward, forward
+from pooling.batch import REDUCTIONS, BatchGradients, batch_gradients
+from pooling.config import MODES, TIES, Cell, PoolConfig
+from pooling.explain import jacobian
+from pooling.fast.memory import keep_freed_memory
+from pooling.gradcheck import numerical_gradient
+from pooling.ops import PoolResult, backward, forward
 
 __all__ = [
     "MODES",

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import PoolConfig
-from .ops import backward, forward
+from pooling.config import PoolConfig
+from pooling.ops import backward, forward
 
 REDUCTIONS = ("mean", "sum")
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import Cell, PoolConfig
-from .geometry import PlaneGeometry, as_planes, plane_geometry
-from .windows import route
+from pooling.config import Cell, PoolConfig
+from pooling.geometry import PlaneGeometry, as_planes, plane_geometry
+from pooling.windows import route
 
 
 def _plane(x) -> np.ndarray:

@@ -14,7 +14,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from .config import Cell, PoolConfig
+from pooling.config import Cell, PoolConfig
 
 AXIS_NAMES = ("height", "width")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .config import PoolConfig
-from .ops import forward
+from pooling.config import PoolConfig
+from pooling.ops import forward
 
 # Perturbed copies of x pooled in one call; bounds the memory of numerical_gradient.
 CHUNK_VALUES = 1 << 20

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import windows
-from .config import PoolConfig
-from .fast import run
-from .fast.kernel import Kernel
-from .fast.table import KERNELS, choose
-from .geometry import PlaneGeometry, as_planes, plane_geometry
+from pooling import windows
+from pooling.config import PoolConfig
+from pooling.fast import run
+from pooling.fast.kernel import Kernel
+from pooling.fast.table import KERNELS, choose
+from pooling.geometry import PlaneGeometry, as_planes, plane_geometry
 
 __all__ = ["PoolResult", "backward", "forward"]
 

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .config import PoolConfig
+from pooling.config import PoolConfig
 
 
 def _length(size, kernel, stride, padding, dilation, ceil_mode):

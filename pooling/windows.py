@@ -14,8 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .config import PoolConfig
-from .geometry import PlaneGeometry, frozen
+from pooling.config import PoolConfig
+from pooling.geometry import PlaneGeometry, frozen
 
 
 @lru_cache(maxsize=256)

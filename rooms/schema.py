@@ -30,7 +30,7 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.dialects import postgresql, sqlite
 
-from .writers import one_writer
+from rooms.writers import one_writer
 
 METADATA = sa.MetaData()
 CODE = sa.String(6)

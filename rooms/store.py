@@ -56,19 +56,10 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from teaching.class_mode.codes import (
-    digest,
-    new_code,
-    new_recovery_code,
-    new_secret,
-    normal_recovery_code,
-)
-from teaching.class_mode.questions import Question, to_json
-
-from . import limits
-from .schema import KEYS, ROOMS, ROUNDS, read_transaction, upsert, write_transaction
-from .store_prune import prune_if_due
-from .store_reads import (  # noqa: F401  (re-exported: the store is the whole interface)
+from rooms import limits
+from rooms.schema import KEYS, ROOMS, ROUNDS, read_transaction, upsert, write_transaction
+from rooms.store_prune import prune_if_due
+from rooms.store_reads import (  # noqa: F401  (re-exported: the store is the whole interface)
     CODE_TEXT_LENGTH,
     LIFETIME_S,
     NICKNAME_LENGTH,
@@ -99,13 +90,21 @@ from .store_reads import (  # noqa: F401  (re-exported: the store is the whole i
     room_row,
     round_of,
 )
-from .store_students import (  # noqa: F401  (re-exported)
+from rooms.store_students import (  # noqa: F401  (re-exported)
     ANSWER_TEXT_LENGTH,
     answer,
     check_token,
     clean_nickname,
     join,
 )
+from teaching.class_mode.codes import (
+    digest,
+    new_code,
+    new_recovery_code,
+    new_secret,
+    normal_recovery_code,
+)
+from teaching.class_mode.questions import Question, to_json
 
 
 @dataclass(frozen=True)

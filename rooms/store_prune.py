@@ -17,7 +17,7 @@ import weakref
 
 import sqlalchemy as sa
 
-from .schema import ANSWERS, KEYS, MEMBERS, ROOMS, ROUNDS, SCHEDULE, upsert, write_transaction
+from rooms.schema import ANSWERS, KEYS, MEMBERS, ROOMS, ROUNDS, SCHEDULE, upsert, write_transaction
 
 PRUNE_EVERY_S = 600  # expired rooms stay at most this long past their 12 hours
 CHORE = "prune"

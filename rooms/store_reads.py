@@ -13,10 +13,9 @@ from functools import lru_cache
 
 import sqlalchemy as sa
 
+from rooms.schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction
 from teaching.class_mode.codes import normal_code
 from teaching.class_mode.questions import Question, answer_from_json, from_json
-
-from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction
 
 LIFETIME_S = 12 * 3600  # a room expires 12 hours after it was opened
 

@@ -9,13 +9,18 @@ from numbers import Integral
 
 import sqlalchemy as sa
 
-from teaching.class_mode.codes import valid_token
-from teaching.class_mode.questions import answer_to_json, parse_answer
-
-from . import limits
-from .schema import ANSWERS, MEMBERS, ROOMS, ROUNDS, read_transaction, upsert, write_transaction
-from .store_prune import prune_if_due
-from .store_reads import (
+from rooms import limits
+from rooms.schema import (
+    ANSWERS,
+    MEMBERS,
+    ROOMS,
+    ROUNDS,
+    read_transaction,
+    upsert,
+    write_transaction,
+)
+from rooms.store_prune import prune_if_due
+from rooms.store_reads import (
     ANSWER_TEXT_LENGTH,
     NICKNAME_LENGTH,
     InvalidAnswer,
@@ -34,6 +39,8 @@ from .store_reads import (
     question_of,
     room_row,
 )
+from teaching.class_mode.codes import valid_token
+from teaching.class_mode.questions import answer_to_json, parse_answer
 
 
 def clean_nickname(text) -> str:

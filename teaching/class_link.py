@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .class_mode.questions import LARGEST_SIDE
-from .links import parse_grid, write_grid
+from teaching.class_mode.questions import LARGEST_SIDE
+from teaching.links import parse_grid, write_grid
 
 X_FIELD = "x"  # the grid x, as the Playground's link writes it
 GRAD_FIELD = "gy"  # dL/dy, shaped like y, every cell > 0

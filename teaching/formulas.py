@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pooling import PoolConfig
 from pooling.geometry import output_length, plane_geometry, rounded_length
-
-from .numbers import fmt
+from teaching.numbers import fmt
 
 LEDGER_TERMS_A_LINE = 3  # what fits a projector's main column (1280x720 at 150 %)
 

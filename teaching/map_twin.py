@@ -17,8 +17,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from pooling.config import Cell
-
-from .numbers import fmt
+from teaching.numbers import fmt
 
 WINNER = "winner"
 IN_WINDOW = "in the current window"

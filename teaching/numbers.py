@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .tolerances import SUMMATION_ORDER
+from teaching.tolerances import SUMMATION_ORDER
 
 DECIMALS = 3
 FLOAT_NOISE = SUMMATION_ORDER  # sums of float64 shares leave crumbs this small: show 0

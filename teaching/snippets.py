@@ -14,8 +14,7 @@ import numpy as np
 
 from pooling import reference
 from pooling.config import PoolConfig
-
-from .tolerances import SUMMATION_ORDER
+from teaching.tolerances import SUMMATION_ORDER
 
 # PyTorch may add a window up in another order
 TOLERANCE = f"rtol={SUMMATION_ORDER}, atol={SUMMATION_ORDER}"

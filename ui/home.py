@@ -9,11 +9,10 @@ from pooling import PoolConfig, backward, forward
 from teaching.lesson.steps import STEP_COUNT
 from teaching.links import MAX_VALUE
 from teaching.numbers import fmt
+from ui.figures.curves import max_curve_figure
 from ui.shared import browser
+from ui.shared.chart import cached, chart
 from ui.shared.chrome import page_link, seed_batch_link
-
-from .figures.curves import max_curve_figure
-from .shared.chart import cached, chart
 
 KEY_A, KEY_B, KEY_UPSTREAM, KEY_CURVE = "home_a", "home_b", "home_g", "home_curve"  # widgets
 BOUNDS = dict(min_value=-MAX_VALUE, max_value=MAX_VALUE)  # as the grids: no overflow

@@ -11,8 +11,8 @@ allocator tuning the app and the benchmarks switch on at start-up; importing the
 engine changes nothing in the process.
 """
 
-from .kernel import Kernel
-from .memory import keep_freed_memory
-from .table import KERNELS, by_name, choose
+from pooling.fast.kernel import Kernel
+from pooling.fast.memory import keep_freed_memory
+from pooling.fast.table import KERNELS, by_name, choose
 
 __all__ = ["KERNELS", "Kernel", "by_name", "choose", "keep_freed_memory"]

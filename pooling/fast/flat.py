@@ -15,11 +15,11 @@ from functools import lru_cache
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from ..geometry import PlaneGeometry
-from .kernel import Kernel
-from .padded import ShiftedPlanes
-from .scan import keep_tap
-from .taps import TapPlan, argmax_from_taps, name_real_cells, tap_plan
+from pooling.fast.kernel import Kernel
+from pooling.fast.padded import ShiftedPlanes
+from pooling.fast.scan import keep_tap
+from pooling.fast.taps import TapPlan, argmax_from_taps, name_real_cells, tap_plan
+from pooling.geometry import PlaneGeometry
 
 
 def applies(geometry: PlaneGeometry, planes: int) -> bool:

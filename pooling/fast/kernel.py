@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..config import PoolConfig
-from ..geometry import PlaneGeometry
+from pooling.config import PoolConfig
+from pooling.geometry import PlaneGeometry
 
 MaxForward = Callable[[np.ndarray, PlaneGeometry, str, np.ndarray, np.ndarray], None]
 AvgForward = Callable[[np.ndarray, PlaneGeometry, np.ndarray], None]

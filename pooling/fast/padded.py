@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .taps import TapPlan
+from pooling.fast.taps import TapPlan
 
 # Splitting into phases costs a copy; below this many input values, strided reads are
 # cheaper than the copy (measured with benchmarks/bench_pooling.py).

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import windows
-from ..config import PoolConfig
-from ..geometry import PlaneGeometry
-from .chunks import for_each_chunk, splits
-from .kernel import Kernel
+from pooling import windows
+from pooling.config import PoolConfig
+from pooling.fast.chunks import for_each_chunk, splits
+from pooling.fast.kernel import Kernel
+from pooling.geometry import PlaneGeometry
 
 
 def forward(kernel: Kernel, planes: np.ndarray, geometry: PlaneGeometry, config: PoolConfig):

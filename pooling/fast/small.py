@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..geometry import PlaneGeometry
-from ..windows import gather
-from .kernel import Kernel
-from .taps import argmax_from_taps, name_real_cells, tap_plan
+from pooling.fast.kernel import Kernel
+from pooling.fast.taps import argmax_from_taps, name_real_cells, tap_plan
+from pooling.geometry import PlaneGeometry
+from pooling.windows import gather
 
 SMALL_CELLS = 1 << 12  # planes x windows x taps
 

@@ -15,10 +15,10 @@ general path at once.
 
 from __future__ import annotations
 
-from ..config import PoolConfig
-from ..geometry import PlaneGeometry
-from . import flat, phases, shifted, small, tiles
-from .kernel import Kernel
+from pooling.config import PoolConfig
+from pooling.fast import flat, phases, shifted, small, tiles
+from pooling.fast.kernel import Kernel
+from pooling.geometry import PlaneGeometry
 
 KERNELS: tuple[Kernel, ...] = (
     small.KERNEL,

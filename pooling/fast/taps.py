@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..geometry import AxisWindows, PlaneGeometry, frozen
+from pooling.geometry import AxisWindows, PlaneGeometry, frozen
 
 
 @dataclass(frozen=True, eq=False)

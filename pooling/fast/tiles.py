@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..geometry import PlaneGeometry
-from .kernel import Kernel
-from .scan import scan_taps
-from .taps import argmax_from_taps, tap_plan
+from pooling.fast.kernel import Kernel
+from pooling.fast.scan import scan_taps
+from pooling.fast.taps import argmax_from_taps, tap_plan
+from pooling.geometry import PlaneGeometry
 
 
 def applies(geometry: PlaneGeometry, planes: int) -> bool:

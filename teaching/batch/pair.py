@@ -20,8 +20,7 @@ from cnn.network import (
 )
 from pooling.config import Cell
 from pooling.explain import argmax_cells
-
-from .story import BatchStory, cells_of, window_masks
+from teaching.batch.story import BatchStory, cells_of, window_masks
 
 
 @dataclass(frozen=True, eq=False)

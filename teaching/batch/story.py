@@ -30,10 +30,9 @@ from pooling import PoolConfig
 from pooling.batch import reduce_batch
 from pooling.config import Cell
 from pooling.explain import coverage, shares
+from teaching.batch.data import Edits, Source, sample_batch
+from teaching.batch.trajectory import Trajectory
 from teaching.tolerances import SUMMATION_ORDER
-
-from .data import Edits, Source, sample_batch
-from .trajectory import Trajectory
 
 SEED_GRADIENTS = np.array([[1.5, -2.0, 1.1, 0.4, -0.9], [1.2, 2.3, -1.1, -0.8, -0.7]])
 TABLE_ENTRIES = 5  # kernel entries in the mean-against-sum table

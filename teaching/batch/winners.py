@@ -11,10 +11,9 @@ import numpy as np
 from cnn.split_winners import SPLITS
 from pooling.config import Cell
 from pooling.geometry import plane_geometry
+from teaching.batch.story import BatchStory
 from teaching.numbers import fmt
 from teaching.tolerances import SUMMATION_ORDER
-
-from .story import BatchStory
 
 SPLIT_NAMES = {
     "even": "split evenly over every cell that won in any example",

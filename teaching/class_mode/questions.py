@@ -20,10 +20,9 @@ import numpy as np
 
 from pooling import PoolConfig, backward, forward
 from pooling.explain import shares
-
-from ..exercises.answers import LARGEST, parse_number, parse_whole
-from ..exercises.model import KINDS as EXERCISE_KINDS
-from ..exercises.model import LEVELS, SET_SIZE, Problem, make_problem
+from teaching.exercises.answers import LARGEST, parse_number, parse_whole
+from teaching.exercises.model import KINDS as EXERCISE_KINDS
+from teaching.exercises.model import LEVELS, SET_SIZE, Problem, make_problem
 
 Kind = Literal["cells", "value", "size"]
 KINDS: dict[Kind, str] = {kind: EXERCISE_KINDS[kind] for kind in get_args(Kind)}

@@ -16,12 +16,11 @@ import csv
 import io
 from dataclasses import dataclass
 
+from teaching.class_mode.answers import percent
 from teaching.class_mode.lecturer import question_words
 from teaching.class_mode.questions import Question
 from teaching.class_mode.tally import Tally, tally
 from teaching.exercises.replies import shown
-
-from .answers import percent
 
 
 @dataclass(frozen=True)

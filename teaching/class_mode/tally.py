@@ -18,10 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from teaching.class_mode.questions import Question
+from teaching.exercises.mistakes import Mistake, known_mistakes, same_answer
 from teaching.words import TIE_WORDS
-
-from ..exercises.mistakes import Mistake, known_mistakes, same_answer
-from .questions import Question
 
 
 @dataclass(frozen=True)

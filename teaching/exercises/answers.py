@@ -7,9 +7,8 @@ import math
 from dataclasses import dataclass
 
 from pooling.config import Cell
+from teaching.exercises.model import Problem
 from teaching.tolerances import close_enough
-
-from .model import Problem
 
 LARGEST = 1e6  # no answer here comes near this
 NOT_A_NUMBER = "is not a number (write it like 2.5, -1 or 7/3)"

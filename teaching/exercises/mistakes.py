@@ -13,12 +13,11 @@ mistakes_counting (the cells that receive gradient, the output size).
 
 from __future__ import annotations
 
+from teaching.exercises.mistakes_batch import bias_mistakes, count_mistakes
+from teaching.exercises.mistakes_counting import cells_mistakes, size_mistakes
+from teaching.exercises.mistakes_gradient import Mistake, MistakeName, value_mistakes
+from teaching.exercises.model import Problem
 from teaching.tolerances import close_enough
-
-from .mistakes_batch import bias_mistakes, count_mistakes
-from .mistakes_counting import cells_mistakes, size_mistakes
-from .mistakes_gradient import Mistake, MistakeName, value_mistakes
-from .model import Problem
 
 __all__ = ["Mistake", "MistakeName", "diagnose", "known_mistakes", "same_answer"]
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from pooling import batch_gradients
-
-from .mistakes_gradient import Mistake, sign_mistake, transposed_cell
-from .model import Problem
+from teaching.exercises.mistakes_gradient import Mistake, sign_mistake, transposed_cell
+from teaching.exercises.model import Problem
 
 
 def bias_mistakes(problem: Problem) -> list[Mistake]:

@@ -12,9 +12,8 @@ import numpy as np
 from pooling import PoolConfig, backward, forward
 from pooling.explain import coverage
 from pooling.geometry import plane_geometry
-
-from .mistakes_gradient import Mistake, tie_rule_mistakes, winner_rule
-from .model import Problem
+from teaching.exercises.mistakes_gradient import Mistake, tie_rule_mistakes, winner_rule
+from teaching.exercises.model import Problem
 
 # -- which cells receive gradient ---------------------------------------------------------
 

@@ -12,10 +12,9 @@ import numpy as np
 
 from pooling import PoolConfig, backward, forward
 from pooling.explain import ledger
+from teaching.exercises.model import Problem
 from teaching.numbers import fmt
 from teaching.words import TIE_WORDS
-
-from .model import Problem
 
 MistakeName = Literal[
     "left_out_window",

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from teaching.exercises.answers import Verdict, check_cells
+from teaching.exercises.mistakes import diagnose, same_answer
+from teaching.exercises.model import Problem
 from teaching.numbers import fmt, plural
 from teaching.tolerances import ANSWER_ROUNDING
 from teaching.words import EXTRA_LEGEND, MISSED_LEGEND, RIGHT_LEGEND
-
-from .answers import Verdict, check_cells
-from .mistakes import diagnose, same_answer
-from .model import Problem
 
 DECIMALS_SHOWN = 4  # an answer's decimals in a reply (a typed one is never rounded more)
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pooling.config import Cell
+from teaching.exercises.model import KINDS, LEVELS, SET_SIZE, Kind, make_problem
 from teaching.links import SEED_MAX
-
-from .model import KINDS, LEVELS, SET_SIZE, Kind, make_problem
 
 ProblemId = tuple[Kind, int, int, int]  # kind, level, seed, number
 MAX_PROBLEMS = 200  # the most recent problems kept; a class set has SET_SIZE

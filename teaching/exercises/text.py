@@ -7,12 +7,11 @@ import numpy as np
 
 from pooling.batch import batch_gradients
 from pooling.explain import ledger
+from teaching.exercises.answers import Verdict
+from teaching.exercises.model import Problem
 from teaching.formulas import ledger_formula, size_formula
 from teaching.layer_words import layer_words
 from teaching.numbers import fmt
-
-from .answers import Verdict
-from .model import Problem
 
 
 def asked_layer(problem: Problem) -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
-from .model import Step
-from .steps_batch import BATCH_STEPS
-from .steps_layer import LAYER_STEPS
+from teaching.lesson.model import Step
+from teaching.lesson.steps_batch import BATCH_STEPS
+from teaching.lesson.steps_layer import LAYER_STEPS
 
 
 @cache

@@ -10,10 +10,9 @@ from pooling import PoolConfig
 from teaching.batch.pair import build_pair
 from teaching.batch.story import SEED_GRADIENTS, BatchSettings, batch_mean, build_batch_story
 from teaching.formulas import batch_rule, step_rule
+from teaching.lesson.model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
+from teaching.lesson.steps_layer import ONE
 from teaching.numbers import fmt
-
-from .model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
-from .steps_layer import ONE
 
 MAX_2 = PoolConfig("max", 2)
 # Two examples whose average has a winner of its own, x[0,1], which neither picked.

@@ -9,10 +9,9 @@ import numpy as np
 from pooling import TIES, PoolConfig, numerical_gradient
 from pooling.explain import coverage, shares
 from teaching.layer_words import window_phrase
+from teaching.lesson.model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
 from teaching.numbers import fmt
 from teaching.tolerances import GRADIENT_CHECK
-
-from .model import Choice, Grid, Step, cell_list, cell_name, routed, vector, winners
 
 RELU_PAIR = PoolConfig("max", (1, 2))  # relu(x) = max(x, 0): a window of x and a constant 0
 

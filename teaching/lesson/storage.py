@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .model import Step
+from teaching.lesson.model import Step
 
 
 def to_stored(answers: dict[int, int], shown: set[int]) -> dict:

@@ -4,6 +4,7 @@ against the numbers on screen (pure: no Streamlit)."""
 
 from __future__ import annotations
 
+from teaching.playground.model import LayerStory
 from teaching.snippets import (
     NUMPY_HEADER,
     TOLERANCE,
@@ -13,8 +14,6 @@ from teaching.snippets import (
     loop_source,
     torch_pool_call,
 )
-
-from .model import LayerStory
 
 
 def screen_data(story: LayerStory) -> str:

@@ -12,8 +12,7 @@ import numpy as np
 
 from pooling.config import Mode
 from teaching.digits import digit_images
-
-from .model import Upstream
+from teaching.playground.model import Upstream
 
 
 class PresetSettings(TypedDict, total=False):

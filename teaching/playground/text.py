@@ -12,10 +12,9 @@ from pooling import PoolConfig
 from pooling.config import Cell
 from pooling.geometry import Divisor
 from teaching.numbers import fmt
+from teaching.playground.model import LayerStory
+from teaching.playground.ties import TieRow
 from teaching.words import MARK_LEGEND
-
-from .model import LayerStory
-from .ties import TieRow
 
 
 def cell_name(prefix: str, cell: Cell) -> str:

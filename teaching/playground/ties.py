@@ -7,9 +7,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from pooling import TIES, backward, forward, numerical_gradient
+from teaching.playground.model import LayerStory
 from teaching.tolerances import GRADIENT_CHECK
-
-from .model import LayerStory
 
 
 @dataclass(frozen=True)

@@ -12,16 +12,9 @@ import streamlit as st
 
 from cnn.network import NetConfig
 from teaching.batch.story import BatchSettings, BatchStory
-
-from ..shared import browser
-from ..shared.code_view import reproduce_view
-from ..shared.lecture import folded_in_lecture, lecture_on
-from ..shared.state import show_notices
-from ..shared.tabs import open_tab_only
-from ..shared.walk import Screen, tell
-from .cache import cached_snippets, cached_story
-from .inputs import image_editor, sidebar_controls
-from .state import (
+from ui.batch.cache import cached_snippets, cached_story
+from ui.batch.inputs import image_editor, sidebar_controls
+from ui.batch.state import (
     STATE,
     TABS,
     clamp_picks,
@@ -31,15 +24,21 @@ from .state import (
     publish,
     remember_edits,
 )
-from .views import batch_view, result_view
-from .views_checks import checks_view, reduction_table, wrong_view
-from .views_examples import per_example_view
-from .views_one_call import one_call_view
-from .views_pair import pair_view
-from .views_parameters import parameters_view
-from .views_step import step_view
-from .views_training import training_view, worked_example_view
-from .views_winners import winners_view
+from ui.batch.views import batch_view, result_view
+from ui.batch.views_checks import checks_view, reduction_table, wrong_view
+from ui.batch.views_examples import per_example_view
+from ui.batch.views_one_call import one_call_view
+from ui.batch.views_pair import pair_view
+from ui.batch.views_parameters import parameters_view
+from ui.batch.views_step import step_view
+from ui.batch.views_training import training_view, worked_example_view
+from ui.batch.views_winners import winners_view
+from ui.shared import browser
+from ui.shared.code_view import reproduce_view
+from ui.shared.lecture import folded_in_lecture, lecture_on
+from ui.shared.state import show_notices
+from ui.shared.tabs import open_tab_only
+from ui.shared.walk import Screen, tell
 
 
 def settings_from_state() -> BatchSettings:

@@ -14,10 +14,16 @@ from teaching.batch.pair import PairStory, build_pair
 from teaching.batch.story import BatchSettings, BatchStory, build_batch_story, start_trajectory
 from teaching.batch.trajectory import Trajectory
 from ui.batch.step_frames import StepLayout, step_frames, step_map_figures
+from ui.batch.train_frames import (
+    AHEAD,
+    KernelFrames,
+    KernelLook,
+    TrainingBlock,
+    run_states,
+    training_block,
+)
+from ui.figures.look import Look
 from ui.shared.frame_player import FrameSpec, FrameWords
-
-from ..figures.look import Look
-from .train_frames import AHEAD, KernelFrames, KernelLook, TrainingBlock, run_states, training_block
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

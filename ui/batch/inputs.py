@@ -9,16 +9,9 @@ import streamlit as st
 from pooling.batch import REDUCTIONS
 from teaching.batch.data import SOURCES
 from teaching.links import SEED_MAX
-
-from ..shared.grid_editor import grid_editor, set_grid
-from ..shared.state import GridKeys
-from .state import (
-    STATE,
-    batch_identity,
-    discard_edits,
-    drop_editors,
-    keep_edit,
-)
+from ui.batch.state import STATE, batch_identity, discard_edits, drop_editors, keep_edit
+from ui.shared.grid_editor import grid_editor, set_grid
+from ui.shared.state import GridKeys
 
 REDUCTION_LABELS = {"mean": "mean (1/N Σ)", "sum": "sum (Σ)"}
 

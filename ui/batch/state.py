@@ -16,13 +16,12 @@ from pooling.batch import REDUCTIONS
 from teaching.batch.data import BATCH_MAX, SOURCES, Edits, Source
 from teaching.batch.storage import from_stored, to_stored
 from teaching.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapshot, write_flag
-
-from ..shared import browser
-from ..shared.controls import PoolControls
-from ..shared.lecture import with_lecture
-from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, WalkKeys, start_page_state
-from .train_frames import BLOCK
-from .train_frames import STEPS_MAX as TRAIN_STEPS_MAX
+from ui.batch.train_frames import BLOCK
+from ui.batch.train_frames import STEPS_MAX as TRAIN_STEPS_MAX
+from ui.shared import browser
+from ui.shared.controls import PoolControls
+from ui.shared.lecture import with_lecture
+from ui.shared.state import FramePlayerKeys, GridKeys, PageKeys, WalkKeys, start_page_state
 
 P = "bt"  # the page's key prefix: every key below starts with it
 LEARNING_RATES = (0.01, 0.03, 0.1, 0.3, 1.0, 3.0)

@@ -17,11 +17,10 @@ import plotly.graph_objects as go
 
 from teaching.batch.step_words import step_sentence
 from teaching.batch.story import BatchStory
+from ui.figures import grid as grids
+from ui.figures import style
 from ui.figures.frame_data import MapFrames, line_frames_data, traces_frames_data
-
-from ..figures import grid as grids
-from ..figures import style
-from ..figures.look import Look, styled
+from ui.figures.look import Look, styled
 
 REACHED_TITLE = "Positions that received any gradient"
 REACHED_X = "examples in the batch so far"  # the curve's x axis

@@ -21,8 +21,7 @@ from teaching.batch.train_words import divergence_text, losses_sentence
 from teaching.batch.trajectory import Reached, Trajectory
 from teaching.numbers import fmt
 from ui.figures.frame_data import line_frames_data, traces_frames_data
-
-from ..figures.mosaic import MosaicFit, mosaic_fit, mosaic_layout_px, small_multiples
+from ui.figures.mosaic import MosaicFit, mosaic_fit, mosaic_layout_px, small_multiples
 
 BLOCK = 20  # steps a block adds
 AHEAD = 10  # frames before the last the browser asks for the next block (2.5 s of Play)

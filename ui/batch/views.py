@@ -8,15 +8,14 @@ import math
 import streamlit as st
 
 from teaching.batch.story import BatchStory
-
-from ..figures import grid as grids
-from ..figures.mosaic import small_multiples, titles_fit
-from ..figures.sizes import drawn_width
-from ..figures.style import HALF_PX, LECTURE_HALF_PX
-from ..shared.beside import Placed, maps_beside_words
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from .state import STATE
+from ui.batch.state import STATE
+from ui.figures import grid as grids
+from ui.figures.mosaic import small_multiples, titles_fit
+from ui.figures.sizes import drawn_width
+from ui.figures.style import HALF_PX, LECTURE_HALF_PX
+from ui.shared.beside import Placed, maps_beside_words
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
 
 ANNOTATE_UP_TO = 4  # examples; beyond this the small maps are colour, numbers on hover
 

@@ -9,14 +9,13 @@ import streamlit as st
 from teaching.batch.story import BatchStory
 from teaching.numbers import fmt
 from teaching.tolerances import SUMMATION_ORDER
-
-from ..figures import grid as grids
-from ..figures.mosaic import small_multiples
-from ..figures.style import LECTURE_THREE_QUARTERS_PX, NARROW_PX, THREE_QUARTERS_PX
-from ..shared.beside import Placed, maps_in_a_row
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from .state import STATE
+from ui.batch.state import STATE
+from ui.figures import grid as grids
+from ui.figures.mosaic import small_multiples
+from ui.figures.style import LECTURE_THREE_QUARTERS_PX, NARROW_PX, THREE_QUARTERS_PX
+from ui.shared.beside import Placed, maps_in_a_row
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
 
 
 def checks_view(story: BatchStory) -> None:

@@ -12,19 +12,13 @@ import streamlit as st
 
 from teaching.batch.story import BatchStory
 from teaching.words import MARK_LEGEND
-
-from ..figures.mosaic import small_multiples
-from ..figures.style import (
-    IN_A_ROW_MAP_PX,
-    LECTURE_MAIN_PX,
-    LECTURE_MOSAIC_PX,
-    LECTURE_WORDS_PX,
-)
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from ..shared.walk import Screen, tell
-from .state import STATE, publish
-from .views import ANNOTATE_UP_TO, feature_picker, titles
+from ui.batch.state import STATE, publish
+from ui.batch.views import ANNOTATE_UP_TO, feature_picker, titles
+from ui.figures.mosaic import small_multiples
+from ui.figures.style import IN_A_ROW_MAP_PX, LECTURE_MAIN_PX, LECTURE_MOSAIC_PX, LECTURE_WORDS_PX
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
+from ui.shared.walk import Screen, tell
 
 HUNDREDTHS = 2  # decimals the maps' numbers keep, written in whole hundredths in a row
 # Examples a page of the tab shows: a batch of 100 drawn at once was a wall of 100 maps

@@ -8,13 +8,12 @@ import streamlit as st
 
 from teaching.batch.one_call import one_call, one_call_sentences
 from teaching.batch.story import BatchStory
-
-from ..figures import grid as grids
-from ..figures.style import HALF_PX
-from ..shared.beside import Placed, maps_beside_words
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from .state import STATE
+from ui.batch.state import STATE
+from ui.figures import grid as grids
+from ui.figures.style import HALF_PX
+from ui.shared.beside import Placed, maps_beside_words
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
 
 
 def one_call_view(story: BatchStory) -> None:

@@ -11,17 +11,16 @@ from teaching.batch.pair_words import wrong_sentence
 from teaching.batch.story import BatchStory
 from teaching.numbers import fmt
 from teaching.words import MARK_LEGEND
-
-from ..figures import grid as grids
-from ..figures.style import HALF_PX
-from ..shared.beside import Placed, maps_beside_words
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from ..shared.walk import Screen, tell
-from .cache import cached_pair
-from .state import STATE, publish
-from .views import feature_picker
-from .views_update import grid_row, update_stage
+from ui.batch.cache import cached_pair
+from ui.batch.state import STATE, publish
+from ui.batch.views import feature_picker
+from ui.batch.views_update import grid_row, update_stage
+from ui.figures import grid as grids
+from ui.figures.style import HALF_PX
+from ui.shared.beside import Placed, maps_beside_words
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
+from ui.shared.walk import Screen, tell
 
 
 def pair_view(story: BatchStory) -> None:

@@ -8,8 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from teaching.batch.story import BatchStory
-
-from .state import STATE
+from ui.batch.state import STATE
 
 
 def parameter_tables(story: BatchStory) -> dict[str, pd.DataFrame]:

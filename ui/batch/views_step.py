@@ -18,17 +18,16 @@ import streamlit as st
 
 from teaching.batch.step_words import SHARED_MAP_TITLE, shared_map_words
 from teaching.batch.story import BatchStory
+from ui.batch.cache import cached_step_frames
+from ui.batch.state import FIELDS, STATE, on_example_moved, publish
 from ui.batch.step_frames import DESK, PROJECTOR, REACHED_TITLE, REACHED_X, REACHED_Y
+from ui.figures.curves import line_figure
+from ui.figures.style import REACH_CHART_PX
+from ui.shared.beside import Placed, maps_beside_words
+from ui.shared.chart import cached, chart
 from ui.shared.frame_player import FrameWords, frame_player, frame_words
-
-from ..figures.curves import line_figure
-from ..figures.style import REACH_CHART_PX
-from ..shared.beside import Placed, maps_beside_words
-from ..shared.chart import cached, chart
-from ..shared.lecture import current_look, lecture_on
-from ..shared.walk import Screen, tell
-from .cache import cached_step_frames
-from .state import FIELDS, STATE, on_example_moved, publish
+from ui.shared.lecture import current_look, lecture_on
+from ui.shared.walk import Screen, tell
 
 PAGE_KEYS = ("pageup", "pagedown")  # the walk's; the player keeps ← → and P
 WORDS = FrameWords(

@@ -25,16 +25,8 @@ import streamlit as st
 
 from teaching.batch.story import SEED_GRADIENTS, BatchStory, batch_mean
 from teaching.numbers import fmt
-from ui.shared.frame_player import FrameWords, frame_player
-
-from ..figures.curves import line_figure
-from ..figures.mosaic import small_multiples
-from ..figures.style import HALF_PX, KERNELS_PX, LOSS_CHART_PX, WEIGHT_COLUMN_PX, WORDS_PX
-from ..shared.chart import cached, chart
-from ..shared.grid_editor import parse_edited
-from ..shared.lecture import lecture_on
-from .cache import stream_id, training_frames
-from .state import (
+from ui.batch.cache import stream_id, training_frames
+from ui.batch.state import (
     FIELDS,
     LEARNING_RATES,
     STATE,
@@ -43,7 +35,14 @@ from .state import (
     publish,
     train_frames_wanted,
 )
-from .train_frames import KernelLook, TrainingBlock, kernel_arguments, loss_arguments
+from ui.batch.train_frames import KernelLook, TrainingBlock, kernel_arguments, loss_arguments
+from ui.figures.curves import line_figure
+from ui.figures.mosaic import small_multiples
+from ui.figures.style import HALF_PX, KERNELS_PX, LOSS_CHART_PX, WEIGHT_COLUMN_PX, WORDS_PX
+from ui.shared.chart import cached, chart
+from ui.shared.frame_player import FrameWords, frame_player
+from ui.shared.grid_editor import parse_edited
+from ui.shared.lecture import lecture_on
 
 WHAT_A_STEP_CHANGES = (
     "Pooling has no weights. Each step changes the linear layer after the pool, and the "

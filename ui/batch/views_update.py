@@ -12,14 +12,13 @@ import streamlit as st
 from teaching.batch.pair import PairStory
 from teaching.formulas import batch_rule, step_rule
 from teaching.numbers import fmt
-
-from ..figures import grid as grids
-from ..figures.mosaic import small_multiples
-from ..figures.style import LECTURE_MAIN_PX, NARROW_PX
-from ..shared.beside import Placed, maps_in_a_row
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from .state import STATE
+from ui.batch.state import STATE
+from ui.figures import grid as grids
+from ui.figures.mosaic import small_multiples
+from ui.figures.style import LECTURE_MAIN_PX, NARROW_PX
+from ui.shared.beside import Placed, maps_in_a_row
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
 
 LOSS_DECIMALS = 3
 TREND_WORDS = {1: "up", -1: "down", 0: "same"}

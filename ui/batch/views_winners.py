@@ -19,16 +19,15 @@ from teaching.batch.winners import (
     windows_of,
 )
 from teaching.numbers import fmt
-
-from ..figures import grid as grids
-from ..figures.mosaic import small_multiples
-from ..figures.style import HALF_PX, LECTURE_THREE_QUARTERS_PX, THREE_QUARTERS_PX
-from ..shared.beside import Placed, maps_beside_words, maps_in_a_row
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from ..shared.walk import Screen, tell
-from .state import STATE, publish
-from .views import feature_picker
+from ui.batch.state import STATE, publish
+from ui.batch.views import feature_picker
+from ui.figures import grid as grids
+from ui.figures.mosaic import small_multiples
+from ui.figures.style import HALF_PX, LECTURE_THREE_QUARTERS_PX, THREE_QUARTERS_PX
+from ui.shared.beside import Placed, maps_beside_words, maps_in_a_row
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
+from ui.shared.walk import Screen, tell
 
 CHECK_TITLE = "the check (FD)"  # short: a phone's column holds the mosaic, two a row
 SPLIT_TITLES = {"even": "split evenly", "weighted": "split by wins"}

@@ -14,8 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from rooms.addresses import client_address
-
-from .database import BadSetting, settings
+from ui.class_mode.database import BadSetting, settings
 
 
 def address() -> str | None:

@@ -8,11 +8,10 @@ reload). Here: state (the set in the link and the score), views and views_reply.
 from __future__ import annotations
 
 from teaching.exercises.model import make_problem
-
-from ..shared import browser
-from ..shared.state import show_notices
-from .state import STATE, init_state, problem_id, publish, remember_work
-from .views import problem_view, set_chooser
+from ui.exercises.state import STATE, init_state, problem_id, publish, remember_work
+from ui.exercises.views import problem_view, set_chooser
+from ui.shared import browser
+from ui.shared.state import show_notices
 
 
 def render() -> None:

@@ -16,12 +16,11 @@ from teaching.exercises.answers import check_cells
 from teaching.exercises.model import KINDS, LEVELS, SET_SIZE, Kind, make_problem
 from teaching.exercises.storage import ProblemId, Work, from_stored, merged, problem_name, to_stored
 from teaching.links import SEED_MAX, Field, int_in, label_in, snapshot
-
-from ..shared import browser
-from ..shared.chart import clicked_cell
-from ..shared.lecture import with_lecture
-from ..shared.player import nudge
-from ..shared.state import PageKeys, start_page_state
+from ui.shared import browser
+from ui.shared.chart import clicked_cell
+from ui.shared.lecture import with_lecture
+from ui.shared.player import nudge
+from ui.shared.state import PageKeys, start_page_state
 
 P = "ex"  # the page's key prefix: every key below starts with it
 

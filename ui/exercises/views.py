@@ -19,23 +19,7 @@ from teaching.exercises.model import KINDS, LEVELS, SET_SIZE, Problem
 from teaching.exercises.text import question
 from teaching.links import SEED_MAX
 from teaching.words import pad_label
-
-from ..figures import grid as grids
-from ..figures.mosaic import small_multiples
-from ..figures.style import (
-    ANSWER_MAP_PX,
-    LECTURE_MAPS_PX,
-    LECTURE_PICK_MAP_PX,
-    SEED_INPUT_PX,
-)
-from ..shared import browser
-from ..shared.beside import Placed, maps_in_a_row
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from ..shared.player import back_and_next
-from ..shared.state import literal
-from ..shared.tappable import tappable_x
-from .state import (
+from ui.exercises.state import (
     STATE,
     ProblemId,
     check_picks,
@@ -49,7 +33,17 @@ from .state import (
     record,
     toggle_cell,
 )
-from .views_reply import explanation_view, legend_view, reply_view, score_view
+from ui.exercises.views_reply import explanation_view, legend_view, reply_view, score_view
+from ui.figures import grid as grids
+from ui.figures.mosaic import small_multiples
+from ui.figures.style import ANSWER_MAP_PX, LECTURE_MAPS_PX, LECTURE_PICK_MAP_PX, SEED_INPUT_PX
+from ui.shared import browser
+from ui.shared.beside import Placed, maps_in_a_row
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
+from ui.shared.player import back_and_next
+from ui.shared.state import literal
+from ui.shared.tappable import tappable_x
 
 
 def set_chooser() -> None:

@@ -10,10 +10,9 @@ from teaching.exercises.answers import Verdict, check_cells, checked_value
 from teaching.exercises.model import Problem
 from teaching.exercises.replies import Reply, cells_reply, marks_legend, typed_reply
 from teaching.exercises.text import explanation
-
-from ..shared import browser
-from ..shared.lecture import lecture_on
-from .state import STATE, ProblemId, chosen_cells
+from ui.exercises.state import STATE, ProblemId, chosen_cells
+from ui.shared import browser
+from ui.shared.lecture import lecture_on
 
 
 def checked_reply(problem: Problem, pid: ProblemId) -> Reply | None:

@@ -17,10 +17,9 @@ import plotly.graph_objects as go
 
 from pooling.config import Cell
 from teaching.map_twin import EXTRA, MISSED, PICKED, RIGHT, MapTwin
-
-from . import layouts, style
-from .grid import Overlay, grid_figure
-from .sizes import drawn_cell_px
+from ui.figures import layouts, style
+from ui.figures.grid import Overlay, grid_figure
+from ui.figures.sizes import drawn_cell_px
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,10 @@ import numpy as np
 import plotly.graph_objects as go
 
 from teaching.map_twin import map_twin
-
-from . import layouts, sizes, style
-from .answer_marks import edged_lines
-from .labels import LINE_EM, label_px
-from .marks import cell_edges_path, outline_traces
+from ui.figures import layouts, sizes, style
+from ui.figures.answer_marks import edged_lines
+from ui.figures.labels import LINE_EM, label_px
+from ui.figures.marks import cell_edges_path, outline_traces
 
 WIDEST_SHARE = "100"  # the widest label a share map writes
 

@@ -7,8 +7,7 @@ import plotly.graph_objects as go
 
 from teaching.map_twin import curve_twin, max_curve_twin
 from teaching.numbers import fmt
-
-from . import layouts, style
+from ui.figures import layouts, style
 
 AXES = dict(gridcolor=style.GRID_LINE, zeroline=False, tickfont=dict(size=style.TICK_FONT_PX))
 

@@ -34,10 +34,9 @@ from teaching.map_twin import (
     twins_in_meta,
 )
 from teaching.numbers import power_of_ten
-
-from . import curves, layouts, sizes, style
-from .grid import MapNumbers, cell_and_widest, map_numbers
-from .marks import marks_traces
+from ui.figures import curves, layouts, sizes, style
+from ui.figures.grid import MapNumbers, cell_and_widest, map_numbers
+from ui.figures.marks import marks_traces
 
 SIGNIFICANT = 6  # a colour needs no more digits than this
 

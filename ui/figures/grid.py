@@ -30,10 +30,9 @@ from teaching.numbers import (
     power_of_ten,
     symmetric_range,
 )
-
-from . import layouts, sizes, style
-from .labels import LabelFit, fit_labels, widest_px
-from .marks import marks_traces, outline_traces
+from ui.figures import layouts, sizes, style
+from ui.figures.labels import LabelFit, fit_labels, widest_px
+from ui.figures.marks import marks_traces, outline_traces
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from teaching.numbers import fmt_grid
-
-from .style import (
+from ui.figures.style import (
     CELL_FONT_PX,
     LABEL_SLACK_PX,
     LECTURE_CELL_FONT_PX,

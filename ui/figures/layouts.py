@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .style import (
+from ui.figures.style import (
     BACKGROUND,
     CELL_PX,
     EDGE_SPARE_PX,

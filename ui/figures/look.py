@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from . import layouts, style
+from ui.figures import layouts, style
 
 SIZED = ("font", "textfont", "tickfont", "marker", "pad", "margin")
 

@@ -5,7 +5,7 @@ on a dark page, where an outline's outer half runs over the page between the cel
 
 from __future__ import annotations
 
-from . import style
+from ui.figures import style
 
 
 def outline_path(cells) -> tuple[list, list]:

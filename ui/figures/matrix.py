@@ -9,9 +9,8 @@ import plotly.graph_objects as go
 
 from teaching.map_twin import map_twin
 from teaching.numbers import DECIMALS, fmt_grid
-
-from . import layouts, style
-from .labels import fit_labels
+from ui.figures import layouts, style
+from ui.figures.labels import fit_labels
 
 
 def jacobian_figure(

@@ -14,11 +14,17 @@ import plotly.graph_objects as go
 
 from teaching.map_twin import WINNER, map_twin
 from teaching.numbers import common_exponent, fmt_grid, power_of_ten
-
-from . import layouts, sizes, style
-from .grid import colour_range
-from .labels import MIN_DECIMALS, LabelFit, fit_labels, label_px, needed_cell_px, widest_px
-from .marks import marks_traces
+from ui.figures import layouts, sizes, style
+from ui.figures.grid import colour_range
+from ui.figures.labels import (
+    MIN_DECIMALS,
+    LabelFit,
+    fit_labels,
+    label_px,
+    needed_cell_px,
+    widest_px,
+)
+from ui.figures.marks import marks_traces
 
 SMALL_DECIMALS = 2
 

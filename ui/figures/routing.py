@@ -15,11 +15,10 @@ import plotly.graph_objects as go
 
 from teaching.map_twin import IN_WINDOW, PICKED, map_twin
 from teaching.numbers import DECIMALS, fmt_grid
-
-from . import layouts, sizes, style
-from .grid import SharedRange, cells_trace
-from .labels import DIGIT_TOP_EM, fit_labels, widest_px
-from .marks import line_trace, outline_traces
+from ui.figures import layouts, sizes, style
+from ui.figures.grid import SharedRange, cells_trace
+from ui.figures.labels import DIGIT_TOP_EM, fit_labels, widest_px
+from ui.figures.marks import line_trace, outline_traces
 
 GAP = 2.0  # cells between the two grids
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from .style import (
+from ui.figures.style import (
     CELL_PX,
     EDGE_SPARE_PX,
     HALF_PX,

@@ -6,10 +6,10 @@ Here: state (the step in the link and the answers) and views."""
 
 from __future__ import annotations
 
-from ..shared import browser
-from ..shared.state import show_notices
-from .state import STATE, init_state, publish, remember_work
-from .views import step_view
+from ui.lesson.state import STATE, init_state, publish, remember_work
+from ui.lesson.views import step_view
+from ui.shared import browser
+from ui.shared.state import show_notices
 
 
 def render() -> None:

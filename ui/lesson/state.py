@@ -13,11 +13,10 @@ import streamlit as st
 from teaching.lesson.steps import STEP_COUNT, lesson_steps
 from teaching.lesson.storage import from_stored, to_stored
 from teaching.links import Field, int_in, snapshot
-
-from ..shared import browser
-from ..shared.lecture import with_lecture
-from ..shared.player import nudge
-from ..shared.state import PageKeys, start_page_state
+from ui.shared import browser
+from ui.shared.lecture import with_lecture
+from ui.shared.player import nudge
+from ui.shared.state import PageKeys, start_page_state
 
 P = "ls"  # the page's key prefix: every key below starts with it
 

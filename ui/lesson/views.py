@@ -19,15 +19,14 @@ from teaching.lesson.model import Grid, Step
 from teaching.lesson.steps import STEP_COUNT, lesson_steps
 from teaching.lesson.steps_layer import LAYER_STEPS
 from teaching.numbers import DECIMALS, whole_units
-
-from ..figures import grid as grids
-from ..figures.mosaic import small_multiples
-from ..figures.sizes import drawn_width
-from ..figures.style import HALF_PX, LECTURE_HALF_PX
-from ..shared.chart import cached, chart
-from ..shared.chrome import seed_batch_link
-from ..shared.lecture import lecture_on
-from .state import STATE, check, show_answer, walk
+from ui.figures import grid as grids
+from ui.figures.mosaic import small_multiples
+from ui.figures.sizes import drawn_width
+from ui.figures.style import HALF_PX, LECTURE_HALF_PX
+from ui.lesson.state import STATE, check, show_answer, walk
+from ui.shared.chart import cached, chart
+from ui.shared.chrome import seed_batch_link
+from ui.shared.lecture import lecture_on
 
 BATCH_STEP = len(LAYER_STEPS) + 1  # the first batch step: "each example routes its own"
 

@@ -12,13 +12,8 @@ import streamlit as st
 
 from pooling import PoolConfig
 from teaching.playground.model import LayerSettings, LayerStory
-
-from ..shared import browser
-from ..shared.lecture import folded_in_lecture
-from ..shared.state import show_notices
-from ..shared.tabs import open_tab_only
-from . import cache
-from .inputs import (
+from ui.playground import cache
+from ui.playground.inputs import (
     checked_config,
     custom_upstream,
     input_panel,
@@ -26,11 +21,15 @@ from .inputs import (
     sidebar_controls,
     upstream_panel,
 )
-from .state import STATE, TABS, clamp_picks, init_state, publish
-from .views import ledger_view, matrix_view, tie_view
-from .views_passes import forward_backward_view
-from .views_share import share_view
-from .views_step import step_view
+from ui.playground.state import STATE, TABS, clamp_picks, init_state, publish
+from ui.playground.views import ledger_view, matrix_view, tie_view
+from ui.playground.views_passes import forward_backward_view
+from ui.playground.views_share import share_view
+from ui.playground.views_step import step_view
+from ui.shared import browser
+from ui.shared.lecture import folded_in_lecture
+from ui.shared.state import show_notices
+from ui.shared.tabs import open_tab_only
 
 TAB_VIEWS = {
     "forward": forward_backward_view,

@@ -12,11 +12,10 @@ from pooling.geometry import plane_geometry
 from teaching.links import SEED_MAX
 from teaching.playground.model import UPSTREAM_LABELS, UPSTREAMS
 from teaching.playground.presets import PRESETS
-
-from ..shared import browser
-from ..shared.grid_editor import folded_grid_editor, grid_editor, resized, set_grid, size_inputs
-from ..shared.lecture import lecture_on
-from .state import STATE, load_preset
+from ui.playground.state import STATE, load_preset
+from ui.shared import browser
+from ui.shared.grid_editor import folded_grid_editor, grid_editor, resized, set_grid, size_inputs
+from ui.shared.lecture import lecture_on
 
 
 def sidebar_controls() -> None:

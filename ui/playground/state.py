@@ -28,12 +28,11 @@ from teaching.links import (
 )
 from teaching.playground.model import UPSTREAMS, Upstream
 from teaching.playground.presets import PRESETS, seed_window
-
-from ..shared.chart import clicked_cell
-from ..shared.controls import PoolControls
-from ..shared.grid_editor import current_grid, set_grid
-from ..shared.lecture import with_lecture
-from ..shared.state import FramePlayerKeys, GridKeys, PageKeys, WalkKeys, start_page_state
+from ui.shared.chart import clicked_cell
+from ui.shared.controls import PoolControls
+from ui.shared.grid_editor import current_grid, set_grid
+from ui.shared.lecture import with_lecture
+from ui.shared.state import FramePlayerKeys, GridKeys, PageKeys, WalkKeys, start_page_state
 
 P = "pg"  # the page's key prefix: every key below starts with it
 

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from teaching.playground import text
 from teaching.playground.model import LayerStory
 from ui.figures.frame_data import MapFrames, map_frames_data
-
-from ..figures.style import HALF_PX
+from ui.figures.style import HALF_PX
 
 POINTER_TITLE = "y: point at a cell to follow"
 

@@ -12,12 +12,11 @@ from teaching.formulas import ledger_formula
 from teaching.numbers import fmt
 from teaching.playground import text
 from teaching.playground.model import LayerStory
-
-from ..figures.matrix import jacobian_figure
-from ..figures.mosaic import small_multiples
-from ..shared.chart import cached, chart
-from . import cache
-from .state import STATE, load_preset
+from ui.figures.matrix import jacobian_figure
+from ui.figures.mosaic import small_multiples
+from ui.playground import cache
+from ui.playground.state import STATE, load_preset
+from ui.shared.chart import cached, chart
 
 MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
 SMALL_PRODUCT = (6, 16)  # largest J (outputs, inputs) written out as Jᵀ g

@@ -14,15 +14,14 @@ from teaching.formulas import size_formula
 from teaching.numbers import fmt
 from teaching.playground import text
 from teaching.playground.model import LayerStory
-
-from ..figures import grid as grids
-from ..figures.routing import routing_figure
-from ..figures.style import HALF_PX, LECTURE_STEP_MAP_PX
-from ..shared.beside import Placed, maps_beside_words
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from ..shared.walk import Screen, tell
-from .state import STATE, on_pick_input, on_pick_output, publish
+from ui.figures import grid as grids
+from ui.figures.routing import routing_figure
+from ui.figures.style import HALF_PX, LECTURE_STEP_MAP_PX
+from ui.playground.state import STATE, on_pick_input, on_pick_output, publish
+from ui.shared.beside import Placed, maps_beside_words
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import lecture_on
+from ui.shared.walk import Screen, tell
 
 PICK_Y = "Pick a cell of y (click, tap, or Tab to the map, arrows and Enter) to follow its window."
 PICK_GX = "Pick a cell of dL/dx (click, tap, or arrows and Enter) to read its ledger (tab Ledger)."

@@ -12,11 +12,10 @@ import streamlit as st
 from teaching.class_link import ask_params, why_not_asked
 from teaching.links import snapshot
 from teaching.playground.model import LayerStory
-
-from ..shared.code_view import reproduce_view
-from ..shared.lecture import with_lecture
-from . import cache
-from .state import STATE
+from ui.playground import cache
+from ui.playground.state import STATE
+from ui.shared.code_view import reproduce_view
+from ui.shared.lecture import with_lecture
 
 
 def share_view(story: LayerStory) -> None:

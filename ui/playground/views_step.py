@@ -16,17 +16,16 @@ from __future__ import annotations
 import streamlit as st
 
 from teaching.playground.model import LayerStory
+from ui.figures import grid as grids
 from ui.figures.frame_data import MapFrames
+from ui.playground import cache
+from ui.playground.state import FIELDS, STATE, on_frame_moved
 from ui.playground.step_frames import StepMaps
+from ui.playground.views_passes import gradient_maps, map_width
+from ui.shared.beside import Placed, maps_beside_words
+from ui.shared.chart import cached, chart
 from ui.shared.frame_player import FrameWords, frame_player, frame_words
-
-from ..figures import grid as grids
-from ..shared.beside import Placed, maps_beside_words
-from ..shared.chart import cached, chart
-from ..shared.lecture import lecture_on
-from . import cache
-from .state import FIELDS, STATE, on_frame_moved
-from .views_passes import gradient_maps, map_width
+from ui.shared.lecture import lecture_on
 
 WORDS = FrameWords(
     noun="window",

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 import plotly.graph_objects as go
 import streamlit as st
 
-from ..figures.sizes import drawn_width
-from ..figures.style import (
+from ui.figures.sizes import drawn_width
+from ui.figures.style import (
     CHART_LEAST_PX,
     COLUMN_GAP_PX,
     LECTURE_MAIN_PX,
     LECTURE_WORDS_MIN_PX,
     ROW_ROUNDING_PX,
 )
-from .chart import chart
+from ui.shared.chart import chart
 
 
 @dataclass(frozen=True)

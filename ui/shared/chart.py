@@ -12,10 +12,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from pooling.config import Cell
-
-from ..figures.look import Look, styled
-from .lecture import current_look
-from .twin import show_twins
+from ui.figures.look import Look, styled
+from ui.shared.lecture import current_look
+from ui.shared.twin import show_twins
 
 # No Plotly tool bar: its buttons (Download as PNG, Reset axes, zoom) were three tab
 # stops a chart that a keyboard user has no use for, and zoom has none on a grid. A

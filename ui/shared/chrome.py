@@ -9,9 +9,8 @@ from __future__ import annotations
 import streamlit as st
 
 from teaching.pages import PAGE_BY_LABEL, SEED_BATCH_LABEL, SEED_BATCH_QUERY
-
-from ..figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS, theme_css
-from .lecture import (
+from ui.figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS, theme_css
+from ui.shared.lecture import (
     LECTURE_CSS,
     current_look,
     lecture_on,
@@ -19,7 +18,7 @@ from .lecture import (
     show_bad_link,
     start_lecture,
 )
-from .twin import CLASS as TWIN_CLASS
+from ui.shared.twin import CLASS as TWIN_CLASS
 
 # Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
 # a second row instead of being cut off on a narrow screen or a zoomed projector. On a

@@ -7,8 +7,7 @@ import streamlit as st
 
 from pooling import PoolConfig
 from teaching.snippets import torch_tie_note
-
-from ..figures.style import CODE_HEIGHT_PX
+from ui.figures.style import CODE_HEIGHT_PX
 
 SHOWN_UP_TO = 30_000  # characters; a longer snippet (a big noisy batch) is a download only
 

@@ -12,8 +12,7 @@ from pooling import TIES, PoolConfig
 from pooling.config import MODES, Mode
 from teaching.links import MAX_GRID, Field, flag, int_in, one_of, write_flag
 from teaching.words import MODE_HELP, MODE_LABELS, TIE_LABELS, pad_label, tie_help
-
-from .state import PoolKeys
+from ui.shared.state import PoolKeys
 
 # The pooling layer's limits, their one home: the widgets and the links' bounds read them.
 KERNEL_MAX, STRIDE_MAX, PADDING_MAX, DILATION_MAX, DIVISOR_MAX = 8, 8, 4, 4, 99

@@ -37,7 +37,7 @@ from importlib.resources import files
 
 import streamlit as st
 
-from .state import FramePlayerKeys
+from ui.shared.state import FramePlayerKeys
 
 SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at
 DEFAULT_SPEED = 4  # Play's speed until the learner picks another

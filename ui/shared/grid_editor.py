@@ -14,10 +14,9 @@ import pandas as pd
 import streamlit as st
 
 from teaching.links import MAX_GRID, check_values
-
-from ..figures.style import EDITOR_COLUMN_PX
-from . import browser
-from .state import GridKeys
+from ui.figures.style import EDITOR_COLUMN_PX
+from ui.shared import browser
+from ui.shared.state import GridKeys
 
 
 def set_grid(keys: GridKeys, grid: np.ndarray) -> None:

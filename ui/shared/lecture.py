@@ -7,10 +7,9 @@ from __future__ import annotations
 import streamlit as st
 
 from teaching.links import flag
-
-from ..figures.look import Look
-from ..figures.style import LECTURE_BOTTOM_PX, LECTURE_TEXT_PX, LECTURE_TITLE_PX, LECTURE_TOP_PX
-from .state import literal
+from ui.figures.look import Look
+from ui.figures.style import LECTURE_BOTTOM_PX, LECTURE_TEXT_PX, LECTURE_TITLE_PX, LECTURE_TOP_PX
+from ui.shared.state import literal
 
 LECTURE = "lecture"  # session key and link parameter, shared by every page
 # The switch has a key of its own: a widget's state does not outlive its page, LECTURE does.

@@ -7,10 +7,9 @@ from collections.abc import Callable
 
 from teaching.exercises.answers import cell_marks
 from teaching.exercises.model import Problem
-
-from ..figures.answer_marks import AnswerMarks, answer_map
-from ..figures.grid import Overlay
-from .chart import cached, chart
+from ui.figures.answer_marks import AnswerMarks, answer_map
+from ui.figures.grid import Overlay
+from ui.shared.chart import cached, chart
 
 
 def tappable_x(

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from .lecture import lecture_on
-from .player import back_and_next, nudge
-from .state import WalkKeys
+from ui.shared.lecture import lecture_on
+from ui.shared.player import back_and_next, nudge
+from ui.shared.state import WalkKeys
 
 
 @dataclass(frozen=True)

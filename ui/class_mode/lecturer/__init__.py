@@ -19,14 +19,10 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from rooms import store
-
-from ...shared import browser
-from ...shared.chrome import page_heading
-from ...shared.state import literal, show_notices
-from ..database import BadSetting, engine
-from . import actions
-from .live import pulse
-from .state import (
+from ui.class_mode.database import BadSetting, engine
+from ui.class_mode.lecturer import actions
+from ui.class_mode.lecturer.live import pulse
+from ui.class_mode.lecturer.state import (
     ROOM_FIELD,
     STATE,
     init_state,
@@ -37,7 +33,7 @@ from .state import (
     showing_keys,
     showing_results,
 )
-from .views import (
+from ui.class_mode.lecturer.views import (
     ended_view,
     gone_view,
     opening_view,
@@ -46,9 +42,12 @@ from .views import (
     unreachable_view,
     waiting_for_keys_view,
 )
-from .views_keys import keys_view
-from .views_results import results_view
-from .views_room import GONE, UNREACHABLE, room_view, watch
+from ui.class_mode.lecturer.views_keys import keys_view
+from ui.class_mode.lecturer.views_results import results_view
+from ui.class_mode.lecturer.views_room import GONE, UNREACHABLE, room_view, watch
+from ui.shared import browser
+from ui.shared.chrome import page_heading
+from ui.shared.state import literal, show_notices
 
 
 def render(title: str, intro: str) -> None:

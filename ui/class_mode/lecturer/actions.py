@@ -15,13 +15,12 @@ from rooms import store
 from teaching.class_mode.codes import grouped
 from teaching.class_mode.lecturer import RoomKey, with_room, without_room
 from teaching.class_mode.questions import Question, question_from_exercise, question_from_layer
-
-from ...shared import browser
-from ...shared.lecture import switch_lecture
-from ..client import address
-from ..database import engine
-from .live import pulse
-from .state import SOURCES, STATE, key_for, say, session_token, show_room
+from ui.class_mode.client import address
+from ui.class_mode.database import engine
+from ui.class_mode.lecturer.live import pulse
+from ui.class_mode.lecturer.state import SOURCES, STATE, key_for, say, session_token, show_room
+from ui.shared import browser
+from ui.shared.lecture import switch_lecture
 
 NO_DATABASE = "The class's database did not answer: nothing was changed. Try again in a moment."
 

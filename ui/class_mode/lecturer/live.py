@@ -16,8 +16,7 @@ from teaching.class_mode.lecturer import app_root, join_link
 from teaching.class_mode.questions import Question, answer_to_json
 from teaching.class_mode.tally import Tally, tally
 from teaching.pages import PAGES
-
-from ..database import engine, settings
+from ui.class_mode.database import engine, settings
 
 PAGE_PATHS = {page.label: page.url_path for page in PAGES}
 FALLBACK_ROOT = "http://localhost:8501/"  # no browser address known (a test's session)

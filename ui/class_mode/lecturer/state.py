@@ -28,11 +28,10 @@ from teaching.class_mode.lecturer import (
 from teaching.class_mode.questions import KINDS, question_from_layer
 from teaching.exercises.model import LEVELS, SET_SIZE
 from teaching.links import SEED_MAX, Field, int_in, restore
-
-from ...shared import browser
-from ...shared.controls import PoolControls
-from ...shared.lecture import with_lecture
-from ...shared.state import PageKeys, literal, start_page_state
+from ui.shared import browser
+from ui.shared.controls import PoolControls
+from ui.shared.lecture import with_lecture
+from ui.shared.state import PageKeys, literal, start_page_state
 
 P = "cls"  # the page's key prefix: every key below starts with it
 ROOMS = "class-rooms"  # the browser storage's namespace for the lecturer's keys

@@ -15,14 +15,13 @@ from teaching.exercises.model import LEVELS, SET_SIZE
 from teaching.layer_words import layer_words
 from teaching.links import SEED_MAX
 from teaching.words import pad_label
-
-from ...figures import grid as grids
-from ...figures.style import HALF_PX, SEED_INPUT_PX
-from ...shared import browser
-from ...shared.chart import cached, chart
-from ...shared.lecture import folded_in_lecture
-from . import actions
-from .state import SOURCES, STATE, Layer
+from ui.class_mode.lecturer import actions
+from ui.class_mode.lecturer.state import SOURCES, STATE, Layer
+from ui.figures import grid as grids
+from ui.figures.style import HALF_PX, SEED_INPUT_PX
+from ui.shared import browser
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import folded_in_lecture
 
 SAID = {"success": st.success, "info": st.info, "warning": st.warning, "error": st.error}
 

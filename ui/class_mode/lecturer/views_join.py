@@ -21,9 +21,12 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from rooms import store
 from teaching.class_mode.lecturer import door_words, joined_words, typed_link
-
-from ...figures.labels import label_px
-from ...figures.style import (
+from ui.class_mode.lecturer import actions
+from ui.class_mode.lecturer.live import door, students_link
+from ui.class_mode.lecturer.qr import QrImage, qr_image
+from ui.class_mode.lecturer.state import STATE
+from ui.figures.labels import label_px
+from ui.figures.style import (
     JOIN_LINK_COLOUR_CSS,
     QR_DARK,
     QR_LEAST_PX,
@@ -36,12 +39,8 @@ from ...figures.style import (
     ROOM_LINK_SLACK_PX,
     VISUALLY_HIDDEN_CSS,
 )
-from ...shared import browser
-from ...shared.lecture import lecture_button, lecture_on
-from . import actions
-from .live import door, students_link
-from .qr import QrImage, qr_image
-from .state import STATE
+from ui.shared import browser
+from ui.shared.lecture import lecture_button, lecture_on
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

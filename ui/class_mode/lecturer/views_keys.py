@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ...shared import browser
-from ...shared.lecture import lecture_on
-from . import actions
-from .state import STATE
+from ui.class_mode.lecturer import actions
+from ui.class_mode.lecturer.state import STATE
+from ui.shared import browser
+from ui.shared.lecture import lecture_on
 
 NOT_PROJECTED = (
     "Show this on your own screen only, never on the projector: whoever types the "

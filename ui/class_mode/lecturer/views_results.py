@@ -19,10 +19,9 @@ from teaching.class_mode.results import (
     summary,
 )
 from teaching.class_mode.results import vote_words as said_vote
-
-from ..database import engine
-from . import actions
-from .state import STATE
+from ui.class_mode.database import engine
+from ui.class_mode.lecturer import actions
+from ui.class_mode.lecturer.state import STATE
 
 
 def results_view(code: str) -> None:

@@ -25,9 +25,13 @@ from teaching.class_mode.answers import (
     wrong_picks,
 )
 from teaching.class_mode.lecturer import question_words
+from ui.class_mode.lecturer import actions
+from ui.class_mode.lecturer.live import RoundView, door, pulse, round_view, share_percents
+from ui.class_mode.lecturer.state import STATE, adopt_layer
+from ui.class_mode.lecturer.views import layer_maps, question_chooser, question_maps, results_button
+from ui.class_mode.lecturer.views_join import door_panel, join_panel, join_panel_px, keys_button
 from ui.figures import class_answers as room_figures
-
-from ...figures.style import (
+from ui.figures.style import (
     LECTURE_BOTTOM_PX,
     LECTURE_MAIN_PX,
     ROOM_DESK_TOP_PX,
@@ -37,14 +41,9 @@ from ...figures.style import (
     ROOM_PAIR_MAP_PX,
     ROOM_PAIR_MOST_PX,
 )
-from ...shared import browser
-from ...shared.chart import cached, chart
-from ...shared.lecture import HEADER_SEE_THROUGH_CSS, lecture_on
-from . import actions
-from .live import RoundView, door, pulse, round_view, share_percents
-from .state import STATE, adopt_layer
-from .views import layer_maps, question_chooser, question_maps, results_button
-from .views_join import door_panel, join_panel, join_panel_px, keys_button
+from ui.shared import browser
+from ui.shared.chart import cached, chart
+from ui.shared.lecture import HEADER_SEE_THROUGH_CSS, lecture_on
 
 VOTES = {1: "first vote", 2: "second vote"}
 GONE = ("gone",)  # drawn as: no room has the code (deleted, expired)

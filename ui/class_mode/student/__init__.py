@@ -13,14 +13,29 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from rooms import store
-
-from ...shared import browser
-from ...shared.chrome import page_heading
-from ..database import BadSetting
-from . import actions
-from .live import follow_room, read_room, start_watch
-from .state import STATE, UNREAD, init_state, joined_code, leave_room, say, take_link_code, token
-from .views import HIDDEN_CSS, join_form, notices_view, room_header, room_view, waiting_for_browser
+from ui.class_mode.database import BadSetting
+from ui.class_mode.student import actions
+from ui.class_mode.student.live import follow_room, read_room, start_watch
+from ui.class_mode.student.state import (
+    STATE,
+    UNREAD,
+    init_state,
+    joined_code,
+    leave_room,
+    say,
+    take_link_code,
+    token,
+)
+from ui.class_mode.student.views import (
+    HIDDEN_CSS,
+    join_form,
+    notices_view,
+    room_header,
+    room_view,
+    waiting_for_browser,
+)
+from ui.shared import browser
+from ui.shared.chrome import page_heading
 
 
 def render(title: str, intro: str) -> None:

@@ -13,13 +13,9 @@ from rooms import store
 from teaching.class_mode.codes import normal_code
 from teaching.class_mode.questions import LARGEST_OUTPUT_SIDE
 from teaching.exercises.answers import parse_number, parse_whole
-
-from ...shared import browser
-from ...shared.chart import clicked_cell
-from ...shared.state import literal
-from ..client import address
-from ..database import engine
-from .state import (
+from ui.class_mode.client import address
+from ui.class_mode.database import engine
+from ui.class_mode.student.state import (
     STATE,
     clear_refusal,
     enter_room,
@@ -30,6 +26,9 @@ from .state import (
     saved_answer,
     say,
 )
+from ui.shared import browser
+from ui.shared.chart import clicked_cell
+from ui.shared.state import literal
 
 NO_DATABASE = "The class's database did not answer: try again in a moment."
 CLOSED = "Voting on this question has closed: your saved answer stays as it was."

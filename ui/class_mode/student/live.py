@@ -20,10 +20,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from rooms import store
 from rooms.pulses import PulseCache
 from teaching.class_mode.student import must_redraw, pulse_key
-
-from ..database import engine
-from . import push
-from .state import STATE, joined_code, note_saved
+from ui.class_mode.database import engine
+from ui.class_mode.student import push
+from ui.class_mode.student.state import STATE, joined_code, note_saved
 
 POLL_S = 4  # the page's own look, behind the process's push: each tick is a run of
 # every idle page (at 4 s, 200 idle students cost 0.11-0.22 of a core in

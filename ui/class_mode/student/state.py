@@ -15,8 +15,7 @@ import streamlit as st
 
 from teaching.class_mode.codes import new_token
 from teaching.class_mode.student import token_or_none
-
-from ...shared import browser
+from ui.shared import browser
 
 TOKEN_NAMESPACE = "class-token"  # the browser's storage: this browser's token, a string
 LINK_FIELD = "code"  # /join?code=K7QX3M

@@ -20,16 +20,15 @@ from teaching.exercises.answers import check_cells
 from teaching.exercises.model import Problem
 from teaching.exercises.replies import marks_legend
 from teaching.words import pad_label
-
-from ...figures import grid as grids
-from ...figures.style import ANSWER_MAP_PX, JOINED_TOP_PX, PHONE_PAIR_MAP_PX
-from ...shared import browser
-from ...shared.chart import cached, chart
-from ...shared.state import literal
-from ...shared.tappable import tappable_x
-from . import actions
-from .live import RoomNow
-from .state import STATE, Notice, fill_boxes, refusal, take_notices
+from ui.class_mode.student import actions
+from ui.class_mode.student.live import RoomNow
+from ui.class_mode.student.state import STATE, Notice, fill_boxes, refusal, take_notices
+from ui.figures import grid as grids
+from ui.figures.style import ANSWER_MAP_PX, JOINED_TOP_PX, PHONE_PAIR_MAP_PX
+from ui.shared import browser
+from ui.shared.chart import cached, chart
+from ui.shared.state import literal
+from ui.shared.tappable import tappable_x
 
 ICONS = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
 HIDDEN_CSS = f"<style>.st-key-{STATE.poll} {{ display: none; }}</style>"
