@@ -17,6 +17,7 @@ from conftest import PHONE
 from playwright.sync_api import expect
 from room_store_helpers import rooms_file
 from room_student_app import room_engine_fixture, room_fixture, student  # noqa: F401
+from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.runtime import Runtime
 
 from deploy.local_server import start_app, stop
@@ -54,6 +55,24 @@ def test_a_session_whose_internals_moved_is_forgotten_quietly(monkeypatch):
     sessions = SimpleNamespace(get_active_session_info=lambda _id: found)
     monkeypatch.setattr(push, "_sessions", lambda: sessions)
     push.ask(["moved"])
+
+
+def test_a_pushed_run_replays_the_page_and_link_but_no_widget_value():
+    """The last message of a phone carried its last tap on x; sent again, Streamlit
+    would take the tap a second time (the chart's callback outlives its value)."""
+    last = ClientState(
+        query_string="code=K7QX3M",
+        page_script_hash="join-page",
+        fragment_id="the-watch",
+        is_auto_rerun=True,
+    )
+    tap = last.widget_states.widgets.add(id="pick-chart-1-0")
+    tap.json_value = '{"selection": {"points": [{"x": 1, "y": 0}]}}'
+    rerun = push.replayed(last)
+    assert (rerun.query_string, rerun.page_script_hash) == ("code=K7QX3M", "join-page")
+    assert list(rerun.widget_states.widgets) == [] and rerun.fragment_id == ""
+    assert not rerun.is_auto_rerun
+    assert len(last.widget_states.widgets) == 1  # the session's own state is left alone
 
 
 def test_the_push_thread_ends_without_a_word_when_there_is_no_runtime(monkeypatch, caplog):

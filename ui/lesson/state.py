@@ -35,6 +35,7 @@ class LessonState:
     part: str = f"{P}_part"  # lecture mode: the part of the answer on screen, from 0
     answer: str = f"{P}_answer"  # the box the answer is shown in
     heading: str = f"{P}_heading"  # the box of the step's title, a heading
+    score: str = f"{P}_score"  # the box of the learner's score, under the title
     verdict: str = f"{P}_verdict"  # the box of the verdict on the choice checked
     back: str = f"{P}_back"
     next: str = f"{P}_next"

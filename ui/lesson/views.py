@@ -42,6 +42,8 @@ def step_view() -> None:
     where = f"Step {number} of {STEP_COUNT}: {step.title}"
     with header.container(key=STATE.heading):
         st.subheader(where, anchor=False)
+    if not lecture:  # the learner's own score, not the class's screen
+        score_view()
     if lecture:
         # Three maps or more need 3/5 of the width in one row; else half and half.
         example_side, question_side = st.columns(2)
@@ -55,8 +57,6 @@ def step_view() -> None:
     navigation(header if lecture else st, number, parts=parts)
     if number == BATCH_STEP:  # the seed's batch of 100 is one click away
         seed_batch_link()
-    if not lecture:  # the learner's own score, not the class's screen
-        score_view()
 
 
 def example_view(step: Step, number: int, *, lecture: bool) -> None:
@@ -210,12 +210,16 @@ def navigation(where, number: int, *, parts: int) -> None:
 
 
 def score_view() -> None:
+    """Under the step's title, in the same place on every step (a line that moved with
+    the step's length could be left over from the step before while a run is cut
+    short, and read twice)."""
     answers = STATE.answers_given()
+    box = st.container(key=STATE.score)  # drawn empty too: what follows keeps its place
     if not answers:
         return
     steps = lesson_steps()
     right = sum(steps[number - 1].choices[choice].right for number, choice in answers.items())
-    st.caption(
+    box.caption(
         f"Answered {len(answers)} of {STEP_COUNT} steps, {right} right at the first try "
         "(kept in this browser, not in the link)."
     )

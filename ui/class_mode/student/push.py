@@ -6,7 +6,8 @@ its students' rooms (followers.Followers): one thread reads each followed room's
 every PUSH_S (one read per room and process, however many phones), and asks Streamlit
 to run again the page of every session drawn from another pulse, the way Streamlit
 itself reruns a session when the app's source changes: AppSession.request_rerun with
-the session's last client state (the same page and link, no widget changed). It is
+the page and link of the session's last client state but none of its widget values
+(`replayed`: replaying them would fire the last tap's callback a second time). It is
 asked on the session's own event loop, where the browser's messages are handled, and
 only while the session runs nothing: a tap's run under way is never cut short, and
 the next tick asks again.
@@ -155,4 +156,20 @@ def _rerun_if_idle(session) -> None:
     if running != AppSessionState.APP_NOT_RUNNING:
         FOLLOWERS.unask(session.id)
         return
-    session.request_rerun(client_state)  # as a source change does
+    session.request_rerun(replayed(client_state))
+
+
+def replayed(client_state):
+    """The session's last client state (a ClientState protobuf) as a plain rerun of
+    its whole page asks it: the same page, link and browser, and no widget values.
+
+    Streamlit keeps a widget's callback after the widget leaves the page, and forgets
+    its value: the values of the last message, sent again, would read as a fresh
+    change and fire that callback once more (a phone's last tap on x, taken back). A
+    fragment's id would run that fragment alone, not the page."""
+    rerun = type(client_state)()
+    rerun.CopyFrom(client_state)
+    rerun.ClearField("widget_states")
+    rerun.ClearField("fragment_id")
+    rerun.is_auto_rerun = rerun.is_history_navigation = False
+    return rerun
