@@ -20,10 +20,10 @@ from room_store_helpers import rooms_file
 from deploy.local_server import start_app, stop
 from deploy.page_state import CELL_PIXEL
 from rooms import store
+from teaching.class_mode.projector import share_percents
 from teaching.class_mode.questions import question_from_exercise
 from teaching.class_mode.student import cells_text
 from teaching.class_mode.tally import tally
-from ui.class_mode.lecturer.live import share_percents
 from ui.class_mode.student.state import TOKEN_NAMESPACE
 
 TOKEN_JS = f"() => JSON.parse(window.localStorage.getItem('pooling-lab:{TOKEN_NAMESPACE}'))"

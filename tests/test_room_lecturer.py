@@ -496,3 +496,41 @@ def test_the_reveal_frames_the_cells_picked_that_get_no_gradient(remembered, eng
     assert {(round(y + 0.5), round(x + 0.5)) for x, y in corners} == set(outside)
     legend = " ".join(c.value for c in app.caption)
     assert "Dashed: picked, but gets none (2 cells)." in legend
+
+
+def test_the_projector_asks_teaching_for_its_screen_once_a_run(remembered, engine, monkeypatch):
+    """Followed through the room view, each run goes into teaching once (round_screen),
+    whatever the round's state: answers coming in (the fragment's first tick reuses the
+    page's screen), closed, revealed, and two votes side by side."""
+    from ui.class_mode.lecturer import views_room
+
+    calls = []
+    real = views_room.round_screen
+
+    def round_screen(*args, **kwargs):
+        calls.append(kwargs["state"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views_room, "round_screen", round_screen)
+    app, code, _ = open_from_exercise(remembered)
+    question = store.round_of(engine, code, 1).question
+    wrong = known_mistakes(question.problem)[0]
+    answer_as_students(engine, code, 1, [question.answer, wrong.answer])
+    steps = [
+        (lambda: app.run(), "open"),
+        (lambda: app.button(key="cls_close").click().run(), "closed"),
+        (lambda: app.button(key="cls_reveal").click().run(), "revealed"),
+        (lambda: app.button(key="cls_vote_again").click().run(), "open"),
+    ]
+    for act, state in steps:
+        calls.clear()
+        act()
+        assert no_exceptions(app), app.exception
+        assert calls == [state]
+    answer_as_students(engine, code, 2, [question.answer])
+    calls.clear()
+    app.button(key="cls_reveal").click().run()
+    assert calls == ["revealed"]
+    assert "Right: 1 of 2 (50 %) in the first vote, 1 of 1 (100 %) in the second." in " ".join(
+        texts(app)
+    )

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 import streamlit as st
 
 from rooms import store
-from teaching.class_mode.answers import percent
 from teaching.class_mode.lecturer import app_root, join_link
 from teaching.class_mode.questions import Question, answer_to_json
 from teaching.class_mode.tally import Tally, tally
@@ -56,12 +54,6 @@ def pulse(code: str) -> store.Pulse:
 def door(code: str) -> store.Door:
     """How many phones joined the room, and whether it is locked."""
     return store.door(engine(), code)
-
-
-def share_percents(counted: Tally) -> np.ndarray:
-    """(H, W) whole percents of the room that picked each cell
-    (teaching.class_mode.answers.percent: never 0 for some, never 100 for not all)."""
-    return np.vectorize(percent, otypes=[int])(counted.cell_share)
 
 
 def public_root() -> str:

@@ -11,22 +11,10 @@ import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from rooms import store
-from teaching.class_mode.answers import (
-    Bar,
-    bars,
-    count_sentence,
-    paired_bars,
-    right_sentence,
-    share_legend,
-    shift_lines,
-    shift_sentence,
-    vote_title,
-    wrong_lines,
-    wrong_picks,
-)
-from teaching.class_mode.lecturer import question_words
+from teaching.class_mode.projector import AnswerBars, RoundScreen, ShareMap, round_screen
+from teaching.class_mode.tally import Tally
 from ui.class_mode.lecturer import actions
-from ui.class_mode.lecturer.live import RoundView, door, pulse, round_view, share_percents
+from ui.class_mode.lecturer.live import RoundView, door, pulse, round_view
 from ui.class_mode.lecturer.state import STATE, adopt_layer
 from ui.class_mode.lecturer.views import layer_maps, question_chooser, question_maps, results_button
 from ui.class_mode.lecturer.views_join import door_panel, join_panel, join_panel_px, keys_button
@@ -45,7 +33,6 @@ from ui.shared import browser
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import HEADER_SEE_THROUGH_CSS, lecture_on
 
-VOTES = {1: "first vote", 2: "second vote"}
 GONE = ("gone",)  # drawn as: no room has the code (deleted, expired)
 UNREACHABLE = ("unreachable",)  # drawn as: the database did not answer
 # Below the room, Streamlit's 160 px of empty room goes in either mode (lecture mode's
@@ -70,10 +57,6 @@ DESK_TOP_CSS = (
 )
 
 
-def vote_name(vote: int) -> str:
-    return VOTES.get(vote, f"vote {vote}")
-
-
 def room_view(code: str, current) -> None:
     """The room screen: the join panel left; the question, the controls and the
     answers right."""
@@ -83,6 +66,7 @@ def room_view(code: str, current) -> None:
     shown = round_view(code, current.round_number) if current.round_number else None
     first = first_vote(code, shown, state=current.state)
     locked = door(code).locked
+    screen = on_screen(shown, first, state=current.state)
     if shown is not None:
         adopt_layer(shown.question)
     st.html(ROOM_SCREEN_CSS if lecture_on() else ROOM_SCREEN_CSS + DESK_TOP_CSS)
@@ -98,9 +82,9 @@ def room_view(code: str, current) -> None:
             browser.announce_change(ROOM_NEWS, CHOOSING, if_silent=True)
             new_question(code, can_cancel=shown is not None)
         else:
-            row = question_header(shown, state=current.state)
+            row = question_header(screen)
             controls(row, code, shown, state=current.state)
-            answers_view(code, shown, first, state=current.state)
+            answers_view(code, shown, screen, state=current.state)
     if current.state != "open" or shown is None or st.session_state[STATE.choosing]:
         watch(code, drawn_as(current))
 
@@ -114,17 +98,30 @@ def new_question(code: str, *, can_cancel: bool) -> None:
     layer_maps(layer)
 
 
-def question_header(shown: RoundView, *, state: str):
+def on_screen(shown: RoundView | None, first: RoundView | None, *, state: str):
+    """The round's screen, from teaching's one call (None: no round yet)."""
+    if shown is None:
+        return None
+    return round_screen(
+        shown.question,
+        shown.tally,
+        number=shown.round.number,
+        vote=shown.round.vote,
+        state=state,
+        first=first.tally if first is not None else None,
+    )
+
+
+def question_header(screen: RoundScreen):
     """Which round and where its question is from, and the question; beside two votes
     only which round (the question was on screen for both), in the controls' row.
     Returns the row the controls go in."""
-    found = shown.round
-    if state == "revealed" and found.first_round is not None:
+    lead = f"**{screen.round_name}**, {screen.vote}"
+    if screen.paired:
         row = st.container(horizontal=True, gap="small", vertical_alignment="center")
-        row.markdown(f"**Round {found.number}**, {vote_name(found.vote)}", width="content")
+        row.markdown(lead, width="content")
         return row
-    lead = f"**Round {found.number}**, {vote_name(found.vote)} · {shown.question.source}."
-    st.markdown(f"{lead} {question_words(shown.question)}")
+    st.markdown(f"{lead} · {screen.source}. {screen.question}")
     return st.container(horizontal=True, gap="small")
 
 
@@ -187,35 +184,24 @@ ROOM_NEWS = "room_news"  # browser.announce_change's topic: the round's state, a
 CHOOSING = "Choose a question, then press Ask."  # the news while the chooser is drawn
 
 
-def room_news(shown: RoundView, first: RoundView | None, *, state: str) -> str:
-    """The round's state in one sentence: open for answers, the closed count, the
-    share right once revealed, or the shift between two votes."""
-    if state == "open":
-        return f"Round {shown.round.number}, {vote_name(shown.round.vote)}: answers are open."
-    if state == "closed":
-        return count_sentence(shown.tally.count, state="closed")
-    if first is not None:
-        return shift_sentence(first.tally, shown.tally)
-    return right_sentence(shown.tally)
-
-
-def answers_view(code: str, shown: RoundView, first: RoundView | None, *, state: str) -> None:
-    """`first`: the first vote's round beside a revealed second vote (None otherwise).
-    The round's state is said when it changed since the last full run drew another
-    (not on the page's first sight, and not again when a refusal was said between):
-    a lecturer who cannot see the screen hears Ask, Close, Reveal and the shift."""
-    browser.announce_change(ROOM_NEWS, room_news(shown, first, state=state), if_silent=True)
+def answers_view(code: str, shown: RoundView, screen: RoundScreen, *, state: str) -> None:
+    """The round's answers as `screen` has them (beside a revealed second vote, the
+    first's too). The round's state is said when it changed since the last full run
+    drew another (not on the page's first sight, and not again when a refusal was said
+    between): a lecturer who cannot see the screen hears Ask, Close, Reveal and the
+    shift."""
+    browser.announce_change(ROOM_NEWS, screen.news, if_silent=True)
     if maps_on(shown):
         maps_instead(code, shown, state=state)
     elif state == "open":
-        live_answers(code, (shown.round.number, state, False))
-    elif first is not None:
-        two_votes(first, shown)
+        live_answers(code, (shown.round.number, state, False), (shown.tally, screen))
+    elif screen.paired:
+        two_votes(screen)
     elif state == "revealed":
-        revealed(shown)
+        revealed(screen)
     else:
-        st.markdown(count_sentence(shown.tally.count, state="closed"))
-        answers_chart(shown, revealed=False, key=STATE.fig_share)
+        st.markdown(screen.count)
+        answers_chart(screen, key=STATE.fig_share)
 
 
 def maps_on(shown: RoundView) -> bool:
@@ -236,16 +222,22 @@ def maps_instead(code: str, shown: RoundView, *, state: str) -> None:
 
 
 @st.fragment(run_every=1)
-def live_answers(code: str, drawn: tuple) -> None:
+def live_answers(code: str, drawn: tuple, drawn_screen: tuple[Tally, RoundScreen]) -> None:
     """Every second while answers come in: the count and the chart (small: the
-    tally is worked out again only when the answers changed); the whole page again
-    when the room moved on (as `watch`) or cannot be read (the page says why)."""
+    tally is worked out again only when the answers changed, and the screen with it);
+    the whole page again when the room moved on (as `watch`) or cannot be read (the
+    page says why). `drawn_screen`: the tally the page's run read and its screen."""
     shown = moved_on(code, drawn)  # the round it read: one read of it a tick
+    counted, screen = drawn_screen
+    # live.round_view gives the very Tally it gave for the same answers (cached): the
+    # page's run asked teaching for this screen already.
+    if shown.tally is not counted:
+        screen = on_screen(shown, None, state="open")
     # Said when it changes (a screen reader hears the class's new count); each round
     # and vote its own name: a new round's "No answers yet." is first sight, unsaid.
     with browser.says_changes(f"room_count_{shown.round.number}_{shown.round.vote}"):
-        st.markdown(count_sentence(shown.tally.count, state="open"))
-    answers_chart(shown, revealed=False, key=STATE.fig_share)
+        st.markdown(screen.count)
+    answers_chart(screen, key=STATE.fig_share)
 
 
 @st.fragment(run_every=1)
@@ -282,82 +274,74 @@ def pulse_now(code: str) -> tuple[tuple, RoundView | None]:
 
 
 def answers_chart(
-    shown: RoundView,
+    screen: RoundScreen,
     *,
-    revealed: bool,
     key: str,
+    which: int = 0,
     width_px: int = ROOM_MAP_PX,
     tall_px: int = ROOM_MAP_MOST_PX,
-    title: str | None = None,
-    paired: tuple[list[Bar], int] | None = None,
 ) -> None:
-    """The share map (cells) or the bars (numbers) of one round; `paired`: the bars
-    over both votes' answers and the count both axes reach."""
-    question, counted = shown.question, shown.tally
-    if question.kind == "cells":
+    """The screen's chart number `which`: a share map (cells) or bars (numbers); none
+    while a typed question has no answers (the count says so)."""
+    if which >= len(screen.charts):
+        return
+    shown = screen.charts[which]
+    if isinstance(shown, ShareMap):
         figure = cached(
             room_figures.share_map,
-            percents=share_percents(counted),
-            title=title or "% of the class who picked each cell",
-            answer_cells=tuple(sorted(question.answer)) if revealed else (),
-            wrong_cells=wrong_picks(question, counted) if revealed else (),
+            percents=shown.percents,
+            title=shown.title,
+            answer_cells=shown.answer_cells,
+            wrong_cells=shown.wrong_cells,
             width_px=width_px,
             tall_px=tall_px,
         )
     else:
-        found, most = paired or (bars(question, counted, revealed=revealed), None)
-        if not found:  # no answers, and none revealed: the count says so
-            return
-        figure = cached(
-            room_figures.answer_bars,
-            labels=tuple(bar.label for bar in found),
-            counts=tuple(bar.count for bar in found),
-            right=tuple(bar.right for bar in found),
-            title=title or "Answers given",
-            width_px=width_px,
-            most=most,
-        )
+        figure = bars_figure(shown, width_px=width_px)
     chart(figure, key=key)
 
 
-def revealed(shown: RoundView) -> None:
+def bars_figure(shown: AnswerBars, *, width_px: int):
+    return cached(
+        room_figures.answer_bars,
+        labels=shown.labels,
+        counts=shown.counts,
+        right=shown.right,
+        title=shown.title,
+        width_px=width_px,
+        most=shown.most,
+    )
+
+
+def revealed(screen: RoundScreen) -> None:
     """The engine's answer over the class's answers; the share right; the wrong
     answers named."""
     rest = LECTURE_MAIN_PX - ROOM_JOIN_PX - ROOM_MAP_PX
     chart_place, words = st.columns([ROOM_MAP_PX, rest])
     with chart_place:
-        answers_chart(shown, revealed=True, key=STATE.fig_share)
+        answers_chart(screen, key=STATE.fig_share)
     with words, st.container(key=STATE.verdict_box):
-        st.markdown(f"**{right_sentence(shown.tally)}**")
-        if shown.question.kind == "cells":
-            st.caption(share_legend(shown.question, shown.tally))
-        for line in wrong_lines(shown.question, shown.tally):
+        st.markdown(f"**{screen.verdict}**")
+        if screen.legend:
+            st.caption(screen.legend)
+        for line in screen.lines:
             st.markdown(f"- {line}")
 
 
-def two_votes(first: RoundView, second: RoundView) -> None:
+def two_votes(screen: RoundScreen) -> None:
     """The first and the second vote side by side, the answer on both, the shift;
     bars of numbers over the same answers, on the same scale."""
-    question = second.question
-    pairs = [None, None]
-    if question.kind != "cells":
-        both = paired_bars(question, first.tally, second.tally, revealed=True)
-        most = max(bar.count for vote in both for bar in vote)
-        pairs = [(vote, most) for vote in both]
     left, right = st.columns(2)
-    places = ((left, first, STATE.fig_first, pairs[0]), (right, second, STATE.fig_second, pairs[1]))
-    for place, shown, key, paired in places:
+    for which, (place, key) in enumerate(((left, STATE.fig_first), (right, STATE.fig_second))):
         with place:
             answers_chart(
-                shown,
-                revealed=True,
+                screen,
                 key=key,
+                which=which,
                 width_px=ROOM_PAIR_MAP_PX,
                 tall_px=ROOM_PAIR_MOST_PX,
-                title=vote_title(vote_name(shown.round.vote).capitalize(), question, shown.tally),
-                paired=paired,
             )
     with st.container(key=STATE.verdict_box):
-        st.markdown(f"**{shift_sentence(first.tally, second.tally)}**")
-        for line in shift_lines(question, first.tally, second.tally):
+        st.markdown(f"**{screen.verdict}**")
+        for line in screen.lines:
             st.markdown(f"- {line}")
