@@ -74,7 +74,9 @@ def test_a_map_of_wide_numbers_keeps_every_number_and_the_hover_keeps_them_exact
 def test_every_map_of_any_size_writes_every_number_in_a_cell_that_holds_it(size, lecture):
     values = np.arange(size * size).reshape(size, size) * 1.2345 - 40
     overlay = grids.Overlay(padding=(1, 1), pad_label="−∞")
-    figure = grids.grid_figure(values, title="x", overlay=overlay, lecture=lecture)
+    figure = grids.grid_figure(
+        values, title="x", lecture=lecture, options=grids.GridOptions(overlay=overlay)
+    )
     cells, padding = trace(figure, "value"), trace(figure, "padding")
     floor = style.LECTURE_CELL_FONT_PX / style.LECTURE_SCALE if lecture else 12
     assert cells.textfont.size >= floor and padding.textfont.size == cells.textfont.size
@@ -85,12 +87,16 @@ def test_every_map_of_any_size_writes_every_number_in_a_cell_that_holds_it(size,
 
 def test_a_colour_only_map_says_no_power_of_ten():
     tiny = np.array([[0.0042, -0.0011]])
-    figure = grids.grid_figure(tiny, title="dL/dK", kind="gradient", annotate=False)
+    figure = grids.grid_figure(
+        tiny, title="dL/dK", options=grids.GridOptions(kind="gradient", annotate=False)
+    )
     assert figure.layout.title.text == "dL/dK" and trace(figure, "gradient").texttemplate is None
 
 
 def test_a_map_of_tiny_gradients_is_written_in_a_power_of_ten_and_hovers_the_truth():
-    figure = grids.grid_figure(np.array([[0.0042, -0.0011]]), title="dL/dK", kind="gradient")
+    figure = grids.grid_figure(
+        np.array([[0.0042, -0.0011]]), title="dL/dK", options=grids.GridOptions(kind="gradient")
+    )
     cells = trace(figure, "gradient")
     assert cells.text.tolist() == [["4.2", "−1.1"]] and figure.layout.title.text == "dL/dK (×10⁻³)"
     assert cells.customdata.tolist() == [["0.0042", "−0.0011"]]

@@ -93,7 +93,9 @@ def outlined_figures(dark: bool):
     a star), and a routing figure, drawn for the light or the dark theme."""
     values = np.arange(144.0).reshape(12, 12)
     overlay = grids.Overlay(window=((0, 0), (0, 1), (1, 0), (1, 1)), marks=((0, 1), (5, 5)))
-    grid = grids.grid_figure(values, title="x", overlay=overlay, width_px=style.NARROW_PX)
+    grid = grids.grid_figure(
+        values, title="x", options=grids.GridOptions(overlay=overlay, width_px=style.NARROW_PX)
+    )
     routes = routing_figure(
         np.ones((2, 2)), np.ones((3, 3)), out_cell=(0, 0), window=((0, 0), (0, 1)), title="r"
     )
@@ -255,12 +257,16 @@ def test_no_colour_or_pixel_size_is_written_outside_the_style_module():
 def test_a_gradient_map_spans_its_group_and_maps_of_one_group_read_alike():
     upstream, grad_x = np.array([[2.0, -1.0]]), np.array([[0.5, -3.0, 1.0]])
     group = (grad_x, upstream)
-    alone = grids.grid_figure(upstream, title="dL/dy", kind="gradient")
+    alone = grids.grid_figure(upstream, title="dL/dy", options=grids.GridOptions(kind="gradient"))
     assert (alone.data[0].zmin, alone.data[0].zmax) == (-2.0, 2.0)  # its own values
     for values in group:
-        cells = grids.grid_figure(values, title="g", kind="gradient", shared_range=group).data[0]
+        cells = grids.grid_figure(
+            values, title="g", options=grids.GridOptions(kind="gradient", shared_range=group)
+        ).data[0]
         assert (cells.zmin, cells.zmax) == (-3.0, 3.0)
-    zeros = grids.grid_figure(np.zeros((2, 2)), title="0", kind="gradient").data[0]
+    zeros = grids.grid_figure(
+        np.zeros((2, 2)), title="0", options=grids.GridOptions(kind="gradient")
+    ).data[0]
     assert (zeros.zmin, zeros.zmax) == (-1.0, 1.0)  # all zeros: still a usable range
     routing = routing_figure(
         upstream, np.array([[0.0, -1.0]]), out_cell=(0, 1), window=((0, 1),), title="r"

@@ -9,7 +9,7 @@ from ui.figures import grid as grids
 from ui.figures import labels, marks, sizes, style
 from ui.figures.curves import line_figure, max_curve_figure
 from ui.figures.matrix import jacobian_figure
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 
 
 def trace(figure, name):
@@ -31,7 +31,9 @@ def test_grid_is_matrix_oriented_square_and_annotated():
 
 
 def test_gradient_scale_is_centred_on_zero():
-    figure = grids.grid_figure(np.array([[0.5, -2.0], [1.0, 0.0]]), title="g", kind="gradient")
+    figure = grids.grid_figure(
+        np.array([[0.5, -2.0], [1.0, 0.0]]), title="g", options=grids.GridOptions(kind="gradient")
+    )
     cells = trace(figure, "gradient")
     assert cells.zmin == -2.0 and cells.zmax == 2.0
     assert symmetric_range(np.zeros((2, 2))) == 1.0  # all zeros: a usable range
@@ -41,7 +43,9 @@ def test_padding_window_and_winners_are_drawn():
     overlay = grids.Overlay(
         window=((-1, -1), (-1, 0), (0, -1), (0, 0)), marks=((1, 2),), padding=(1, 1), pad_label="−∞"
     )
-    figure = grids.grid_figure(np.arange(6.0).reshape(2, 3), title="x", overlay=overlay)
+    figure = grids.grid_figure(
+        np.arange(6.0).reshape(2, 3), title="x", options=grids.GridOptions(overlay=overlay)
+    )
     padding = trace(figure, "padding")
     assert padding.z.shape == (4, 5)
     assert np.isnan(padding.z[1:3, 1:4]).all() and not np.isnan(padding.z[0]).any()
@@ -75,7 +79,9 @@ def test_a_dilated_window_outlines_only_the_cells_it_reads():
 
 
 def test_click_targets_sit_on_every_cell_centre_and_can_be_clicked():
-    figure = grids.grid_figure(np.zeros((2, 3)), title="y", clickable=True)
+    figure = grids.grid_figure(
+        np.zeros((2, 3)), title="y", options=grids.GridOptions(clickable=True)
+    )
     targets = trace(figure, "pick")
     assert list(zip(targets.y, targets.x, strict=True)) == [
         (r, c) for r in range(2) for c in range(3)
@@ -87,7 +93,9 @@ def test_click_targets_sit_on_every_cell_centre_and_can_be_clicked():
 
 def test_small_multiples_tile_every_map_on_one_colour_scale():
     maps = [np.array([[1.0, -4.0]]), np.array([[2.0, 0.5]]), np.array([[0.0, 3.0]])]
-    figure = small_multiples(maps, ["a", "b", "c"], most_columns=2, marks=[[(0, 1)], [], []])
+    figure = small_multiples(
+        maps, ["a", "b", "c"], options=MosaicOptions(most_columns=2, marks=[[(0, 1)], [], []])
+    )
     (cells,) = [t for t in figure.data if isinstance(t, go.Heatmap)]
     assert cells.zmin == -4.0 and cells.zmax == 4.0
     # Tiles are 2 wide plus a gap column, 1 tall plus a title row: map i sits at
@@ -106,7 +114,7 @@ def test_small_multiples_tile_every_map_on_one_colour_scale():
 
 def test_tiny_gradients_are_written_in_a_power_of_ten_not_in_e_notation():
     maps = [np.array([[0.0047, -0.0012]]), np.array([[0.0009, 0.0]])]
-    figure = small_multiples(maps, ["a", "b"], title="dL/dK")
+    figure = small_multiples(maps, ["a", "b"], options=MosaicOptions(title="dL/dK"))
     cells = trace(figure, "gradient")
     assert cells.text[1, 0] == "4.7" and cells.text[1, 1] == "−1.2"
     assert "10⁻³" in figure.layout.title.text
@@ -115,12 +123,14 @@ def test_tiny_gradients_are_written_in_a_power_of_ten_not_in_e_notation():
 
 def test_many_small_maps_are_colour_only_with_numbers_on_hover():
     maps = [np.full((6, 6), 0.25) for _ in range(8)]
-    figure = small_multiples(maps, [str(n) for n in range(8)], annotate=True)
+    figure = small_multiples(maps, [str(n) for n in range(8)], options=MosaicOptions(annotate=True))
     cells = trace(figure, "gradient")
     # fit_mosaic chooses as many columns as keep cells wide enough for the numbers
     assert cells.texttemplate == "%{text}"
     assert figure.layout.height > 300
-    crowded = small_multiples(maps, [str(n) for n in range(8)], annotate=False)
+    crowded = small_multiples(
+        maps, [str(n) for n in range(8)], options=MosaicOptions(annotate=False)
+    )
     assert trace(crowded, "gradient").texttemplate is None
     assert "%{z" in trace(crowded, "gradient").hovertemplate
 
@@ -129,7 +139,9 @@ def test_many_small_maps_are_colour_only_with_numbers_on_hover():
 def test_a_mosaic_writes_every_number_of_every_map_in_a_cell_that_holds_it(count, shape):
     rng = np.random.default_rng(count)
     maps = [rng.normal(size=shape) * 3 for _ in range(count)]
-    figure = small_multiples(maps, [f"#{n}" for n in range(count)], kind="value")
+    figure = small_multiples(
+        maps, [f"#{n}" for n in range(count)], options=MosaicOptions(kind="value")
+    )
     cells = trace(figure, "value")
     z = np.asarray(cells.z, dtype=float)
     text = np.asarray(cells.text)
@@ -143,7 +155,9 @@ def test_a_mosaic_writes_every_number_of_every_map_in_a_cell_that_holds_it(count
 
 def test_each_map_of_a_mosaic_is_as_wide_as_its_title():
     titles = ["dL/dK, kernel 0", "dL/dK, kernel 1"]
-    figure = small_multiples([np.full((3, 3), 0.5)] * 2, titles, width_px=250, lecture=True)
+    figure = small_multiples(
+        [np.full((3, 3), 0.5)] * 2, titles, lecture=True, options=MosaicOptions(width_px=250)
+    )
     cells = trace(figure, "gradient")
     rows = np.asarray(cells.z).shape[0]
     margin = figure.layout.margin
@@ -154,8 +168,8 @@ def test_each_map_of_a_mosaic_is_as_wide_as_its_title():
 
 def test_a_long_title_wraps_to_its_column_and_the_figure_grows_by_its_lines():
     title = "S (rows: outputs, columns: x's cells)"
-    short = grids.grid_figure(np.zeros((2, 8)), title="S", width_px=250)
-    long = grids.grid_figure(np.zeros((2, 8)), title=title, width_px=250)
+    short = grids.grid_figure(np.zeros((2, 8)), title="S", options=grids.GridOptions(width_px=250))
+    long = grids.grid_figure(np.zeros((2, 8)), title=title, options=grids.GridOptions(width_px=250))
     lines = long.layout.title.text.split("<br>")
     assert len(lines) == 2 and " ".join(lines) == title
     assert all(len(line) * 16 * style.TITLE_CHAR_EM <= 250 for line in lines)
@@ -171,7 +185,7 @@ def test_a_mosaic_in_a_power_of_ten_says_so_and_colours_in_the_same_units():
     cells = trace(untitled, "gradient")
     assert cells.text[1, 0] == "4.7" and cells.z[1, 0] == pytest.approx(4.7)
     assert cells.zmax == pytest.approx(4.7)  # the colour bar reads in the labels' units
-    plain = small_multiples(maps, ["a", "b"], title="dL/dK", annotate=False)
+    plain = small_multiples(maps, ["a", "b"], options=MosaicOptions(title="dL/dK", annotate=False))
     assert plain.layout.title.text == "dL/dK" and trace(plain, "gradient").zmax == 0.0047
 
 
@@ -219,7 +233,9 @@ def test_line_figure_counts_steps_in_whole_numbers():
 def test_winner_marks_move_off_the_number_when_a_cell_is_small():
     values = np.arange(256.0).reshape(16, 16) % 10
     overlay = grids.Overlay(marks=((0, 0),))
-    small = trace(grids.grid_figure(values, title="x", overlay=overlay), "winner")
+    small = trace(
+        grids.grid_figure(values, title="x", options=grids.GridOptions(overlay=overlay)), "winner"
+    )
     # A square along the cell's edges, where a window's outline runs: clear of its number.
     corners = list(zip(small.x, small.y, strict=True))
     assert small.mode == "lines" and corners[:5] == [
@@ -229,7 +245,10 @@ def test_winner_marks_move_off_the_number_when_a_cell_is_small():
         (-0.5, 0.5),
         (-0.5, -0.5),
     ]
-    large = trace(grids.grid_figure(values[:4, :4], title="x", overlay=overlay), "winner")
+    large = trace(
+        grids.grid_figure(values[:4, :4], title="x", options=grids.GridOptions(overlay=overlay)),
+        "winner",
+    )
     assert large.marker.symbol == "star"
 
 
@@ -242,7 +261,7 @@ def test_a_winners_frame_keeps_to_the_outlines_room_and_shows_over_it():
 
     values = np.arange(256.0).reshape(16, 16) % 10
     overlay = grids.Overlay(window=((0, 0), (0, 1), (1, 0), (1, 1)), marks=((0, 0),))
-    figure = grids.grid_figure(values, title="x", overlay=overlay)
+    figure = grids.grid_figure(values, title="x", options=grids.GridOptions(overlay=overlay))
     names = [t.name for t in figure.data]
     frame, frame_edges = trace(figure, "winner"), trace(figure, "winner halo")
     outline, outline_halo = trace(figure, "window"), trace(figure, "window halo")
@@ -257,7 +276,9 @@ def test_tiny_tiles_number_their_maps_on_hover_instead_of_titles():
     from ui.figures.mosaic import titles_fit
 
     maps = [np.full((8, 8), float(n)) for n in range(64)]
-    figure = small_multiples(maps, [f"#{n}" for n in range(64)], kind="value", annotate=False)
+    figure = small_multiples(
+        maps, [f"#{n}" for n in range(64)], options=MosaicOptions(kind="value", annotate=False)
+    )
     assert not any(t.name == "titles" for t in figure.data)
     cells = trace(figure, "value")
     assert cells.customdata[1, 0] == 0 and cells.customdata[1, 9] == 1  # map numbers
@@ -274,7 +295,9 @@ def test_maps_of_two_decimals_are_written_in_whole_hundredths_without_a_colour_b
     assert whole_units(np.stack(maps), most_decimals=3) == -2
     assert whole_units(np.array([1.0, 2.0]), most_decimals=3) == 0
     figure = small_multiples(
-        maps, ["a", "b", "c"], units=-2, colour_bar=False, width_px=style.LECTURE_MAPS_PX
+        maps,
+        ["a", "b", "c"],
+        options=MosaicOptions(units=-2, colour_bar=False, width_px=style.LECTURE_MAPS_PX),
     )
     cells = figure.data[0]
     assert figure.layout.title.text.endswith("10⁻²") and cells.showscale is False

@@ -11,7 +11,7 @@ from plotly.io.json import to_json_plotly
 
 from ui.figures.curves import line_figure
 from ui.figures.frame_data import line_frames_data, traces_frames_data
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.shared.twin import figure_twins
 
 LOSSES = [2.5, 1.75, 1.125, 0.8, 0.61, 0.5, 0.42, 0.4, 0.39, 0.385, 0.38]
@@ -96,8 +96,7 @@ def test_whole_trace_frames_hold_each_figures_changing_attributes_and_nothing_el
         small_multiples(
             maps=kernels(step),
             titles=[f"K0 after {step}", f"K1 after {step}"],
-            kind="value",
-            most_columns=2,
+            options=MosaicOptions(kind="value", most_columns=2),
         )
         for step in range(4)
     ]
@@ -113,7 +112,11 @@ def test_whole_trace_frames_hold_each_figures_changing_attributes_and_nothing_el
 
 
 def test_frames_laid_out_apart_are_refused():
-    wide = small_multiples(maps=[np.full((3, 3), -0.125)] * 2, titles=["a", "b"], kind="value")
-    narrow = small_multiples(maps=[np.full((3, 3), 1.0)] * 2, titles=["a", "b"], kind="value")
+    wide = small_multiples(
+        maps=[np.full((3, 3), -0.125)] * 2, titles=["a", "b"], options=MosaicOptions(kind="value")
+    )
+    narrow = small_multiples(
+        maps=[np.full((3, 3), 1.0)] * 2, titles=["a", "b"], options=MosaicOptions(kind="value")
+    )
     with pytest.raises(ValueError, match="share its layout"):
         traces_frames_data([narrow, wide], key="k", names=("value",))

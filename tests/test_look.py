@@ -7,9 +7,9 @@ from apptest import figures, no_exceptions, open_app
 
 from ui.figures import labels, style
 from ui.figures.curves import line_figure
-from ui.figures.grid import Overlay, grid_figure
+from ui.figures.grid import GridOptions, Overlay, grid_figure
 from ui.figures.look import DESK, Look, styled
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 
 X = np.array([[1.0, 3.0, 0.5], [2.0, 0.25, 4.0], [0.0, 1.5, 2.0]])
 
@@ -27,8 +27,8 @@ def contrast(first: str, second: str) -> float:
 
 def sample_figures():
     return [
-        grid_figure(X, title="x", overlay=Overlay(marks=((0, 1),))),
-        small_multiples([X, -X], ["a", "b"], title="maps"),
+        grid_figure(X, title="x", options=GridOptions(overlay=Overlay(marks=((0, 1),)))),
+        small_multiples([X, -X], ["a", "b"], options=MosaicOptions(title="maps")),
         line_figure([3.0, 2.0, 1.5], title="loss", x_title="step", y_title="loss"),
     ]
 

@@ -10,7 +10,7 @@ import pytest
 from pooling.config import PoolConfig
 from teaching.map_twin import CURRENT, IN_WINDOW, WINNER, MapTwin, map_twin, twin_frames
 from teaching.numbers import fmt
-from ui.figures.grid import Overlay, grid_figure
+from ui.figures.grid import GridOptions, Overlay, grid_figure
 from ui.shared.twin import figure_twins, twin_html
 
 X = np.array([[1.0, 3.0, 0.0], [2.0, 0.5, -4.0]])
@@ -73,7 +73,9 @@ def test_the_grid_figure_carries_the_true_values_and_its_marks():
     picture; the twin says the values themselves."""
     values = np.array([[1e-4, -2e-4], [3e-4, 0.0]])
     figure = grid_figure(
-        values, title="dL/dx", kind="gradient", overlay=Overlay(window=((0, 0),), marks=((1, 0),))
+        values,
+        title="dL/dx",
+        options=GridOptions(kind="gradient", overlay=Overlay(window=((0, 0),), marks=((1, 0),))),
     )
     (found,) = figure_twins(figure)
     assert figure.layout.title.text.startswith("dL/dx (×10")

@@ -115,9 +115,9 @@ def test_one_process_prunes_when_due_and_the_others_find_it_done(engine):
         later = NOW + store.LIFETIME_S
         assert store_prune.prune_now(engine, now=later) == 1
         assert store_prune.prune_now(replica, now=later + 1) is None  # done by the other
-        assert store.prune_if_due(replica, now=later + 2) is None
+        assert store_prune.prune_if_due(replica, now=later + 2) is None
         open_and_ask(replica, now=later + 3)  # lives until later + 3 + 12 hours
-        assert store.prune_if_due(replica, now=later + 2 + store_prune.PRUNE_EVERY_S) == 0
+        assert store_prune.prune_if_due(replica, now=later + 2 + store_prune.PRUNE_EVERY_S) == 0
         assert store_prune.prune_now(engine, now=later + 2 + 2 * store_prune.PRUNE_EVERY_S) == 0
     finally:
         replica.dispose()

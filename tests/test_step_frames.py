@@ -58,7 +58,9 @@ def test_the_replayed_frames_write_what_the_server_would_draw(story):
         expected = [float(f"{v:.6g}") for v in totals.ravel()]
         assert np.allclose(frame["z"], expected, rtol=1e-5, atol=1e-12)
     # The last frame is the backward pass's dL/dx, as the map of it writes it.
-    figure = grids.grid_figure(story.grad_x, title="g", kind="gradient", fit_over=maps.gx.values)
+    figure = grids.grid_figure(
+        story.grad_x, title="g", options=grids.GridOptions(kind="gradient", fit_over=maps.gx.values)
+    )
     assert frames[-1]["text"] == list(figure.data[0].text.ravel())
 
 
@@ -108,7 +110,12 @@ def test_the_marks_sit_where_the_figure_puts_them(size, padding, lecture, width)
     chart = frames_data(story, maps, keys=KEYS, lecture=lecture)["charts"][0]
     cells = maps.x.marks[0]
     overlay = grids.Overlay(marks=cells, padding=maps.x.padding, pad_label=maps.x.pad_label)
-    figure = grids.grid_figure(story.x, title="x", overlay=overlay, width_px=width, lecture=lecture)
+    figure = grids.grid_figure(
+        story.x,
+        title="x",
+        lecture=lecture,
+        options=grids.GridOptions(overlay=overlay, width_px=width),
+    )
     paths = chart["marks"]["paths"]
     winners = [trace for trace in figure.data if trace.name.startswith("winner")]
     assert {trace.name for trace in winners} == set(paths)
@@ -131,7 +138,10 @@ def test_the_mark_cases_meet_a_star_a_frame_and_a_grown_cell():
             marks=story.winner_cells(), padding=(padding, padding), pad_label=story.pad_label
         )
         figure = grids.grid_figure(
-            story.x, title="x", overlay=overlay, width_px=width, lecture=lecture
+            story.x,
+            title="x",
+            lecture=lecture,
+            options=grids.GridOptions(overlay=overlay, width_px=width),
         )
         modes |= {trace.mode for trace in figure.data if trace.name == "winner"}
         grown |= bool(figure.layout.width)

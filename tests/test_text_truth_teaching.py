@@ -148,7 +148,9 @@ def test_step_ten_is_one_update_from_a_batch_with_every_claim_computed():
     assert (before > 0).all() and (after > 0).all()  # "never negative"
     for grid in step.example:  # every number written in its cell at the story's map width
         figure = grids.grid_figure(
-            values=grid.values, title=grid.title, kind=grid.kind, width_px=HALF_PX
+            values=grid.values,
+            title=grid.title,
+            options=grids.GridOptions(kind=grid.kind, width_px=HALF_PX),
         )
         assert figure.data[0].texttemplate == "%{text}", grid.title
 

@@ -116,9 +116,11 @@ def step_map_figures(
                     values=values[e],
                     title=titles[name][e],
                     lecture=layout.lecture,
-                    title_lines=lines,
-                    **(_gradient_options(story, feature, e, name, values) if gradient else {}),
-                    **options,
+                    options=grids.GridOptions(
+                        title_lines=lines,
+                        **(_gradient_options(story, feature, e, name, values) if gradient else {}),
+                        **options,
+                    ),
                 ),
                 look,
             )

@@ -21,7 +21,13 @@ from teaching.batch.train_words import divergence_text, losses_sentence
 from teaching.batch.trajectory import Reached, Trajectory
 from teaching.numbers import fmt
 from ui.figures.frame_data import line_frames_data, traces_frames_data
-from ui.figures.mosaic import MosaicFit, mosaic_fit, mosaic_layout_px, small_multiples
+from ui.figures.mosaic import (
+    MosaicFit,
+    MosaicOptions,
+    mosaic_fit,
+    mosaic_layout_px,
+    small_multiples,
+)
 
 BLOCK = 20  # steps a block adds
 AHEAD = 10  # frames before the last the browser asks for the next block (2.5 s of Play)
@@ -82,12 +88,14 @@ def kernel_arguments(reached: Reached, fitted: MosaicFit, look: KernelLook) -> d
     return dict(
         maps=list(kernels),
         titles=kernel_titles(reached.taken, len(kernels)),
-        kind="value",
-        most_columns=KERNELS_A_ROW,
-        width_px=look.width_px,
-        colour_bar=look.colour_bar,
+        options=MosaicOptions(
+            kind="value",
+            most_columns=KERNELS_A_ROW,
+            width_px=look.width_px,
+            colour_bar=look.colour_bar,
+            fitted=fitted,
+        ),
         lecture=look.lecture,
-        fitted=fitted,
     )
 
 

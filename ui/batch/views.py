@@ -10,7 +10,7 @@ import streamlit as st
 from teaching.batch.story import BatchStory
 from ui.batch.state import STATE
 from ui.figures import grid as grids
-from ui.figures.mosaic import small_multiples, titles_fit
+from ui.figures.mosaic import MosaicOptions, small_multiples, titles_fit
 from ui.figures.sizes import drawn_width
 from ui.figures.style import HALF_PX, LECTURE_HALF_PX
 from ui.shared.beside import Placed, maps_beside_words
@@ -31,9 +31,7 @@ def batch_view(story: BatchStory) -> None:
         small_multiples,
         maps=list(story.images),
         titles=[f"“{label}”" for label in story.labels],
-        kind="value",
-        annotate=False,
-        most_columns=columns,
+        options=MosaicOptions(kind="value", annotate=False, most_columns=columns),
     )
     chart(figure, key=STATE.fig_batch)
     titled = titles_fit(story.size, story.images.shape[2], most_columns=columns)
@@ -74,8 +72,7 @@ def result_view(story: BatchStory) -> None:
         grids.grid_figure,
         values=story.routing_reduced(feature),
         title=f"{word} of the routing maps",
-        kind="gradient",
-        decimals=2,
+        options=grids.GridOptions(kind="gradient", decimals=2),
     )
     if lecture_on():
         lecture_result(story, routing)
@@ -112,12 +109,14 @@ def kernels_figure(story: BatchStory):
         small_multiples,
         maps=kernels,
         titles=[f"dL/dK, kernel {f}" for f in range(story.config.kernels)],
-        title=f"Batch dL/dK ({story.reduction})",
-        most_columns=2,
-        # In lecture mode as wide as half the projector: two kernels side by side, kept
-        # that wide (a narrower column scrolls it rather than squeeze numbers).
-        width_px=LECTURE_HALF_PX if lecture_on() else HALF_PX,
-        own_width=lecture_on(),
+        options=MosaicOptions(
+            title=f"Batch dL/dK ({story.reduction})",
+            most_columns=2,
+            # In lecture mode as wide as half the projector: two kernels side by side, kept
+            # that wide (a narrower column scrolls it rather than squeeze numbers).
+            width_px=LECTURE_HALF_PX if lecture_on() else HALF_PX,
+            own_width=lecture_on(),
+        ),
     )
 
 

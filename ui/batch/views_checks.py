@@ -11,7 +11,7 @@ from teaching.numbers import fmt
 from teaching.tolerances import SUMMATION_ORDER
 from ui.batch.state import STATE
 from ui.figures import grid as grids
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.style import LECTURE_THREE_QUARTERS_PX, NARROW_PX, THREE_QUARTERS_PX
 from ui.shared.beside import Placed, maps_in_a_row
 from ui.shared.chart import cached, chart
@@ -73,8 +73,7 @@ def wrong_view(story: BatchStory) -> None:
         grids.grid_figure,
         values=story.wrong_trace.x[0, 0],
         title="averaged image",
-        width_px=NARROW_PX,
-        annotate=False,
+        options=grids.GridOptions(width_px=NARROW_PX, annotate=False),
     )
     if lecture_on():
         lecture_wrong(story, averaged)
@@ -109,10 +108,12 @@ def wrong_figure(story: BatchStory):
         small_multiples,
         maps=maps,
         titles=["right", "wrong", "wrong − right"],
-        most_columns=3,
-        width_px=LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX,
-        own_width=True,
-        snug=True,
+        options=MosaicOptions(
+            most_columns=3,
+            width_px=LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX,
+            own_width=True,
+            snug=True,
+        ),
     )
 
 

@@ -14,7 +14,7 @@ from teaching.batch.story import BatchStory
 from teaching.words import MARK_LEGEND
 from ui.batch.state import STATE, publish
 from ui.batch.views import ANNOTATE_UP_TO, feature_picker, titles
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.style import IN_A_ROW_MAP_PX, LECTURE_MAIN_PX, LECTURE_MOSAIC_PX, LECTURE_WORDS_PX
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import lecture_on
@@ -181,10 +181,6 @@ def mosaic_chart(
         small_multiples,
         maps=list(maps),
         titles=[titles(story)[n] for n in shown],
-        kind=kind,
-        annotate=annotate,
-        marks=marks,
-        width_px=width_px,
-        **row,
+        options=MosaicOptions(kind=kind, annotate=annotate, marks=marks, width_px=width_px, **row),
     )
     chart(figure, key=STATE.example_maps(name))

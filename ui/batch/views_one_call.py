@@ -29,10 +29,9 @@ def one_call_view(story: BatchStory) -> None:
             grids.grid_figure,
             values=values,
             title=title,
-            kind="gradient",
-            overlay=grids.Overlay(marks=marks),
-            width_px=HALF_PX,
-            decimals=2,
+            options=grids.GridOptions(
+                kind="gradient", overlay=grids.Overlay(marks=marks), width_px=HALF_PX, decimals=2
+            ),
         )
         for values, title in maps
     ]

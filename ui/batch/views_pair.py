@@ -86,11 +86,13 @@ def two_maps(pair: PairStory, *, maps, what: str, kind: str) -> list:
             grids.grid_figure,
             values=maps[example],
             title=example_title(pair, example, what),
-            kind=kind,
-            overlay=grids.Overlay(marks=pair.winners(example)),
-            shared_range=(maps,),
-            width_px=HALF_PX,
-            decimals=2,
+            options=grids.GridOptions(
+                kind=kind,
+                overlay=grids.Overlay(marks=pair.winners(example)),
+                shared_range=(maps,),
+                width_px=HALF_PX,
+                decimals=2,
+            ),
         )
         for example in (0, 1)
     ]
@@ -174,10 +176,12 @@ def wrong_maps_stage(pair: PairStory) -> None:
             grids.grid_figure,
             values=maps[index],
             title=titles[index],
-            kind="value" if index == 0 else "gradient",
-            overlay=grids.Overlay(marks=pair.averaged_winners),
-            width_px=HALF_PX,
-            decimals=2,
+            options=grids.GridOptions(
+                kind="value" if index == 0 else "gradient",
+                overlay=grids.Overlay(marks=pair.averaged_winners),
+                width_px=HALF_PX,
+                decimals=2,
+            ),
         )
         for index in (0, 1)
     ]

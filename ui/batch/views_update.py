@@ -14,7 +14,7 @@ from teaching.formulas import batch_rule, step_rule
 from teaching.numbers import fmt
 from ui.batch.state import STATE
 from ui.figures import grid as grids
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.style import LECTURE_MAIN_PX, NARROW_PX
 from ui.shared.beside import Placed, maps_in_a_row
 from ui.shared.chart import cached, chart
@@ -39,9 +39,7 @@ def grid_row(
                 grids.grid_figure,
                 values=maps[index],
                 title=titles[index],
-                kind=kinds[index],
-                width_px=NARROW_PX,
-                decimals=2,
+                options=grids.GridOptions(kind=kinds[index], width_px=NARROW_PX, decimals=2),
             )
             chart(figure, key=STATE.pair_figure(key, first + index))
 
@@ -82,12 +80,14 @@ def lecture_maps(gradients: list, kernels: list, titles: list[str], *, answer: s
                 small_multiples,
                 maps=maps,
                 titles=names,
-                kind=kind,
-                most_columns=len(maps),
-                width_px=LECTURE_MAIN_PX,  # room for every map in one row
-                colour_bar=False,  # every number is written: its room goes to the cells
-                own_width=True,
-                snug=True,
+                options=MosaicOptions(
+                    kind=kind,
+                    most_columns=len(maps),
+                    width_px=LECTURE_MAIN_PX,  # room for every map in one row
+                    colour_bar=False,  # every number is written: its room goes to the cells
+                    own_width=True,
+                    snug=True,
+                ),
             ),
             STATE.pair_figure("update", index),
         )

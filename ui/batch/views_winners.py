@@ -22,7 +22,7 @@ from teaching.numbers import fmt
 from ui.batch.state import STATE, publish
 from ui.batch.views import feature_picker
 from ui.figures import grid as grids
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.style import HALF_PX, LECTURE_THREE_QUARTERS_PX, THREE_QUARTERS_PX
 from ui.shared.beside import Placed, maps_beside_words, maps_in_a_row
 from ui.shared.chart import cached, chart
@@ -109,10 +109,12 @@ def picks_figure(story: BatchStory, feature: int, window: tuple[int, int]):
         grids.grid_figure,
         values=story.winners.plane_counts(feature),
         title="examples that picked each cell",
-        kind="count",
-        decimals=0,
-        overlay=grids.Overlay(window=window_cells(story, window)),
-        width_px=HALF_PX,
+        options=grids.GridOptions(
+            kind="count",
+            decimals=0,
+            overlay=grids.Overlay(window=window_cells(story, window)),
+            width_px=HALF_PX,
+        ),
     )
 
 
@@ -121,10 +123,12 @@ def received_figure(story: BatchStory, feature: int, window: tuple[int, int]):
         grids.grid_figure,
         values=story.winners.plane_received(feature),
         title="Σ_n dL_n/dy each cell received",
-        kind="gradient",
-        decimals=2,
-        overlay=grids.Overlay(window=window_cells(story, window)),
-        width_px=HALF_PX,
+        options=grids.GridOptions(
+            kind="gradient",
+            decimals=2,
+            overlay=grids.Overlay(window=window_cells(story, window)),
+            width_px=HALF_PX,
+        ),
     )
 
 
@@ -196,9 +200,11 @@ def split_figure(story: BatchStory, feature: int):
         small_multiples,
         maps=[compared.numeric, compared.right, *(compared.splits[s] for s in splits)],
         titles=[CHECK_TITLE, "right way", *(SPLIT_TITLES[s] for s in splits)],
-        title=f"dL/dK, kernel {feature} ({story.reduction})",
-        most_columns=3 if lecture_on() else 2,
-        width_px=LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX,
-        own_width=True,
-        snug=True,
+        options=MosaicOptions(
+            title=f"dL/dK, kernel {feature} ({story.reduction})",
+            most_columns=3 if lecture_on() else 2,
+            width_px=LECTURE_THREE_QUARTERS_PX if lecture_on() else THREE_QUARTERS_PX,
+            own_width=True,
+            snug=True,
+        ),
     )

@@ -39,7 +39,7 @@ from rooms.settings import (
     resolved,
     sqlite_url,
 )
-from rooms.store_reads import RoomError
+from rooms.store import RoomError
 
 CONNECTION = "rooms"
 URL_VARIABLE = DATABASE_URL.variable

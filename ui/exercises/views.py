@@ -35,7 +35,7 @@ from ui.exercises.state import (
 )
 from ui.exercises.views_reply import explanation_view, legend_view, reply_view, score_view
 from ui.figures import grid as grids
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.style import ANSWER_MAP_PX, LECTURE_MAPS_PX, LECTURE_PICK_MAP_PX, SEED_INPUT_PX
 from ui.shared import browser
 from ui.shared.beside import Placed, maps_in_a_row
@@ -203,9 +203,9 @@ def map_figure(values, *, title: str, kind: str = "value", overlay=None):
         grids.grid_figure,
         values=values,
         title=title,
-        kind=kind,
-        overlay=overlay or grids.Overlay(),
-        width_px=ANSWER_MAP_PX,
+        options=grids.GridOptions(
+            kind=kind, overlay=overlay or grids.Overlay(), width_px=ANSWER_MAP_PX
+        ),
     )
 
 
@@ -224,10 +224,12 @@ def batch_maps(problem: Problem, pid: ProblemId) -> None:
             small_multiples,
             maps=list(maps),
             titles=names,
-            kind=kind,
-            title=title,
-            most_columns=count,
-            width_px=LECTURE_MAPS_PX // 2 if lecture else None,
+            options=MosaicOptions(
+                kind=kind,
+                title=title,
+                most_columns=count,
+                width_px=LECTURE_MAPS_PX // 2 if lecture else None,
+            ),
         )
         with place:
             chart(figure, key=STATE.batch_figure(kind))

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from pooling.config import Cell
 from teaching.map_twin import EXTRA, MISSED, PICKED, RIGHT, MapTwin
 from ui.figures import layouts, style
-from ui.figures.grid import Overlay, grid_figure
+from ui.figures.grid import GridOptions, Overlay, grid_figure
 from ui.figures.sizes import drawn_cell_px
 
 
@@ -49,10 +49,8 @@ def answer_map(
     figure = grid_figure(
         values,
         title=title,
-        overlay=overlay,
-        width_px=width_px,
-        clickable=clickable,
         lecture=lecture,
+        options=GridOptions(overlay=overlay, width_px=width_px, clickable=clickable),
     )
     (twin,) = figure.layout.meta["twin"]
     said = {PICKED: marks.picks, RIGHT: marks.right, MISSED: marks.missed, EXTRA: marks.extra}

@@ -205,60 +205,70 @@ def cell_and_widest(fit, column_cell: float, pad_label: str | None = None):
     return sizes.drawn_cell(fit.cell_px, column_cell, max(widest, with_pad)), widest
 
 
+@dataclass(frozen=True, eq=False)  # eq=False: shared_range and fit_over hold arrays
+class GridOptions:
+    """How grid_figure draws a map.
+
+    kind: "value", "gradient" (diverging, centred on 0; its range spans `shared_range`
+        if given, the arrays of the maps it is compared with, else its own values) or
+        "count".
+    overlay: the window, winners and padding drawn on it.
+    width_px: about how wide the column it is placed in is.
+    decimals: the most decimals a number is written with.
+    annotate: every cell's number written in it (labels.fit_labels: shrunk, rounded or
+        in a bigger cell as needed; a gradient map of tiny numbers in units of a power
+        of ten, said in its title; the hover keeps the true values); else colour only.
+    clickable: the click targets added.
+    fit_over: (F, H, W), every frame the browser will draw this map at
+        (ui/figures/frame_data.py): the numbers are fitted over all of them, so each
+        frame's fit its cells alike.
+    title_lines: the least lines the title takes (frames whose titles wrap longer).
+    """
+
+    kind: str = "value"
+    overlay: Overlay = Overlay()
+    shared_range: SharedRange | None = None
+    width_px: int = style.HALF_PX
+    decimals: int = DECIMALS
+    annotate: bool = True
+    clickable: bool = False
+    fit_over: np.ndarray | None = None
+    title_lines: int = 1
+
+
 def grid_figure(
-    values,
-    *,
-    title: str,
-    kind: str = "value",
-    overlay: Overlay = Overlay(),
-    shared_range: SharedRange | None = None,
-    width_px: int = style.HALF_PX,
-    decimals: int = DECIMALS,
-    annotate: bool = True,
-    clickable: bool = False,
-    lecture: bool = False,
-    fit_over: np.ndarray | None = None,
-    title_lines: int = 1,
+    values, *, title: str, options: GridOptions = GridOptions(), lecture: bool = False
 ) -> go.Figure:
-    """One map. values: (H, W). kind: "value", "gradient" (diverging, centred on 0; its
-    range spans `shared_range` if given, the arrays of the maps it is compared with,
-    else its own values) or "count". With `annotate` every cell's number is written
-    in it (labels.fit_labels: shrunk, rounded or in a bigger cell as needed; a gradient
-    map of tiny numbers in units of a power of ten, said in its title; the hover keeps
-    the true values); `clickable` adds the click targets; `lecture`: laid out for
-    lecture size (look.styled then draws it LECTURE_SCALE times bigger). fit_over:
-    (F, H, W), every frame the browser will draw this map at (ui/figures/frame_data.py):
-    the numbers are fitted over all of them, so each frame's fit its cells alike;
-    title_lines: the least lines the title takes (frames whose titles wrap longer)."""
+    """One map. values: (H, W), drawn as `options` says; `lecture`: laid out for
+    lecture size (look.styled then draws it LECTURE_SCALE times bigger)."""
     values = np.asarray(values, dtype=np.float64)
+    overlay, annotate = options.overlay, options.annotate
     rows = values.shape[0] + 2 * overlay.padding[0]
     cols = values.shape[1] + 2 * overlay.padding[1]
-    layout_px = width_px / layouts.lecture_scale(lecture)  # before lecture mode scales it up
+    layout_px = options.width_px / layouts.lecture_scale(lecture)  # before lecture scales it
+    column_cell = sizes.cell_px(rows, cols, layout_px)
     padded = any(overlay.padding)
     numbers = map_numbers(
-        values if fit_over is None else np.asarray(fit_over, dtype=np.float64),
-        kind=kind if annotate else "value",
-        cell_px=sizes.cell_px(rows, cols, layout_px),
-        decimals=decimals,
+        values if options.fit_over is None else np.asarray(options.fit_over, dtype=np.float64),
+        kind=options.kind if annotate else "value",
+        cell_px=column_cell,
+        decimals=options.decimals,
         lecture=lecture,
         also=(overlay.pad_label,) if padded and annotate else (),
     )
     fit = numbers.fit
     size, labels, hover = fit.cell_px, numbers.labels(values), numbers.hover(values)
-    if fit_over is None and not numbers.rounded:
+    if options.fit_over is None and not numbers.rounded:
         hover = None
     if not annotate:  # colour only, by the page's choice: the hover says the numbers
-        size, labels = sizes.cell_px(rows, cols, layout_px), fmt_grid(values, decimals)
-    name = title
-    if numbers.exponent:
-        title = f"{title} (×{power_of_ten(numbers.exponent)})"
+        size, labels = column_cell, fmt_grid(values, options.decimals)
     traces = []
     if padded:
         traces.append(padding_trace(values.shape, overlay.padding, overlay.pad_label, fit.font_px))
     cells = cells_trace(
         values,
-        kind=kind,
-        shared_range=shared_range,
+        kind=options.kind,
+        shared_range=options.shared_range,
         labels=labels,
         annotate=annotate,
         hover=hover,
@@ -267,28 +277,24 @@ def grid_figure(
     traces.append(cells)
     if overlay.window:
         traces += outline_traces(overlay.window)
-    column_cell = sizes.cell_px(rows, cols, layout_px)
     pad_label = overlay.pad_label if padded and annotate else None
     cell, widest = cell_and_widest(fit, column_cell, pad_label) if annotate else (size, 0.0)
     if overlay.marks:  # on real cells only: a padding cell never wins
         traces += marks_traces(overlay.marks, cell, label_px=widest)
-    grown = size > column_cell  # for its numbers: keeps its own, least width
-    layout = dict(
-        **layouts.matrix_axes(values.shape, overlay.padding, cell=cell),
-        **layouts.base_layout(
-            title=title,
-            height=math.ceil(sizes.map_extent(rows, cell) + style.MARGIN["t"] + style.MARGIN["b"]),
-            width_px=layout_px,
-            own_width=sizes.own_width(sizes.map_extent(cols, cell)) if grown else None,
-            least_lines=title_lines,
-        ),
-    )
-    if clickable:
+    if options.clickable:
         traces.append(click_trace(values.shape, cells["customdata"], cell))
-        layout["clickmode"] = "event+select"
+    layout = grid_layout(
+        values.shape,
+        overlay.padding,
+        title=f"{title} (×{power_of_ten(numbers.exponent)})" if numbers.exponent else title,
+        cell=cell,
+        layout_px=layout_px,
+        grown=size > column_cell,
+        options=options,
+    )
     # Its text twin (ui/shared/twin.py shows it): the true values, as the hover says them.
     twin = map_twin(
-        name,
+        title,
         values,
         cells=cells["customdata"],
         marks={IN_WINDOW: overlay.window, WINNER: overlay.marks},
@@ -296,3 +302,24 @@ def grid_figure(
     layout["meta"] = {"twin": [twin.as_meta()]}
     # Dicts, validated once when the figure is built: fast even with many marks.
     return go.Figure(data=traces, layout=layout)
+
+
+def grid_layout(
+    shape, padding, *, title: str, cell: float, layout_px: float, grown: bool, options
+) -> dict:
+    """A map's layout: its axes at `cell` px a cell, its height, and its own least width
+    when its cells `grown` for their numbers."""
+    rows, cols = shape[0] + 2 * padding[0], shape[1] + 2 * padding[1]
+    layout = dict(
+        **layouts.matrix_axes(shape, padding, cell=cell),
+        **layouts.base_layout(
+            title=title,
+            height=math.ceil(sizes.map_extent(rows, cell) + style.MARGIN["t"] + style.MARGIN["b"]),
+            width_px=layout_px,
+            own_width=sizes.own_width(sizes.map_extent(cols, cell)) if grown else None,
+            least_lines=options.title_lines,
+        ),
+    )
+    if options.clickable:
+        layout["clickmode"] = "event+select"
+    return layout

@@ -152,145 +152,202 @@ def mosaic_fit(
     return MosaicFit(columns, cell_px, fit.font_px, fit.decimals, exponent)
 
 
+@dataclass(frozen=True)
+class MosaicOptions:
+    """How small_multiples draws its maps.
+
+    kind: "gradient", "value" or "count" (the colour scale).
+    title: the figure's title (None: none, unless the numbers are in units of a power
+        of ten: it says so).
+    annotate: every number written in its cell (fit_mosaic); maps whose numbers are all
+        tiny are written, coloured and hovered in units of a power of ten, said in the
+        title. Else colour only.
+    marks: per map, the cells to star.
+    most_columns: the most maps a row.
+    width_px: about how wide the column it is placed in is (None: a phone's column, or
+        a projector's for colour only, see style).
+    units: names that power of ten instead (-2: hundredths, so 0.53 reads 53, for maps
+        that must stay narrow).
+    colour_bar: the colour bar beside the maps; without it (numbers written, the bar
+        adds little) its room goes to the cells.
+    own_width: the figure keeps the width it is laid out at, which a narrower column
+        scrolls (ui/shared/chart) rather than squeeze its numbers.
+    snug: (with numbers written) `width_px` only decides how many maps a row; the cells
+        are the least that hold the numbers (mosaic_fit).
+    fitted: mosaic_fit over every frame of a player: the numbers written as every frame
+        writes them.
+    """
+
+    kind: str = "gradient"
+    title: str | None = None
+    annotate: bool = True
+    marks: list[list[tuple[int, int]]] | None = None
+    most_columns: int = 8
+    width_px: int | None = None
+    units: int | None = None
+    colour_bar: bool = True
+    own_width: bool = False
+    snug: bool = False
+    fitted: MosaicFit | None = None
+
+
+@dataclass(frozen=True)
+class MosaicCells:
+    """How the mosaic's cells are written: maps a row, cell and font px, the labels
+    tiled as the maps are (None: colour only), the widest label's px and the power of
+    ten the numbers are in."""
+
+    columns: int
+    cell_px: float
+    font_px: float
+    labels: np.ndarray | None
+    widest: float
+    exponent: int
+
+
 def small_multiples(
     maps: list[np.ndarray],
     titles: list[str],
     *,
-    kind: str = "gradient",
-    title: str | None = None,
-    annotate: bool = True,
-    marks: list[list[tuple[int, int]]] | None = None,
-    most_columns: int = 8,
-    width_px: int | None = None,
-    units: int | None = None,
-    colour_bar: bool = True,
-    own_width: bool = False,
-    snug: bool = False,
+    options: MosaicOptions = MosaicOptions(),
     lecture: bool = False,
-    fitted: MosaicFit | None = None,
 ) -> go.Figure:
-    """maps: list of (H, W); titles: one per map; marks: per map, the cells to star;
-    width_px: about how wide the column it is placed in is (by default a phone's
-    column, or a projector's for colour only, see style); lecture: laid out for
-    lecture size. Titles need a row of their own at least TITLE_ROW_PX tall; below that
-    the hover numbers the maps instead. With `annotate`, every number is written in its
-    cell (fit_mosaic); maps whose numbers are all tiny are written, coloured and
-    hovered in units of a power of ten, said in `title`; `units` names that power
-    instead (-2: hundredths, so 0.53 reads 53, for maps that must stay narrow);
-    without `colour_bar` (numbers written, the bar adds little) its room goes to the
-    cells. With `own_width` the figure keeps the width it is laid out at, which a
-    narrower column scrolls (ui/shared/chart) rather than squeeze its numbers.
-    `snug` (with numbers written): `width_px` only decides how many maps a row; the
-    cells are the least that hold the numbers (mosaic_fit). `fitted` (mosaic_fit over
-    every frame of a player) writes the numbers as every frame writes them. The maps
-    share one colour scale, decided from all of them (colour_range)."""
+    """maps: list of (H, W); titles: one per map; drawn as `options` says; lecture:
+    laid out for lecture size. Titles need a row of their own at least TITLE_ROW_PX
+    tall; below that the hover numbers the maps instead. The maps share one colour
+    scale, decided from all of them (colour_range)."""
     maps = [np.asarray(m, dtype=np.float64) for m in maps]
-    twins = mosaic_twins(maps, titles, marks, title=title)
-    height, width = maps[0].shape
+    twins = mosaic_twins(maps, titles, options.marks, title=options.title)
+    width_px = options.width_px
     if width_px is None:
-        width_px = style.MAIN_PX if annotate else style.COLOUR_MAIN_PX
-    layout_px = mosaic_layout_px(width_px, lecture=lecture, colour_bar=colour_bar)
-    exponent = 0
-    if annotate:
-        every = np.stack(maps)
-        fitted = fitted or mosaic_fit(
-            every,
-            titles,
-            kind=kind,
-            most_columns=most_columns,
-            layout_px=layout_px,
-            lecture=lecture,
-            units=units,
-            snug=snug,
-        )
-        exponent, columns = fitted.exponent, fitted.columns
-        written = fmt_grid(every / 10.0**exponent, fitted.decimals)
-        maps = [m / 10.0**exponent for m in maps]
-        cell_px, font_px = fitted.cell_px, fitted.font_px
-        labels = tile(list(written), columns, fill="")[0]
-        widest = max(label_px(t, font_px) for t in written.ravel())
-    else:
-        columns = columns_for(
-            len(maps), width, needed_px=None, most=most_columns, width_px=layout_px
-        )
-        cell_px, font_px, labels, widest = mosaic_cell_px(columns, width, layout_px), 0, None, 0.0
-    mosaic, corners = tile(maps, columns)
-    low, high = colour_range(mosaic, kind)
-    titled = cell_px >= style.TITLE_ROW_PX
-    cells = dict(
-        type="heatmap",
-        z=mosaic,
-        text=labels,
-        texttemplate="%{text}" if annotate else None,
-        textfont=dict(size=font_px or style.CELL_FONT_PX),
-        colorscale=style.SCALES[kind],
-        zmin=low,
-        zmax=high,
-        xgap=style.THIN_GAP_PX,
-        ygap=style.THIN_GAP_PX,
-        name=kind,
-        showscale=colour_bar,
-        hovertemplate="%{z:.4g}<extra></extra>",
-        hoverongaps=False,
-        colorbar=dict(
-            thickness=style.COLOUR_BAR_THICKNESS_PX,
-            len=min(1.0, style.COLOUR_BAR_MOST_PX / max(mosaic.shape[0] * cell_px, 1)),
-            yanchor="top",
-            y=1,
-            tickfont=dict(size=style.TICK_FONT_PX),
-        ),
-    )
+        width_px = style.MAIN_PX if options.annotate else style.COLOUR_MAIN_PX
+    layout_px = mosaic_layout_px(width_px, lecture=lecture, colour_bar=options.colour_bar)
+    written = mosaic_cells(maps, titles, options=options, layout_px=layout_px, lecture=lecture)
+    maps = [m / 10.0**written.exponent for m in maps]
+    mosaic, corners = tile(maps, written.columns)
+    cells = cells_trace(mosaic, written, options=options)
     traces = [cells]
-    if titled:
-        traces.append(
-            dict(
-                type="scatter",
-                x=[left + (width - 1) / 2 for _, left in corners],
-                y=[top - 1 for top, _ in corners],
-                text=titles,
-                mode="text",
-                hoverinfo="skip",
-                textfont=dict(size=style.MAP_TITLE_PX, color=style.TITLE_TEXT),
-                name="titles",
-            )
-        )
+    if written.cell_px >= style.TITLE_ROW_PX:
+        traces.append(titles_trace(titles, corners, width=maps[0].shape[1]))
     else:  # no room for a title row: the hover numbers the maps, #0, #1, … in reading order
         owner = np.full(mosaic.shape, -1, dtype=np.int16)  # ints travel as binary, not text
+        height, width = maps[0].shape
         for index, (top, left) in enumerate(corners):
             owner[top : top + height, left : left + width] = index
         cells.update(customdata=owner, hovertemplate="#%{customdata}: %{z:.4g}<extra></extra>")
     starred = [
         (top + row, left + col)
-        for (top, left), cells in zip(corners, marks or [[] for _ in maps], strict=True)
+        for (top, left), cells in zip(corners, options.marks or [[] for _ in maps], strict=True)
         for row, col in cells
     ]
     if starred:
-        traces += marks_traces(starred, cell_px, label_px=widest)
-    if exponent:  # the numbers are written in units of 10^e: the title says so
-        unit = power_of_ten(exponent)
+        traces += marks_traces(starred, written.cell_px, label_px=written.widest)
+    title = options.title
+    if written.exponent:  # the numbers are written in units of 10^e: the title says so
+        unit = power_of_ten(written.exponent)
         title = f"In units of {unit}" if title is None else f"{title} (×{unit})"
+    layout = mosaic_layout(mosaic.shape, written.cell_px, title=title, options=options)
+    layout["meta"] = {"twin": twins}  # read by ui/shared/twin.py
+    return go.Figure(data=traces, layout=layout)  # one validation pass for everything
+
+
+def mosaic_cells(
+    maps: list[np.ndarray], titles: list[str], *, options: MosaicOptions, layout_px, lecture
+) -> MosaicCells:
+    """How the maps' cells are written in `layout_px` (mosaic_layout_px): fitted
+    (options.fitted, or mosaic_fit now) when numbers are written, else colour only."""
+    width = maps[0].shape[1]
+    if not options.annotate:
+        columns = columns_for(
+            len(maps), width, needed_px=None, most=options.most_columns, width_px=layout_px
+        )
+        return MosaicCells(columns, mosaic_cell_px(columns, width, layout_px), 0, None, 0.0, 0)
+    every = np.stack(maps)
+    fitted = options.fitted or mosaic_fit(
+        every,
+        titles,
+        kind=options.kind,
+        most_columns=options.most_columns,
+        layout_px=layout_px,
+        lecture=lecture,
+        units=options.units,
+        snug=options.snug,
+    )
+    written = fmt_grid(every / 10.0**fitted.exponent, fitted.decimals)
+    labels = tile(list(written), fitted.columns, fill="")[0]
+    widest = max(label_px(t, fitted.font_px) for t in written.ravel())
+    return MosaicCells(
+        fitted.columns, fitted.cell_px, fitted.font_px, labels, widest, fitted.exponent
+    )
+
+
+def cells_trace(mosaic: np.ndarray, written: MosaicCells, *, options: MosaicOptions) -> dict:
+    """The mosaic's one heatmap: every map's cells, their numbers, the colour bar."""
+    low, high = colour_range(mosaic, options.kind)
+    return dict(
+        type="heatmap",
+        z=mosaic,
+        text=written.labels,
+        texttemplate="%{text}" if options.annotate else None,
+        textfont=dict(size=written.font_px or style.CELL_FONT_PX),
+        colorscale=style.SCALES[options.kind],
+        zmin=low,
+        zmax=high,
+        xgap=style.THIN_GAP_PX,
+        ygap=style.THIN_GAP_PX,
+        name=options.kind,
+        showscale=options.colour_bar,
+        hovertemplate="%{z:.4g}<extra></extra>",
+        hoverongaps=False,
+        colorbar=dict(
+            thickness=style.COLOUR_BAR_THICKNESS_PX,
+            len=min(1.0, style.COLOUR_BAR_MOST_PX / max(mosaic.shape[0] * written.cell_px, 1)),
+            yanchor="top",
+            y=1,
+            tickfont=dict(size=style.TICK_FONT_PX),
+        ),
+    )
+
+
+def titles_trace(titles: list[str], corners: list, *, width: int) -> dict:
+    """Each map's title over its middle, in the blank row above it."""
+    return dict(
+        type="scatter",
+        x=[left + (width - 1) / 2 for _, left in corners],
+        y=[top - 1 for top, _ in corners],
+        text=titles,
+        mode="text",
+        hoverinfo="skip",
+        textfont=dict(size=style.MAP_TITLE_PX, color=style.TITLE_TEXT),
+        name="titles",
+    )
+
+
+def mosaic_layout(shape, cell_px: float, *, title: str | None, options: MosaicOptions) -> dict:
+    """The mosaic's axes (square cells, row 0 on top), its height and its own width
+    when `options.own_width`. shape: the mosaic's (rows, columns)."""
     margin = style.MOSAIC_MARGIN
     # Room past the outer maps' left, right and bottom edges for a frame along them
     # (style.EDGE_SPARE_PX; a blank row over each map leaves room at the top).
     spare = layouts.edge_spare(cell_px)
     drawn_px = int(
-        sizes.map_extent(mosaic.shape[1], cell_px)
+        sizes.map_extent(shape[1], cell_px)
         + margin["l"]
         + margin["r"]
-        + (style.COLOUR_BAR_PX if colour_bar else 0)
+        + (style.COLOUR_BAR_PX if options.colour_bar else 0)
     )
     if title:
         margin = dict(margin, t=style.MOSAIC_TITLE_MARGIN_PX)
-    layout = dict(
+    return dict(
         xaxis=dict(
             visible=False,
-            range=[-0.5 - spare, mosaic.shape[1] - 0.5 + spare],
+            range=[-0.5 - spare, shape[1] - 0.5 + spare],
             constrain="domain",
             constraintoward="left",
         ),
         yaxis=dict(
             visible=False,
-            range=[mosaic.shape[0] - 0.5 + spare, -0.7],
+            range=[shape[0] - 0.5 + spare, -0.7],
             scaleanchor="x",
             scaleratio=1,
             constrain="domain",
@@ -298,17 +355,15 @@ def small_multiples(
         ),
         **layouts.base_layout(
             title=title,
-            height=mosaic.shape[0] * cell_px
+            height=shape[0] * cell_px
             + style.EDGE_SPARE_PX
             + margin["t"]
             + margin["b"]
             + style.MOSAIC_SPARE_PX,
             margin=margin,
-            own_width=drawn_px if own_width else None,
+            own_width=drawn_px if options.own_width else None,
         ),
-        meta={"twin": twins},  # read by ui/shared/twin.py
     )
-    return go.Figure(data=traces, layout=layout)  # one validation pass for everything
 
 
 def mosaic_twins(maps, titles, marks, *, title: str | None) -> list[dict]:

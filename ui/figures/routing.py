@@ -82,6 +82,36 @@ def routing_figure(
     )
     size = fit.cell_px
     grown = size > laid_out  # for its numbers: keeps its own width
+    grids = grid_traces(
+        grad_output, sent, fit=fit, shared_range=shared_range, lift=lift, x_left=x_left
+    )
+    # A grown map keeps its own, least width, which draws its cells at the snug size.
+    widest = widest_px(fit.labels.ravel(), fit.font_px)
+    cell = sizes.drawn_cell(size, laid_out, widest)
+    arrows = route_traces(
+        receivers, out_cell=out_cell, lift=lift, x_left=x_left, cell=cell, font_px=fit.font_px
+    )
+    picked = outline_traces([(out_cell[0] + lift, out_cell[1])], name="dL/dy cell")
+    frame = outline_traces([(row, col + x_left) for row, col in window])
+    layout = routing_layout(
+        (total_rows, total_cols),
+        cell=cell,
+        grown=grown,
+        title=title,
+        heads=(((out_w - 1) / 2, "dL/dy"), (x_left + (width - 1) / 2, "sent to x")),
+    )
+    layout["meta"] = {
+        "twin": routing_twins(grad_output, sent, out_cell=out_cell, window=window, title=title)
+    }
+    traces = [*grids, *arrows, *picked, *frame]
+    return go.Figure(data=traces, layout=layout)
+
+
+def grid_traces(grad_output, sent, *, fit, shared_range, lift: float, x_left: float) -> list:
+    """x's grey backdrop, dL/dy's cells (lifted `lift` rows: centred beside x) and the
+    amounts sent x (from column `x_left`), written as `fit` fitted them: three traces."""
+    out_h = grad_output.shape[0]
+    height, width = sent.shape
     labels = np.split(fit.labels, [grad_output.size])
     gradient = cells_trace(
         grad_output,
@@ -116,10 +146,13 @@ def routing_figure(
         ygap=style.CELL_GAP_PX,
         name="x",
     )
-    # A grown map keeps its own, least width, which draws its cells at the snug size.
-    widest = widest_px(fit.labels.ravel(), fit.font_px)
-    cell = sizes.drawn_cell(size, laid_out, widest)
-    arrow_px, head = arrow_head(cell, fit.font_px)
+    return [backdrop, gradient, received]
+
+
+def route_traces(receivers, *, out_cell, lift: float, x_left: float, cell: float, font_px: float):
+    """The routes from dL/dy's picked cell to each receiving cell of x (`receivers`:
+    (N, 2) rows and columns), and their arrow heads: two traces."""
+    arrow_px, head = arrow_head(cell, font_px)
     xs, ys = route_path(
         (out_cell[1] + 0.5, out_cell[0] + lift + 0.5),
         [(x_left + col, row) for row, col in receivers],
@@ -138,12 +171,18 @@ def routing_figure(
         hoverinfo="skip",
         name="arrow heads",
     )
-    picked = outline_traces([(out_cell[0] + lift, out_cell[1])], name="dL/dy cell")
-    frame = outline_traces([(row, col + x_left) for row, col in window])
+    return [routes, heads]
+
+
+def routing_layout(extent, *, cell: float, grown: bool, title: str, heads) -> dict:
+    """The two grids' axes (square cells, row 0 on top) under a line of their names
+    (`heads`: (x, name) each), the height, and the least width holding cells `grown`
+    for their numbers. extent: (rows, columns) both grids span."""
+    total_rows, total_cols = extent
     header = style.ROUTING_HEADER_PX / cell  # in rows: one line over the grids
     top, bottom = -0.5 - header, total_rows - 0.4  # 0.1 of a row under the last
     margin = style.ROUTING_MARGIN
-    layout = dict(
+    return dict(
         xaxis=dict(
             visible=False,
             range=[-0.6, total_cols - 0.4],
@@ -160,7 +199,7 @@ def routing_figure(
         ),
         annotations=[
             dict(x=x, y=-0.5 - header / 2, text=f"<b>{name}</b>", showarrow=False)
-            for x, name in (((out_w - 1) / 2, "dL/dy"), (x_left + (width - 1) / 2, "sent to x"))
+            for x, name in heads
         ],
         **layouts.base_layout(
             title=title,
@@ -169,12 +208,7 @@ def routing_figure(
             # Cells grown for their numbers: the least width holding them (x spans 0.2 more).
             own_width=sizes.own_width((total_cols + 0.2) * cell, margin) if grown else None,
         ),
-        meta={
-            "twin": routing_twins(grad_output, sent, out_cell=out_cell, window=window, title=title)
-        },
     )
-    traces = [backdrop, gradient, received, routes, heads, *picked, *frame]
-    return go.Figure(data=traces, layout=layout)
 
 
 def routing_twins(grad_output, sent, *, out_cell, window, title: str) -> list[dict]:

@@ -20,7 +20,7 @@ from teaching.lesson.steps import STEP_COUNT, lesson_steps
 from teaching.lesson.steps_layer import LAYER_STEPS
 from teaching.numbers import DECIMALS, whole_units
 from ui.figures import grid as grids
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.sizes import drawn_width
 from ui.figures.style import HALF_PX, LECTURE_HALF_PX
 from ui.lesson.state import STATE, check, show_answer, walk
@@ -70,9 +70,9 @@ def example_view(step: Step, number: int, *, lecture: bool) -> None:
             grids.grid_figure,
             values=grid.values,
             title=grid.title,
-            kind=grid.kind,
-            overlay=grids.Overlay(marks=grid.marks),
-            width_px=HALF_PX,
+            options=grids.GridOptions(
+                kind=grid.kind, overlay=grids.Overlay(marks=grid.marks), width_px=HALF_PX
+            ),
         )
         for grid in step.example
     ]
@@ -101,12 +101,14 @@ def mosaic_of(maps: tuple[Grid, ...]) -> go.Figure:
         small_multiples,
         maps=[m.values for m in maps],
         titles=[m.title for m in maps],
-        kind=maps[0].kind,
-        marks=[list(m.marks) for m in maps],
-        most_columns=len(maps),
-        width_px=LECTURE_HALF_PX,
-        colour_bar=False,  # every number is written; its room goes to a third map
-        units=whole_units(np.stack([m.values for m in maps]), most_decimals=DECIMALS),
+        options=MosaicOptions(
+            kind=maps[0].kind,
+            marks=[list(m.marks) for m in maps],
+            most_columns=len(maps),
+            width_px=LECTURE_HALF_PX,
+            colour_bar=False,  # every number is written; its room goes to a third map
+            units=whole_units(np.stack([m.values for m in maps]), most_decimals=DECIMALS),
+        ),
     )
 
 

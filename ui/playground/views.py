@@ -13,7 +13,7 @@ from teaching.numbers import fmt
 from teaching.playground import text
 from teaching.playground.model import LayerStory
 from ui.figures.matrix import jacobian_figure
-from ui.figures.mosaic import small_multiples
+from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.playground import cache
 from ui.playground.state import STATE, load_preset
 from ui.shared.chart import cached, chart
@@ -88,7 +88,10 @@ def twin_view(story: LayerStory) -> None:
     for key, name, maps, kind, marks in pairs:
         titles = [f"{name}: this x", f"{name}: winners moved"]
         figure = cached(
-            small_multiples, maps=maps, titles=titles, kind=kind, marks=marks, most_columns=2
+            small_multiples,
+            maps=maps,
+            titles=titles,
+            options=MosaicOptions(kind=kind, marks=marks, most_columns=2),
         )
         chart(figure, key=STATE.twin_figure(key))
     st.markdown(text.twin_sentence(story, twin))
@@ -108,7 +111,10 @@ def tie_view(story: LayerStory) -> None:
     st.markdown(text.tie_lab_sentence(story))
     maps = [row.grad_x for row in rows] + [central]
     titles = [f"ties = {row.ties}" for row in rows] + ["central differences"]
-    chart(cached(small_multiples, maps=maps, titles=titles, most_columns=3), key=STATE.fig_ties)
+    chart(
+        cached(small_multiples, maps=maps, titles=titles, options=MosaicOptions(most_columns=3)),
+        key=STATE.fig_ties,
+    )
     table = pd.DataFrame(
         [
             {

@@ -42,15 +42,17 @@ def gradient_maps(story: LayerStory) -> tuple[np.ndarray, ...]:
     return story.grad_x, story.grad_output
 
 
-def gradient_map(values, *, title: str, story: LayerStory, **options):
+def gradient_map(values, *, title: str, story: LayerStory, clickable: bool = False):
     return cached(
         grids.grid_figure,
         values=values,
         title=title,
-        kind="gradient",
-        shared_range=gradient_maps(story),
-        width_px=map_width(),
-        **options,
+        options=grids.GridOptions(
+            kind="gradient",
+            shared_range=gradient_maps(story),
+            width_px=map_width(),
+            clickable=clickable,
+        ),
     )
 
 
@@ -106,8 +108,9 @@ def x_map(story: LayerStory, out_cell):
         grids.grid_figure,
         values=story.x,
         title="Input x",
-        overlay=input_overlay(story, out_cell, story.winner_cells()),
-        width_px=map_width(),
+        options=grids.GridOptions(
+            overlay=input_overlay(story, out_cell, story.winner_cells()), width_px=map_width()
+        ),
     )
 
 
@@ -117,9 +120,9 @@ def y_map(story: LayerStory, out_cell):
         grids.grid_figure,
         values=story.output,
         title="Output y",
-        overlay=grids.Overlay(window=(out_cell,)),
-        clickable=True,
-        width_px=map_width(),
+        options=grids.GridOptions(
+            overlay=grids.Overlay(window=(out_cell,)), clickable=True, width_px=map_width()
+        ),
     )
 
 
@@ -184,8 +187,7 @@ def coverage_map(story: LayerStory):
         grids.grid_figure,
         values=story.coverage,
         title="Windows reading each cell",
-        kind="count",
-        width_px=map_width(),
+        options=grids.GridOptions(kind="count", width_px=map_width()),
     )
 
 

@@ -78,15 +78,15 @@ def overlap_note(story: LayerStory) -> None:
         st.caption(OVERLAP_NOTE)
 
 
-def _figure(frames: MapFrames, step: int, *, lecture: bool, **options):
-    """The map of `frames` at `step`, built as the browser draws every other frame."""
+def _figure(frames: MapFrames, step: int, *, lecture: bool, values, **options):
+    """The map of `frames` at `step` (`values`: (H, W)), built as the browser draws
+    every other frame; `options`: the rest of its grid.GridOptions."""
     _, lines = frames.wrapped_titles(lecture=lecture)
     return cached(
         grids.grid_figure,
+        values=values,
         title=frames.titles[step],
-        width_px=frames.width_px,
-        title_lines=lines,
-        **options,
+        options=grids.GridOptions(width_px=frames.width_px, title_lines=lines, **options),
     )
 
 

@@ -97,13 +97,21 @@ def question_maps(x, grad_output, *, padding, mode) -> None:
     overlay = grids.Overlay(padding=padding, pad_label=pad_label(mode))
     figures = [
         (
-            cached(grids.grid_figure, values=x, title="x", overlay=overlay, width_px=HALF_PX),
+            cached(
+                grids.grid_figure,
+                values=x,
+                title="x",
+                options=grids.GridOptions(overlay=overlay, width_px=HALF_PX),
+            ),
             STATE.fig_x,
         )
     ]
     if grad_output is not None:
         gy = cached(
-            grids.grid_figure, values=grad_output, title="dL/dy", kind="gradient", width_px=HALF_PX
+            grids.grid_figure,
+            values=grad_output,
+            title="dL/dy",
+            options=grids.GridOptions(kind="gradient", width_px=HALF_PX),
         )
         figures.append((gy, STATE.fig_gy))
     widths = [figure.layout.width or HALF_PX for figure, _ in figures]

@@ -194,9 +194,7 @@ def pair_map(values, *, title: str, key: str, kind: str = "value", overlay=None)
         grids.grid_figure,
         values=values,
         title=title,
-        kind=kind,
-        overlay=overlay,
-        width_px=PHONE_PAIR_MAP_PX,
+        options=grids.GridOptions(kind=kind, overlay=overlay, width_px=PHONE_PAIR_MAP_PX),
     )
     chart(figure, key=key)
 
