@@ -51,8 +51,8 @@ def forward(x, config: PoolConfig, *, kernels: tuple[Kernel, ...] = KERNELS) -> 
     () forces the general path)."""
     planes = as_planes(x)
     geometry = plane_geometry(config, *planes.shape[1:])
-    step = "max_forward" if config.mode == "max" else "avg_forward"
-    kernel = choose(step, config, geometry, planes.shape[0], kernels=kernels)
+    operation = "max_forward" if config.mode == "max" else "avg_forward"
+    kernel = choose(operation, config, geometry, planes.shape[0], kernels=kernels)
     routing = None
     if kernel is None:
         output, argmax, routing = windows.route(planes, geometry, config)

@@ -120,23 +120,23 @@ def test_filled_after_the_last_window_is_dl_dx():
 
 
 def test_moving_the_winners_keeps_y_and_moves_the_gradient():
-    from teaching.playground.model import twin_settings
+    from teaching.playground.model import same_y_settings
 
     story = story_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream="seed")
-    twin = build_layer_story(twin_settings(story))
-    np.testing.assert_array_equal(twin.output, story.output)  # y = 3 either way
-    assert twin.x.tolist() == [[1, 0.5], [2, 3]]  # the 3 swapped with the last smaller cell
-    assert twin.grad_x.tolist() == [[0, 0], [0, 2.5]]
+    same_y = build_layer_story(same_y_settings(story))
+    np.testing.assert_array_equal(same_y.output, story.output)  # y = 3 either way
+    assert same_y.x.tolist() == [[1, 0.5], [2, 3]]  # the 3 swapped with the last smaller cell
+    assert same_y.grad_x.tolist() == [[0, 0], [0, 2.5]]
     assert story.grad_x.tolist() == [[0, 2.5], [0, 0]]
-    assert "differ in 2 cells" in text.twin_sentence(story, twin)
+    assert "differ in 2 cells" in text.same_y_sentence(story, same_y)
 
 
-def test_no_twin_where_windows_overlap_or_average():
-    from teaching.playground.model import twin_settings
+def test_no_same_y_input_where_windows_overlap_or_average():
+    from teaching.playground.model import same_y_settings
 
     overlapping = story_for(INTS, PoolConfig("max", 3, stride=1))
-    assert twin_settings(overlapping) is None and "overlap" in text.no_twin_reason(overlapping)
-    assert twin_settings(story_for(INTS, PoolConfig("avg", 2))) is None
+    assert same_y_settings(overlapping) is None and "overlap" in text.no_same_y_reason(overlapping)
+    assert same_y_settings(story_for(INTS, PoolConfig("avg", 2))) is None
 
 
 def test_the_ledger_comes_from_the_lessons_own_shares():

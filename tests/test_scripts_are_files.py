@@ -7,6 +7,7 @@ deploy/ or app.py."""
 
 from __future__ import annotations
 
+import ast
 import re
 
 from conftest import ROOT
@@ -55,3 +56,74 @@ def test_lecture_mode_sets_the_player_s_text_size():
     from ui.shared.lecture import LECTURE_CSS
 
     assert f"--lab-lecture-text: {LECTURE_TEXT_PX}px;" in LECTURE_CSS
+
+
+# -- CSS in Python strings: only where it is today, never in a new place -----------------
+
+# A rule (`selector { property: value; }`), a <style> element, or two declarations in a
+# row (`position: absolute; width: 1px;`), in a string the code builds (docstrings are
+# prose and left out; an f-string is read with its placeholders as "X").
+CSS_MARKS = re.compile(
+    r"<style|[\w\]\)*>-]\s*\{\{?\s*[\w-]+\s*:[^{};]*;|\b[a-z-]+:\s*[^;{}]+;\s*[a-z-]+:\s*[^;{}]+;"
+)
+# The modules that still write CSS in Python, most of it keyed per element (a
+# .st-key-<key> selector built from the page's state keys). The list only shrinks: new
+# CSS goes in a .css file read at import, as ui/shared/frames.css is.
+CSS_IN_PYTHON = {
+    "ui/class_mode/lecturer/views_join.py",
+    "ui/class_mode/lecturer/views_room.py",
+    "ui/class_mode/student/views.py",
+    "ui/figures/style.py",
+    "ui/shared/browser.py",
+    "ui/shared/chart.py",
+    "ui/shared/chrome.py",
+    "ui/shared/lecture.py",
+}
+
+
+def built_strings(tree: ast.AST):
+    """(line, text) of every string the module builds: docstrings left out, an f-string
+    whole (its placeholders as "X"), adjacent literals already joined by the parser."""
+    docstrings, parts = set(), set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+        if isinstance(node, ast.JoinedStr):
+            parts |= {id(value) for value in node.values}
+    for node in ast.walk(tree):
+        if id(node) in docstrings or id(node) in parts:
+            continue
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.lineno, node.value
+        elif isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
+            yield node.lineno, text
+
+
+def test_no_new_module_writes_css_in_a_python_string():
+    found = {}
+    for path in python_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        lines = [line for line, text in built_strings(tree) if CSS_MARKS.search(text)]
+        if lines:
+            found[path.relative_to(ROOT).as_posix()] = lines
+    new = {name: lines for name, lines in found.items() if name not in CSS_IN_PYTHON}
+    assert not new, f"CSS in a Python string (put it in a .css file): {new}"
+    gone = CSS_IN_PYTHON - set(found)
+    assert not gone, f"No CSS left in {sorted(gone)}: take it off CSS_IN_PYTHON"
+
+
+def test_the_css_rule_sees_what_it_looks_for():
+    for css in (
+        "<style>.x{}</style>",
+        ".st-key-X { display: none; }",
+        "[data-testid='stMain'] {{ padding-top: 3px; }}",
+        "position: absolute; width: 1px;",
+    ):
+        assert CSS_MARKS.search(css), css
+    for prose in ("Note: the map {shown} holds one number.", "a: b", "Layer: max 2×2; stride 2"):
+        assert not CSS_MARKS.search(prose), prose
+    strings = dict(built_strings(ast.parse('"""a { b: c; }"""\nX = f"p {{ q: {1}px; }}"\n')))
+    assert strings == {2: "p { q: Xpx; }"}

@@ -160,15 +160,15 @@ def test_the_matrix_sentence_says_where_y_equals_j_x(story):
         assert said in sentence
 
 
-def test_the_twin_sentence_counts_the_cells_that_differ():
-    from teaching.playground.model import twin_settings
+def test_the_same_y_sentence_counts_the_cells_that_differ():
+    from teaching.playground.model import same_y_settings
 
     for upstream in (2.5, -1.0, 0.0):
         story = story_for([[1, 3], [2, 0.5]], PoolConfig("max", 2), upstream)
-        twin = build_layer_story(twin_settings(story))
-        differ = int((story.grad_x != twin.grad_x).sum())
-        sentence = text.twin_sentence(story, twin)
-        assert np.array_equal(story.output, twin.output) and "the same y" in sentence
+        same_y = build_layer_story(same_y_settings(story))
+        differ = int((story.grad_x != same_y.grad_x).sum())
+        sentence = text.same_y_sentence(story, same_y)
+        assert np.array_equal(story.output, same_y.output) and "the same y" in sentence
         if differ:
             assert f"differ in {differ} cells" in sentence
         else:

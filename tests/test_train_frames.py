@@ -138,7 +138,7 @@ def test_the_kernels_of_every_frame_share_one_layout_fitted_over_the_run():
 
 
 def test_blocks_grow_by_twenty_in_one_stream_up_to_two_hundred(monkeypatch):
-    monkeypatch.setattr(st, "session_state", {batch_state.STATE.steps: 5})  # the link's
+    monkeypatch.setattr(st, "session_state", {batch_state.STATE.train_steps: 5})  # the link's
     chosen = settings()
     stream = stream_id(chosen, DESK)
     assert stream == stream_id(settings(steps=35), DESK)  # the step is not the run
@@ -159,9 +159,9 @@ def test_blocks_grow_by_twenty_in_one_stream_up_to_two_hundred(monkeypatch):
 
 
 def test_a_link_to_a_step_starts_its_first_block_twenty_past_it(monkeypatch):
-    monkeypatch.setattr(st, "session_state", {batch_state.STATE.steps: 150})
+    monkeypatch.setattr(st, "session_state", {batch_state.STATE.train_steps: 150})
     assert batch_state.train_frames_wanted("run") == 150 + BLOCK
-    st.session_state[batch_state.STATE.steps] = 195
+    st.session_state[batch_state.STATE.train_steps] = 195
     assert batch_state.train_frames_wanted("another run") == STEPS_MAX
     batch_state.on_train_moved(250)
-    assert st.session_state[batch_state.STATE.steps] == STEPS_MAX
+    assert st.session_state[batch_state.STATE.train_steps] == STEPS_MAX

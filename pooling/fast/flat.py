@@ -53,11 +53,11 @@ def flat_plan(geometry: PlaneGeometry) -> FlatPlan:
 def _window_starts(flat: np.ndarray, planes: int, plan: FlatPlan) -> np.ndarray:
     """(P, OH, OW) view of `flat` (one value per padded cell) at each window's start."""
     height, width = plan.padded_shape
-    step = flat.itemsize
+    item_bytes = flat.itemsize
     return as_strided(
         flat,
         shape=(planes, *plan.taps.output_shape),
-        strides=(height * width * step, width * step, step),
+        strides=(height * width * item_bytes, width * item_bytes, item_bytes),
         writeable=False,
     )
 
@@ -92,11 +92,11 @@ def _winners(flat: np.ndarray, best: np.ndarray, plan: FlatPlan, ties: str) -> n
     last = ties == "last"
     chosen = np.full(length, 0 if last else taps - 1, dtype=tap_type)
     equal = np.empty(length, dtype=bool)
-    step = np.empty(length, dtype=tap_type)
+    scratch = np.empty(length, dtype=tap_type)
     keep = "largest" if last else "smallest"
     for tap in range(taps):
         np.equal(flat[shifts[tap] : shifts[tap] + length], best, out=equal)
-        keep_tap(chosen, equal, tap, keep=keep, taps=taps, step=step)
+        keep_tap(chosen, equal, tap, keep=keep, taps=taps, scratch=scratch)
     return chosen
 
 

@@ -29,7 +29,7 @@ from pooling.geometry import PlaneGeometry
 MaxForward = Callable[[np.ndarray, PlaneGeometry, str, np.ndarray, np.ndarray], None]
 AvgForward = Callable[[np.ndarray, PlaneGeometry, np.ndarray], None]
 AvgBackward = Callable[[np.ndarray, PlaneGeometry, np.ndarray], None]
-STEPS = ("max_forward", "avg_forward", "avg_backward")
+OPERATIONS = ("max_forward", "avg_forward", "avg_backward")
 SCANNED_TIES = frozenset({"first", "last"})  # the rules one winner per window can honour
 
 
@@ -58,11 +58,13 @@ class Kernel:
             mode for mode in ("max", "avg") if getattr(self, f"{mode}_forward") is not None
         )
 
-    def takes(self, step: str, config: PoolConfig, geometry: PlaneGeometry, planes: int) -> bool:
-        """Whether it computes `step` (one of STEPS) for this layer on `planes` planes.
+    def takes(
+        self, operation: str, config: PoolConfig, geometry: PlaneGeometry, planes: int
+    ) -> bool:
+        """Whether it computes `operation` (one of OPERATIONS) for this layer on `planes` planes.
         Adaptive windows vary in size: no fast kernel takes them."""
-        if getattr(self, step) is None or config.adaptive:
+        if getattr(self, operation) is None or config.adaptive:
             return False
-        if step == "max_forward" and config.ties not in self.ties:
+        if operation == "max_forward" and config.ties not in self.ties:
             return False
         return self.applies(geometry, planes)

@@ -101,8 +101,8 @@ def max_forward(planes, geometry: PlaneGeometry, ties: str, output, argmax) -> N
 
 def _at(flat: np.ndarray, *, shape, strides) -> np.ndarray:
     """(P, OH, OW) read-only view of `flat` at each window's start (strides in items)."""
-    step = flat.itemsize
-    return as_strided(flat, shape=shape, strides=[s * step for s in strides], writeable=False)
+    item_bytes = flat.itemsize
+    return as_strided(flat, shape=shape, strides=[s * item_bytes for s in strides], writeable=False)
 
 
 KERNEL = Kernel("phases", applies, max_forward=max_forward)

@@ -30,17 +30,17 @@ KERNELS: tuple[Kernel, ...] = (
 
 
 def choose(
-    step: str,
+    operation: str,
     config: PoolConfig,
     geometry: PlaneGeometry,
     planes: int,
     *,
     kernels: tuple[Kernel, ...] = KERNELS,
 ) -> Kernel | None:
-    """The first of `kernels` that computes `step` ("max_forward", "avg_forward" or
+    """The first of `kernels` that computes `operation` ("max_forward", "avg_forward" or
     "avg_backward") for this layer on `planes` planes; None: the general path's turn."""
     for kernel in kernels:
-        if kernel.takes(step, config, geometry, planes):
+        if kernel.takes(operation, config, geometry, planes):
             return kernel
     return None
 

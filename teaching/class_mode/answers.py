@@ -16,7 +16,7 @@ import numpy as np
 
 from teaching.class_mode.questions import Question
 from teaching.class_mode.tally import Tally
-from teaching.exercises.replies import shown
+from teaching.exercises.replies import written_answer
 from teaching.numbers import fmt, plural
 from teaching.words import WRONG_LEGEND
 
@@ -61,7 +61,7 @@ def right_sentence(tally: Tally) -> str:
 def _mistake_line(question: Question, answer, count: int, how: str) -> str:
     if question.kind == "cells":
         return f"{plural(count, 'answer')}: the cells you get if you {how}."
-    given = shown(question.problem, answer)
+    given = written_answer(question.problem, answer)
     return f"{plural(count, 'answer')} gave {given}: what you get if you {how}."
 
 
@@ -108,7 +108,11 @@ def shift_lines(question: Question, first: Tally, second: Tally) -> list[str]:
     rows.sort(key=lambda row: -row[0])
     lines = []
     for _, before, after, wrong in rows[:MOST_NAMED]:
-        what = "the cells" if question.kind == "cells" else shown(question.problem, wrong.answer)
+        what = (
+            "the cells"
+            if question.kind == "cells"
+            else written_answer(question.problem, wrong.answer)
+        )
         lines.append(f"{what}, what you get if you {wrong.how_all}: {before} → {after}.")
     listed = [(before, after) for _, before, after, _ in rows[:MOST_NAMED]]
     rest_before = first.count - first.right - sum(before for before, _ in listed)
@@ -166,7 +170,7 @@ def bar_label(question: Question, answer) -> str:
     """An answer under its bar: 'H × W', or a number to 2 decimals (the answers'
     tolerance: two answers within it count as one)."""
     if question.kind == "size":
-        return shown(question.problem, answer)
+        return written_answer(question.problem, answer)
     return fmt(float(answer), 2)
 
 

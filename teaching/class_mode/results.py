@@ -20,7 +20,7 @@ from teaching.class_mode.answers import percent
 from teaching.class_mode.lecturer import question_words
 from teaching.class_mode.questions import Question
 from teaching.class_mode.tally import Tally, tally
-from teaching.exercises.replies import shown
+from teaching.exercises.replies import written_answer
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def wrong_words(question: Question, wrong) -> str:
     number and what gives it."""
     if question.kind == "cells":
         return f"the cells you get if you {wrong.how_all}"
-    return f"{shown(question.problem, wrong.answer)}, what you get if you {wrong.how_all}"
+    return f"{written_answer(question.problem, wrong.answer)}, what you get if you {wrong.how_all}"
 
 
 def wrong_counts(question: Question, first: Tally, second: Tally | None) -> list[WrongCount]:

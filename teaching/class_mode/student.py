@@ -22,8 +22,8 @@ from teaching.exercises.replies import (
     cells_reply,
     mistake_sentence,
     quantity,
-    shown,
     typed_reply,
+    written_answer,
 )
 from teaching.layer_words import layer_words, upstream_words
 from teaching.numbers import fmt
@@ -88,7 +88,7 @@ def answer_text(problem: Problem, answer) -> str:
     """A saved answer as the page writes it: cells, a number, or 'H × W'."""
     if problem.kind == "cells":
         return cells_text(answer)
-    return shown(problem, answer)
+    return written_answer(problem, answer)
 
 
 def box_text(problem: Problem, answer) -> tuple[str, ...]:
@@ -110,9 +110,8 @@ def revealed_reply(question: Question, answer) -> Reply:
             count = len(problem.answer)
             cells = "the cell that receives" if count == 1 else f"the {count} cells that receive"
             return Reply(False, f"You did not answer. Framed on x: {cells} gradient.")
-        return Reply(
-            False, f"You did not answer: {quantity(problem)} is {shown(problem, problem.answer)}."
-        )
+        right = written_answer(problem, problem.answer)
+        return Reply(False, f"You did not answer: {quantity(problem)} is {right}.")
     if problem.kind == "cells":
         reply = cells_reply(problem, frozenset(answer))
     else:

@@ -38,7 +38,7 @@ def quantity(problem: Problem) -> str:
     return f"dL/dx at ({r}, {c})" if problem.kind == "value" else f"dL/db at ({r}, {c})"
 
 
-def shown(problem: Problem, answer) -> str:
+def written_answer(problem: Problem, answer) -> str:
     """An answer as the reply writes it: 'H × W', a whole number or up to 4 decimals."""
     if problem.kind == "size":
         return f"{answer[0]} × {answer[1]}"
@@ -48,7 +48,7 @@ def shown(problem: Problem, answer) -> str:
 
 
 def about(problem: Problem, given) -> str:
-    """' is' where `shown` writes the answer exactly, ' is about' where it rounds it."""
+    """' is' where `written_answer` writes the answer exactly, ' is about' where it rounds it."""
     if problem.kind == "size" or (problem.kind == "batch" and problem.asks_count):
         return " is"
     value = float(given)
@@ -57,7 +57,11 @@ def about(problem: Problem, given) -> str:
 
 def typed_reply(problem: Problem, given) -> Reply:
     """The reply to a typed answer `given` (a number, a whole number or (H, W))."""
-    typed, answer, asked = shown(problem, given), shown(problem, problem.answer), quantity(problem)
+    typed, answer, asked = (
+        written_answer(problem, given),
+        written_answer(problem, problem.answer),
+        quantity(problem),
+    )
     if same_answer(problem, given, problem.answer):
         if typed == answer:
             return Reply(True, f"Right: {asked} is {answer}.")
@@ -78,7 +82,7 @@ def typed_reply(problem: Problem, given) -> Reply:
 def mistake_sentence(problem: Problem, given, *, how: str, truth: str) -> str:
     """The wrong answer `given` named by what the mistake does (`how`, after "what you
     get if you") and what is true instead (`truth`): one sentence."""
-    lead = "Your picks are" if problem.kind == "cells" else f"{shown(problem, given)} is"
+    lead = "Your picks are" if problem.kind == "cells" else f"{written_answer(problem, given)} is"
     return f"{lead} what you get if you {how}: {truth}."
 
 

@@ -238,23 +238,23 @@ def moved_winners(story: LayerStory) -> np.ndarray | None:
     window with a smaller cell to swap with."""
     if story.config.mode != "max" or story.coverage.max() > 1:
         return None
-    twin = np.array(story.x)
+    moved_x = np.array(story.x)
     moved = False
     for out_cell in np.ndindex(*story.output_shape):
         winner = story.receivers(out_cell)[0]
         smaller = [
-            c for c in story.window_cells(out_cell, real_only=True) if twin[c] < twin[winner]
+            c for c in story.window_cells(out_cell, real_only=True) if moved_x[c] < moved_x[winner]
         ]
         if smaller:
             swap = smaller[-1]
-            twin[winner], twin[swap] = twin[swap], twin[winner]
+            moved_x[winner], moved_x[swap] = moved_x[swap], moved_x[winner]
             moved = True
-    return twin if moved else None
+    return moved_x if moved else None
 
 
-def twin_settings(story: LayerStory) -> LayerSettings | None:
+def same_y_settings(story: LayerStory) -> LayerSettings | None:
     """The settings of `moved_winners(story)`: the same layer and the same dL/dy."""
-    twin = moved_winners(story)
-    if twin is None:
+    moved_x = moved_winners(story)
+    if moved_x is None:
         return None
-    return LayerSettings(twin, story.config, "custom", 0, np.array(story.grad_output))
+    return LayerSettings(moved_x, story.config, "custom", 0, np.array(story.grad_output))

@@ -258,10 +258,10 @@ def transpose_formula(matrix, grad_output, grad_x) -> str:
     )
 
 
-def twin_sentence(story: LayerStory, twin: LayerStory) -> str:
+def same_y_sentence(story: LayerStory, same_y: LayerStory) -> str:
     """Why the forward pass must keep the winners, with the two stories' numbers."""
-    differ = int((story.grad_x != twin.grad_x).sum())
-    same = "the same y, cell for cell" if (story.output == twin.output).all() else "another y"
+    differ = int((story.grad_x != same_y.grad_x).sum())
+    same = "the same y, cell for cell" if (story.output == same_y.output).all() else "another y"
     keep = (
         "So the forward pass keeps each window's winner (PyTorch keeps its index, the "
         "argmax) for the backward pass to route by."
@@ -277,7 +277,7 @@ def twin_sentence(story: LayerStory, twin: LayerStory) -> str:
     )
 
 
-def no_twin_reason(story: LayerStory) -> str:
+def no_same_y_reason(story: LayerStory) -> str:
     """Why max pooling's winners cannot be moved here without changing y."""
     if story.config.mode != "max":
         return (

@@ -30,7 +30,7 @@ from ui.batch.views_examples import per_example_view
 from ui.batch.views_one_call import one_call_view
 from ui.batch.views_pair import pair_view
 from ui.batch.views_parameters import parameters_view
-from ui.batch.views_step import step_view
+from ui.batch.views_step import step_through_view
 from ui.batch.views_training import training_view, worked_example_view
 from ui.batch.views_winners import winners_view
 from ui.shared import browser
@@ -54,7 +54,7 @@ def settings_from_state() -> BatchSettings:
         network=network,
         reduction=state[STATE.reduction],
         learning_rate=state[STATE.rate],
-        steps=STATE.steps_taken(),
+        steps=STATE.train_steps_taken(),
         edits=edits(),
     )
 
@@ -106,7 +106,7 @@ def own_notebook(story: BatchStory) -> None:
 TAB_VIEWS = {
     "pair": pair_view,
     "examples": per_example_view,
-    "step": step_view,
+    "step": step_through_view,
     "winners": winners_view,
     "result": result_and_checks,
     "training": training_view,

@@ -16,8 +16,7 @@ from pooling.batch import REDUCTIONS
 from teaching.batch.data import BATCH_MAX, SOURCES, Edits, Source
 from teaching.batch.storage import from_stored, to_stored
 from teaching.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapshot, write_flag
-from ui.batch.train_frames import BLOCK
-from ui.batch.train_frames import STEPS_MAX as TRAIN_STEPS_MAX
+from ui.batch.train_frames import BLOCK, STEPS_MAX
 from ui.shared import browser
 from ui.shared.controls import PoolControls
 from ui.shared.lecture import with_lecture
@@ -44,7 +43,7 @@ class BatchState:
     seed's in links.py, its own here), and typed reads of its state."""
 
     BATCH_MAX: ClassVar[int] = BATCH_MAX  # examples in a batch (teaching.batch.data)
-    STEPS_MAX: ClassVar[int] = TRAIN_STEPS_MAX  # training steps the page takes
+    TRAIN_STEPS_MAX: ClassVar[int] = STEPS_MAX  # training steps the page takes
     KERNELS_MAX: ClassVar[int] = 4  # convolution kernels (feature maps)
     KERNEL_SIZE_MAX: ClassVar[int] = 5  # a kernel's height and width
     SCREENS_MAX: ClassVar[int] = 12  # screens of one tab in lecture mode
@@ -59,7 +58,7 @@ class BatchState:
     relu: str = f"{P}_relu"
     reduction: str = f"{P}_reduction"
     rate: str = f"{P}_lr"
-    steps: str = f"{P}_steps"  # training steps taken
+    train_steps: str = f"{P}_steps"  # training steps taken
     example: str = f"{P}_example"  # the example stepped to (and edited)
     feature: str = f"{P}_feature"  # the kernel whose maps are shown
     examples_page: str = f"{P}_examples_page"  # Per example's page: (first, past the last)
@@ -131,7 +130,7 @@ class BatchState:
             Field(self.relu, "relu", True, flag, write_flag),
             Field(self.reduction, "red", "mean", one_of(REDUCTIONS)),
             Field(self.rate, "lr", 0.1, parse_rate),
-            Field(self.steps, "steps", 0, int_in(0, self.STEPS_MAX)),
+            Field(self.train_steps, "steps", 0, int_in(0, self.TRAIN_STEPS_MAX)),
             Field(self.example, "ex", 0, int_in(0, self.BATCH_MAX - 1)),
             Field(self.feature, "map", 0, int_in(0, self.KERNELS_MAX - 1)),
             Field(self.tab, "tab", TABS["pair"], *label_in(TABS)),
@@ -141,8 +140,8 @@ class BatchState:
     def chosen_source(self) -> Source:
         return st.session_state[self.source]
 
-    def steps_taken(self) -> int:
-        return st.session_state[self.steps]
+    def train_steps_taken(self) -> int:
+        return st.session_state[self.train_steps]
 
     def example_shown(self) -> int:
         return st.session_state[self.example]
@@ -171,7 +170,7 @@ def train_frames_wanted(stream: str) -> int:
     state = st.session_state
     kept_stream, upto = state.get(STATE.train_upto) or (None, 0)
     if kept_stream != stream:
-        upto = min(STATE.STEPS_MAX, STATE.steps_taken() + BLOCK)
+        upto = min(STATE.TRAIN_STEPS_MAX, STATE.train_steps_taken() + BLOCK)
         state[STATE.train_upto] = (stream, upto)
     return upto
 
@@ -181,12 +180,12 @@ def on_train_more(stream: str, count: int) -> None:
     state = st.session_state
     kept_stream, upto = state.get(STATE.train_upto) or (None, 0)
     if kept_stream == stream:
-        state[STATE.train_upto] = (stream, min(STATE.STEPS_MAX, max(upto, count - 1 + BLOCK)))
+        state[STATE.train_upto] = (stream, min(STATE.TRAIN_STEPS_MAX, max(upto, count - 1 + BLOCK)))
 
 
 def on_train_moved(position: int) -> None:
     """The browser's training player stopped at `position` steps taken."""
-    st.session_state[STATE.steps] = min(max(position, 0), STATE.STEPS_MAX)
+    st.session_state[STATE.train_steps] = min(max(position, 0), STATE.TRAIN_STEPS_MAX)
 
 
 def init_state() -> None:

@@ -31,7 +31,7 @@ from ui.figures.mosaic import (
 
 BLOCK = 20  # steps a block adds
 AHEAD = 10  # frames before the last the browser asks for the next block (2.5 s of Play)
-STEPS_MAX = 200  # the page's limit (state.BatchState.STEPS_MAX)
+STEPS_MAX = 200  # the page's limit (state.BatchState.TRAIN_STEPS_MAX)
 LOSS_TITLE = "Loss after each step"
 LOSS_X = "step"  # the loss curve's x axis
 LOSS_TRACE = "loss"  # the curve's trace: line_figure names it after its y title

@@ -47,7 +47,7 @@ def pair_view(story: BatchStory) -> None:
 
 
 def intro(pair: PairStory) -> str:
-    taken = STATE.steps_taken()
+    taken = STATE.train_steps_taken()
     weights = "the weights before any step" if taken == 0 else f"the weights after {taken} steps"
     combined = "averaged" if pair.reduction == "mean" else "added up"
     return (

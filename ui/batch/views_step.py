@@ -50,7 +50,7 @@ def chart_keys() -> dict[str, str]:
     }
 
 
-def step_view(story: BatchStory) -> None:
+def step_through_view(story: BatchStory) -> None:
     feature = STATE.feature_shown()
     lecture = lecture_on()
     keys = chart_keys()

@@ -75,7 +75,7 @@ JUMPS = (
         "to": 0,
     },
 )
-STEPS_LINK = next(f.url for f in FIELDS if f.key == STATE.steps)
+STEPS_LINK = next(f.url for f in FIELDS if f.key == STATE.train_steps)
 CHARTS = (STATE.fig_loss, STATE.fig_trained_kernels)
 
 
@@ -139,10 +139,10 @@ def step_shown(block: TrainingBlock) -> int:
     """The step the link asks for, or the run's last finite one if it diverged before:
     the link is told so."""
     last = len(block.states) - 1
-    if STATE.steps_taken() > last:
-        st.session_state[STATE.steps] = last
+    if STATE.train_steps_taken() > last:
+        st.session_state[STATE.train_steps] = last
         publish()
-    return STATE.steps_taken()
+    return STATE.train_steps_taken()
 
 
 def training_figures(block: TrainingBlock, step: int, look: KernelLook) -> tuple:

@@ -1,6 +1,7 @@
 """Figures, built without Streamlit: the builders (grid, mosaic, routing, matrix,
-curves, class_answers, answer_marks) return `go.Figure`; frame_data returns what a
-map changes from frame to frame (plain dicts, for the frame player); the other
+curves, class_answers, answer_marks) return `go.Figure` (grid and mosaic take their
+options as one frozen dataclass, GridOptions and MosaicOptions); frame_data returns
+what a map changes from frame to frame (plain dicts, for the frame player); the other
 modules hold what the builders share.
 
 style: the one visual config (every colour, light and dark, every size, margin and

@@ -31,7 +31,7 @@ class LessonState:
     step: str = f"{P}_step"  # the step on screen, 1..STEP_COUNT
     answers: str = f"{P}_answers"  # {step: the first choice checked}
     checked: str = f"{P}_checked"  # {step: the choice last checked}: its verdict is shown
-    shown: str = f"{P}_shown"  # {step}: answers revealed without a choice
+    reveals: str = f"{P}_reveals"  # {step}: answers revealed without a choice
     part: str = f"{P}_part"  # lecture mode: the part of the answer on screen, from 0
     answer: str = f"{P}_answer"  # the box the answer is shown in
     heading: str = f"{P}_heading"  # the box of the step's title, a heading
@@ -64,7 +64,7 @@ class LessonState:
         return st.session_state[self.answers]
 
     def revealed(self) -> set[int]:
-        return st.session_state[self.shown]
+        return st.session_state[self.reveals]
 
     def checked_choice(self, step: int) -> int | None:
         """The choice last checked on step `step` (a stored answer counts), or None."""
@@ -82,19 +82,19 @@ FIELDS = STATE.fields
 def init_state() -> None:
     """The link's step (read once), then, once per session, the answers the browser
     kept: they come back, the link still says which step is shown."""
-    fresh = {STATE.answers: {}, STATE.checked: {}, STATE.shown: set(), STATE.part: 0}
+    fresh = {STATE.answers: {}, STATE.checked: {}, STATE.reveals: set(), STATE.part: 0}
     start_page_state(STATE.page, FIELDS, fresh)
     stored = browser.recalled(P)
     if stored is not None:
         restore(*from_stored(stored, lesson_steps()))
 
 
-def restore(answers: dict[int, int], shown: set[int]) -> None:
+def restore(answers: dict[int, int], revealed: set[int]) -> None:
     """Stored answers under this session's (its first choices win); a question on
     screen still unanswered shows its stored choice (set before it is drawn)."""
     state = st.session_state
     state[STATE.answers] = {**answers, **state[STATE.answers]}
-    state[STATE.shown] = state[STATE.shown] | shown
+    state[STATE.reveals] = state[STATE.reveals] | revealed
     for number, choice in state[STATE.answers].items():
         if state.get(STATE.pick(number)) is None:
             state[STATE.pick(number)] = choice

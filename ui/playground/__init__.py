@@ -25,7 +25,7 @@ from ui.playground.state import STATE, TABS, clamp_picks, init_state, publish
 from ui.playground.views import ledger_view, matrix_view, tie_view
 from ui.playground.views_passes import forward_backward_view
 from ui.playground.views_share import share_view
-from ui.playground.views_step import step_view
+from ui.playground.views_step import step_through_view
 from ui.shared import browser
 from ui.shared.lecture import folded_in_lecture
 from ui.shared.state import show_notices
@@ -33,7 +33,7 @@ from ui.shared.tabs import open_tab_only
 
 TAB_VIEWS = {
     "forward": forward_backward_view,
-    "step": step_view,
+    "step": step_through_view,
     "ledger": ledger_view,
     "matrix": matrix_view,
     "ties": tie_view,

@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 
 from teaching.playground.code import numpy_snippet, torch_snippet
-from teaching.playground.model import LayerSettings, LayerStory, build_layer_story, twin_settings
+from teaching.playground.model import LayerSettings, LayerStory, build_layer_story, same_y_settings
 from teaching.playground.ties import TieRow, tie_lab
 from ui.playground.step_frames import StepMaps, frames_data, step_maps
 from ui.shared.frame_player import FrameSpec, FrameWords
@@ -29,9 +29,9 @@ def story(settings: LayerSettings) -> LayerStory:
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def twin(settings: LayerSettings) -> LayerStory | None:
+def same_y_story(settings: LayerSettings) -> LayerStory | None:
     """The same-y, different-winner story of `story(settings)`, or None."""
-    moved = twin_settings(story(settings))
+    moved = same_y_settings(story(settings))
     return None if moved is None else story(moved)
 
 

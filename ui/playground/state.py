@@ -100,9 +100,9 @@ class PlaygroundState:
     def preset_button(self, name: str) -> str:
         return f"{P}_preset_{name}"
 
-    def twin_figure(self, name: str) -> str:
-        """The twin view's maps: name is "x", "y" or "dldx"."""
-        return f"{P}_fig_twin_{name}"
+    def same_y_figure(self, name: str) -> str:
+        """The same-y view's maps: name is "x", "y" or "dldx"."""
+        return f"{P}_fig_same_y_{name}"
 
     def csv_button(self, name: str) -> str:
         return f"{P}_csv_{name}"

@@ -67,23 +67,23 @@ def matrix_view(story: LayerStory) -> None:
     chart(figure, key=STATE.fig_jacobian, scroll=STATE.jacobian_box)
     if matrix.shape[0] <= SMALL_PRODUCT[0] and matrix.shape[1] <= SMALL_PRODUCT[1]:
         st.latex(text.transpose_formula(matrix, story.grad_output.ravel(), story.transpose_product))
-    twin_view(story)
+    same_y_view(story)
 
 
-def twin_view(story: LayerStory) -> None:
+def same_y_view(story: LayerStory) -> None:
     """Same y, different winner: J depends on x, not on y (max pooling only: an
     average window has no winner to move)."""
     if story.config.mode != "max":
         return
     st.markdown("**Same y, different winner**")
-    twin = cache.twin(story.settings)
-    if twin is None:
-        st.info(text.no_twin_reason(story))
+    same_y = cache.same_y_story(story.settings)
+    if same_y is None:
+        st.info(text.no_same_y_reason(story))
         return
     pairs = [
-        ("x", "x", [story.x, twin.x], "value", [story.winner_cells(), twin.winner_cells()]),
-        ("y", "y", [story.output, twin.output], "value", None),
-        ("dldx", "dL/dx", [story.grad_x, twin.grad_x], "gradient", None),
+        ("x", "x", [story.x, same_y.x], "value", [story.winner_cells(), same_y.winner_cells()]),
+        ("y", "y", [story.output, same_y.output], "value", None),
+        ("dldx", "dL/dx", [story.grad_x, same_y.grad_x], "gradient", None),
     ]
     for key, name, maps, kind, marks in pairs:
         titles = [f"{name}: this x", f"{name}: winners moved"]
@@ -93,8 +93,8 @@ def twin_view(story: LayerStory) -> None:
             titles=titles,
             options=MosaicOptions(kind=kind, marks=marks, most_columns=2),
         )
-        chart(figure, key=STATE.twin_figure(key))
-    st.markdown(text.twin_sentence(story, twin))
+        chart(figure, key=STATE.same_y_figure(key))
+    st.markdown(text.same_y_sentence(story, same_y))
 
 
 def tie_view(story: LayerStory) -> None:

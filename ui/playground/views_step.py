@@ -40,7 +40,7 @@ OVERLAP_NOTE = (
 STEP_LINK = next(f.url for f in FIELDS if f.key == STATE.step)
 
 
-def step_view(story: LayerStory) -> None:
+def step_through_view(story: LayerStory) -> None:
     lecture = lecture_on()
     keys = {"x": STATE.fig_step_x, "gx": STATE.fig_step_gx}
     if not lecture:

@@ -2,8 +2,8 @@
 seeded exercise, or the Playground's layer a link brought), then run it on the
 projector: the join code, the QR code and the link; the class's answers live; reveal,
 vote again, a new question, end. What it computes: teaching/class_mode/lecturer.py (the
-keys kept, the join link, the question in words) and answers.py (what the projector
-says about the answers, the bars). Here: qr:
+keys kept, the join link, the question in words) and projector.py (a round's whole
+screen, in one call: its sentences from answers.py, the charts' contents). Here: qr:
 the QR code (segno); state: its keys, the link, the keys this browser keeps; actions:
 the buttons; live: the room read for a run; views (the chooser, the opening and
 recovery screens), views_join (the join panel and who is in), views_room (the room

@@ -7,11 +7,13 @@ state fits a 1280x720 projector, in lecture mode or not."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
 from rooms import store
-from teaching.class_mode.projector import AnswerBars, RoundScreen, ShareMap, round_screen
+from teaching.class_mode.projector import RoundScreen, ShareMap, round_screen
 from teaching.class_mode.tally import Tally
 from ui.class_mode.lecturer import actions
 from ui.class_mode.lecturer.live import RoundView, door, pulse, round_view
@@ -63,12 +65,12 @@ def room_view(code: str, current) -> None:
     # Every read before the first element: a read that fails then leaves nothing
     # drawn (a keyed row, say) that the page's sentence about the failure would
     # draw again.
-    shown = round_view(code, current.round_number) if current.round_number else None
-    first = first_vote(code, shown, state=current.state)
+    view = round_view(code, current.round_number) if current.round_number else None
+    first = first_vote(code, view, state=current.state)
     locked = door(code).locked
-    screen = on_screen(shown, first, state=current.state)
-    if shown is not None:
-        adopt_layer(shown.question)
+    screen = on_screen(view, first, state=current.state)
+    if view is not None:
+        adopt_layer(view.question)
     st.html(ROOM_SCREEN_CSS if lecture_on() else ROOM_SCREEN_CSS + DESK_TOP_CSS)
     row = st.container(horizontal=True, gap="medium", wrap=False, key=STATE.room_row)
     left = row.container(width=join_panel_px(code), key=STATE.join_column)
@@ -78,14 +80,14 @@ def room_view(code: str, current) -> None:
         door_panel(code, locked)
         keys_button(code)
     with right:
-        if st.session_state[STATE.choosing] or shown is None:
+        if st.session_state[STATE.choosing] or view is None:
             browser.announce_change(ROOM_NEWS, CHOOSING, if_silent=True)
-            new_question(code, can_cancel=shown is not None)
+            new_question(code, can_cancel=view is not None)
         else:
             row = question_header(screen)
-            controls(row, code, shown, state=current.state)
-            answers_view(code, shown, screen, state=current.state)
-    if current.state != "open" or shown is None or st.session_state[STATE.choosing]:
+            controls(row, code, view, state=current.state)
+            answers_view(code, view, screen, state=current.state)
+    if current.state != "open" or view is None or st.session_state[STATE.choosing]:
         watch(code, drawn_as(current))
 
 
@@ -98,15 +100,15 @@ def new_question(code: str, *, can_cancel: bool) -> None:
     layer_maps(layer)
 
 
-def on_screen(shown: RoundView | None, first: RoundView | None, *, state: str):
+def on_screen(view: RoundView | None, first: RoundView | None, *, state: str):
     """The round's screen, from teaching's one call (None: no round yet)."""
-    if shown is None:
+    if view is None:
         return None
     return round_screen(
-        shown.question,
-        shown.tally,
-        number=shown.round.number,
-        vote=shown.round.vote,
+        view.question,
+        view.tally,
+        number=view.round.number,
+        vote=view.round.vote,
         state=state,
         first=first.tally if first is not None else None,
     )
@@ -125,7 +127,7 @@ def question_header(screen: RoundScreen):
     return st.container(horizontal=True, gap="small")
 
 
-def controls(row, code: str, shown: RoundView, *, state: str) -> None:
+def controls(row, code: str, view: RoundView, *, state: str) -> None:
     """The buttons the round's state allows, in `row`, the most likely next one first,
     the results, the room's end and the Maps toggle (the question's maps in the
     answers' place)."""
@@ -145,7 +147,7 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
             on_click=actions.reveal,
             args=(code,),
         )
-    if state in ("closed", "revealed") and shown.round.vote == 1:
+    if state in ("closed", "revealed") and view.round.vote == 1:
         row.button(
             "Discuss and vote again",
             key=STATE.vote_again_button,
@@ -164,7 +166,7 @@ def controls(row, code: str, shown: RoundView, *, state: str) -> None:
             on_click=actions.end_room,
             args=(code,),
         )
-    if shown.question.kind != "size":
+    if view.question.kind != "size":
         row.toggle("Maps", key=STATE.maps_on)  # x and dL/dy in the answers' place
 
 
@@ -173,28 +175,28 @@ def drawn_as(current) -> tuple:
     return current.round_number, current.state, current.ended
 
 
-def first_vote(code: str, shown: RoundView | None, *, state: str) -> RoundView | None:
+def first_vote(code: str, view: RoundView | None, *, state: str) -> RoundView | None:
     """The first vote's round, read when a revealed second vote shows it beside."""
-    if shown is None or state != "revealed" or shown.round.first_round is None:
+    if view is None or state != "revealed" or view.round.first_round is None:
         return None
-    return round_view(code, shown.round.first_round)
+    return round_view(code, view.round.first_round)
 
 
 ROOM_NEWS = "room_news"  # browser.announce_change's topic: the round's state, as drawn
 CHOOSING = "Choose a question, then press Ask."  # the news while the chooser is drawn
 
 
-def answers_view(code: str, shown: RoundView, screen: RoundScreen, *, state: str) -> None:
+def answers_view(code: str, view: RoundView, screen: RoundScreen, *, state: str) -> None:
     """The round's answers as `screen` has them (beside a revealed second vote, the
     first's too). The round's state is said when it changed since the last full run
     drew another (not on the page's first sight, and not again when a refusal was said
     between): a lecturer who cannot see the screen hears Ask, Close, Reveal and the
     shift."""
     browser.announce_change(ROOM_NEWS, screen.news, if_silent=True)
-    if maps_on(shown):
-        maps_instead(code, shown, state=state)
+    if maps_on(view):
+        maps_instead(code, view, state=state)
     elif state == "open":
-        live_answers(code, (shown.round.number, state, False), (shown.tally, screen))
+        live_answers(code, (view.round.number, state, False), (view.tally, screen))
     elif screen.paired:
         two_votes(screen)
     elif state == "revealed":
@@ -204,21 +206,21 @@ def answers_view(code: str, shown: RoundView, screen: RoundScreen, *, state: str
         answers_chart(screen, key=STATE.fig_share)
 
 
-def maps_on(shown: RoundView) -> bool:
+def maps_on(view: RoundView) -> bool:
     """The Maps toggle is on (a size question has none: dL/dy's shape is its answer)."""
-    return shown.question.kind != "size" and bool(st.session_state.get(STATE.maps_on))
+    return view.question.kind != "size" and bool(st.session_state.get(STATE.maps_on))
 
 
-def maps_instead(code: str, shown: RoundView, *, state: str) -> None:
+def maps_instead(code: str, view: RoundView, *, state: str) -> None:
     """The question's x and dL/dy in the answers' column (a popover over the page
     would cover the QR code beside it); while answers come in, the page still
     follows the room (as `watch`)."""
-    problem = shown.question.problem
+    problem = view.question.problem
     question_maps(
         problem.x, problem.grad_output, padding=problem.config.padding, mode=problem.config.mode
     )
     if state == "open":
-        watch(code, (shown.round.number, state, False))
+        watch(code, (view.round.number, state, False))
 
 
 @st.fragment(run_every=1)
@@ -227,15 +229,15 @@ def live_answers(code: str, drawn: tuple, drawn_screen: tuple[Tally, RoundScreen
     tally is worked out again only when the answers changed, and the screen with it);
     the whole page again when the room moved on (as `watch`) or cannot be read (the
     page says why). `drawn_screen`: the tally the page's run read and its screen."""
-    shown = moved_on(code, drawn)  # the round it read: one read of it a tick
+    view = moved_on(code, drawn)  # the round it read: one read of it a tick
     counted, screen = drawn_screen
     # live.round_view gives the very Tally it gave for the same answers (cached): the
     # page's run asked teaching for this screen already.
-    if shown.tally is not counted:
-        screen = on_screen(shown, None, state="open")
+    if view.tally is not counted:
+        screen = on_screen(view, None, state="open")
     # Said when it changes (a screen reader hears the class's new count); each round
     # and vote its own name: a new round's "No answers yet." is first sight, unsaid.
-    with browser.says_changes(f"room_count_{shown.round.number}_{shown.round.vote}"):
+    with browser.says_changes(f"room_count_{view.round.number}_{view.round.vote}"):
         st.markdown(screen.count)
     answers_chart(screen, key=STATE.fig_share)
 
@@ -252,10 +254,10 @@ def moved_on(code: str, drawn: tuple) -> RoundView | None:
     """The whole page again when the room's pulse is not the one it was drawn for
     (GONE or UNREACHABLE when it could not be read); else the round on screen as
     read with the pulse (None while the room has none)."""
-    now, shown = pulse_now(code)
+    now, view = pulse_now(code)
     if now != drawn:
         st.rerun(scope="app")
-    return shown
+    return view
 
 
 def pulse_now(code: str) -> tuple[tuple, RoundView | None]:
@@ -265,12 +267,12 @@ def pulse_now(code: str) -> tuple[tuple, RoundView | None]:
     once, again and again)."""
     try:
         current = pulse(code)
-        shown = round_view(code, current.round_number) if current.round_number else None
+        view = round_view(code, current.round_number) if current.round_number else None
     except store.NoSuchRoom:
         return GONE, None
     except (store.RoomError, SQLAlchemyError):
         return UNREACHABLE, None
-    return drawn_as(current), shown
+    return drawn_as(current), view
 
 
 def answers_chart(
@@ -285,32 +287,14 @@ def answers_chart(
     while a typed question has no answers (the count says so)."""
     if which >= len(screen.charts):
         return
-    shown = screen.charts[which]
-    if isinstance(shown, ShareMap):
-        figure = cached(
-            room_figures.share_map,
-            percents=shown.percents,
-            title=shown.title,
-            answer_cells=shown.answer_cells,
-            wrong_cells=shown.wrong_cells,
-            width_px=width_px,
-            tall_px=tall_px,
-        )
+    content = screen.charts[which]
+    # The chart's fields are its builder's parameters, by name.
+    given = {field.name: getattr(content, field.name) for field in fields(content)}
+    if isinstance(content, ShareMap):
+        figure = cached(room_figures.share_map, **given, width_px=width_px, tall_px=tall_px)
     else:
-        figure = bars_figure(shown, width_px=width_px)
+        figure = cached(room_figures.answer_bars, **given, width_px=width_px)
     chart(figure, key=key)
-
-
-def bars_figure(shown: AnswerBars, *, width_px: int):
-    return cached(
-        room_figures.answer_bars,
-        labels=shown.labels,
-        counts=shown.counts,
-        right=shown.right,
-        title=shown.title,
-        width_px=width_px,
-        most=shown.most,
-    )
 
 
 def revealed(screen: RoundScreen) -> None:
