@@ -33,6 +33,22 @@ def traces(figure) -> dict[str, dict]:
     return {t["name"]: t for t in json.loads(to_json_plotly(figure.to_dict()))["data"]}
 
 
+def marks_moved(chart: dict, frame: int) -> dict[str, dict]:
+    """The marks traces' x and y at `frame`, as frames.js builds them: each trace's path
+    moved onto each marked cell (col + dx, row + dy)."""
+    if "marks" not in chart:
+        return {}
+    flat = chart["marks"]["cells"][frame]
+    cells = list(zip(flat[::2], flat[1::2], strict=True))
+    return {
+        name: {
+            "x": [None if p is None else col + p[0] for _, col in cells for p in path],
+            "y": [None if p is None else row + p[1] for row, _ in cells for p in path],
+        }
+        for name, path in chart["marks"]["paths"].items()
+    }
+
+
 @pytest.mark.parametrize("mode", ["max", "avg"])
 @pytest.mark.parametrize("layout", [DESK, PROJECTOR], ids=["desk", "projector"])
 def test_each_replayed_frame_is_the_figure_of_its_example(mode, layout):
@@ -50,12 +66,27 @@ def test_each_replayed_frame_is_the_figure_of_its_example(mode, layout):
                     drawn[trace] = {**drawn[trace], **frames[example]}
                 elif frames[example].get("type"):
                     drawn[trace] = dict(frames[example])
+            for trace, moved in marks_moved(chart, example).items():
+                drawn[trace] = {**drawn[trace], **moved}
             wanted = traces(figure)
             for trace, attributes in wanted.items():
                 assert {a: drawn[trace].get(a) for a in attributes} == attributes
             title = (chart["titles"] or [figures[name][0].layout.title.text])[example]
             assert title == figure.layout.title.text
     assert data["count"] == story.size
+
+
+def test_the_winners_squares_go_as_their_cells_and_one_path():
+    """The routed map's winner squares and their halo: each frame's winners' cells (the
+    story's own) and the path drawn on each, not the squares' points."""
+    story = story_for("max")
+    figures = step_map_figures(story, 0, layout=DESK, look=LOOKS[0])
+    data = step_frames(story, 0, figures, keys=KEYS)
+    (routed,) = [c for c in data["charts"] if c["key"] == KEYS["routed"]]
+    assert set(routed["marks"]["paths"]) == {"winner", "winner halo"}
+    assert not set(routed["traces"]) & {"winner", "winner halo"}
+    for example, flat in enumerate(routed["marks"]["cells"]):
+        assert flat == [v for cell in story.winner_cells(example, 0) for v in cell]
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])

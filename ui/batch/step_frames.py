@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import plotly.graph_objects as go
 
 from teaching.batch.step_words import step_sentence
 from teaching.batch.story import BatchStory
 from ui.figures import grid as grids
 from ui.figures import style
-from ui.figures.frame_data import MapFrames, line_frames_data, traces_frames_data
+from ui.figures.frame_data import MapFrames, line_frames_data, significant, traces_frames_data
 from ui.figures.look import Look, styled
 
 REACHED_TITLE = "Positions that received any gradient"
@@ -112,19 +113,37 @@ def step_map_figures(
         )
         figures[name] = [
             styled(
-                grids.grid_figure(
-                    values=values[e],
-                    title=titles[name][e],
-                    lecture=layout.lecture,
-                    title_lines=lines,
-                    **(_gradient_options(story, feature, e, name, values) if gradient else {}),
-                    **options,
+                lean(
+                    grids.grid_figure(
+                        values=values[e],
+                        title=titles[name][e],
+                        lecture=layout.lecture,
+                        title_lines=lines,
+                        **(_gradient_options(story, feature, e, name, values) if gradient else {}),
+                        **options,
+                    )
                 ),
                 look,
             )
             for e in range(story.size)
         ]
     return figures
+
+
+def lean(figure: go.Figure) -> go.Figure:
+    """`figure`, its map's numbers sent as no more than the colour
+    needs: z at frame_data.SIGNIFICANT digits (a batch of 128 sends 128 frames of each
+    map: 8-byte doubles took a third of them), and no cell labels where none are
+    written (a colour-only map: the hover says its numbers)."""
+    spec = figure.to_plotly_json()
+    for trace, drawn in zip(spec["data"], figure.data, strict=True):
+        if trace.get("type") != "heatmap":
+            continue
+        z = np.asarray(drawn.z, dtype=np.float64)  # (H, W)
+        trace["z"] = [[significant(value) for value in row] for row in z]
+        if trace.get("texttemplate") is None:
+            trace.pop("text", None)
+    return go.Figure(spec)
 
 
 def _gradient_options(story: BatchStory, feature: int, example: int, name: str, values) -> dict:
@@ -157,6 +176,11 @@ def step_frames(
             )
             continue
         names = tuple(dict.fromkeys(t.name for figure in figures[name] for t in figure.data))
-        charts.append(traces_frames_data(figures[name], key=key, names=names))
+        marked = [story.winner_cells(e, feature) for e in range(story.size)]
+        charts.append(
+            traces_frames_data(
+                figures[name], key=key, names=names, marked=marked if name == "routed" else None
+            )
+        )
     words = [{"sentence": step_sentence(story, feature, e), "line": ""} for e in range(story.size)]
     return {"count": story.size, "charts": charts, "words": words}
