@@ -15,7 +15,14 @@ from test_text_truth_batch import batch_settings
 from pooling import PoolConfig
 from teaching.batch.step_words import step_sentence
 from teaching.batch.story import build_batch_story
-from ui.batch.step_frames import DESK, PROJECTOR, step_frames, step_map_figures
+from ui.batch.step_frames import (
+    DESK,
+    PROJECTOR,
+    STEP_BLOCK,
+    step_blocks,
+    step_frames,
+    step_map_figures,
+)
 from ui.figures.look import Look
 from ui.shared.twin import figure_twins
 
@@ -101,13 +108,20 @@ def test_the_curve_marks_the_positions_reached_and_each_sentence_is_the_pages(mo
         assert words["sentence"] == step_sentence(story, 1, example)
 
 
-@pytest.mark.parametrize("size", [64])
+@pytest.mark.parametrize("size", [64, 100, 128])
 def test_a_big_batch_is_sent_well_under_the_page_budget(size):
+    """Each block's frames, as Streamlit sends them (json.dumps: ASCII, a "−" six
+    bytes), well under the page's 500 kB; the blocks are the batch's examples."""
     story = story_for("max", size=size)
+    blocks = step_blocks(size)
+    assert [n for first, last in blocks for n in range(first, last)] == list(range(size))
     for layout in (DESK, PROJECTOR):
-        figures = step_map_figures(story, 0, layout=layout, look=LOOKS[layout.lecture])
-        data = step_frames(story, 0, figures, keys=KEYS)
-        assert len(json.dumps(data, ensure_ascii=False)) < 500_000
+        for block in blocks:
+            look = LOOKS[layout.lecture]
+            figures = step_map_figures(story, 0, layout=layout, look=look, block=block)
+            data = step_frames(story, 0, figures, keys=KEYS, block=block)
+            assert data["count"] == block[1] - block[0] <= STEP_BLOCK
+            assert len(json.dumps(data)) < 300_000
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])
