@@ -197,8 +197,9 @@ def on_train_moved(position: int) -> None:
 
 
 def init_state() -> None:
-    """The link's settings (read once), then, once per session, the edits the browser
-    kept for the batch the link names."""
+    """The link's settings (read once; past STEP_BLOCK examples, `at` is the place in
+    ex's block the browser's step-through wrote), then, once per session, the edits the
+    browser kept for the batch the link names."""
     defaults = {STATE.edits: {}}
     first = start_page_state(STATE.page, FIELDS, defaults)
     if first and "at" in st.query_params and st.session_state[STATE.size] > STEP_BLOCK:
