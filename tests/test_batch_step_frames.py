@@ -15,7 +15,14 @@ from test_text_truth_batch import batch_settings
 from pooling import PoolConfig
 from teaching.batch.step_words import step_sentence
 from teaching.batch.story import build_batch_story
-from ui.batch.step_frames import DESK, PROJECTOR, step_frames, step_map_figures
+from ui.batch.step_frames import (
+    DESK,
+    PROJECTOR,
+    STEP_BLOCK,
+    step_blocks,
+    step_frames,
+    step_map_figures,
+)
 from ui.figures.look import Look
 from ui.shared.twin import figure_twins
 
@@ -31,6 +38,22 @@ def story_for(mode: str, *, size: int = 8, relu: bool = True):
 
 def traces(figure) -> dict[str, dict]:
     return {t["name"]: t for t in json.loads(to_json_plotly(figure.to_dict()))["data"]}
+
+
+def marks_moved(chart: dict, frame: int) -> dict[str, dict]:
+    """The marks traces' x and y at `frame`, as frames.js builds them: each trace's path
+    moved onto each marked cell (col + dx, row + dy)."""
+    if "marks" not in chart:
+        return {}
+    flat = chart["marks"]["cells"][frame]
+    cells = list(zip(flat[::2], flat[1::2], strict=True))
+    return {
+        name: {
+            "x": [None if p is None else col + p[0] for _, col in cells for p in path],
+            "y": [None if p is None else row + p[1] for row, _ in cells for p in path],
+        }
+        for name, path in chart["marks"]["paths"].items()
+    }
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])
@@ -50,12 +73,27 @@ def test_each_replayed_frame_is_the_figure_of_its_example(mode, layout):
                     drawn[trace] = {**drawn[trace], **frames[example]}
                 elif frames[example].get("type"):
                     drawn[trace] = dict(frames[example])
+            for trace, moved in marks_moved(chart, example).items():
+                drawn[trace] = {**drawn[trace], **moved}
             wanted = traces(figure)
             for trace, attributes in wanted.items():
                 assert {a: drawn[trace].get(a) for a in attributes} == attributes
             title = (chart["titles"] or [figures[name][0].layout.title.text])[example]
             assert title == figure.layout.title.text
     assert data["count"] == story.size
+
+
+def test_the_winners_squares_go_as_their_cells_and_one_path():
+    """The routed map's winner squares and their halo: each frame's winners' cells (the
+    story's own) and the path drawn on each, not the squares' points."""
+    story = story_for("max")
+    figures = step_map_figures(story, 0, layout=DESK, look=LOOKS[0])
+    data = step_frames(story, 0, figures, keys=KEYS)
+    (routed,) = [c for c in data["charts"] if c["key"] == KEYS["routed"]]
+    assert set(routed["marks"]["paths"]) == {"winner", "winner halo"}
+    assert not set(routed["traces"]) & {"winner", "winner halo"}
+    for example, flat in enumerate(routed["marks"]["cells"]):
+        assert flat == [v for cell in story.winner_cells(example, 0) for v in cell]
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])
@@ -70,13 +108,20 @@ def test_the_curve_marks_the_positions_reached_and_each_sentence_is_the_pages(mo
         assert words["sentence"] == step_sentence(story, 1, example)
 
 
-@pytest.mark.parametrize("size", [64])
+@pytest.mark.parametrize("size", [64, 100, 128])
 def test_a_big_batch_is_sent_well_under_the_page_budget(size):
+    """Each block's frames, as Streamlit sends them (json.dumps: ASCII, a "−" six
+    bytes), well under the page's 500 kB; the blocks are the batch's examples."""
     story = story_for("max", size=size)
+    blocks = step_blocks(size)
+    assert [n for first, last in blocks for n in range(first, last)] == list(range(size))
     for layout in (DESK, PROJECTOR):
-        figures = step_map_figures(story, 0, layout=layout, look=LOOKS[layout.lecture])
-        data = step_frames(story, 0, figures, keys=KEYS)
-        assert len(json.dumps(data, ensure_ascii=False)) < 500_000
+        for block in blocks:
+            look = LOOKS[layout.lecture]
+            figures = step_map_figures(story, 0, layout=layout, look=look, block=block)
+            data = step_frames(story, 0, figures, keys=KEYS, block=block)
+            assert data["count"] == block[1] - block[0] <= STEP_BLOCK
+            assert len(json.dumps(data)) < 300_000
 
 
 @pytest.mark.parametrize("mode", ["max", "avg"])

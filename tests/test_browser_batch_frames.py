@@ -105,3 +105,20 @@ def test_the_maps_and_the_curves_twins_say_the_example_stepped_to(page, app_url)
     )
     row = curve.get_by_role("row", name=f"{REACHED_X} 4", exact=False).first
     expect(row.get_by_role("cell")).to_have_text(f"{fmt(reached[3])}, current point")
+
+
+def test_a_batch_of_100_steps_in_the_block_of_the_linked_example(page, app_url):
+    """At 100 examples the player holds #50…#99: → from #60 draws #61's maps (its
+    routing numbers the story's), and the address bar keeps #61 as its place in the
+    block (at=11; ex names the block), with no message to the server."""
+    routing = build_batch_story(default_settings(size=100)).routing(0)
+    sent = open_player(page, f"{app_url}/batch?n=100&tab=step&ex=60")
+    before = len(sent)
+    page.locator(".lab-frames p.sentence").click()  # the page has the keys, no input
+    page.keyboard.press("ArrowRight")
+    wait_for_example(page, 61)
+    np.testing.assert_allclose(chart_values(page, "#61 routes"), routing[61], atol=0.006)
+    expect(page.locator(".lab-frames .count")).to_have_text("Example 62 of 100")
+    assert len(sent) == before
+    expect_link(page, ex="60", at="11")
+    assert exceptions_on(page) == []

@@ -116,10 +116,12 @@ def cached_step_frames(
     keys: tuple[tuple[str, str], ...],
     link: str,
     words: FrameWords,
+    block: tuple[int, int],
 ) -> tuple[dict, dict]:
-    """The step-through's figures of every example (map name -> one per example) and
-    what the browser plays (a FrameSpec's payload), built once per input and look."""
+    """The step-through's figures of the examples of `block` ((first, past the last);
+    map name -> one per example) and what the browser plays (a FrameSpec's payload, its
+    frames numbered from the block's first example), built once per input and look."""
     story = cached_story(settings)
-    figures = step_map_figures(story, feature, layout=layout, look=look)
-    data = step_frames(story, feature, figures, keys=dict(keys))
-    return figures, FrameSpec(**data, link=link, text=words).payload()
+    figures = step_map_figures(story, feature, layout=layout, look=look, block=block)
+    data = step_frames(story, feature, figures, keys=dict(keys), block=block)
+    return figures, FrameSpec(**data, link=link, text=words, first=block[0] + 1).payload()

@@ -16,6 +16,7 @@ from pooling.batch import REDUCTIONS
 from teaching.batch.data import BATCH_MAX, SOURCES, Edits, Source
 from teaching.batch.storage import from_stored, to_stored
 from teaching.links import SEED_MAX, Field, flag, int_in, label_in, one_of, snapshot, write_flag
+from ui.batch.step_frames import STEP_BLOCK
 from ui.batch.train_frames import BLOCK, STEPS_MAX
 from ui.shared import browser
 from ui.shared.controls import PoolControls
@@ -62,6 +63,8 @@ class BatchState:
     example: str = f"{P}_example"  # the example stepped to (and edited)
     feature: str = f"{P}_feature"  # the kernel whose maps are shown
     examples_page: str = f"{P}_examples_page"  # Per example's page: (first, past the last)
+    step_block: str = f"{P}_step_block"  # Step through's block: (first, past the last)
+    step_at: str = f"{P}_step_at"  # the example's place in its block (the player's link)
     window: str = f"{P}_window"  # the pooling window whose winners the Winners tab counts
     tab: str = f"{P}_tab"
     # Lecture mode walks a tab's story a screen at a time: the screen shown (in the link),
@@ -132,6 +135,10 @@ class BatchState:
             Field(self.rate, "lr", 0.1, parse_rate),
             Field(self.train_steps, "steps", 0, int_in(0, self.TRAIN_STEPS_MAX)),
             Field(self.example, "ex", 0, int_in(0, self.BATCH_MAX - 1)),
+            # The step-through plays a block of STEP_BLOCK examples and writes the place
+            # in it to the address bar (ex is then that of the block's example the
+            # server last knew): ex's block and `at` name the example.
+            Field(self.step_at, "at", 0, int_in(0, STEP_BLOCK - 1)),
             Field(self.feature, "map", 0, int_in(0, self.KERNELS_MAX - 1)),
             Field(self.tab, "tab", TABS["pair"], *label_in(TABS)),
             Field(self.walk.screen, "screen", 1, int_in(1, self.SCREENS_MAX)),
@@ -189,10 +196,15 @@ def on_train_moved(position: int) -> None:
 
 
 def init_state() -> None:
-    """The link's settings (read once), then, once per session, the edits the browser
-    kept for the batch the link names."""
+    """The link's settings (read once; past STEP_BLOCK examples, `at` is the place in
+    ex's block the browser's step-through wrote), then, once per session, the edits the
+    browser kept for the batch the link names."""
     defaults = {STATE.edits: {}}
-    start_page_state(STATE.page, FIELDS, defaults)
+    first = start_page_state(STATE.page, FIELDS, defaults)
+    if first and "at" in st.query_params and st.session_state[STATE.size] > STEP_BLOCK:
+        state = st.session_state
+        block_start = state[STATE.example] - state[STATE.example] % STEP_BLOCK
+        state[STATE.example] = min(block_start + state[STATE.step_at], BATCH_MAX - 1)
     stored = browser.recalled(P)
     if stored is not None:
         restore_edits(from_stored(stored, batch_identity()))
@@ -221,14 +233,26 @@ def drop_editors() -> None:
         del st.session_state[key]
 
 
-def on_example_moved(position: int) -> None:
-    """The browser's step-through moved to example `position`."""
+def on_example_moved(position: int, *, first: int = 0) -> None:
+    """The browser's step-through moved to frame `position` of its block, which starts
+    at example `first`."""
     state = st.session_state
-    state[STATE.example] = min(max(position, 0), state[STATE.size] - 1)
+    state[STATE.example] = min(max(first + position, 0), state[STATE.size] - 1)
+
+
+def on_block_picked() -> None:
+    """Another block of the step-through: it starts at its first example."""
+    state = st.session_state
+    state[STATE.example] = state[STATE.step_block][0]
 
 
 def publish() -> None:
-    st.query_params.from_dict(with_lecture(snapshot(FIELDS, st.session_state)))
+    state = st.session_state
+    if state[STATE.size] > STEP_BLOCK:  # the step-through plays blocks: its link's place
+        state[STATE.step_at] = state[STATE.example] % STEP_BLOCK
+    else:
+        state.pop(STATE.step_at, None)
+    st.query_params.from_dict(with_lecture(snapshot(FIELDS, state)))
 
 
 def batch_identity() -> tuple[int, int]:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import plotly.graph_objects as go
 
 from teaching.batch.step_words import step_sentence
 from teaching.batch.story import BatchStory
 from ui.figures import grid as grids
 from ui.figures import style
-from ui.figures.frame_data import MapFrames, line_frames_data, traces_frames_data
+from ui.figures.frame_data import MapFrames, line_frames_data, significant, traces_frames_data
 from ui.figures.look import Look, styled
 
 REACHED_TITLE = "Positions that received any gradient"
@@ -54,6 +55,24 @@ PROJECTOR = StepLayout(
     lecture=True,
 )
 MAPS = ("image", "routed", "mean", "kernel")
+# Examples a step-through plays at once: a batch of 128 sent every frame at once took
+# 800 kB; a block of 50 stays far under the page's 500 kB.
+STEP_BLOCK = 50
+
+
+def step_blocks(size: int) -> list[tuple[int, int]]:
+    """(first, past the last) example of each block of STEP_BLOCK of a batch of `size`."""
+    return [(start, min(start + STEP_BLOCK, size)) for start in range(0, size, STEP_BLOCK)]
+
+
+def block_of(example: int, size: int) -> tuple[int, int]:
+    """The block that holds `example`."""
+    return step_blocks(size)[example // STEP_BLOCK]
+
+
+def block_words(block: tuple[int, int]) -> str:
+    """A block as its picker says it: the examples' names, as their maps' titles are."""
+    return f"#{block[0]}–#{block[1] - 1}"
 
 
 def _title_lines(titles: list[str], values, *, kind: str, width_px: int, lecture: bool) -> int:
@@ -85,10 +104,17 @@ def map_titles(story: BatchStory, layout: StepLayout) -> dict[str, list[str]]:
 
 
 def step_map_figures(
-    story: BatchStory, feature: int, *, layout: StepLayout, look: Look
+    story: BatchStory,
+    feature: int,
+    *,
+    layout: StepLayout,
+    look: Look,
+    block: tuple[int, int] | None = None,
 ) -> dict[str, list[go.Figure]]:
-    """Per map name (MAPS), one figure per example (story.size of them), drawn for
-    `look`. Numbers are fitted over every example, so each frame's cells read alike."""
+    """Per map name (MAPS), one figure per example of `block` ((first, past the last);
+    every example where None), drawn for `look`. Numbers are fitted over every example
+    of the batch, so each frame's cells read alike, in every block."""
+    shown = range(*(block or (0, story.size)))
     routing = story.routing(feature)  # (N, H, W)
     running = story.routing_running(feature)  # (N, H, W)
     kernel = story.kernel_running(feature)  # (N, kh, kw)
@@ -112,21 +138,39 @@ def step_map_figures(
         )
         figures[name] = [
             styled(
-                grids.grid_figure(
-                    values=values[e],
-                    title=titles[name][e],
-                    lecture=layout.lecture,
-                    options=grids.GridOptions(
-                        title_lines=lines,
-                        **(_gradient_options(story, feature, e, name, values) if gradient else {}),
-                        **options,
-                    ),
+                lean(
+                    grids.grid_figure(
+                        values=values[e],
+                        title=titles[name][e],
+                        lecture=layout.lecture,
+                        options=grids.GridOptions(
+                            title_lines=lines,
+                            **(_gradient_options(story, feature, e, name, values) if gradient else {}),
+                            **options,
+                        ),
+                    )
                 ),
                 look,
             )
-            for e in range(story.size)
+            for e in shown
         ]
     return figures
+
+
+def lean(figure: go.Figure) -> go.Figure:
+    """`figure`, its map's numbers sent as no more than the colour
+    needs: z at frame_data.SIGNIFICANT digits (a batch of 128 sends 128 frames of each
+    map: 8-byte doubles took a third of them), and no cell labels where none are
+    written (a colour-only map: the hover says its numbers)."""
+    spec = figure.to_plotly_json()
+    for trace, drawn in zip(spec["data"], figure.data, strict=True):
+        if trace.get("type") != "heatmap":
+            continue
+        z = np.asarray(drawn.z, dtype=np.float64)  # (H, W)
+        trace["z"] = [[significant(value) for value in row] for row in z]
+        if trace.get("texttemplate") is None:
+            trace.pop("text", None)
+    return go.Figure(spec)
 
 
 def _gradient_options(story: BatchStory, feature: int, example: int, name: str, values) -> dict:
@@ -137,15 +181,22 @@ def _gradient_options(story: BatchStory, feature: int, example: int, name: str, 
 
 
 def step_frames(
-    story: BatchStory, feature: int, figures: dict[str, list[go.Figure]], *, keys: dict[str, str]
+    story: BatchStory,
+    feature: int,
+    figures: dict[str, list[go.Figure]],
+    *,
+    keys: dict[str, str],
+    block: tuple[int, int] | None = None,
 ) -> dict:
     """What the browser plays (a FrameSpec's fields but the link and the words' labels):
     per chart key (keys: map name or "reached" -> the chart's key) its frames, and each
-    example's sentence."""
+    example's sentence, for the examples of `block` (figures: step_map_figures' of it;
+    every example where None). The curve is the block's part of it (reached_points)."""
+    shown = range(*(block or (0, story.size)))
     charts = []
     for name, key in keys.items():
         if name == "reached":
-            reached = story.positions_reached(feature)
+            reached, first_x = reached_points(story, feature, block=(shown.start, shown.stop))
             charts.append(
                 line_frames_data(
                     reached,
@@ -154,11 +205,22 @@ def step_frames(
                     now="now",
                     grow=False,
                     titles=(REACHED_TITLE, REACHED_X),
-                    first_x=1,
+                    first_x=first_x,
                 )
             )
             continue
         names = tuple(dict.fromkeys(t.name for figure in figures[name] for t in figure.data))
-        charts.append(traces_frames_data(figures[name], key=key, names=names))
-    words = [{"sentence": step_sentence(story, feature, e), "line": ""} for e in range(story.size)]
-    return {"count": story.size, "charts": charts, "words": words}
+        marked = [story.winner_cells(e, feature) for e in shown]
+        charts.append(
+            traces_frames_data(
+                figures[name], key=key, names=names, marked=marked if name == "routed" else None
+            )
+        )
+    words = [{"sentence": step_sentence(story, feature, e), "line": ""} for e in shown]
+    return {"count": len(shown), "charts": charts, "words": words}
+
+
+def reached_points(story: BatchStory, feature: int, *, block: tuple[int, int]):
+    """The curve of positions reached over the examples of `block`, (n,), and the x of
+    its first point (examples in the batch so far: the block's first example + 1)."""
+    return story.positions_reached(feature)[block[0] : block[1]], block[0] + 1

@@ -14,13 +14,27 @@ player, so the example stays as the lecturer walks from one screen to the other.
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import partial
+
 import streamlit as st
 
 from teaching.batch.step_words import SHARED_MAP_TITLE, shared_map_words
 from teaching.batch.story import BatchStory
 from ui.batch.cache import cached_step_frames
-from ui.batch.state import FIELDS, STATE, on_example_moved, publish
-from ui.batch.step_frames import DESK, PROJECTOR, REACHED_TITLE, REACHED_X, REACHED_Y
+from ui.batch.state import FIELDS, STATE, on_block_picked, on_example_moved, publish
+from ui.batch.step_frames import (
+    DESK,
+    PROJECTOR,
+    REACHED_TITLE,
+    REACHED_X,
+    REACHED_Y,
+    STEP_BLOCK,
+    block_of,
+    block_words,
+    reached_points,
+    step_blocks,
+)
 from ui.figures.curves import line_figure
 from ui.figures.style import REACH_CHART_PX
 from ui.shared.beside import Placed, maps_beside_words
@@ -37,6 +51,25 @@ WORDS = FrameWords(
     single="A batch of one: there is a single example to follow.",
 )
 EXAMPLE_LINK = next(f.url for f in FIELDS if f.key == STATE.example)
+BLOCK_LINK = next(f.url for f in FIELDS if f.key == STATE.step_at)  # the place in a block
+BLOCK_LABEL = "Examples stepped through"
+
+
+def block_picker(story: BatchStory, block: tuple[int, int]) -> None:
+    """Which block of STEP_BLOCK examples the step-through plays (a batch of more): a
+    row of at most three choices, each read at once (a tap or the arrow keys)."""
+    state = st.session_state
+    if state.get(STATE.step_block) != block:
+        state[STATE.step_block] = block
+    st.radio(
+        BLOCK_LABEL,
+        step_blocks(story.size),
+        key=STATE.step_block,
+        format_func=block_words,
+        on_change=on_block_picked,
+        horizontal=True,
+        help=f"{STEP_BLOCK} examples at a time: the step-through starts at the first.",
+    )
 
 
 def chart_keys() -> dict[str, str]:
@@ -54,24 +87,37 @@ def step_through_view(story: BatchStory) -> None:
     feature = STATE.feature_shown()
     lecture = lecture_on()
     keys = chart_keys()
+    example = min(st.session_state[STATE.example], story.size - 1)
+    block = block_of(example, story.size)
+    blocked = story.size > STEP_BLOCK
     figures, payload = cached_step_frames(
         story.settings,
         feature,
         layout=PROJECTOR if lecture else DESK,
         look=current_look(),
         keys=tuple(keys.items()),
-        link=EXAMPLE_LINK,
-        words=WORDS,
+        link=BLOCK_LINK if blocked else EXAMPLE_LINK,
+        words=replace(WORDS, others={"count": f"Example {{n}} of {story.size}"}),
+        block=block,
     )
-    example = min(st.session_state[STATE.example], story.size - 1)
-    player = dict(keys=STATE.frames, position=example, on_move=on_example_moved, lecture=lecture)
+    player = dict(
+        keys=STATE.frames,
+        position=example - block[0],
+        on_move=partial(on_example_moved, first=block[0]),
+        lecture=lecture,
+    )
 
     def shown(name: str):
-        return figures[name][example], keys[name]
+        return figures[name][example - block[0]], keys[name]
 
+    picker = partial(block_picker, story, block) if blocked else None
     if lecture:
-        lecture_step_view(story, feature, example, shown=shown, player=player, payload=payload)
+        lecture_step_view(
+            story, feature, example, shown=shown, player=player, payload=payload, picker=picker
+        )
         return
+    if picker is not None:
+        picker()
     frame_player(payload, part="controls", **player)
     cells = [column for _ in range(2) for column in st.columns(2)]  # 2x2: wide enough to read
     for cell, name in zip(cells, ("image", "routed", "mean", "kernel"), strict=True):
@@ -83,10 +129,13 @@ def step_through_view(story: BatchStory) -> None:
     chart(reached_figure(story, feature, example), key=keys["reached"])
 
 
-def lecture_step_view(story: BatchStory, feature: int, example: int, *, shown, player, payload):
+def lecture_step_view(
+    story: BatchStory, feature: int, example: int, *, shown, player, payload, picker
+):
     """Two screens: where example #n routes and what the mean (or sum) of the routing
     maps holds; then the kernel's running gradient and how many positions the batch
-    has reached, the example's image in the words' column."""
+    has reached, the example's image in the words' column. picker: the block's, drawn
+    above the first screen's controls (the second follows the block picked there)."""
 
     def routing_screen() -> None:
         beside_words([Placed(*shown("routed")), Placed(*shown("mean"))], corner=None)
@@ -102,6 +151,8 @@ def lecture_step_view(story: BatchStory, feature: int, example: int, *, shown, p
         figure and its key) and the words in the column left over."""
 
         def words() -> None:
+            if picker is not None and corner is None:  # screen 1: screen 2 has no room
+                picker()
             frame_player(payload, part="controls", **player)
             if corner is not None:
                 chart(corner[0], key=corner[1])
@@ -126,13 +177,16 @@ def lecture_step_view(story: BatchStory, feature: int, example: int, *, shown, p
 
 def reached_figure(story: BatchStory, feature: int, example: int):
     """How many positions of kernel `feature`'s pooling input have received gradient
-    as examples #0…#n join, the point at `example` (the browser moves it: step_frames.py)."""
+    as examples #0…#n join, over the block of `example`, the point at `example` (the
+    browser moves it: step_frames.py)."""
+    block = block_of(example, story.size)
+    reached, first_x = reached_points(story, feature, block=block)
     return cached(
         line_figure,
-        y_values=story.positions_reached(feature),
+        y_values=reached,
         title=REACHED_TITLE,
         x_title=REACHED_X,
         y_title=REACHED_Y,
-        marker_at=example,
-        first_x=1,
+        marker_at=example - block[0],
+        first_x=first_x,
     )

@@ -57,7 +57,12 @@ def line_figure(
         )
     layout = dict(
         xaxis=dict(
-            title=x_title, rangemode="tozero", tickformat="d", dtick=x_dtick(len(xs)), **AXES
+            title=x_title,
+            # A curve from past 1 (a block of a longer run) is drawn over its own x.
+            rangemode="tozero" if first_x <= 1 else "normal",
+            tickformat="d",
+            dtick=x_dtick(len(xs)),
+            **AXES,
         ),
         yaxis=dict(title=y_title, **AXES),
         **layouts.base_layout(

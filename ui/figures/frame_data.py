@@ -95,7 +95,7 @@ class MapFrames:
         return [layouts.padded_title(text, lines, most)[0] for text, lines in wrapped], most
 
 
-def _number(value: float) -> float | None:
+def significant(value: float) -> float | None:
     """A colour value for JSON: a few digits, None where it is not finite."""
     return float(f"{value:.{SIGNIFICANT}g}") if np.isfinite(value) else None
 
@@ -131,13 +131,13 @@ def _cell_changes(frames: MapFrames, numbers: MapNumbers, hovers: np.ndarray) ->
         moved = np.flatnonzero((current != previous).ravel())
         flat_labels, flat_hovers = labels[index].ravel(), hovers[index].ravel()
         changes.append(
-            [[int(i), _number(current.flat[i]), flat_labels[i], flat_hovers[i]] for i in moved]
+            [[int(i), significant(current.flat[i]), flat_labels[i], flat_hovers[i]] for i in moved]
         )
         previous = current
     return {
         "columns": int(frames.shape[1]),
         "start": {
-            "z": [_number(v) for v in before.ravel()],
+            "z": [significant(v) for v in before.ravel()],
             "text": list(numbers.labels(before).ravel()),
             "hover": list(numbers.hover(before).ravel()),
         },
@@ -217,7 +217,7 @@ def line_frames_data(
     curve grows with the frames (grow), draws it up to t. y_values: (F,); the x ticks
     step as line_figure steps them for a curve of t + 1 points. titles: the chart's
     title and its x axis's (its y axis's is `trace`), for its text twin."""
-    ys = [_number(value) for value in np.asarray(y_values, dtype=np.float64)]
+    ys = [significant(value) for value in np.asarray(y_values, dtype=np.float64)]
     xs = [first_x + index for index in range(len(ys))]
     line = {"trace": trace, "x": xs, "y": ys, "now": now, "grow": grow}
     if grow:
@@ -243,13 +243,18 @@ def _curve_twins(
     return {"curve": whole.parts(), "abouts": abouts, "grow": grow, "mark": CURRENT}
 
 
-def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
+def traces_frames_data(
+    figures, *, key: str, names: tuple[str, ...], marked: list[tuple[Cell, ...]] | None = None
+) -> dict:
     """The traces `names` of one figure per frame (the server's own figures, so what
     the browser draws is what it would have sent), as per-frame attributes: only the
     attributes that differ between frames (a trace only some frames have: whole, or
     hidden). figures: F go.Figures of one builder, laid
     out alike (a frame changes traces and the title, never the layout: fit their
-    numbers over every frame)."""
+    numbers over every frame). marked: F tuples of the cells each frame's marks sit on;
+    a trace that draws one same path on each of them in every frame (a winner's
+    square, its halo) is sent as those cells and the path (`marks`, as map_frames_data
+    sends them), not as its points: a tenth of the size."""
     specs = [figure.to_dict() for figure in figures]  # one copy each (200 frames: no more)
     # The title and the text twin (layout.meta: the frame's numbers) may differ.
     layouts_seen = {
@@ -277,10 +282,60 @@ def traces_frames_data(figures, *, key: str, names: tuple[str, ...]) -> dict:
             changed[name] = [{a: frame[name].get(a) for a in moving} for frame in per_frame]
     titles = [figure.layout.title.text for figure in figures]
     data = {"key": key, "titles": titles if len(set(titles)) > 1 else None, "traces": changed}
+    paths = _paths_on_cells(per_frame, changed, marked) if marked is not None else {}
+    if paths:
+        data["traces"] = {name: frames for name, frames in changed.items() if name not in paths}
+        data["marks"] = {"paths": paths, "cells": [_flat_cells(cells) for cells in marked]}
     twins = [twins_in_meta(spec["layout"].get("meta")) for spec in specs]
     if any(twins):
         data["twins"] = _traced_twins(twins, per_frame, changed)
     return data
+
+
+def _paths_on_cells(
+    per_frame: list[dict], changed: dict, marked: list[tuple[Cell, ...]]
+) -> dict[str, list[list[float] | None]]:
+    """Trace name -> its path [dx, dy] from a cell's centre (None where the line
+    breaks), for each changed trace whose x and y in every frame are that path moved
+    onto each of the frame's `marked` cells, as the browser rebuilds them (frames.js:
+    col + dx, row + dy, the same doubles). None of them unless all frames have marks."""
+    if not all(marked) or len(marked) != len(per_frame):
+        return {}
+    paths = {}
+    for name in changed:
+        first = per_frame[0].get(name)
+        if first is None or set(changed[name][0]) - {"x", "y"}:
+            continue
+        path = _path_of(first, marked[0])
+        moved = all(
+            name in frame and _moved_path(path, cells) == (frame[name]["x"], frame[name]["y"])
+            for frame, cells in zip(per_frame, marked, strict=True)
+        )
+        if path is not None and moved:
+            paths[name] = path
+    return paths
+
+
+def _path_of(trace: dict, cells: tuple[Cell, ...]) -> list[list[float] | None] | None:
+    """The path a trace draws on each of `cells`, taken from the first: None where the
+    trace's points are not the same number on each cell."""
+    xs, ys = trace.get("x"), trace.get("y")
+    if not isinstance(xs, list) or not isinstance(ys, list) or len(xs) % len(cells):
+        return None
+    row, col = cells[0]
+    each = len(xs) // len(cells)
+    return [
+        None if x is None or y is None else [x - col, y - row]
+        for x, y in zip(xs[:each], ys[:each], strict=True)
+    ]
+
+
+def _moved_path(path, cells) -> tuple[list, list] | None:
+    if path is None:
+        return None
+    xs = [None if p is None else col + p[0] for _, col in cells for p in path]
+    ys = [None if p is None else row + p[1] for row, _ in cells for p in path]
+    return xs, ys
 
 
 def _traced_twins(twins: list[list[MapTwin]], per_frame: list[dict], changed: dict) -> dict:
