@@ -27,6 +27,36 @@ PICKED = "picked"
 RIGHT, MISSED, EXTRA = "right pick", "missed", "extra pick"
 LISTED_CELLS = 4  # a mark on more cells than this is counted, not listed, in the summary
 
+# The words of a twin's summary, cells and rows: their one home. MapTwin says them here,
+# and they travel with its parts (`parts`) to the browser, which fills in the numbers of
+# the frame it draws (ui/shared/frames.js, `fill`: each {name} replaced by its value).
+# A pair is [one, many].
+TWIN_WORDS = {
+    "summary": "{name}: {rows} by {columns}{span}",
+    "rows": ["{n} row", "{n} rows"],
+    "columns": ["{n} column", "{n} columns"],
+    "mark": "{word}: {where}",
+    "between_parts": "; ",
+    "end": ".",
+    "block": "{rows}, {columns}",
+    "block_rows": ["row {first}", "rows {first} to {last}"],
+    "block_columns": ["column {first}", "columns {first} to {last}"],
+    "cell": "row {row}, column {column}",
+    "between_cells": " and ",
+    "many": "{n} cells, marked in the table",
+    "padding": ["{n} padding cell", "{n} padding cells"],
+    "with_padding": "{cells} and {padding}",
+    "cell_words": ", ",
+    "row_name": "row {row}",
+    "column_name": "column {column}",
+    "listed": LISTED_CELLS,
+}
+
+
+def _said(words: str | list[str], number: int) -> str:
+    """A [one, many] pair's form for `number`, filled in ("1 row", "4 rows")."""
+    return words[0 if number == 1 else 1].format(n=number)
+
 
 @dataclass(frozen=True)
 class MapTwin:
@@ -48,10 +78,12 @@ class MapTwin:
     about: str | None = None
 
     def row_header(self, row: int) -> str:
-        return self.headers[0][row] if self.headers else f"row {row}"
+        return self.headers[0][row] if self.headers else TWIN_WORDS["row_name"].format(row=row)
 
     def column_header(self, col: int) -> str:
-        return self.headers[1][col] if self.headers else f"column {col}"
+        if self.headers:
+            return self.headers[1][col]
+        return TWIN_WORDS["column_name"].format(column=col)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -60,7 +92,7 @@ class MapTwin:
     def cell_text(self, row: int, col: int) -> str:
         """The cell's number, then its marks in words: "5, winner, in the current window"."""
         words = [word for word, marked in self.marks.items() if (row, col) in marked]
-        return ", ".join([self.cells[row][col], *words])
+        return TWIN_WORDS["cell_words"].join([self.cells[row][col], *words])
 
     def cell_texts(self) -> list[str]:
         """Every cell's `cell_text`, in reading order: each mark's cells looked up once
@@ -70,7 +102,9 @@ class MapTwin:
             for cell in dict.fromkeys(marked):  # a cell listed twice is said once
                 words.setdefault(cell, []).append(word)
         return [
-            ", ".join([text, *words[(row, col)]]) if (row, col) in words else text
+            TWIN_WORDS["cell_words"].join([text, *words[(row, col)]])
+            if (row, col) in words
+            else text
             for row, numbers in enumerate(self.cells)
             for col, text in enumerate(numbers)
         ]
@@ -81,9 +115,20 @@ class MapTwin:
         if self.about is not None:
             return self.about
         rows, cols = self.shape
-        parts = [f"{self.name}: {_count(rows, 'row')} by {_count(cols, 'column')}{self.span()}"]
-        parts += [f"{word}: {_where(marked, self.shape)}" for word, marked in self.marks.items()]
-        return "; ".join(parts) + "."
+        words = TWIN_WORDS
+        parts = [
+            words["summary"].format(
+                name=self.name,
+                rows=_said(words["rows"], rows),
+                columns=_said(words["columns"], cols),
+                span=self.span(),
+            )
+        ]
+        parts += [
+            words["mark"].format(word=word, where=_where(marked, self.shape))
+            for word, marked in self.marks.items()
+        ]
+        return words["between_parts"].join(parts) + words["end"]
 
     def span(self) -> str:
         """What the summary says of the values: ", from −4 to 3", ", every value 3", or
@@ -98,8 +143,9 @@ class MapTwin:
         """What the summary and the cells' texts are made of, as twin_frames sends them:
         {"name", "span", "about", "headers": [rows', columns'] or None, "shape": [H, W],
         "cells": the numbers in reading order, "marks": [[words, flat [r, c, ...]], ...]
-        in the summary's order}."""
+        in the summary's order, "words": TWIN_WORDS, the sentences they go into}."""
         return {
+            "words": TWIN_WORDS,
             "name": self.name,
             "span": self.span(),
             "about": self.about,
@@ -344,8 +390,8 @@ def _where(cells: tuple[Cell, ...], shape: tuple[int, int]) -> str:
     outside = len(cells) - len(inside)
     said = _block(inside) or _listed(inside)
     if outside:
-        padding = f"{_count(outside, 'padding cell')}"
-        said = f"{said} and {padding}" if inside else padding
+        padding = _said(TWIN_WORDS["padding"], outside)
+        said = TWIN_WORDS["with_padding"].format(cells=said, padding=padding) if inside else padding
     return said
 
 
@@ -360,16 +406,19 @@ def _block(cells: list[Cell]) -> str | None:
         return None
     if cols != list(range(cols[0], cols[-1] + 1)):
         return None
-    return f"{_span(rows, 'row')}, {_span(cols, 'column')}"
+    return TWIN_WORDS["block"].format(
+        rows=_span(rows, TWIN_WORDS["block_rows"]), columns=_span(cols, TWIN_WORDS["block_columns"])
+    )
 
 
-def _span(numbers: list[int], noun: str) -> str:
-    if len(numbers) == 1:
-        return f"{noun} {numbers[0]}"
-    return f"{noun}s {numbers[0]} to {numbers[-1]}"
+def _span(numbers: list[int], words: list[str]) -> str:
+    """A run of numbers in words: "row 2" or "rows 0 to 1"."""
+    return words[0 if len(numbers) == 1 else 1].format(first=numbers[0], last=numbers[-1])
 
 
 def _listed(cells: list[Cell]) -> str:
     if len(cells) > LISTED_CELLS:
-        return f"{len(cells)} cells, marked in the table"
-    return " and ".join(f"row {r}, column {c}" for r, c in sorted(cells))
+        return TWIN_WORDS["many"].format(n=len(cells))
+    return TWIN_WORDS["between_cells"].join(
+        TWIN_WORDS["cell"].format(row=r, column=c) for r, c in sorted(cells)
+    )

@@ -56,10 +56,16 @@ function cellFrames(cells) {
 // the map, a summary, a table), written by the server at the step it knew: each frame the
 // browser draws writes them too, from the parts teaching/map_twin.twin_frames sends (the
 // first frame's, then each frame's changes) and, on a step map, the frame's own window,
-// winners and numbers (`taken`). The sentences are put together here as MapTwin.summary
-// and cell_text put them (tests/test_browser_a11y.py compares every frame): sending
-// each frame's sentences instead took 130 kB on a 16x16 map.
-const LISTED_CELLS = 4;  // teaching/map_twin.LISTED_CELLS
+// winners and numbers (`taken`). Their words come with the parts (map_twin.TWIN_WORDS,
+// their one home): here only the frame's numbers and cells are filled in, and the choice
+// MapTwin makes between them (a block, a few cells, a count) made again
+// (tests/test_browser_a11y.py compares every frame): sending each frame's sentences
+// instead took 130 kB on a 16x16 map.
+
+// A template with each {name} replaced by values[name].
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+// A [one, many] pair's form for `number`.
+const said = (pair, number, values) => fill(pair[number === 1 ? 0 : 1], { n: number, ...values });
 
 function twinFrames(twins) {
   if (twins.built) return twins.built;
@@ -96,57 +102,61 @@ function twinsAt(chart, frame) {
   return [{ ...twins[0], cells, marks: marks.filter(([, flat]) => flat.length) }];
 }
 
-const counted = (number, noun) => `${number} ${noun}${number === 1 ? '' : 's'}`;
-const spanned = (numbers, noun) => (numbers.length === 1 ? `${noun} ${numbers[0]}`
-  : `${noun}s ${numbers[0]} to ${numbers[numbers.length - 1]}`);
+const spanned = (numbers, pair) => said(pair, numbers.length,
+  { first: numbers[0], last: numbers[numbers.length - 1] });
 const unbroken = (numbers) => numbers.every((n, i) => n === numbers[0] + i);
 
 // Where cells [[r, c], ...] lie, in words (map_twin._where, _block, _listed): a cell
 // listed twice said once.
-function where(listed, [rows, cols]) {
+function where(listed, [rows, cols], words) {
   const cells = [...new Map(listed.map((cell) => [cell.join(','), cell])).values()];
   const inside = cells.filter(([r, c]) => r >= 0 && r < rows && c >= 0 && c < cols);
   const outside = cells.length - inside.length;
   const sorted = (numbers) => [...new Set(numbers)].sort((a, b) => a - b);
   const rowsOf = sorted(inside.map(([r]) => r)), colsOf = sorted(inside.map(([, c]) => c));
   const distinct = new Set(inside.map(([r, c]) => r + ',' + c)).size;
-  let said;
+  let cellsSaid;
   if (inside.length >= 2 && distinct === rowsOf.length * colsOf.length
       && unbroken(rowsOf) && unbroken(colsOf)) {
-    said = `${spanned(rowsOf, 'row')}, ${spanned(colsOf, 'column')}`;
-  } else if (inside.length > LISTED_CELLS) {
-    said = `${inside.length} cells, marked in the table`;
+    cellsSaid = fill(words.block, { rows: spanned(rowsOf, words.block_rows),
+                                    columns: spanned(colsOf, words.block_columns) });
+  } else if (inside.length > words.listed) {
+    cellsSaid = fill(words.many, { n: inside.length });
   } else {
-    said = inside.slice().sort(([r1, c1], [r2, c2]) => r1 - r2 || c1 - c2)
-      .map(([r, c]) => `row ${r}, column ${c}`).join(' and ');
+    cellsSaid = inside.slice().sort(([r1, c1], [r2, c2]) => r1 - r2 || c1 - c2)
+      .map(([r, c]) => fill(words.cell, { row: r, column: c })).join(words.between_cells);
   }
-  if (!outside) return said;
-  const padding = counted(outside, 'padding cell');
-  return inside.length ? `${said} and ${padding}` : padding;
+  if (!outside) return cellsSaid;
+  const padding = said(words.padding, outside);
+  return inside.length ? fill(words.with_padding, { cells: cellsSaid, padding }) : padding;
 }
 
 const pairs = (flat) => Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]]);
 
 // A twin's summary, its cells' texts and its rows' names (MapTwin.summary, cell_texts,
-// row_header).
+// row_header), in the words it was sent with.
 function twinSaid(twin) {
+  const { words } = twin;
   const [rows, cols] = twin.shape;
   const marks = twin.marks.map(([word, flat]) => [word, pairs(flat)]);
   const summary = twin.about ?? [
-    `${twin.name}: ${counted(rows, 'row')} by ${counted(cols, 'column')}${twin.span}`,
-    ...marks.map(([word, cells]) => `${word}: ${where(cells, twin.shape)}`)].join('; ') + '.';
-  const words = new Map();
+    fill(words.summary, { name: twin.name, rows: said(words.rows, rows),
+                          columns: said(words.columns, cols), span: twin.span }),
+    ...marks.map(([word, cells]) => fill(words.mark, { word, where: where(cells, twin.shape, words) })),
+  ].join(words.between_parts) + words.end;
+  const marked = new Map();
   for (const [word, cells] of marks) {
     for (const [r, c] of cells) {
       const at = r * cols + c;
       if (r < 0 || r >= rows || c < 0 || c >= cols) continue;
-      const list = words.get(at) || [];
+      const list = marked.get(at) || [];
       if (!list.includes(word)) list.push(word);
-      words.set(at, list);
+      marked.set(at, list);
     }
   }
-  const cells = twin.cells.map((text, at) => [text, ...(words.get(at) || [])].join(', '));
-  const names = twin.headers ? twin.headers[0] : Array.from({ length: rows }, (_, r) => `row ${r}`);
+  const cells = twin.cells.map((text, at) => [text, ...(marked.get(at) || [])].join(words.cell_words));
+  const names = twin.headers ? twin.headers[0]
+    : Array.from({ length: rows }, (_, r) => fill(words.row_name, { row: r }));
   return { name: twin.name, summary, cells, rows: names };
 }
 
@@ -416,9 +426,9 @@ const probe = document.createElement('canvas').getContext('2d');
 function rgbaOf(color) {
   probe.fillStyle = '#000';
   probe.fillStyle = color;
-  const said = probe.fillStyle;
-  if (said.startsWith('#')) return [1, 3, 5].map((i) => parseInt(said.slice(i, i + 2), 16)).concat(1);
-  const parts = said.match(/[\d.]+/g).map(Number);
+  const read = probe.fillStyle;
+  if (read.startsWith('#')) return [1, 3, 5].map((i) => parseInt(read.slice(i, i + 2), 16)).concat(1);
+  const parts = read.match(/[\d.]+/g).map(Number);
   return parts.length === 3 ? parts.concat(1) : parts;
 }
 
