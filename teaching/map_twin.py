@@ -7,7 +7,8 @@ ui/shared/twin.py puts it on the page. Pure: no Streamlit, no Plotly.
 The twin travels inside its figure (layout.meta["twin"], `as_meta`), so the figure
 cache keeps the two together and the chart wrapper needs nothing else to show it. A
 chart the browser steps through frames (ui/shared/frames.js) gets its twins of every
-frame too (`twin_frames`), so what a screen reader reads is the frame on screen."""
+frame too (`twin_frames`), so what a screen reader reads is the frame on screen; the
+words of its sentences (TWIN_WORDS) go with them, so they are written here only."""
 
 from __future__ import annotations
 
@@ -219,11 +220,12 @@ PARTS = ("name", "span", "about", "headers", "marks", "cells")
 def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PARTS) -> dict:
     """One chart's twins over F frames, for the browser to write into the twins on the
     page as it draws each frame (ui/shared/frames.js, which says them as `summary` and
-    `cell_text` do). JSON-able. frames: F lists of the chart's twins, as many in each
-    and each of one shape over the frames. Returns {"start": frame 0's twins, each as
-    `parts` gives it, "changes": per frame, [twin, what, value] for each part that is
-    not the frame before's: `what` is "name", "span", "about", "headers", "marks" or a
-    cell's flat index (its number); none for frame 0}.
+    `cell_text` do, in the TWIN_WORDS each twin's parts carry). JSON-able. frames: F
+    lists of the chart's twins, as many in each and each of one shape over the frames.
+    Returns {"start": frame 0's twins, each as `parts` gives it, "changes": per frame,
+    [twin, what, value] for each part that is not the frame before's: `what` is "name",
+    "span", "about", "headers", "marks" or a cell's flat index (its number); none for
+    frame 0}.
     The parts and not the sentences: a window moving over a 16x16 map changes a few of
     them a frame, where every sentence changes (196 frames' sentences were 130 kB).
     sent: the parts whose changes are sent (the others the browser has from the
