@@ -7,7 +7,8 @@ ui/shared/twin.py puts it on the page. Pure: no Streamlit, no Plotly.
 The twin travels inside its figure (layout.meta["twin"], `as_meta`), so the figure
 cache keeps the two together and the chart wrapper needs nothing else to show it. A
 chart the browser steps through frames (ui/shared/frames.js) gets its twins of every
-frame too (`twin_frames`), so what a screen reader reads is the frame on screen."""
+frame too (`twin_frames`), so what a screen reader reads is the frame on screen; the
+words of its sentences (TWIN_WORDS) go with them, so they are written here only."""
 
 from __future__ import annotations
 
@@ -26,6 +27,36 @@ PICKED = "picked"
 # "Right:", and the twin should not read as a second verdict).
 RIGHT, MISSED, EXTRA = "right pick", "missed", "extra pick"
 LISTED_CELLS = 4  # a mark on more cells than this is counted, not listed, in the summary
+
+# The words of a twin's summary, cells and rows: their one home. MapTwin says them here,
+# and they travel with its parts (`parts`) to the browser, which fills in the numbers of
+# the frame it draws (ui/shared/frames.js, `fill`: each {name} replaced by its value).
+# A pair is [one, many].
+TWIN_WORDS = {
+    "summary": "{name}: {rows} by {columns}{span}",
+    "rows": ["{n} row", "{n} rows"],
+    "columns": ["{n} column", "{n} columns"],
+    "mark": "{word}: {where}",
+    "between_parts": "; ",
+    "end": ".",
+    "block": "{rows}, {columns}",
+    "block_rows": ["row {first}", "rows {first} to {last}"],
+    "block_columns": ["column {first}", "columns {first} to {last}"],
+    "cell": "row {row}, column {column}",
+    "between_cells": " and ",
+    "many": "{n} cells, marked in the table",
+    "padding": ["{n} padding cell", "{n} padding cells"],
+    "with_padding": "{cells} and {padding}",
+    "cell_words": ", ",
+    "row_name": "row {row}",
+    "column_name": "column {column}",
+    "listed": LISTED_CELLS,
+}
+
+
+def _said(words: str | list[str], number: int) -> str:
+    """A [one, many] pair's form for `number`, filled in ("1 row", "4 rows")."""
+    return words[0 if number == 1 else 1].format(n=number)
 
 
 @dataclass(frozen=True)
@@ -48,10 +79,12 @@ class MapTwin:
     about: str | None = None
 
     def row_header(self, row: int) -> str:
-        return self.headers[0][row] if self.headers else f"row {row}"
+        return self.headers[0][row] if self.headers else TWIN_WORDS["row_name"].format(row=row)
 
     def column_header(self, col: int) -> str:
-        return self.headers[1][col] if self.headers else f"column {col}"
+        if self.headers:
+            return self.headers[1][col]
+        return TWIN_WORDS["column_name"].format(column=col)
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -60,7 +93,7 @@ class MapTwin:
     def cell_text(self, row: int, col: int) -> str:
         """The cell's number, then its marks in words: "5, winner, in the current window"."""
         words = [word for word, marked in self.marks.items() if (row, col) in marked]
-        return ", ".join([self.cells[row][col], *words])
+        return TWIN_WORDS["cell_words"].join([self.cells[row][col], *words])
 
     def cell_texts(self) -> list[str]:
         """Every cell's `cell_text`, in reading order: each mark's cells looked up once
@@ -70,7 +103,9 @@ class MapTwin:
             for cell in dict.fromkeys(marked):  # a cell listed twice is said once
                 words.setdefault(cell, []).append(word)
         return [
-            ", ".join([text, *words[(row, col)]]) if (row, col) in words else text
+            TWIN_WORDS["cell_words"].join([text, *words[(row, col)]])
+            if (row, col) in words
+            else text
             for row, numbers in enumerate(self.cells)
             for col, text in enumerate(numbers)
         ]
@@ -81,9 +116,20 @@ class MapTwin:
         if self.about is not None:
             return self.about
         rows, cols = self.shape
-        parts = [f"{self.name}: {_count(rows, 'row')} by {_count(cols, 'column')}{self.span()}"]
-        parts += [f"{word}: {_where(marked, self.shape)}" for word, marked in self.marks.items()]
-        return "; ".join(parts) + "."
+        words = TWIN_WORDS
+        parts = [
+            words["summary"].format(
+                name=self.name,
+                rows=_said(words["rows"], rows),
+                columns=_said(words["columns"], cols),
+                span=self.span(),
+            )
+        ]
+        parts += [
+            words["mark"].format(word=word, where=_where(marked, self.shape))
+            for word, marked in self.marks.items()
+        ]
+        return words["between_parts"].join(parts) + words["end"]
 
     def span(self) -> str:
         """What the summary says of the values: ", from −4 to 3", ", every value 3", or
@@ -98,8 +144,9 @@ class MapTwin:
         """What the summary and the cells' texts are made of, as twin_frames sends them:
         {"name", "span", "about", "headers": [rows', columns'] or None, "shape": [H, W],
         "cells": the numbers in reading order, "marks": [[words, flat [r, c, ...]], ...]
-        in the summary's order}."""
+        in the summary's order, "words": TWIN_WORDS, the sentences they go into}."""
         return {
+            "words": TWIN_WORDS,
             "name": self.name,
             "span": self.span(),
             "about": self.about,
@@ -173,11 +220,12 @@ PARTS = ("name", "span", "about", "headers", "marks", "cells")
 def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PARTS) -> dict:
     """One chart's twins over F frames, for the browser to write into the twins on the
     page as it draws each frame (ui/shared/frames.js, which says them as `summary` and
-    `cell_text` do). JSON-able. frames: F lists of the chart's twins, as many in each
-    and each of one shape over the frames. Returns {"start": frame 0's twins, each as
-    `parts` gives it, "changes": per frame, [twin, what, value] for each part that is
-    not the frame before's: `what` is "name", "span", "about", "headers", "marks" or a
-    cell's flat index (its number); none for frame 0}.
+    `cell_text` do, in the TWIN_WORDS each twin's parts carry). JSON-able. frames: F
+    lists of the chart's twins, as many in each and each of one shape over the frames.
+    Returns {"start": frame 0's twins, each as `parts` gives it, "changes": per frame,
+    [twin, what, value] for each part that is not the frame before's: `what` is "name",
+    "span", "about", "headers", "marks" or a cell's flat index (its number); none for
+    frame 0}.
     The parts and not the sentences: a window moving over a 16x16 map changes a few of
     them a frame, where every sentence changes (196 frames' sentences were 130 kB).
     sent: the parts whose changes are sent (the others the browser has from the
@@ -344,8 +392,8 @@ def _where(cells: tuple[Cell, ...], shape: tuple[int, int]) -> str:
     outside = len(cells) - len(inside)
     said = _block(inside) or _listed(inside)
     if outside:
-        padding = f"{_count(outside, 'padding cell')}"
-        said = f"{said} and {padding}" if inside else padding
+        padding = _said(TWIN_WORDS["padding"], outside)
+        said = TWIN_WORDS["with_padding"].format(cells=said, padding=padding) if inside else padding
     return said
 
 
@@ -360,16 +408,19 @@ def _block(cells: list[Cell]) -> str | None:
         return None
     if cols != list(range(cols[0], cols[-1] + 1)):
         return None
-    return f"{_span(rows, 'row')}, {_span(cols, 'column')}"
+    return TWIN_WORDS["block"].format(
+        rows=_span(rows, TWIN_WORDS["block_rows"]), columns=_span(cols, TWIN_WORDS["block_columns"])
+    )
 
 
-def _span(numbers: list[int], noun: str) -> str:
-    if len(numbers) == 1:
-        return f"{noun} {numbers[0]}"
-    return f"{noun}s {numbers[0]} to {numbers[-1]}"
+def _span(numbers: list[int], words: list[str]) -> str:
+    """A run of numbers in words: "row 2" or "rows 0 to 1"."""
+    return words[0 if len(numbers) == 1 else 1].format(first=numbers[0], last=numbers[-1])
 
 
 def _listed(cells: list[Cell]) -> str:
     if len(cells) > LISTED_CELLS:
-        return f"{len(cells)} cells, marked in the table"
-    return " and ".join(f"row {r}, column {c}" for r, c in sorted(cells))
+        return TWIN_WORDS["many"].format(n=len(cells))
+    return TWIN_WORDS["between_cells"].join(
+        TWIN_WORDS["cell"].format(row=r, column=c) for r, c in sorted(cells)
+    )

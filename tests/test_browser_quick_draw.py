@@ -1,6 +1,7 @@
 """A step drawn at once (ui/shared/frames.js, quickDraw): what the input's own task writes
-into the charts (the title, the window's outline, the winners' marks) is what Plotly
-itself draws for that frame, and a finger dragged across y follows it cell by cell.
+into the charts (the title, the window's outline, the winners' marks, the running dL/dx's
+changed colours and numbers) is what Plotly itself draws for that frame, and a finger
+dragged across y follows it cell by cell.
 
 Every wait is for what the page draws, never for a time.
 """
@@ -47,7 +48,13 @@ DRAWN = r"""(prefix) => {
     }
     traces[node.__data__[0].trace.name] = { segments, points };
   }
-  return { title: plot.querySelector('.gtitle').textContent, traces };
+  const image = plot.querySelector('.hm image');
+  const labels = Array.from(plot.querySelectorAll('g.heatmap-label text'),
+    (label) => [label.getAttribute('x'), label.getAttribute('y'), label.textContent,
+                label.style.fill]);
+  return { title: plot.querySelector('.gtitle').textContent, traces,
+           image: image && image.getAttributeNS('http://www.w3.org/1999/xlink', 'href'),
+           labels: labels.sort() };
 }""".replace("FIND_CHART", FIND_CHART)
 
 # The → key as the page gets it, and the chart as that key's own task left it (read in
@@ -68,6 +75,30 @@ PLOTLY_DRAWS = f"""async (prefix) => {{
 }}"""
 
 
+# Two images' pixels compared: [how many pixels differ, the first few as [x, y, one's
+# r, g, b, a, the other's]].
+PIXELS_DIFFER = """async ([one, other]) => {
+  const pixels = async (href) => {
+    const image = new Image();
+    image.src = href;
+    await image.decode();
+    const canvas = Object.assign(document.createElement('canvas'),
+                                 { width: image.width, height: image.height });
+    const paint = canvas.getContext('2d');
+    paint.drawImage(image, 0, 0);
+    return [image.width, paint.getImageData(0, 0, image.width, image.height).data];
+  };
+  const [[width, a], [, b]] = [await pixels(one), await pixels(other)];
+  const differ = [];
+  for (let i = 0; i < a.length; i += 4) {
+    if ([0, 1, 2, 3].some((k) => a[i + k] !== b[i + k]))
+      differ.push([(i / 4) % width, Math.floor(i / 4 / width), ...a.slice(i, i + 4),
+                   ...b.slice(i, i + 4)]);
+  }
+  return [differ.length, differ.slice(0, 5)];
+}"""
+
+
 def normalised(drawn: dict) -> dict:
     """Segments as sorted rows of sorted end points, points sorted: the same picture
     whatever the order it was drawn in."""
@@ -77,12 +108,14 @@ def normalised(drawn: dict) -> dict:
             tuple(sorted([(x0, y0), (x1, y1)])) for x0, y0, x1, y1 in trace["segments"]
         )
         traces[name] = (np.array(segments).reshape(-1, 4), np.array(sorted(trace["points"])))
-    return {"title": drawn["title"], "traces": traces}
+    return {"title": drawn["title"], "traces": traces, "cells": (drawn["image"], drawn["labels"])}
 
 
 def assert_same_picture(quick: dict, plotly: dict) -> None:
     quick, plotly = normalised(quick), normalised(plotly)
     assert quick["title"] == plotly["title"]
+    # The map's labels: text and colour.
+    assert quick["cells"][1] == plotly["cells"][1]
     assert quick["traces"].keys() == plotly["traces"].keys()
     for name, (segments, points) in plotly["traces"].items():
         np.testing.assert_allclose(quick["traces"][name][0], segments, atol=0.05, err_msg=name)
@@ -93,8 +126,9 @@ def assert_same_picture(quick: dict, plotly: dict) -> None:
 def test_what_a_step_writes_at_once_is_what_plotly_draws_for_it(page, app_url, chart):
     """Four → presses on a 5x6 x with padding 1, 3x3 windows at stride 2 and every tied
     cell a winner (one, then two, one, one): after each, the chart as the key's own task
-    left it (title, outline, winners: read in that task, before any frame is painted) is
-    the chart Plotly draws for that window from its own model."""
+    left it (title, outline, winners, the map's colours and labels: read in that task,
+    before any frame is painted) is the chart Plotly draws for that window from its own
+    model."""
     open_player(page, f"{app_url}/{LINK}")
     page.locator(".lab-frames p.sentence").click()  # the page has the keys, no input
     for window in range(2, 6):
@@ -107,7 +141,10 @@ def test_what_a_step_writes_at_once_is_what_plotly_draws_for_it(page, app_url, c
         settle(page)
         page.evaluate(PLOTLY_DRAWS, chart)
         settle(page)
-        assert_same_picture(quick, page.evaluate(DRAWN, chart))
+        plotly = page.evaluate(DRAWN, chart)
+        assert_same_picture(quick, plotly)
+        # The map's colours, pixel for pixel.
+        assert page.evaluate(PIXELS_DIFFER, [quick["image"], plotly["image"]]) == [0, []]
     assert exceptions_on(page) == []
 
 

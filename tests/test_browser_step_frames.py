@@ -109,12 +109,17 @@ def test_play_draws_every_window_without_a_message_and_one_when_it_stops(page, a
     speed = page.get_by_role("combobox", name="Speed")
     assert speed.input_value() == "4"  # 4 windows a second; 1 and 2 slow it down
     assert {"1", "2"} <= set(speed.locator("option").evaluate_all("os => os.map(o => o.value)"))
-    # Every title dL/dx is drawn with, in order, as Plotly draws it.
+    # Every title dL/dx shows, in order, as each animation frame finds it (the player
+    # writes a step into the chart itself: Plotly draws none of them).
     page.evaluate(
         f"""() => {{
       window.drawnTitles = [];
-      const plot = ({FIND_CHART})('dL/dx after');
-      plot.on('plotly_afterplot', () => window.drawnTitles.push(({CHART_TITLE})('dL/dx after')));
+      const look = () => {{
+        const title = ({CHART_TITLE})('dL/dx after'), seen = window.drawnTitles;
+        if (seen[seen.length - 1] !== title) seen.push(title);
+        requestAnimationFrame(look);
+      }};
+      requestAnimationFrame(look);
     }}"""
     )
     before = len(sent)

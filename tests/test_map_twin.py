@@ -4,10 +4,14 @@ leaves the true values and its marks in it; the HTML escapes every text."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from pooling.config import PoolConfig
+from teaching import map_twin as map_twin_module
 from teaching.map_twin import CURRENT, IN_WINDOW, WINNER, MapTwin, map_twin, twin_frames
 from teaching.numbers import fmt
 from ui.figures.grid import GridOptions, Overlay, grid_figure
@@ -246,3 +250,30 @@ def test_a_curves_summaries_over_its_frames_are_its_twins_at_each(grow):
                 "Loss", xs=xs[shown], ys=np.array(ys)[shown], titles=titles, current=frame
             )
             assert abouts[frame] == twin.summary(), (ys, frame)
+
+
+def _fragments(words) -> list[str]:
+    """The literal text of TWIN_WORDS' templates (placeholders cut out) with a letter in
+    it and at least 8 characters: the sentences' own words."""
+    templates = [t for w in words.values() for t in (w if isinstance(w, list) else [w])]
+    pieces = [p for t in templates if isinstance(t, str) for p in re.split(r"\{\w+\}", t)]
+    return [p for p in pieces if len(p.strip()) >= 8 and re.search(r"[a-z]", p)]
+
+
+def test_the_twin_words_have_one_home_and_travel_with_the_parts(monkeypatch):
+    """MapTwin says its summary from TWIN_WORDS (a word changed there changes it) and
+    sends them with its parts; the browser's frame player holds none of them."""
+    twin = map_twin(
+        "x", np.arange(6).reshape(2, 3), cells=np.full((2, 3), "1"), marks={"m": [(0, 0), (9, 9)]}
+    )
+    assert twin.parts()["words"] is map_twin_module.TWIN_WORDS
+    assert (
+        twin.summary()
+        == "x: 2 rows by 3 columns, from 0 to 5; m: row 0, column 0 and 1 padding cell."
+    )
+    monkeypatch.setitem(map_twin_module.TWIN_WORDS, "padding", ["{n} cell of padding", "{n} cells"])
+    assert twin.summary().endswith("and 1 cell of padding.")
+    frames_js = (Path(__file__).parents[1] / "ui" / "shared" / "frames.js").read_text()
+    fragments = _fragments(map_twin_module.TWIN_WORDS)
+    assert " cells, marked in the table" in fragments
+    assert [f for f in fragments if f in frames_js] == []

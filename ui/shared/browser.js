@@ -70,8 +70,8 @@ function say(text) {
 window.poolingLabSay = say;
 
 // -- Text a fragment redraws, said when it changes ------------------------------------
-// browser.says_changes(name) draws a container keyed lab_say_<name> (its CSS class
-// st-key-lab_say_<name>). A fragment redraws it without a full run, so no data reaches
+// browser.says_changes(name) draws a container keyed SAY_PREFIX + name (its CSS class
+// st-key- and that key). A fragment redraws it without a full run, so no data reaches
 // this script then: the page's mutations are watched instead. A container's visible
 // text is said when it changed since last looked at, and only once nothing in it is
 // stale (Streamlit marks what a run in progress has not drawn yet: data-stale). Not
@@ -81,10 +81,12 @@ window.poolingLabSay = say;
 // every container changed by then is said, once (a count that ticks every second is
 // said as it stands, not tick by tick). The memory is by name for the document's
 // life: a container drawn again after it left the page compares with what it said.
-const SAY_CLASS = 'st-key-lab_say_';
+// The containers' class: Streamlit's st-key- and browser.SAY_PREFIX, sent with the data
+// (its one home is the Python that keys them).
+const sayClass = (lab) => 'st-key-' + lab.sayPrefix;
 
-function sayName(box) {
-  return [...box.classList].find((name) => name.startsWith(SAY_CLASS)) ?? null;
+function sayName(lab, box) {
+  return [...box.classList].find((name) => name.startsWith(sayClass(lab))) ?? null;
 }
 
 function sayNow(lab) {
@@ -112,8 +114,9 @@ function quiet(lab) {
 
 function lookForChanges(lab) {
   let changed = false;
-  for (const box of document.querySelectorAll(`[class*="${SAY_CLASS}"]`)) {
-    const name = sayName(box);
+  if (!lab.sayPrefix) return;  // no data yet
+  for (const box of document.querySelectorAll(`[class*="${sayClass(lab)}"]`)) {
+    const name = sayName(lab, box);
     if (!name || box.closest('[data-stale="true"]') || box.querySelector('[data-stale="true"]')) {
       continue;  // drawn in full later: looked at again then
     }
@@ -631,6 +634,7 @@ export default function ({ data, setStateValue }) {
   lab.pages = data.pages || [];
   lab.leaveMs = data.leave_after_ms;
   lab.sayGapMs = data.say_gap_ms;
+  lab.sayPrefix = data.say_prefix;
   if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
   for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
   if (typeof data.announce === 'string' && data.announce !== lab.said) {

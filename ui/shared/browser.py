@@ -239,11 +239,12 @@ def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> 
     page's, the namespaces to read (not yet come back), the text to write (only for
     those that have), the focus and Enter rules, what the live region says, and the two
     limits (MAX_STORED_CHARS, LEAVE_AFTER_MS)
-    and says_changes' gap (SAY_GAP_MS)."""
+    and says_changes' gap (SAY_GAP_MS) and class (SAY_PREFIX)."""
     return {
         "max_stored_chars": MAX_STORED_CHARS,
         "leave_after_ms": LEAVE_AFTER_MS,
         "say_gap_ms": SAY_GAP_MS,
+        "say_prefix": SAY_PREFIX,
         "page": page,
         "pages": URL_PATHS,
         "recall": sorted(requests.wanted - arrived),

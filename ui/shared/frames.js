@@ -56,10 +56,16 @@ function cellFrames(cells) {
 // the map, a summary, a table), written by the server at the step it knew: each frame the
 // browser draws writes them too, from the parts teaching/map_twin.twin_frames sends (the
 // first frame's, then each frame's changes) and, on a step map, the frame's own window,
-// winners and numbers (`taken`). The sentences are put together here as MapTwin.summary
-// and cell_text put them (tests/test_browser_a11y.py compares every frame): sending
-// each frame's sentences instead took 130 kB on a 16x16 map.
-const LISTED_CELLS = 4;  // teaching/map_twin.LISTED_CELLS
+// winners and numbers (`taken`). Their words come with the parts (map_twin.TWIN_WORDS,
+// their one home): here only the frame's numbers and cells are filled in, and the choice
+// MapTwin makes between them (a block, a few cells, a count) made again
+// (tests/test_browser_a11y.py compares every frame): sending each frame's sentences
+// instead took 130 kB on a 16x16 map.
+
+// A template with each {name} replaced by values[name].
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+// A [one, many] pair's form for `number`.
+const said = (pair, number, values) => fill(pair[number === 1 ? 0 : 1], { n: number, ...values });
 
 function twinFrames(twins) {
   if (twins.built) return twins.built;
@@ -96,57 +102,61 @@ function twinsAt(chart, frame) {
   return [{ ...twins[0], cells, marks: marks.filter(([, flat]) => flat.length) }];
 }
 
-const counted = (number, noun) => `${number} ${noun}${number === 1 ? '' : 's'}`;
-const spanned = (numbers, noun) => (numbers.length === 1 ? `${noun} ${numbers[0]}`
-  : `${noun}s ${numbers[0]} to ${numbers[numbers.length - 1]}`);
+const spanned = (numbers, pair) => said(pair, numbers.length,
+  { first: numbers[0], last: numbers[numbers.length - 1] });
 const unbroken = (numbers) => numbers.every((n, i) => n === numbers[0] + i);
 
 // Where cells [[r, c], ...] lie, in words (map_twin._where, _block, _listed): a cell
 // listed twice said once.
-function where(listed, [rows, cols]) {
+function where(listed, [rows, cols], words) {
   const cells = [...new Map(listed.map((cell) => [cell.join(','), cell])).values()];
   const inside = cells.filter(([r, c]) => r >= 0 && r < rows && c >= 0 && c < cols);
   const outside = cells.length - inside.length;
   const sorted = (numbers) => [...new Set(numbers)].sort((a, b) => a - b);
   const rowsOf = sorted(inside.map(([r]) => r)), colsOf = sorted(inside.map(([, c]) => c));
   const distinct = new Set(inside.map(([r, c]) => r + ',' + c)).size;
-  let said;
+  let cellsSaid;
   if (inside.length >= 2 && distinct === rowsOf.length * colsOf.length
       && unbroken(rowsOf) && unbroken(colsOf)) {
-    said = `${spanned(rowsOf, 'row')}, ${spanned(colsOf, 'column')}`;
-  } else if (inside.length > LISTED_CELLS) {
-    said = `${inside.length} cells, marked in the table`;
+    cellsSaid = fill(words.block, { rows: spanned(rowsOf, words.block_rows),
+                                    columns: spanned(colsOf, words.block_columns) });
+  } else if (inside.length > words.listed) {
+    cellsSaid = fill(words.many, { n: inside.length });
   } else {
-    said = inside.slice().sort(([r1, c1], [r2, c2]) => r1 - r2 || c1 - c2)
-      .map(([r, c]) => `row ${r}, column ${c}`).join(' and ');
+    cellsSaid = inside.slice().sort(([r1, c1], [r2, c2]) => r1 - r2 || c1 - c2)
+      .map(([r, c]) => fill(words.cell, { row: r, column: c })).join(words.between_cells);
   }
-  if (!outside) return said;
-  const padding = counted(outside, 'padding cell');
-  return inside.length ? `${said} and ${padding}` : padding;
+  if (!outside) return cellsSaid;
+  const padding = said(words.padding, outside);
+  return inside.length ? fill(words.with_padding, { cells: cellsSaid, padding }) : padding;
 }
 
 const pairs = (flat) => Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]]);
 
 // A twin's summary, its cells' texts and its rows' names (MapTwin.summary, cell_texts,
-// row_header).
+// row_header), in the words it was sent with.
 function twinSaid(twin) {
+  const { words } = twin;
   const [rows, cols] = twin.shape;
   const marks = twin.marks.map(([word, flat]) => [word, pairs(flat)]);
   const summary = twin.about ?? [
-    `${twin.name}: ${counted(rows, 'row')} by ${counted(cols, 'column')}${twin.span}`,
-    ...marks.map(([word, cells]) => `${word}: ${where(cells, twin.shape)}`)].join('; ') + '.';
-  const words = new Map();
+    fill(words.summary, { name: twin.name, rows: said(words.rows, rows),
+                          columns: said(words.columns, cols), span: twin.span }),
+    ...marks.map(([word, cells]) => fill(words.mark, { word, where: where(cells, twin.shape, words) })),
+  ].join(words.between_parts) + words.end;
+  const marked = new Map();
   for (const [word, cells] of marks) {
     for (const [r, c] of cells) {
       const at = r * cols + c;
       if (r < 0 || r >= rows || c < 0 || c >= cols) continue;
-      const list = words.get(at) || [];
+      const list = marked.get(at) || [];
       if (!list.includes(word)) list.push(word);
-      words.set(at, list);
+      marked.set(at, list);
     }
   }
-  const cells = twin.cells.map((text, at) => [text, ...(words.get(at) || [])].join(', '));
-  const names = twin.headers ? twin.headers[0] : Array.from({ length: rows }, (_, r) => `row ${r}`);
+  const cells = twin.cells.map((text, at) => [text, ...(marked.get(at) || [])].join(words.cell_words));
+  const names = twin.headers ? twin.headers[0]
+    : Array.from({ length: rows }, (_, r) => fill(words.row_name, { row: r }));
   return { name: twin.name, summary, cells, rows: names };
 }
 
@@ -315,10 +325,11 @@ function moveTraces(plot, { frame, index, updates, title }) {
 // A step moves a map's title, its window's outline and its marks; Plotly would draw the
 // whole chart again for that (every cell's number: 20 to 60 ms on a 16x16 map, a task
 // the paint waits on). So the input's own task writes them straight into the chart's
-// SVG, as Plotly draws them (the same paths, at the axes' own pixels), and the step
-// shows in the first frame after the input. A chart whose numbers or other traces
-// change is drawn by Plotly too, after that paint (drawLaterCharts); one that only
-// moves gets Plotly's model of it brought up to date without a draw (keepModel).
+// SVG, as Plotly draws them (the same paths, at the axes' own pixels), with a running
+// map's changed colours and numbers (writeCells), and the step shows in the first frame
+// after the input. A chart whose other traces change (a curve, whole traces) is drawn
+// by Plotly, after that paint (draw); one written here gets Plotly's model of it
+// brought up to date without a draw (keepModel).
 
 // A chart's scatter traces as drawn: trace name -> {node, trace (Plotly's full trace)}.
 function drawnTraces(plot) {
@@ -400,6 +411,141 @@ function writeTitle(plot, title) {
   return true;
 }
 
+// -- a heatmap's numbers, written into what Plotly drew ---------------------------------
+// A running dL/dx changes a few cells a step; Plotly draws every cell's colour and label
+// again for that (a task of 30 to 100 ms on a 16x16 map: Play's longest). Here the
+// cells' colours are painted again into an image as Plotly paints them (plotly.js
+// src/traces/heatmap/plot.js: a canvas the size of the plot, one rectangle a cell less
+// the gaps, its colour from the trace's colour scale as components/colorscale/helpers.js
+// interpolates it) and only the labels whose text changed get their text and colour.
+// tests/test_browser_quick_draw.py checks the image and the labels against Plotly's own.
+const XLINK = 'http://www.w3.org/1999/xlink';
+const probe = document.createElement('canvas').getContext('2d');
+
+// A CSS colour as [r, g, b, a], r, g and b 0 to 255 (the browser reads it).
+function rgbaOf(color) {
+  probe.fillStyle = '#000';
+  probe.fillStyle = color;
+  const read = probe.fillStyle;
+  if (read.startsWith('#')) return [1, 3, 5].map((i) => parseInt(read.slice(i, i + 2), 16)).concat(1);
+  const parts = read.match(/[\d.]+/g).map(Number);
+  return parts.length === 3 ? parts.concat(1) : parts;
+}
+
+// The trace's colour of a value (Plotly's makeColorScaleFuncFromTrace: a clamped
+// piecewise-linear scale over zmin..zmax, each component interpolated as d3 does,
+// a * (1 - t) + b * t), with r, g and b rounded as the heatmap paints them; undefined
+// for a cell with no number (left clear).
+function colourScale(full) {
+  let scale = full.colorscale;
+  if (full.reversescale) scale = scale.slice().reverse().map(([at, color]) => [1 - at, color]);
+  const low = full.zmin, high = full.zmax;
+  const domain = scale.map(([at]) => low + at * (high - low));
+  const range = scale.map(([, color]) => rgbaOf(color));
+  return (value) => {
+    if (value === null || value === undefined || !Number.isFinite(value)) return undefined;
+    let j = 1;
+    while (j < domain.length - 1 && domain[j] <= value) j += 1;
+    const span = domain[j] - domain[j - 1] || 1 / (domain[j] - domain[j - 1]);
+    const t = Math.max(0, Math.min(1, (value - domain[j - 1]) / span));
+    const mixed = range[j - 1].map((a, i) => a * (1 - t) + range[j][i] * t);
+    return [Math.round(mixed[0]), Math.round(mixed[1]), Math.round(mixed[2]), mixed[3]];
+  };
+}
+
+// Plotly's label colour on a cell (Color.contrast, textfont colour "auto"): white on a
+// dark cell, its dark grey on a light one, by WCAG contrast with either.
+function luminance([r, g, b]) {
+  const linear = (c) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+const WHITE = 'rgb(255, 255, 255)', DARK = 'rgb(68, 68, 68)';
+function labelColour(rgba) {
+  const lum = luminance(rgba);
+  const contrast = (other) => (Math.max(lum, other) + 0.05) / (Math.min(lum, other) + 0.05);
+  return contrast(1) > contrast(luminance([68, 68, 68])) ? WHITE : DARK;
+}
+
+// The cell edges' pixels along an axis, as Plotly rounds and clips them into its image.
+function edgePixels(axis, edges, start, size) {
+  return Array.from(edges, Number).map((edge) => Math.min(Math.max(Math.round(axis.c2p(edge) - start), 0), size));
+}
+
+// Writes frame `z`, `text` (rows) into the heatmap trace `index` as drawn; false where
+// it is not drawn as this knows how (no image, a smoothed or gapless fast image, labels
+// to add or remove, a label of HTML, a colour bar or colour axis, an automatic range:
+// Plotly must draw it).
+function writeCells(plot, index, { z, text }) {
+  const full = plot._fullData && plot._fullData.find((trace) => trace.index === index);
+  const group = Array.from(plot.querySelectorAll('.hm')).find(
+    (node) => node.__data__ && node.__data__[0] && node.__data__[0].trace.index === index);
+  const image = group && group.querySelector('image');
+  if (!image || !full || full.zsmooth || full.zauto || full._colorAx || full.showscale
+      || !(full.xgap || full.ygap) || full.opacity !== 1) return false;
+  const [xa, ya] = axesOf(plot, full);
+  const cells = group.__data__[0];
+  const left = Number(image.getAttribute('x')), top = Number(image.getAttribute('y'));
+  const width = Number(image.getAttribute('width')), height = Number(image.getAttribute('height'));
+  const xs = edgePixels(xa, cells.x, left, width), ys = edgePixels(ya, cells.y, top, height);
+  const colourOf = colourScale(full);
+  const canvas = document.createElement('canvas');
+  canvas.width = width;
+  canvas.height = height;
+  const paint = canvas.getContext('2d');
+  const xgap = full.xgap || 0, ygap = full.ygap || 0;
+  for (let r = 0; r < z.length; r++) {
+    const [y0, y1] = [ys[r], ys[r + 1]].sort((a, b) => a - b);
+    for (let c = 0; c < z[r].length; c++) {
+      const [x0, x1] = [xs[c], xs[c + 1]].sort((a, b) => a - b);
+      const rgba = colourOf(z[r][c]);
+      if (!rgba || x0 === x1 || y0 === y1) continue;
+      paint.fillStyle = `rgba(${rgba.join(',')})`;
+      paint.fillRect(x0 + Math.floor(xgap / 2), y0 + Math.floor(ygap / 2), x1 - x0 - xgap, y1 - y0 - ygap);
+    }
+  }
+  if (!writeLabels(group, { full, cells, xa, ya, z, text, colourOf })) return false;
+  image.setAttributeNS(XLINK, 'xlink:href', canvas.toDataURL('image/png'));
+  cells.z = z.map((row) => row.map((v) => (v === null ? undefined : v)));
+  if (cells.text) cells.text = text;
+  return true;
+}
+
+// Cell centres along an axis (Plotly's xCenter, or halfway between edges), as plain
+// numbers: a figure's x may come as a typed array (int8: 147 would read -109).
+const centres = (edges, given) => (given ? Array.from(given, Number)
+  : Array.from(edges, Number).slice(0, -1).map((edge, i) => (edge + Number(edges[i + 1])) / 2));
+
+// The labels whose text changed get the new text and its colour; false where a label is
+// to appear or go (Plotly draws none for an empty text) or is more than plain text.
+function writeLabels(group, { full, cells, xa, ya, z, text, colourOf }) {
+  if (!full.texttemplate) return true;
+  if (full.texttemplate !== '%{text}' || (full.textfont.color && full.textfont.color !== 'auto')) return false;
+  const byPlace = new Map();
+  for (const label of group.querySelectorAll('g.heatmap-label text'))
+    byPlace.set(label.__data__.x + ',' + label.__data__.y, label);
+  const columns = centres(cells.x, cells.xCenter).map((x) => Math.round(xa.c2p(x)));
+  const rows = centres(cells.y, cells.yCenter).map((y) => Math.round(ya.c2p(y)));
+  const writes = [];
+  for (let r = 0; r < text.length; r++) {
+    for (let c = 0; c < text[r].length; c++) {
+      const label = byPlace.get(columns[c] + ',' + rows[r]);
+      const wanted = String(text[r][c] ?? '');
+      const value = z[r][c] ?? undefined;
+      if (label && label.textContent === wanted && label.__data__.z === value) continue;
+      const rgba = colourOf(value);
+      if (!label || !wanted || !rgba || /[<&]/.test(wanted) || label.childElementCount) return false;
+      writes.push([label, wanted, labelColour(rgba), value]);
+    }
+  }
+  for (const [label, wanted, colour, value] of writes) {
+    label.textContent = wanted;
+    label.setAttribute('data-unformatted', wanted);
+    label.style.fill = colour;
+    Object.assign(label.__data__, { t: wanted, z: value });
+  }
+  return true;
+}
+
 // Plotly's model of a chart brought to what quickDraw wrote, without a draw: the
 // traces' x and y and the title. Plotly's own next draw of it (Streamlit's, a resize)
 // draws the frame again (plotly_afterplot: labFrame names no data).
@@ -425,9 +571,12 @@ function quickDraw(chart, frame) {
   if (!drawable(plot)) return 'missing';
   const found = frameUpdates(chart, frame, plot);
   const drawn = drawnTraces(plot);
-  let whole = Boolean(chart.cells || chart.traces || chart.line);
+  let whole = Boolean(chart.traces || chart.line);
   for (const [name, update] of Object.entries(found.updates)) {
-    if (!drawn[name] || !('x' in update) || !moveDrawn(drawn[name], update, plot)) whole = true;
+    const done = chart.cells && name === chart.cells.trace
+      ? writeCells(plot, found.index[name], update)
+      : drawn[name] && 'x' in update && moveDrawn(drawn[name], update, plot);
+    if (!done) whole = true;
   }
   if (found.title !== null && found.title !== plot.layout.title.text
       && !writeTitle(plot, found.title)) whole = true;
@@ -610,10 +759,10 @@ function draw(player) {
   player.drawn = frame;
   const drawing = (player.drawing = (player.drawing || 0) + 1);
   // What moves is drawn in this task (quickDraw), with the controls and the words: the
-  // next frame shows the step. After its paint, the text twins; then the charts whose
-  // numbers change, one a frame (Plotly draws the whole chart: 20 ms or more each on a
-  // slow machine), in the page's order (the running dL/dx before y). A newer frame
-  // drops what is left of an older one.
+  // next frame shows the step. After its paint, the text twins; then the charts it
+  // could not write (whole traces, curves: Plotly draws the whole chart, 20 ms or more
+  // each on a slow machine), one a frame, in the page's order. A newer frame drops what
+  // is left of an older one.
   const whole = [];
   let missing = false;  // a chart not on the page yet, or not drawn by Plotly yet
   for (const chart of player.frames.charts) {
