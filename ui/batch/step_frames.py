@@ -145,7 +145,11 @@ def step_map_figures(
                         lecture=layout.lecture,
                         options=grids.GridOptions(
                             title_lines=lines,
-                            **(_gradient_options(story, feature, e, name, values) if gradient else {}),
+                            **(
+                                _gradient_options(story, feature, e, name, values)
+                                if gradient
+                                else {}
+                            ),
                             **options,
                         ),
                     )
