@@ -137,8 +137,10 @@ def problem_view(problem: Problem, pid: ProblemId) -> None:
             plane_maps(problem, pid)
         elif problem.kind == "batch":
             batch_maps(problem, pid)
+            if problem.picks_cells:
+                pick_plane(problem, pid, width_px=LECTURE_MAPS_PX // 2 if lecture_on() else None)
     with where.answer:
-        if problem.kind == "cells":
+        if problem.picks_cells:
             cells_form(problem, pid)
         else:
             typed_form(problem, pid)
@@ -163,21 +165,29 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
     left, right = (st.container(), None) if alone else st.columns(2)
     with left:
         if problem.kind == "cells":
-            key = STATE.pick_chart(pid, STATE.clicks_so_far())
-            tappable_x(
-                problem,
-                chosen_cells(pid),
-                checked=STATE.checked_answer(pid) is not None,
-                overlay=overlay,
-                width_px=LECTURE_PICK_MAP_PX if alone else ANSWER_MAP_PX,
-                key=key,
-                on_select=lambda: toggle_cell(pid, key),
+            pick_plane(
+                problem, pid, overlay=overlay, width_px=LECTURE_PICK_MAP_PX if alone else None
             )
         else:
             map_chart(problem.x, title="x", overlay=overlay, key=STATE.fig_x)
     if problem.kind == "value":
         with right:
             map_chart(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
+
+
+def pick_plane(problem: Problem, pid: ProblemId, *, width_px: int | None, overlay=None) -> None:
+    """The plane cells are picked on (x, or a batch window's positions): a click or
+    tap puts a cell in or takes it out."""
+    key = STATE.pick_chart(pid, STATE.clicks_so_far())
+    tappable_x(
+        problem,
+        chosen_cells(pid),
+        checked=STATE.checked_answer(pid) is not None,
+        overlay=overlay or grids.Overlay(),
+        width_px=width_px or ANSWER_MAP_PX,
+        key=key,
+        on_select=lambda: toggle_cell(pid, key),
+    )
 
 
 def lecture_value_maps(problem: Problem, overlay: grids.Overlay) -> None:
@@ -234,7 +244,10 @@ def batch_maps(problem: Problem, pid: ProblemId) -> None:
 
 
 def cells_form(problem: Problem, pid: ProblemId) -> None:
-    st.caption(f"Your cells (marked on x; pick one again to take it back): {picked_text(pid)}.")
+    where = "x" if problem.kind == "cells" else "the positions map"
+    st.caption(
+        f"Your cells (marked on {where}; pick one again to take it back): {picked_text(pid)}."
+    )
     row = st.container(horizontal=True, gap="small")
     row.button(
         "Check",
