@@ -108,7 +108,7 @@ def count_mistakes(problem: Problem) -> list[Mistake]:
 
 # -- one window over the batch -------------------------------------------------------------
 
-IDEA = "split each window's gradient evenly over every cell that won it in any example"
+IDEA = "split each window's gradient evenly over every cell any example picked"
 IDEA_TRUTH = (
     "a cell that is not example n's maximum does not change L_n, so it gets none of "
     "example n's gradient"

@@ -41,8 +41,7 @@ def question(problem: Problem) -> str:
     if problem.kind == "size":
         height, width = problem.x.shape
         return f"An input of {height} × {width} cells. Layer: {layer}. **What is the output size?**"
-    count = problem.x.shape[0]
-    lead = f"{count} examples through the same layer: {layer}. Each sends back its own dL_n/dy."
+    lead = batch_lead(problem)
     if problem.asks_count:
         return lead + " **How many positions receive gradient from at least one example?**"
     if problem.window is not None:
@@ -55,22 +54,30 @@ def question(problem: Problem) -> str:
     )
 
 
-def window_question(problem: Problem) -> str:
+def batch_lead(problem: Problem) -> str:
+    """What a batch question starts with: its examples, its layer."""
+    count = problem.x.shape[0]
+    layer = asked_layer(problem)
+    return f"{count} examples through the same layer: {layer}. Each sends back its own dL_n/dy."
+
+
+def window_question(problem: Problem, *, then: str | None = None) -> str:
     """A batch's window question: which of its cells receive gradient, or the mean a
-    cell receives (the loss is the mean over the examples)."""
+    cell receives (the loss is the mean over the examples); `then`: what to do after
+    (by default the Exercises page's: pick, then check; two decimals)."""
     if problem.picks_cells:
         wr, wc = problem.window
-        return (
+        ask = (
             f"Window ({wr}, {wc}) of y reads the cells marked 1 on the positions map. "
-            "**Which cells of this window receive gradient from at least one example?** "
-            "Pick them there, then check."
+            "**Which cells of this window receive gradient from at least one example?**"
         )
+        return f"{ask} {'Pick them there, then check.' if then is None else then}".strip()
     r, c = problem.cell
-    return (
+    ask = (
         "The loss is the **mean** over the examples. **How much gradient does "
-        f"x at ({r}, {c}) receive over the batch**, the mean of its dL_n/dx? Two "
-        "decimals are enough."
+        f"x at ({r}, {c}) receive over the batch**, the mean of its dL_n/dx?"
     )
+    return f"{ask} {'Two decimals are enough.' if then is None else then}".strip()
 
 
 def explanation(problem: Problem, verdict: Verdict) -> tuple[str, list[str]]:

@@ -35,9 +35,9 @@ from ui.exercises.state import (
 )
 from ui.exercises.views_reply import explanation_view, legend_view, reply_view, score_view
 from ui.figures import grid as grids
-from ui.figures.mosaic import small_multiples
 from ui.figures.style import ANSWER_MAP_PX, LECTURE_MAPS_PX, LECTURE_PICK_MAP_PX, SEED_INPUT_PX
 from ui.shared import browser
+from ui.shared.batch_question import batch_mosaics
 from ui.shared.beside import Placed, maps_in_a_row
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import lecture_on
@@ -222,25 +222,14 @@ def map_figure(values, *, title: str, kind: str = "value", overlay=None):
 def batch_maps(problem: Problem, pid: ProblemId) -> None:
     """x_n above dL_n/dy; in lecture mode side by side, each in half the maps' column
     (two examples' maps fit a projector so; three are still taller than it)."""
-    count = len(problem.x)
-    names = [f"example #{n}" for n in range(count)]
     lecture = lecture_on()
-    where = st.columns(2) if lecture else (st.container(), st.container())
-    for place, maps, title, kind in (
-        (where[0], problem.x, "x_n", "value"),
-        (where[1], problem.grad_output, "dL_n/dy", "gradient"),
-    ):
-        figure = cached(
-            small_multiples,
-            maps=list(maps),
-            titles=names,
-            kind=kind,
-            title=title,
-            most_columns=count,
-            width_px=LECTURE_MAPS_PX // 2 if lecture else None,
-        )
-        with place:
-            chart(figure, key=STATE.batch_figure(kind))
+    batch_mosaics(
+        problem.x,
+        problem.grad_output,
+        st.columns(2) if lecture else (st.container(), st.container()),
+        keys=(STATE.batch_figure("value"), STATE.batch_figure("gradient")),
+        width_px=LECTURE_MAPS_PX // 2 if lecture else None,
+    )
 
 
 def cells_form(problem: Problem, pid: ProblemId) -> None:

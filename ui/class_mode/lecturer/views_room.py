@@ -294,7 +294,7 @@ def answers_chart(
     """The share map (cells) or the bars (numbers) of one round; `paired`: the bars
     over both votes' answers and the count both axes reach."""
     question, counted = shown.question, shown.tally
-    if question.kind == "cells":
+    if question.picks_cells:
         figure = cached(
             room_figures.share_map,
             percents=share_percents(counted),
@@ -329,7 +329,7 @@ def revealed(shown: RoundView) -> None:
         answers_chart(shown, revealed=True, key=STATE.fig_share)
     with words, st.container(key=STATE.verdict_box):
         st.markdown(f"**{right_sentence(shown.tally)}**")
-        if shown.question.kind == "cells":
+        if shown.question.picks_cells:
             st.caption(share_legend(shown.question, shown.tally))
         for line in wrong_lines(shown.question, shown.tally):
             st.markdown(f"- {line}")
@@ -340,7 +340,7 @@ def two_votes(first: RoundView, second: RoundView) -> None:
     bars of numbers over the same answers, on the same scale."""
     question = second.question
     pairs = [None, None]
-    if question.kind != "cells":
+    if not question.picks_cells:
         both = paired_bars(question, first.tally, second.tally, revealed=True)
         most = max(bar.count for vote in both for bar in vote)
         pairs = [(vote, most) for vote in both]

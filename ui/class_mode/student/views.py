@@ -26,6 +26,7 @@ from ui.class_mode.student.state import STATE, Notice, fill_boxes, refusal, take
 from ui.figures import grid as grids
 from ui.figures.style import ANSWER_MAP_PX, JOINED_TOP_PX, PHONE_PAIR_MAP_PX
 from ui.shared import browser
+from ui.shared.batch_question import batch_mosaics
 from ui.shared.chart import cached, chart
 from ui.shared.state import literal
 from ui.shared.tappable import tappable_x
@@ -127,7 +128,7 @@ def room_view(now: RoomNow, *, token: str) -> None:
     with st.container(key=STATE.question_box):
         st.markdown(question_text(problem, state=room_round.state))
     maps(problem, now, token=token)
-    if room_round.state == "open" and problem.kind != "cells":
+    if room_round.state == "open" and not problem.picks_cells:
         typed_form(problem, room_round.number, now.mine, token=token)
     if room_round.state == "revealed":
         legend_view(problem, now.mine)
@@ -172,8 +173,17 @@ def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
         return
     config = problem.config
     overlay = grids.Overlay(padding=config.padding, pad_label=pad_label(config.mode))
-    if problem.kind == "cells":
+    if problem.kind == "batch":
+        batch_mosaics(
+            problem.x,
+            problem.grad_output,
+            (st.container(), st.container()),
+            keys=STATE.fig_batch,
+            width_px=None,
+        )
+    if problem.picks_cells:
         pick_map(problem, now, overlay=overlay, token=token)
+    if problem.kind in ("cells", "batch"):
         return
     overlay = grids.Overlay(
         window=(problem.cell,), padding=overlay.padding, pad_label=overlay.pad_label
@@ -275,8 +285,10 @@ def verdict_view(question, mine) -> str:
 
 
 def legend_view(problem: Problem, mine) -> None:
-    """Under x, once revealed: what each mark on it means (cells only)."""
-    if problem.kind == "cells":
-        legend = marks_legend(check_cells(problem, frozenset(mine or ())))
+    """Under x (or a batch window's positions), once revealed: what each mark on it
+    means (cells only)."""
+    if problem.picks_cells:
+        plane = "x" if problem.kind == "cells" else "the positions map"
+        legend = marks_legend(check_cells(problem, frozenset(mine or ())), plane=plane)
         if legend:
             st.caption(legend)
