@@ -20,7 +20,7 @@ from teaching.exercises.mistakes_batch import IDEA, window_winners
 from teaching.exercises.model import SET_SIZE, make_problem
 from ui.class_mode.student.state import STATE
 
-POSITIONS = "positions (1: read by the window)"
+POSITIONS = "positions (1: in the window)"
 
 
 def number_asking(*, mean: bool, level: int = 1, seed: int = 0) -> int:

@@ -137,10 +137,10 @@ def problem_view(problem: Problem, pid: ProblemId) -> None:
             plane_maps(problem, pid)
         elif problem.kind == "batch":
             batch_maps(problem, pid)
-            if problem.picks_cells:
-                pick_plane(problem, pid, width_px=LECTURE_MAPS_PX // 2 if lecture_on() else None)
     with where.answer:
         if problem.picks_cells:
+            if problem.kind == "batch":  # beside the question and Check on a projector
+                pick_plane(problem, pid, width_px=None)
             cells_form(problem, pid)
         else:
             typed_form(problem, pid)

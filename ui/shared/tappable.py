@@ -29,7 +29,7 @@ def tappable_x(
     figure = cached(
         answer_map,
         values=problem.pick_plane,
-        title="x" if problem.kind == "cells" else "positions (1: read by the window)",
+        title="x" if problem.kind == "cells" else "positions (1: in the window)",
         overlay=overlay,
         marks=AnswerMarks(**cell_marks(problem, picks, checked=checked)),
         width_px=width_px,
