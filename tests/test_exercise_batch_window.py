@@ -101,6 +101,8 @@ def test_each_batch_is_small_and_its_window_has_different_winners(mean):
     for problem in window_problems(mean=mean):
         shares = window_winners(problem)
         assert 3 <= len(problem.x) <= 4 and problem.x.shape[1] <= 7
+        # dL_n/dy 1 to 3: x_n alone decides the cells (the phone draws x_n alone for them)
+        assert ((problem.grad_output >= 1) & (problem.grad_output <= 3)).all()
         assert len({cell for cells in shares for cell in cells}) >= 2
 
 

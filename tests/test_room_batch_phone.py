@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from apptest import errors, figure_titled, figures, no_exceptions
 from room_student_app import (  # noqa: F401  (the room and room_engine fixtures)
+    in_page_order,
     room_engine_fixture,
     room_fixture,
     send,
@@ -37,8 +38,8 @@ def test_taps_on_the_positions_map_save_the_windows_cells_and_the_reveal_names_t
     token = app.session_state[STATE.token]
     said = " ".join(shown_text(app))
     assert "Which cells of this window receive gradient from at least one example?" in said
-    titles = {figure["layout"]["title"]["text"] for figure in figures(app)}
-    assert {"x_n", "dL_n/dy", POSITIONS} <= titles
+    titles = [figure["layout"]["title"]["text"] for figure in figures(app)]
+    assert titles == ["x_n", POSITIONS]  # dL_n/dy (1 to 3 each) does not decide the cells
     alone = sorted(window_winners(problem)[0])
     for cell in alone:
         tap(app, *cell)
@@ -58,7 +59,10 @@ def test_the_mean_is_typed_and_the_ideas_number_is_named_once_revealed(room):
     problem = room.ask("batch", level=1, seed=0, number=number_asking(mean=True))
     app = student({"code": room.code})
     token = app.session_state[STATE.token]
-    assert not any(POSITIONS == f["layout"]["title"]["text"] for f in figures(app))
+    assert [f["layout"]["title"]["text"] for f in figures(app)] == ["x_n", "dL_n/dy"]
+    drawn = in_page_order(app.main)  # the box under the question, above the mosaics
+    box = next(i for i, n in enumerate(drawn) if n.type == "text_input")
+    assert box < next(i for i, n in enumerate(drawn) if n.type == "plotly_chart")
     idea = next(m for m in known_mistakes(problem) if m.name == "split_over_winners")
     send(app, text=repr(float(idea.answer)))
     assert room.answer_of(token) == idea.answer

@@ -127,19 +127,33 @@ def room_view(now: RoomNow, *, token: str) -> None:
     status_line(room_round.state, now)
     with st.container(key=STATE.question_box):
         st.markdown(question_text(problem, state=room_round.state))
-    maps(problem, now, token=token)
-    if room_round.state == "open" and not problem.picks_cells:
+    typed = room_round.state == "open" and not problem.picks_cells
+    # A batch's mosaics are taller than a phone's screen: its box comes first.
+    box_first = typed and problem.kind == "batch"
+    if box_first:
         typed_form(problem, room_round.number, now.mine, token=token)
-    if room_round.state == "revealed":
-        legend_view(problem, now.mine)
-    else:
-        refused = refusal(room_round.number) if room_round.state == "open" else None
-        said = saved_line(problem, room_round.state, now.mine, refused=refused is not None)
-        if sent:  # what the sending got: why not (under the boxes), then what is saved
-            browser.announce(" ".join((*(refused.texts if refused else ()), said)), if_silent=True)
+        answer_state(problem, now, sent=sent)
+    maps(problem, now, token=token)
+    if typed and not box_first:
+        typed_form(problem, room_round.number, now.mine, token=token)
+    if not box_first:
+        answer_state(problem, now, sent=sent)
     if room_round.state == "closed":
         news = CLOSED
     browser.announce_change(ROUND_NEWS, news, if_silent=True)
+
+
+def answer_state(problem: Problem, now: RoomNow, *, sent: bool) -> None:
+    """Under the answer: once revealed, what the marks mean; else what is saved (and,
+    after a sending, why it was refused, said aloud)."""
+    room_round = now.round
+    if room_round.state == "revealed":
+        legend_view(problem, now.mine)
+        return
+    refused = refusal(room_round.number) if room_round.state == "open" else None
+    said = saved_line(problem, room_round.state, now.mine, refused=refused is not None)
+    if sent:  # what the sending got: why not (under the boxes), then what is saved
+        browser.announce(" ".join((*(refused.texts if refused else ()), said)), if_silent=True)
 
 
 def status_line(state: str, now: RoomNow) -> None:
@@ -174,9 +188,11 @@ def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
     config = problem.config
     overlay = grids.Overlay(padding=config.padding, pad_label=pad_label(config.mode))
     if problem.kind == "batch":
+        # The window's cells: every dL_n/dy is 1 to 3, so only x_n decides; on a
+        # phone its mosaic alone keeps the positions map near the question.
         batch_mosaics(
             problem.x,
-            problem.grad_output,
+            None if problem.picks_cells else problem.grad_output,
             (st.container(), st.container()),
             keys=STATE.fig_batch,
             width_px=None,
