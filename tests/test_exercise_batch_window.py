@@ -237,3 +237,10 @@ def test_the_page_names_the_ideas_number_as_the_askers_mistake():
     app.text_input(key=name).input(f"{problem.answer:.2f}")
     next(button for button in app.button if button.label == "Check").click().run()
     assert any("Right" in s.value for s in app.success)
+
+
+def test_the_weighted_split_is_listed_only_where_it_gives_another_number():
+    for problem in window_problems(mean=True):
+        found = {m.name: m.answer for m in known_mistakes(problem)}
+        if "split_by_wins" in found:
+            assert not np.isclose(found["split_by_wins"], found["split_over_winners"])

@@ -14,6 +14,7 @@ from pooling import batch_gradients
 from pooling.geometry import plane_geometry
 from teaching.exercises.mistakes_gradient import Mistake, sign_mistake, transposed_cell
 from teaching.exercises.model import Problem, idea_mean
+from teaching.numbers import plural
 
 
 def bias_mistakes(problem: Problem) -> list[Mistake]:
@@ -164,14 +165,13 @@ def window_mean_mistakes(problem: Problem) -> list[Mistake]:
     weighted = split_routing(window_shares(x[:, None], config), grad[:, None], "weighted")
     per_example = batch_gradients(x[:, None], grad[:, None], config, "sum").per_example[:, 0]
     picked = int((per_example[(slice(None), *cell)] != 0).sum())
-    found = [
-        Mistake("split_over_winners", float(idea_mean(x, grad, config)[cell]), IDEA, IDEA_TRUTH),
-        Mistake(
-            "split_by_wins",
-            float(weighted[:, 0].mean(axis=0)[cell]),
-            "split each window's gradient over its winners by how often each won",
-            IDEA_TRUTH,
-        ),
+    evenly = float(idea_mean(x, grad, config)[cell])
+    by_wins = float(weighted[:, 0].mean(axis=0)[cell])
+    found = [Mistake("split_over_winners", evenly, IDEA, IDEA_TRUTH)]
+    if not np.isclose(by_wins, evenly):  # the same split where each winner won as often
+        how = "split each window's gradient over its winners by how often each won"
+        found.append(Mistake("split_by_wins", by_wins, how, IDEA_TRUTH))
+    found += [
         Mistake(
             "reduction",
             float(per_example[(slice(None), *cell)].sum()),
@@ -184,7 +184,7 @@ def window_mean_mistakes(problem: Problem) -> list[Mistake]:
             Mistake(
                 "winners_mean",
                 float(per_example[(slice(None), *cell)].sum()) / picked,
-                f"divide by the {picked} examples that picked it",
+                f"divide by the {plural(picked, 'example')} that picked it",
                 f"the mean is over all {count} examples: the others add 0",
             )
         )

@@ -21,6 +21,7 @@ from pooling import PoolConfig, backward, batch_gradients, forward
 from pooling.config import Cell, Mode
 from pooling.explain import coverage
 from pooling.geometry import output_length, plane_geometry
+from teaching.tolerances import close_enough
 
 Kind = Literal["cells", "value", "size", "batch"]  # what a problem asks for
 KINDS: dict[Kind, str] = {
@@ -253,7 +254,8 @@ def window_problem(
         batch = drawn.x[:, None], drawn.grad[:, None]
         right = batch_gradients(*batch, config, "mean").reduced[0]
         idea = idea_mean(drawn.x, drawn.grad, config)
-        telling = [cell for cell in winners if not np.isclose(right[cell], idea[cell])]
+        # Apart beyond the answers' tolerance: a typed idea is then told from the right.
+        telling = [cell for cell in winners if not close_enough(idea[cell], right[cell])]
         if telling:
             cell = telling[rng.integers(len(telling))]
             answer = float(right[cell])
