@@ -38,14 +38,17 @@ from playwright.sync_api import expect
 
 from deploy.cluster import Cluster
 from deploy.local_server import free_port, start_app
+from deploy.page_state import CELL_PIXEL
 from rooms import store
 from teaching.class_mode import codes
 from teaching.class_mode.questions import question_from_exercise
 from teaching.class_mode.student import cells_text
+from teaching.exercises.model import make_problem
 
 pytestmark = pytest.mark.browser
 
 DESKTOP = dict(viewport={"width": 1400, "height": 900})
+POSITIONS = "positions (1: in the window)"  # a batch window's map to pick on
 
 
 @pytest.fixture
@@ -315,6 +318,43 @@ def test_on_a_phone_a_refused_number_is_said_under_its_box_and_not_called_saved(
         assert 0 <= under <= 40, under  # right under the box
         above_the_fold(page, refusal, page.get_by_text("Saved: 3;"))
         assert store.my_answer(database, made.code, token=token, round_number=1) == 3
+        assert exceptions_on(page) == []
+    finally:
+        context.close()
+
+
+def test_on_a_phone_a_batch_windows_cells_are_tapped_on_its_positions_map(
+    browser, served, database
+):
+    """A batch question (issue 37): a phone taps each cell of the window that some
+    example picks, one tap a cell, at the cell's pixel on the positions map; each tap
+    is saved, and the reveal says the picks are right, with the map's legend."""
+    made = store.open_room(database, token=codes.new_token())
+    number = next(  # the first window question on the cells of set 0, level 1
+        n
+        for n in range(1, 11)
+        if (p := make_problem("batch", 1, 0, n)).window is not None and not p.asks_mean
+    )
+    question = question_from_exercise("batch", level=1, seed=0, number=number)
+    store.ask(database, made.code, secret=made.secret, question=question)
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        token = join_by_link(page, f"{served}/join?code={made.code}", made.code)
+        picked = []
+        for cell in sorted(question.answer):
+            settle(page)
+            wait_for_title(page, POSITIONS)
+            plot = page.locator(".js-plotly-plot", has=page.locator(".gtitle", has_text=POSITIONS))
+            plot.first.scroll_into_view_if_needed()
+            x, y = page.evaluate(CELL_PIXEL, [POSITIONS, *cell])
+            page.touchscreen.tap(x, y)
+            picked.append(cell)
+            expect_saved(page, question.problem, picked)
+        assert store.my_answer(database, made.code, token=token, round_number=1) == question.answer
+        store.reveal(database, made.code, secret=made.secret)
+        expect(page.get_by_text("Right: the ")).to_be_visible(timeout=TIMEOUT_MS)
+        expect(page.get_by_text("On the positions map, ")).to_be_visible(timeout=TIMEOUT_MS)
         assert exceptions_on(page) == []
     finally:
         context.close()

@@ -168,7 +168,8 @@ def test_value_question_defaults_to_the_cell_most_windows_send_to():
 @pytest.mark.parametrize(
     ("changes", "reason"),
     [
-        ({"kind": "batch"}, "a class question asks one of cells, value, size"),
+        ({"kind": "batch"}, "a batch question comes from an exercise set, not from one layer"),
+        ({"kind": "pairs"}, "a class question asks one of cells, value, size, batch"),
         ({"x": np.zeros((9, 4))}, "1 to 8 rows and columns, not 9×4"),
         ({"x": np.full((4, 4), np.nan)}, "finite numbers only"),
         ({"grad_output": np.ones((3, 3))}, "shaped like y, 2×2"),
@@ -187,7 +188,7 @@ def test_layer_questions_refuse_what_is_not_well_defined(changes, reason):
 @pytest.mark.parametrize(
     ("arguments", "reason"),
     [
-        ({"kind": "batch", "level": 1, "number": 1}, "one of cells, value, size"),
+        ({"kind": "pairs", "level": 1, "number": 1}, "one of cells, value, size, batch"),
         ({"kind": "cells", "level": 6, "number": 1}, "levels are 1 to 5"),
         ({"kind": "cells", "level": 1, "number": 11}, "problems 1 to 10"),
     ],

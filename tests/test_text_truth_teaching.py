@@ -217,6 +217,8 @@ def test_exercise_explanations_state_the_engines_numbers(level):
             assert union == batch.answer and f"together they reach {union}," in said
             widest = max(int(m.sum()) for m in per_example)
             assert ("not all in the same places" in said) == (union > widest)
+        elif batch.picks_cells:  # one window's cells: tests/test_exercise_batch_window.py
+            assert f"together they reach {len(batch.answer)}." in said
         else:
             assert said.endswith(f"= {fmt(batch.answer, 4)}.")
         value = make_problem("value", level, 3, number)

@@ -59,7 +59,7 @@ def right_sentence(tally: Tally) -> str:
 
 
 def _mistake_line(question: Question, answer, count: int, how: str) -> str:
-    if question.kind == "cells":
+    if question.picks_cells:
         return f"{plural(count, 'answer')}: the cells you get if you {how}."
     given = written_answer(question.problem, answer)
     return f"{plural(count, 'answer')} gave {given}: what you get if you {how}."
@@ -109,9 +109,7 @@ def shift_lines(question: Question, first: Tally, second: Tally) -> list[str]:
     lines = []
     for _, before, after, wrong in rows[:MOST_NAMED]:
         what = (
-            "the cells"
-            if question.kind == "cells"
-            else written_answer(question.problem, wrong.answer)
+            "the cells" if question.picks_cells else written_answer(question.problem, wrong.answer)
         )
         lines.append(f"{what}, what you get if you {wrong.how_all}: {before} → {after}.")
     listed = [(before, after) for _, before, after, _ in rows[:MOST_NAMED]]
@@ -129,7 +127,7 @@ def shift_lines(question: Question, first: Tally, second: Tally) -> list[str]:
 def wrong_picks(question: Question, tally: Tally) -> tuple[tuple[int, int], ...]:
     """The cells someone picked that get no gradient, in reading order (none for a
     question that is not about cells)."""
-    if question.kind != "cells" or tally.cell_share is None:
+    if not question.picks_cells or tally.cell_share is None:
         return ()
     picked = (tuple(int(v) for v in cell) for cell in np.argwhere(tally.cell_share > 0))
     return tuple(cell for cell in picked if cell not in question.answer)

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 from teaching.class_mode.codes import normal_code
 from teaching.class_mode.questions import Question
 from teaching.exercises.replies import quantity
+from teaching.exercises.text import asked_layer
 from teaching.layer_words import layer_words, upstream_words
 from teaching.numbers import plural
 
@@ -123,6 +124,8 @@ def door_words(locked: bool) -> str:
 def question_words(question: Question) -> str:
     """The question as the projector asks it (plain text: no markup)."""
     problem = question.problem
+    if question.kind == "batch":
+        return batch_words(problem)
     layer = layer_words(problem.config, problem.x, kind=question.kind)
     if question.kind == "size":
         rows, cols = problem.x.shape
@@ -130,3 +133,16 @@ def question_words(question: Question) -> str:
     if question.kind == "value":
         return f"Layer: {layer}. What is {quantity(problem)}?"
     return f"Layer: {layer}. {upstream_words(problem.grad_output)} Which cells of x get gradient?"
+
+
+def batch_words(problem) -> str:
+    """A batch's window question as the projector asks it (plain text)."""
+    count = problem.x.shape[0]
+    layer = asked_layer(problem)
+    if problem.picks_cells:
+        r, c = problem.window
+        return (
+            f"{count} examples, one layer: {layer}. Which cells of window ({r}, {c}) get "
+            "gradient from at least one example?"
+        )
+    return f"{count} examples, one layer: {layer}; the mean loss. What is {quantity(problem)}?"

@@ -122,7 +122,7 @@ def round_screen(
 
 
 def _cells(question: Question) -> bool:
-    return question.kind == "cells"
+    return question.picks_cells  # x's cells, or a batch window's positions
 
 
 def _news(tally: Tally, *, number: int, vote: int, state: str, first: Tally | None) -> str:

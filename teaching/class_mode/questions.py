@@ -24,7 +24,7 @@ from teaching.exercises.answers import LARGEST, parse_number, parse_whole
 from teaching.exercises.model import KINDS as EXERCISE_KINDS
 from teaching.exercises.model import LEVELS, SET_SIZE, Problem, make_problem
 
-Kind = Literal["cells", "value", "size"]
+Kind = Literal["cells", "value", "size", "batch"]
 KINDS: dict[Kind, str] = {kind: EXERCISE_KINDS[kind] for kind in get_args(Kind)}
 LARGEST_SIDE = 8  # the largest Playground grid a class question takes (8x8)
 LARGEST_OUTPUT_SIDE = 64  # a typed output size is 1..64 on each side
@@ -46,9 +46,15 @@ class Question:
         return self.problem.answer
 
     @property
+    def picks_cells(self) -> bool:
+        """Answered by picking cells (a "cells" question, a batch's window question)."""
+        return self.problem.picks_cells
+
+    @property
     def grid_shape(self) -> tuple[int, int]:
-        """(H, W) of x, the grid a cell answer is picked on."""
-        return tuple(int(side) for side in self.problem.x.shape)
+        """(H, W) of x (of each example's x for a batch), the grid a cell answer is
+        picked on."""
+        return tuple(int(side) for side in self.problem.x.shape[-2:])
 
 
 def _check_kind(kind) -> Kind:
@@ -99,7 +105,8 @@ def _cell(cell, shape: tuple[int, int]) -> tuple[int, int]:
 def question_from_layer(kind: Kind, *, x, config: PoolConfig, grad_output, cell=None) -> Question:
     """A question on the Playground's layer: x (H, W) up to 8x8, dL/dy (OH, OW) > 0; for
     "value", dL/dx at `cell` (default: `most_windows_cell`)."""
-    _check_kind(kind)
+    if _check_kind(kind) == "batch":
+        raise ValueError("a batch question comes from an exercise set, not from one layer")
     grid = _grid(x)
     result = forward(grid, config)
     grad = _upstream(grad_output, result.output.shape)
@@ -125,8 +132,22 @@ def question_from_exercise(kind: Kind, *, level: int, seed: int, number: int) ->
         raise ValueError(f"the exercise levels are 1 to {len(LEVELS)}, not {level}")
     if not 1 <= number <= SET_SIZE:
         raise ValueError(f"a set has problems 1 to {SET_SIZE}, not {number}")
+    if kind == "batch":
+        number = window_number(level, seed, number)
     problem = make_problem(kind, level, seed, number)
     return Question(kind, problem, f"exercise set {seed} at level {level}, problem {number}")
+
+
+def window_number(level: int, seed: int, number: int) -> int:
+    """The batch set's first window question (the cells of one window, or a cell's
+    mean gradient) at or after problem `number`, going round past the last: a class
+    is asked those, where the first seed's idea is a mistake, never a count or a
+    shared bias."""
+    for step in range(SET_SIZE):
+        candidate = (number - 1 + step) % SET_SIZE + 1
+        if make_problem("batch", level, seed, candidate).window is not None:
+            return candidate
+    raise ValueError(f"exercise set {seed} at level {level} has no window question")
 
 
 # -- JSON: the database's form --------------------------------------------------------------
@@ -154,12 +175,18 @@ def to_json(question: Question) -> str:
         "cell": None if problem.cell is None else list(problem.cell),
         "answer": _answer_data(problem.answer),
     }
+    if problem.window is not None:  # a batch's window question (older rounds have none)
+        data |= {"window": list(problem.window), "reduction": problem.reduction}
     return json.dumps(data, allow_nan=False, separators=(",", ":"))
 
 
 def _config(data: dict) -> PoolConfig:
     pairs = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
     return PoolConfig(**pairs)
+
+
+def _window(data) -> tuple[int, int] | None:
+    return None if data is None else (int(data[0]), int(data[1]))
 
 
 def from_json(text: str) -> Question:
@@ -179,6 +206,8 @@ def from_json(text: str) -> Question:
             np.array(data["grad_output"], dtype=float),
             answer_from_data(kind, data["answer"]),
             cell=cell,
+            reduction=data.get("reduction"),
+            window=_window(data.get("window")),
         )
         return Question(kind, problem, str(data["source"]))
     except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as error:
@@ -192,10 +221,11 @@ def parse_answer(question: Question, raw):
     """A student's answer, validated: "cells" a list of [row, col] inside x (at most
     H*W, no repeats) -> frozenset of (row, col); "value" a number or its text, finite,
     |v| <= 1e6 -> float; "size" two whole numbers (or their texts) 1..64 -> (OH, OW).
+    A batch's window question takes cells or a number as its problem asks.
     ValueError with a reason fit for the page (never the raw text itself)."""
-    if question.kind == "cells":
+    if question.picks_cells:
         return _parse_cells(raw, question.grid_shape)
-    if question.kind == "value":
+    if question.kind in ("value", "batch"):
         return _parse_value(raw)
     return _parse_size(raw)
 
@@ -268,7 +298,8 @@ def answer_to_json(answer) -> str:
 
 
 def answer_from_data(kind: Kind, data):
-    if kind == "cells":
+    """An answer from its JSON data (a batch's: cells when a list, else a number)."""
+    if kind == "cells" or (kind == "batch" and isinstance(data, list)):
         return frozenset((int(r), int(c)) for r, c in data)
     if kind == "size":
         return int(data[0]), int(data[1])

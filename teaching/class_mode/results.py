@@ -123,7 +123,7 @@ def question_result(number: int, first_held, second_held) -> QuestionResult:
 def wrong_words(question: Question, wrong) -> str:
     """A named wrong answer in words: the mistakes that give it (cells), or the
     number and what gives it."""
-    if question.kind == "cells":
+    if question.picks_cells:
         return f"the cells you get if you {wrong.how_all}"
     return f"{written_answer(question.problem, wrong.answer)}, what you get if you {wrong.how_all}"
 

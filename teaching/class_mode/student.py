@@ -25,6 +25,7 @@ from teaching.exercises.replies import (
     typed_reply,
     written_answer,
 )
+from teaching.exercises.text import batch_lead, window_question
 from teaching.layer_words import layer_words, upstream_words
 from teaching.numbers import fmt
 
@@ -45,6 +46,8 @@ def question_text(problem: Problem, *, state: str = "open") -> str:
     with the page (pick, take back, how many decimals) only while the round is open:
     once it closes, picks and typing no longer act. "Pick", not "tap": a cell is
     picked by a tap, a click or the keyboard (Enter on the grid's ringed cell)."""
+    if problem.kind == "batch":
+        return batch_question_text(problem, state=state)
     layer = f"Layer: {layer_words(problem.config, problem.x, kind=problem.kind)}."
     upstream = upstream_words(problem.grad_output)
     if problem.kind == "cells" and state == "open":
@@ -63,6 +66,18 @@ def question_text(problem: Problem, *, state: str = "open") -> str:
         return f"{ask} Two decimals are enough." if state == "open" else ask
     height, width = problem.x.shape
     return f"An input of {height} × {width} cells. {layer} **What is the output size?**"
+
+
+def batch_question_text(problem: Problem, *, state: str) -> str:
+    """A batch's window question (teaching/exercises/text.py's words), with what to do
+    while the round is open."""
+    if not state == "open":
+        then = ""
+    elif problem.picks_cells:
+        then = "Pick a cell again to take it back."
+    else:
+        then = "Two decimals are enough."
+    return f"{batch_lead(problem)} {window_question(problem, then=then)}"
 
 
 def first_vote_text(problem: Problem, first_vote, *, state: str) -> str:
@@ -86,7 +101,7 @@ def cells_text(cells) -> str:
 
 def answer_text(problem: Problem, answer) -> str:
     """A saved answer as the page writes it: cells, a number, or 'H × W'."""
-    if problem.kind == "cells":
+    if problem.picks_cells:
         return cells_text(answer)
     return written_answer(problem, answer)
 
@@ -106,13 +121,16 @@ def revealed_reply(question: Question, answer) -> Reply:
     all)", not "last" alone)."""
     problem = question.problem
     if answer is None:
-        if problem.kind == "cells":
+        if problem.picks_cells:
             count = len(problem.answer)
             cells = "the cell that receives" if count == 1 else f"the {count} cells that receive"
-            return Reply(False, f"You did not answer. Framed on x: {cells} gradient.")
-        right = written_answer(problem, problem.answer)
-        return Reply(False, f"You did not answer: {quantity(problem)} is {right}.")
-    if problem.kind == "cells":
+            plane = "x" if problem.kind == "cells" else "the positions map"
+            return Reply(False, f"You did not answer. Framed on {plane}: {cells} gradient.")
+        return Reply(
+            False,
+            f"You did not answer: {quantity(problem)} is {written_answer(problem, problem.answer)}.",
+        )
+    if problem.picks_cells:
         reply = cells_reply(problem, frozenset(answer))
     else:
         reply = typed_reply(problem, answer)

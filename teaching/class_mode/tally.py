@@ -163,7 +163,7 @@ def tally(question: Question, answers: list) -> Tally:
         right=right,
         share_right=right / count if count else 0.0,
         cell_share=_cell_share(question, answers),
-        values=None if question.kind == "cells" else list(answers),
+        values=None if question.picks_cells else list(answers),
         wrong=wrong,
         other=sum(w.count for w in wrong if w.mistake is None),
         analysed=mistakes is not None,
@@ -206,7 +206,7 @@ def _order(group: list) -> tuple:
 
 
 def _cell_share(question: Question, answers: list) -> np.ndarray | None:
-    if question.kind != "cells":
+    if not question.picks_cells:
         return None
     picks = np.zeros(question.grid_shape)
     for cells in answers:

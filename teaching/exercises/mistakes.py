@@ -9,11 +9,17 @@ answer gets no name. A mistake that gives the right answer for the problem at ha
 no mistake there and is never listed. The mistakes themselves: mistakes_gradient
 (dL/dx at a cell), mistakes_batch (a batch's bias gradient and reach) and
 mistakes_counting (the cells that receive gradient, the output size).
+(A batch's window questions: mistakes_batch, where the first seed's idea is one.)
 """
 
 from __future__ import annotations
 
-from teaching.exercises.mistakes_batch import bias_mistakes, count_mistakes
+from teaching.exercises.mistakes_batch import (
+    bias_mistakes,
+    count_mistakes,
+    window_cells_mistakes,
+    window_mean_mistakes,
+)
 from teaching.exercises.mistakes_counting import cells_mistakes, size_mistakes
 from teaching.exercises.mistakes_gradient import Mistake, MistakeName, value_mistakes
 from teaching.exercises.model import Problem
@@ -32,6 +38,8 @@ def diagnose(problem: Problem, given) -> Mistake | None:
 
 def same_answer(problem: Problem, first, second) -> bool:
     """Numbers within the answer tolerance; sets and sizes exactly."""
+    if problem.picks_cells:
+        return first == second
     if problem.kind == "value" or (problem.kind == "batch" and not problem.asks_count):
         return close_enough(float(first), float(second))
     if problem.kind == "size":
@@ -44,7 +52,16 @@ def known_mistakes(problem: Problem) -> list[Mistake]:
     most specific first (where two give the same answer, the first is named)."""
     makers = {"value": value_mistakes, "cells": cells_mistakes, "size": size_mistakes}
     if problem.kind == "batch":
-        found = count_mistakes(problem) if problem.asks_count else bias_mistakes(problem)
+        found = batch_mistakes(problem)
     else:
         found = makers[problem.kind](problem)
     return [m for m in found if not same_answer(problem, m.answer, problem.answer)]
+
+
+def batch_mistakes(problem: Problem) -> list[Mistake]:
+    """The batch question's own: a count, a window's cells, a mean, or a bias."""
+    if problem.asks_count:
+        return count_mistakes(problem)
+    if problem.picks_cells:
+        return window_cells_mistakes(problem)
+    return window_mean_mistakes(problem) if problem.asks_mean else bias_mistakes(problem)

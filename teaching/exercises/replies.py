@@ -35,6 +35,8 @@ def quantity(problem: Problem) -> str:
     if problem.kind == "batch" and problem.asks_count:
         return "the number of positions that receive gradient"
     r, c = problem.cell
+    if problem.asks_mean:
+        return f"the mean gradient at ({r}, {c}) over the batch"
     return f"dL/dx at ({r}, {c})" if problem.kind == "value" else f"dL/db at ({r}, {c})"
 
 
@@ -82,7 +84,7 @@ def typed_reply(problem: Problem, given) -> Reply:
 def mistake_sentence(problem: Problem, given, *, how: str, truth: str) -> str:
     """The wrong answer `given` named by what the mistake does (`how`, after "what you
     get if you") and what is true instead (`truth`): one sentence."""
-    lead = "Your picks are" if problem.kind == "cells" else f"{written_answer(problem, given)} is"
+    lead = "Your picks are" if problem.picks_cells else f"{written_answer(problem, given)} is"
     return f"{lead} what you get if you {how}: {truth}."
 
 
@@ -100,6 +102,13 @@ def cells_counts(verdict: Verdict) -> str:
 def cells_reply(problem: Problem, chosen: frozenset) -> Reply:
     """The reply to the cells picked."""
     verdict = check_cells(problem, chosen)
+    if verdict.right and problem.kind == "batch":
+        r, c = problem.window
+        return Reply(
+            True,
+            f"Right: the {len(problem.answer)} cells of window ({r}, {c}) that some "
+            "example picks, no other.",
+        )
     if verdict.right:
         if len(problem.answer) == 1:
             ((r, c),) = problem.answer
@@ -115,7 +124,7 @@ def cells_reply(problem: Problem, chosen: frozenset) -> Reply:
     )
 
 
-def marks_legend(verdict: Verdict) -> str:
+def marks_legend(verdict: Verdict, *, plane: str = "x") -> str:
     """What each mark on x means, for the marks drawn: 'On x, a tick marks each of your
     2 right picks, a dashed frame the cell you missed, a cross your 1 extra pick
     (receiving nothing).'"""
@@ -134,4 +143,6 @@ def marks_legend(verdict: Verdict) -> str:
     if not said:
         return ""
     (mark, what), *rest = said
-    return "On x, " + ", ".join([f"{mark} marks {what}", *(f"{m} {w}" for m, w in rest)]) + "."
+    return (
+        f"On {plane}, " + ", ".join([f"{mark} marks {what}", *(f"{m} {w}" for m, w in rest)]) + "."
+    )

@@ -35,9 +35,9 @@ from ui.exercises.state import (
 )
 from ui.exercises.views_reply import explanation_view, legend_view, reply_view, score_view
 from ui.figures import grid as grids
-from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.style import ANSWER_MAP_PX, LECTURE_MAPS_PX, LECTURE_PICK_MAP_PX, SEED_INPUT_PX
 from ui.shared import browser
+from ui.shared.batch_question import batch_mosaics
 from ui.shared.beside import Placed, maps_in_a_row
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import lecture_on
@@ -138,7 +138,9 @@ def problem_view(problem: Problem, pid: ProblemId) -> None:
         elif problem.kind == "batch":
             batch_maps(problem, pid)
     with where.answer:
-        if problem.kind == "cells":
+        if problem.picks_cells:
+            if problem.kind == "batch":  # beside the question and Check on a projector
+                pick_plane(problem, pid, width_px=None)
             cells_form(problem, pid)
         else:
             typed_form(problem, pid)
@@ -163,21 +165,29 @@ def plane_maps(problem: Problem, pid: ProblemId) -> None:
     left, right = (st.container(), None) if alone else st.columns(2)
     with left:
         if problem.kind == "cells":
-            key = STATE.pick_chart(pid, STATE.clicks_so_far())
-            tappable_x(
-                problem,
-                chosen_cells(pid),
-                checked=STATE.checked_answer(pid) is not None,
-                overlay=overlay,
-                width_px=LECTURE_PICK_MAP_PX if alone else ANSWER_MAP_PX,
-                key=key,
-                on_select=lambda: toggle_cell(pid, key),
+            pick_plane(
+                problem, pid, overlay=overlay, width_px=LECTURE_PICK_MAP_PX if alone else None
             )
         else:
             map_chart(problem.x, title="x", overlay=overlay, key=STATE.fig_x)
     if problem.kind == "value":
         with right:
             map_chart(problem.grad_output, title="dL/dy", kind="gradient", key=STATE.fig_gy)
+
+
+def pick_plane(problem: Problem, pid: ProblemId, *, width_px: int | None, overlay=None) -> None:
+    """The plane cells are picked on (x, or a batch window's positions): a click or
+    tap puts a cell in or takes it out."""
+    key = STATE.pick_chart(pid, STATE.clicks_so_far())
+    tappable_x(
+        problem,
+        chosen_cells(pid),
+        checked=STATE.checked_answer(pid) is not None,
+        overlay=overlay or grids.Overlay(),
+        width_px=width_px or ANSWER_MAP_PX,
+        key=key,
+        on_select=lambda: toggle_cell(pid, key),
+    )
 
 
 def lecture_value_maps(problem: Problem, overlay: grids.Overlay) -> None:
@@ -212,31 +222,21 @@ def map_figure(values, *, title: str, kind: str = "value", overlay=None):
 def batch_maps(problem: Problem, pid: ProblemId) -> None:
     """x_n above dL_n/dy; in lecture mode side by side, each in half the maps' column
     (two examples' maps fit a projector so; three are still taller than it)."""
-    count = len(problem.x)
-    names = [f"example #{n}" for n in range(count)]
     lecture = lecture_on()
-    where = st.columns(2) if lecture else (st.container(), st.container())
-    for place, maps, title, kind in (
-        (where[0], problem.x, "x_n", "value"),
-        (where[1], problem.grad_output, "dL_n/dy", "gradient"),
-    ):
-        figure = cached(
-            small_multiples,
-            maps=list(maps),
-            titles=names,
-            options=MosaicOptions(
-                kind=kind,
-                title=title,
-                most_columns=count,
-                width_px=LECTURE_MAPS_PX // 2 if lecture else None,
-            ),
-        )
-        with place:
-            chart(figure, key=STATE.batch_figure(kind))
+    batch_mosaics(
+        problem.x,
+        problem.grad_output,
+        st.columns(2) if lecture else (st.container(), st.container()),
+        keys=(STATE.batch_figure("value"), STATE.batch_figure("gradient")),
+        width_px=LECTURE_MAPS_PX // 2 if lecture else None,
+    )
 
 
 def cells_form(problem: Problem, pid: ProblemId) -> None:
-    st.caption(f"Your cells (marked on x; pick one again to take it back): {picked_text(pid)}.")
+    where = "x" if problem.kind == "cells" else "the positions map"
+    st.caption(
+        f"Your cells (marked on {where}; pick one again to take it back): {picked_text(pid)}."
+    )
     row = st.container(horizontal=True, gap="small")
     row.button(
         "Check",

@@ -21,7 +21,7 @@ def checked_reply(problem: Problem, pid: ProblemId) -> Reply | None:
     if checked is None:
         return None
     text, right = checked
-    if problem.kind == "cells":
+    if problem.picks_cells:
         return cells_reply(problem, chosen_cells(pid))
     given = checked_value(problem, text)
     if given is None:  # kept by a browser in a form that no longer reads: the result alone
@@ -48,7 +48,7 @@ def explanation_view(problem: Problem, pid: ProblemId) -> None:
     reply = checked_reply(problem, pid)
     if reply is None or reply.right:
         return
-    verdict = check_cells(problem, chosen_cells(pid)) if problem.kind == "cells" else Verdict(False)
+    verdict = check_cells(problem, chosen_cells(pid)) if problem.picks_cells else Verdict(False)
     lead, formulas = explanation(problem, verdict)
     if lead:
         st.markdown(lead)
@@ -58,9 +58,10 @@ def explanation_view(problem: Problem, pid: ProblemId) -> None:
 
 def legend_view(problem: Problem, pid: ProblemId) -> None:
     """Under x, once picks are checked: what each mark means, with its count."""
-    if problem.kind != "cells" or STATE.checked_answer(pid) is None:
+    if not problem.picks_cells or STATE.checked_answer(pid) is None:
         return
-    legend = marks_legend(check_cells(problem, chosen_cells(pid)))
+    plane = "x" if problem.kind == "cells" else "the positions map"
+    legend = marks_legend(check_cells(problem, chosen_cells(pid)), plane=plane)
     if legend:
         st.caption(legend)
 

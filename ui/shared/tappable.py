@@ -22,13 +22,14 @@ def tappable_x(
     key: str,
     on_select: Callable[[], None] | None = None,
 ) -> None:
-    """x (H, W) of `problem` with the cells picked marked; once checked (or revealed)
-    marked right, missed and extra. A click or one tap on a cell calls `on_select`;
+    """x (H, W) of `problem` (or the plane of a batch's window, Problem.pick_plane)
+    with the cells picked marked; once checked (or revealed) marked right, missed and
+    extra. A click or one tap on a cell calls `on_select`;
     without it the map takes no picks (answers closed)."""
     figure = cached(
         answer_map,
-        values=problem.x,
-        title="x",
+        values=problem.pick_plane,
+        title="x" if problem.kind == "cells" else "positions (1: in the window)",
         overlay=overlay,
         marks=AnswerMarks(**cell_marks(problem, picks, checked=checked)),
         width_px=width_px,

@@ -6,6 +6,7 @@ views_room."""
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from rooms.store import RECOVERY_TEXT_LENGTH
@@ -20,6 +21,7 @@ from ui.class_mode.lecturer.state import SOURCES, STATE, Layer
 from ui.figures import grid as grids
 from ui.figures.style import HALF_PX, SEED_INPUT_PX
 from ui.shared import browser
+from ui.shared.batch_question import batch_mosaics
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import folded_in_lecture
 
@@ -81,7 +83,8 @@ def layer_maps(layer: Layer | None) -> None:
         return
     label = "Preview: the layer's x and dL/dy" if layer is not None else "Preview: the question"
     with folded_in_lecture(label):
-        st.caption(f"Preview. {question_words(question)}")
+        source = f" ({question.source})" if question.kind == "batch" else ""
+        st.caption(f"Preview{source}. {question_words(question)}")
         problem = question.problem
         question_maps(
             problem.x,
@@ -93,7 +96,12 @@ def layer_maps(layer: Layer | None) -> None:
 
 def question_maps(x, grad_output, *, padding, mode) -> None:
     """x (with its padding) and dL/dy (None: x alone), side by side, each column as
-    wide as its map asks (x with its padding is the wider)."""
+    wide as its map asks (x with its padding is the wider); a batch's x_n (N, H, W) and
+    dL_n/dy as two mosaics, side by side."""
+    if np.ndim(x) == 3:
+        keys = (STATE.fig_x, STATE.fig_gy)
+        batch_mosaics(x, grad_output, st.columns(2), keys=keys, width_px=HALF_PX)
+        return
     overlay = grids.Overlay(padding=padding, pad_label=pad_label(mode))
     figures = [
         (

@@ -69,6 +69,7 @@ class StudentState:
     leave: str = "room_leave"
     fig_x: str = "room_x"
     fig_gy: str = "room_gy"
+    fig_batch: tuple[str, str] = ("room_batch_x", "room_batch_gy")  # a batch's mosaics
     poll: str = "room_poll"  # the box the polling fragment sits in
 
     def pick_chart(self, round_number: int, clicks: int) -> str:

@@ -26,6 +26,7 @@ from ui.class_mode.student.state import STATE, Notice, fill_boxes, refusal, take
 from ui.figures import grid as grids
 from ui.figures.style import ANSWER_MAP_PX, JOINED_TOP_PX, PHONE_PAIR_MAP_PX
 from ui.shared import browser
+from ui.shared.batch_question import batch_mosaics
 from ui.shared.chart import cached, chart
 from ui.shared.state import literal
 from ui.shared.tappable import tappable_x
@@ -126,19 +127,33 @@ def room_view(now: RoomNow, *, token: str) -> None:
     status_line(room_round.state, now)
     with st.container(key=STATE.question_box):
         st.markdown(question_text(problem, state=room_round.state))
-    maps(problem, now, token=token)
-    if room_round.state == "open" and problem.kind != "cells":
+    typed = room_round.state == "open" and not problem.picks_cells
+    # A batch's mosaics are taller than a phone's screen: its box comes first.
+    box_first = typed and problem.kind == "batch"
+    if box_first:
         typed_form(problem, room_round.number, now.mine, token=token)
-    if room_round.state == "revealed":
-        legend_view(problem, now.mine)
-    else:
-        refused = refusal(room_round.number) if room_round.state == "open" else None
-        said = saved_line(problem, room_round.state, now.mine, refused=refused is not None)
-        if sent:  # what the sending got: why not (under the boxes), then what is saved
-            browser.announce(" ".join((*(refused.texts if refused else ()), said)), if_silent=True)
+        answer_state(problem, now, sent=sent)
+    maps(problem, now, token=token)
+    if typed and not box_first:
+        typed_form(problem, room_round.number, now.mine, token=token)
+    if not box_first:
+        answer_state(problem, now, sent=sent)
     if room_round.state == "closed":
         news = CLOSED
     browser.announce_change(ROUND_NEWS, news, if_silent=True)
+
+
+def answer_state(problem: Problem, now: RoomNow, *, sent: bool) -> None:
+    """Under the answer: once revealed, what the marks mean; else what is saved (and,
+    after a sending, why it was refused, said aloud)."""
+    room_round = now.round
+    if room_round.state == "revealed":
+        legend_view(problem, now.mine)
+        return
+    refused = refusal(room_round.number) if room_round.state == "open" else None
+    said = saved_line(problem, room_round.state, now.mine, refused=refused is not None)
+    if sent:  # what the sending got: why not (under the boxes), then what is saved
+        browser.announce(" ".join((*(refused.texts if refused else ()), said)), if_silent=True)
 
 
 def status_line(state: str, now: RoomNow) -> None:
@@ -172,8 +187,19 @@ def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
         return
     config = problem.config
     overlay = grids.Overlay(padding=config.padding, pad_label=pad_label(config.mode))
-    if problem.kind == "cells":
+    if problem.kind == "batch":
+        # The window's cells: every dL_n/dy is 1 to 3, so only x_n decides; on a
+        # phone its mosaic alone keeps the positions map near the question.
+        batch_mosaics(
+            problem.x,
+            None if problem.picks_cells else problem.grad_output,
+            (st.container(), st.container()),
+            keys=STATE.fig_batch,
+            width_px=None,
+        )
+    if problem.picks_cells:
         pick_map(problem, now, overlay=overlay, token=token)
+    if problem.kind in ("cells", "batch"):
         return
     overlay = grids.Overlay(
         window=(problem.cell,), padding=overlay.padding, pad_label=overlay.pad_label
@@ -273,8 +299,10 @@ def verdict_view(question, mine) -> str:
 
 
 def legend_view(problem: Problem, mine) -> None:
-    """Under x, once revealed: what each mark on it means (cells only)."""
-    if problem.kind == "cells":
-        legend = marks_legend(check_cells(problem, frozenset(mine or ())))
+    """Under x (or a batch window's positions), once revealed: what each mark on it
+    means (cells only)."""
+    if problem.picks_cells:
+        plane = "x" if problem.kind == "cells" else "the positions map"
+        legend = marks_legend(check_cells(problem, frozenset(mine or ())), plane=plane)
         if legend:
             st.caption(legend)

@@ -1,0 +1,96 @@
+"""A batch question on the lecturer's Class page through AppTest: chosen and previewed
+with the examples' mosaics, asked, and revealed with the first seed's idea named with
+its count of students (a SQLite file in a temporary folder, as tests/test_room_lecturer.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from apptest import figures, no_exceptions, open_app
+
+from rooms import store
+from rooms.schema import new_engine
+from teaching.class_mode import codes
+from teaching.class_mode import lecturer as model
+from teaching.exercises.mistakes import known_mistakes
+from teaching.exercises.mistakes_batch import IDEA
+from teaching.numbers import fmt
+from ui.shared import browser
+
+CLASS = "screens/class_page.py"
+ROOMS = "class-rooms"
+QUERY = {"kind": "batch", "level": "1", "seed": "0", "n": "1"}
+
+
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("POOLING_LAB_DATA", str(tmp_path))
+    monkeypatch.delenv("POOLING_LAB_DATABASE_URL", raising=False)
+    monkeypatch.setenv("POOLING_LAB_PUBLIC_URL", "http://lab.example:8501/")
+    return tmp_path
+
+
+@pytest.fixture
+def engine(data_folder):
+    made = new_engine(f"sqlite:///{data_folder / 'rooms.sqlite3'}")
+    yield made
+    made.dispose()
+
+
+@pytest.fixture
+def remembered(monkeypatch):
+    kept = {}
+    real = browser.remember
+
+    def remember(namespace, value):
+        kept[namespace] = json.loads(json.dumps(value))
+        real(namespace, value)
+
+    monkeypatch.setattr(browser, "remember", remember)
+    return kept
+
+
+def arrive(app):
+    app.session_state[browser.ARRIVED] = {ROOMS}
+    app.session_state[browser.RECALLED] = {}
+    app.run()
+    assert no_exceptions(app), app.exception
+    return app
+
+
+def texts(app) -> list[str]:
+    return [m.value for m in app.markdown] + [c.value for c in app.caption]
+
+
+def titles(app) -> list[str]:
+    return [figure["layout"]["title"]["text"] for figure in figures(app)]
+
+
+def test_a_batch_question_is_previewed_asked_and_revealed_with_the_idea_counted(remembered, engine):
+    app = arrive(open_app(CLASS, QUERY))
+    (caption,) = [c for c in texts(app) if c.startswith("Preview (exercise set 0 at level 1")]
+    assert "examples, one layer:" in caption and "over the batch?" in caption
+    assert titles(app) == ["x_n", "dL_n/dy"]
+    app.button(key="cls_open").click().run()
+    assert no_exceptions(app), app.exception
+    code = app.query_params["room"]
+    assert model.secret_for(model.rooms_from_stored(remembered[ROOMS]), code) is not None
+    question = store.round_of(engine, code, 1).question
+    assert question.kind == "batch" and question.problem.asks_mean
+    idea = next(
+        m.answer for m in known_mistakes(question.problem) if m.name == "split_over_winners"
+    )
+    for raw in [idea, idea, question.answer]:
+        token = codes.new_token()
+        store.join(engine, code, token=token)
+        store.answer(engine, code, token=token, round_number=1, raw=repr(float(raw)))
+    app.button(key="cls_reveal").click().run()
+    shown = texts(app)
+    assert "**1 of 3 right (33 %).**" in shown
+    assert any(
+        t.startswith(f"- 2 answers gave {fmt(idea, 4)}: what you get if you {IDEA}") for t in shown
+    )
+    assert titles(app) == ["Answers given"]
+    app.toggle(key="cls_maps_on").set_value(True).run()
+    assert no_exceptions(app) and titles(app) == ["x_n", "dL_n/dy"]
