@@ -37,6 +37,33 @@ def main_text(page) -> str:
     return page.locator(MAIN).aria_snapshot()
 
 
+def live_texts(page) -> list[str]:
+    """The text of every live region in Chromium's accessibility tree (polite or
+    assertive: the app's region and any Streamlit alert; shadow roots included)."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    by_id = {node["nodeId"]: node for node in nodes}
+
+    def text(node) -> str:
+        if node.get("role", {}).get("value") == "StaticText":
+            return node.get("name", {}).get("value", "")
+        return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
+
+    def live(node) -> bool:
+        return any(
+            prop["name"] == "live" and prop["value"].get("value") in ("polite", "assertive")
+            for prop in node.get("properties", [])
+        )
+
+    return [
+        text(node) for node in nodes if live(node) and not live(by_id.get(node.get("parentId"), {}))
+    ]
+
+
+def said_by(page, sentence: str) -> int:
+    """How many live regions hold `sentence`."""
+    return sum(sentence in text for text in live_texts(page))
+
+
 def test_an_arrow_key_moves_through_the_lessons_choices_and_only_check_judges(page, app_url):
     """Lesson step 3: Tab to the choices, ↓ twice (each a choice, no verdict, the score
     untouched), then Tab to Check and Enter: the verdict on the choice now checked, with
@@ -64,6 +91,7 @@ def test_an_arrow_key_moves_through_the_lessons_choices_and_only_check_judges(pa
     verdict = step.verdict(2)
     expect(focused(page)).to_have_text(verdict, timeout=TIMEOUT_MS)
     assert verdict in main_text(page)
+    assert said_by(page, verdict) == 0  # read by the focus alone: the alert is no live region
     tab_to(page, "button", "Next step")
     page.keyboard.press("Enter")
     heading = f"Step {number + 1} of {STEP_COUNT}: {lesson_steps()[number].title}"
@@ -112,3 +140,24 @@ def test_the_level_slider_is_named_once_with_its_value(page, app_url):
     expect(slider).to_have_count(1, timeout=TIMEOUT_MS)
     expect(slider).to_have_attribute("aria-valuetext", f"1 · {LEVELS[1]}")
     assert 'slider "Level Level"' not in main_text(page)
+
+
+def test_an_exercises_verdict_is_said_once_by_the_pages_live_region(page, app_url):
+    """Exercises, a number typed and Enter: the verdict is said by the page's live
+    region and shown in the page, but the alert showing it is no live region of its
+    own (a screen reader heard it twice)."""
+    open_page(page, f"{app_url}/exercises?kind=value&level=3&seed=4&n=2")
+    box = page.get_by_role("textbox", name="Your answer", exact=True)
+    box.focus()
+    page.keyboard.type("12345")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => window.poolingLabLive?.textContent.includes('12345')", timeout=TIMEOUT_MS
+    )
+    settle(page)
+    verdict = page.evaluate("() => window.poolingLabLive.textContent")
+    shown = page.locator(MAIN).locator('[data-testid="stAlertContainer"]')
+    expect(shown).to_have_count(1)
+    assert verdict in " ".join(shown.inner_text().split())  # the same sentence on screen
+    assert said_by(page, verdict) == 1, live_texts(page)
+    expect(page.locator(MAIN).get_by_role("alert")).to_have_count(0)

@@ -35,11 +35,12 @@ def reply_view(problem: Problem, pid: ProblemId) -> None:
     if reply is None:
         return
     said = reply.said if reply.right else f"{reply.said} {reply.mistake}".strip()
-    browser.announce(said)  # the verdict reaches a screen reader too
-    if reply.right:
-        st.success(said, icon=":material/check_circle:")
-        return
-    st.error(said, icon=":material/cancel:")
+    browser.announce(said)  # said by the page's live region, once: the alert is quiet
+    with browser.quiet_alerts("exercise_verdict"):
+        if reply.right:
+            st.success(said, icon=":material/check_circle:")
+        else:
+            st.error(said, icon=":material/cancel:")
 
 
 def explanation_view(problem: Problem, pid: ProblemId) -> None:

@@ -24,6 +24,7 @@ from ui.figures.mosaic import small_multiples
 from ui.figures.sizes import drawn_width
 from ui.figures.style import HALF_PX, LECTURE_HALF_PX
 from ui.lesson.state import STATE, check, show_answer, walk
+from ui.shared import browser
 from ui.shared.chart import cached, chart
 from ui.shared.chrome import seed_batch_link
 from ui.shared.lecture import lecture_on
@@ -131,7 +132,8 @@ def question_view(step: Step, number: int, *, lecture: bool) -> int:
     judged = picked is not None and picked == STATE.checked_choice(number)
     if judged:
         choice = step.choices[picked]
-        with st.container(key=STATE.verdict):
+        # Read once, by the focus Check moves onto it (state.check): a quiet alert.
+        with st.container(key=STATE.verdict), browser.quiet_alerts("lesson_verdict"):
             (st.success if choice.right else st.error)(step.verdict(picked))
     else:  # Check, and while nothing is shown, Show the answer, in one row
         row = st.container(horizontal=True, gap="small")

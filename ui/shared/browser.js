@@ -277,6 +277,17 @@ function focusWhenDrawn(lab, move, tries) {
   target.focus();
 }
 
+// -- An alert the page says another way is no live region (browser.quiet_alerts) -----
+// Streamlit's alerts are live regions (role alert or status), so one the page also says
+// through its own live region or the focus was read twice. In a container keyed
+// lab_quiet_<name>, an alert loses its role as it is drawn: from the mutation
+// observer's callback, which runs before the browser updates its accessibility tree.
+const QUIET_ALERTS = '[class*="st-key-lab_quiet_"] [data-testid="stAlertContainer"][role]';
+
+function quietAlerts() {
+  for (const alert of document.querySelectorAll(QUIET_ALERTS)) alert.removeAttribute('role');
+}
+
 // -- One watch of the page, for the twins' charts and the said containers -----------
 // What is on the page when the component first mounts (it mounts last in a run: a page
 // may have drawn all it draws before), then each change, looked at once an animation
@@ -299,11 +310,15 @@ function watchPage(lab) {
       lookForChanges(lab);
     });
   };
-  new MutationObserver((records) => look(records.some((record) => record.type === 'childList')))
+  new MutationObserver((records) => {
+    quietAlerts();  // at once, not a frame later: before the screen reader hears of them
+    look(records.some((record) => record.type === 'childList'));
+  })
     .observe(document.body, {
       childList: true, subtree: true, characterData: true,
       attributes: true, attributeFilter: ['data-stale'],
     });
+  quietAlerts();
   look(true);
 }
 
