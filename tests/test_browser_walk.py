@@ -161,3 +161,26 @@ def test_an_exercises_verdict_is_said_once_by_the_pages_live_region(page, app_ur
     assert verdict in " ".join(shown.inner_text().split())  # the same sentence on screen
     assert said_by(page, verdict) == 1, live_texts(page)
     expect(page.locator(MAIN).get_by_role("alert")).to_have_count(0)
+
+
+def test_a_pick_from_the_keyboard_is_said_as_the_page_took_it_and_marked_selected(page, app_url):
+    """Exercises, a cells question: Enter on x's first cell is said "Picked" once the
+    page holds the pick, and the cell is then selected; Enter again takes it back,
+    said so, and the cell is no longer selected."""
+    open_page(page, f"{app_url}/exercises?kind=cells&level=2&seed=4&n=2")
+    tab_to(page, "grid", "x")
+    cell = page.locator('[role=grid][aria-label="x"] [role=gridcell]')
+    expect(cell).to_have_attribute("aria-selected", "false")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => window.poolingLabLive?.textContent.startsWith('Picked row 0, column 0')",
+        timeout=TIMEOUT_MS,
+    )
+    expect(cell).to_have_attribute("aria-selected", "true", timeout=TIMEOUT_MS)
+    settle(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => window.poolingLabLive?.textContent.startsWith('Pick taken back: row 0, column 0')",
+        timeout=TIMEOUT_MS,
+    )
+    expect(cell).to_have_attribute("aria-selected", "false", timeout=TIMEOUT_MS)
