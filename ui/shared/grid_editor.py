@@ -68,7 +68,7 @@ def size_inputs(keys: GridKeys) -> None:
             key=key,
             on_change=_resize,
             args=(keys,),
-            help=f"1 to {MAX_GRID}. Values that still fit are kept.",
+            help="Values that still fit are kept.",  # its range: the field's min and max
         )
 
 
