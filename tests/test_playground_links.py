@@ -166,21 +166,3 @@ def test_x_text_that_does_not_read_is_refused_by_name_and_kept_as_typed(typed, s
 
 def current_x(app) -> np.ndarray:
     return np.asarray(app.session_state["pg_grid_current"])
-
-
-def current_x(app) -> np.ndarray:
-    return np.asarray(app.session_state["pg_grid_current"])
-
-
-@pytest.mark.parametrize("page", ["screens/home.py", "screens/batch.py", PLAYGROUND])
-def test_no_number_fields_help_repeats_its_range(page):
-    """A number field's help is one more stop for a keyboard (its "Help for ..."
-    button): none says the field's range, which its min and max (and, where a reader
-    needs it, its label or a caption) already say."""
-    app = open_app(page)
-    assert app.number_input
-    for field in app.number_input:
-        if field.min is None or field.max is None:
-            continue
-        ranges = {f"{fmt(field.min)} to {fmt(field.max)}", f"−{fmt(-field.min)} to"}
-        assert not any(said in (field.help or "") for said in ranges), (field.label, field.help)
