@@ -11,7 +11,7 @@ from teaching.exercises.model import Problem
 from teaching.exercises.replies import Reply, cells_reply, marks_legend, typed_reply
 from teaching.exercises.text import explanation
 from ui.exercises.state import STATE, ProblemId, chosen_cells
-from ui.shared import browser
+from ui.shared import browser, formula
 from ui.shared.lecture import lecture_on
 
 
@@ -53,8 +53,8 @@ def explanation_view(problem: Problem, pid: ProblemId) -> None:
     lead, formulas = explanation(problem, verdict)
     if lead:
         st.markdown(lead)
-    for formula in formulas:
-        st.latex(formula)
+    for line in formulas:
+        formula.latex(line)  # with its spoken form
 
 
 def legend_view(problem: Problem, pid: ProblemId) -> None:

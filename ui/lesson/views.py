@@ -24,7 +24,7 @@ from ui.figures.mosaic import small_multiples
 from ui.figures.sizes import drawn_width
 from ui.figures.style import HALF_PX, LECTURE_HALF_PX
 from ui.lesson.state import STATE, check, show_answer, walk
-from ui.shared import browser
+from ui.shared import browser, formula
 from ui.shared.chart import cached, chart
 from ui.shared.chrome import seed_batch_link
 from ui.shared.lecture import lecture_on
@@ -51,7 +51,7 @@ def step_view() -> None:
     else:
         example_side = question_side = nullcontext()
     with example_side:
-        st.markdown(step.idea)
+        formula.markdown(step.idea)  # its formulas, if any, with their spoken forms
         example_view(step, number, lecture=lecture)
     with question_side:
         parts = question_view(step, number, lecture=lecture)

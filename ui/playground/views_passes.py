@@ -18,6 +18,7 @@ from ui.figures import grid as grids
 from ui.figures.routing import routing_figure
 from ui.figures.style import HALF_PX, LECTURE_STEP_MAP_PX
 from ui.playground.state import STATE, on_pick_input, on_pick_output, publish
+from ui.shared import formula
 from ui.shared.beside import Placed, maps_beside_words
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import lecture_on
@@ -220,4 +221,4 @@ def output_size_fold(story: LayerStory) -> None:
     if fold.open:
         with fold:
             for line in size_formula(story.config, *story.x.shape):
-                st.latex(line)
+                formula.latex(line)  # with its spoken form

@@ -290,6 +290,18 @@ function quietAlerts() {
 
 const SCRIPT_STATE = 'data-test-script-state';  // on stApp: running or notRunning (settlePick)
 
+// -- A formula's spoken form stands for its MathML (ui/shared/formula.py) -------------
+// The page writes a formula's words (class lab-spoken) in the element right after the
+// formula's: KaTeX's MathML there leaves the tree, so the formula is read once, in words.
+function hideSpokenMath() {
+  for (const words of document.querySelectorAll('.lab-spoken')) {
+    const drawn = words.closest('[data-testid="stElementContainer"]')?.previousElementSibling;
+    for (const math of drawn?.querySelectorAll('.katex-mathml:not([aria-hidden])') ?? []) {
+      math.setAttribute('aria-hidden', 'true');
+    }
+  }
+}
+
 // -- One watch of the page, for the twins' charts and the said containers -----------
 // What is on the page when the component first mounts (it mounts last in a run: a page
 // may have drawn all it draws before), then each change, looked at once an animation
@@ -307,6 +319,7 @@ function watchPage(lab) {
         nameShortcuts();
         nameRadios();
         nameSliders();
+        hideSpokenMath();
       }
       queued = null;
       lookForChanges(lab);
