@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from browser import TIMEOUT_MS, open_page, settle
+from conftest import PHONE
 from playwright.sync_api import expect
 
 from teaching.exercises.model import LEVELS
@@ -184,3 +185,26 @@ def test_a_pick_from_the_keyboard_is_said_as_the_page_took_it_and_marked_selecte
         timeout=TIMEOUT_MS,
     )
     expect(cell).to_have_attribute("aria-selected", "false", timeout=TIMEOUT_MS)
+
+
+def test_on_a_phone_the_folded_menu_is_out_of_the_tab_order_until_unfolded(browser, app_url):
+    """A phone folds the menu off screen: Tab goes from the page's start to its own
+    content, never to the eleven links unseen; unfolded, the links are reachable."""
+    phone = browser.new_context(**PHONE).new_page()
+    try:
+        open_page(phone, f"{app_url}/exercises")
+        in_menu = "() => !!document.activeElement.closest('[data-testid=stSidebar]')"
+        for _ in range(4):
+            phone.keyboard.press("Tab")
+            assert not phone.evaluate(in_menu)
+        menu_link = phone.locator('[data-testid="stSidebar"] a[href$="/playground"]')
+        menu_link.focus()  # inert: it cannot take the focus
+        assert not phone.evaluate(in_menu)
+        unfold = phone.locator('[data-testid="stExpandSidebarButton"]')
+        unfold.focus()
+        phone.keyboard.press("Enter")
+        expect(menu_link).to_be_in_viewport(timeout=TIMEOUT_MS)
+        menu_link.focus()
+        assert phone.evaluate(in_menu)
+    finally:
+        phone.context.close()

@@ -288,6 +288,17 @@ function quietAlerts() {
   for (const alert of document.querySelectorAll(QUIET_ALERTS)) alert.removeAttribute('role');
 }
 
+// -- A folded menu is out of the tab order ---------------------------------------------
+// On a phone (or wherever the menu is folded) Streamlit slides the menu off screen but
+// leaves its links in the tab order: eleven stops, unseen, before the page's content.
+// Folded (data-collapsed="true"), it is inert: no focus, out of the tree; unfolded, as ever.
+function inertFoldedMenu() {
+  const menu = document.querySelector('[data-testid="stSidebar"]');
+  if (!menu) return;
+  const folded = menu.getAttribute('data-collapsed') === 'true';
+  if (folded !== menu.hasAttribute('inert')) menu.toggleAttribute('inert', folded);
+}
+
 const SCRIPT_STATE = 'data-test-script-state';  // on stApp: running or notRunning (settlePick)
 
 // -- A formula's spoken form stands for its MathML (ui/shared/formula.py) -------------
@@ -328,6 +339,7 @@ function watchPage(lab) {
   };
   new MutationObserver((records) => {
     quietAlerts();  // at once, not a frame later: before the screen reader hears of them
+    inertFoldedMenu();
     if (lab.pick && records.some((record) => record.attributeName === SCRIPT_STATE)) {
       lab.pick.ran = true;  // a run began (or ended) since the pick's click
     }
@@ -335,9 +347,10 @@ function watchPage(lab) {
   })
     .observe(document.body, {
       childList: true, subtree: true, characterData: true,
-      attributes: true, attributeFilter: ['data-stale', SCRIPT_STATE],
+      attributes: true, attributeFilter: ['data-stale', SCRIPT_STATE, 'data-collapsed'],
     });
   quietAlerts();
+  inertFoldedMenu();
   look(true);
 }
 
