@@ -61,18 +61,33 @@ def write_flag(value: bool) -> str:
 
 
 def parse_grid(text: str) -> np.ndarray:
-    """'1,3;2,0.5' -> [[1, 3], [2, 0.5]]: rows split by ';', cells by ','."""
+    """'1,3;2,0.5' -> [[1, 3], [2, 0.5]]: rows split by ';', cells by ','. Spaces
+    around a value are allowed. A ValueError says what is wrong and where (never
+    quoting the text: the page shows the user's text in its own box)."""
     rows = [row.split(",") for row in text.split(";")]
-    if not 1 <= len(rows) <= MAX_GRID or not 1 <= len(rows[0]) <= MAX_GRID:
-        raise ValueError(f"must have 1 to {MAX_GRID} rows and columns")
-    if any(len(row) != len(rows[0]) for row in rows):
-        raise ValueError("rows must all have the same length")
-    try:
-        grid = np.array([[float(cell) for cell in row] for row in rows])
-    except ValueError:
-        raise ValueError("holds something that is not a number") from None
+    if not 1 <= len(rows) <= MAX_GRID:
+        raise ValueError(f"has {len(rows)} rows; it must have 1 to {MAX_GRID}")
+    if not 1 <= len(rows[0]) <= MAX_GRID:
+        raise ValueError(f"row 0 has {len(rows[0])} values; a row must have 1 to {MAX_GRID}")
+    for number, row in enumerate(rows):
+        if len(row) != len(rows[0]):
+            raise ValueError(
+                f"row {number} has {_values(len(row))} and row 0 has {_values(len(rows[0]))}: "
+                "rows must all have the same length"
+            )
+    grid = np.empty((len(rows), len(rows[0])))
+    for (row, col), cell in np.ndenumerate(np.array(rows, dtype=object)):
+        try:
+            grid[row, col] = float(cell)
+        except ValueError:
+            what = "is empty" if not cell.strip() else "holds something that is not a number"
+            raise ValueError(f"row {row}, column {col} {what}") from None
     check_values(grid)
     return grid
+
+
+def _values(count: int) -> str:
+    return f"{count} value" + ("" if count == 1 else "s")
 
 
 def check_values(grid: np.ndarray) -> None:

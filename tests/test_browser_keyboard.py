@@ -140,6 +140,8 @@ def test_the_keyboard_picks_window_1_1_of_y_then_a_cell_of_dl_dx(page, app_url):
     # Focus stayed on y across the rerun, the ring on the cell picked.
     expect(page.locator('[role=grid][aria-label="Output y"]')).to_be_focused(timeout=TIMEOUT_MS)
     expect_ring_at(page, 1, 1)
+    ring = page.locator('[role=grid][aria-label="Output y"] [role=gridcell]')
+    expect(ring).to_have_attribute("aria-selected", "true")  # the window picked
     expect_one_tab_stop(page, "Output y")
 
     tab_to(page, "dL/dx")

@@ -1,6 +1,7 @@
 """Class mode walked with the keyboard alone (issue 39, item 7): the focus lands on
 purpose after Open a room (the room code, read with its name), Reveal (the result) and
-joining from a phone (the question); the QR code is an image with a name."""
+joining from a phone (the question); the QR code is an image with a name; the phone's
+verdict is said once."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from browser_room import (  # database, served: the module's fixtures
 )
 from conftest import PHONE, PROJECTOR
 from playwright.sync_api import expect
-from test_browser_walk import focused, tab_to
+from test_browser_walk import MAIN, focused, said_by, tab_to
 
 from teaching.class_mode.answers import right_sentence
 from teaching.class_mode.questions import question_from_exercise
+from teaching.class_mode.student import revealed_reply
 from teaching.class_mode.tally import tally
 
 pytestmark = pytest.mark.browser
@@ -53,6 +55,15 @@ def test_open_a_room_reveal_and_join_put_the_focus_where_the_work_goes_on(browse
         lecturer.keyboard.press("Enter")
         result = right_sentence(tally(question, []))
         expect(focused(lecturer)).to_contain_text(result, timeout=TIMEOUT_MS)
+        # The phone's verdict is said once: by the page's live region, its alert quiet.
+        verdict = revealed_reply(question, None).said
+        phone.wait_for_function(
+            "(said) => window.poolingLabLive?.textContent === said",
+            arg=verdict,
+            timeout=TIMEOUT_MS,
+        )
+        expect(phone.locator(MAIN).get_by_text(verdict)).to_be_visible()
+        assert said_by(phone, verdict) == 1
     finally:
         lecturer.context.close()
         phone.context.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from browser import TIMEOUT_MS, open_page, settle
+from conftest import PHONE
 from playwright.sync_api import expect
 
 from teaching.exercises.model import LEVELS
@@ -37,6 +38,33 @@ def main_text(page) -> str:
     return page.locator(MAIN).aria_snapshot()
 
 
+def live_texts(page) -> list[str]:
+    """The text of every live region in Chromium's accessibility tree (polite or
+    assertive: the app's region and any Streamlit alert; shadow roots included)."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    by_id = {node["nodeId"]: node for node in nodes}
+
+    def text(node) -> str:
+        if node.get("role", {}).get("value") == "StaticText":
+            return node.get("name", {}).get("value", "")
+        return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
+
+    def live(node) -> bool:
+        return any(
+            prop["name"] == "live" and prop["value"].get("value") in ("polite", "assertive")
+            for prop in node.get("properties", [])
+        )
+
+    return [
+        text(node) for node in nodes if live(node) and not live(by_id.get(node.get("parentId"), {}))
+    ]
+
+
+def said_by(page, sentence: str) -> int:
+    """How many live regions hold `sentence`."""
+    return sum(sentence in text for text in live_texts(page))
+
+
 def test_an_arrow_key_moves_through_the_lessons_choices_and_only_check_judges(page, app_url):
     """Lesson step 3: Tab to the choices, ↓ twice (each a choice, no verdict, the score
     untouched), then Tab to Check and Enter: the verdict on the choice now checked, with
@@ -64,6 +92,7 @@ def test_an_arrow_key_moves_through_the_lessons_choices_and_only_check_judges(pa
     verdict = step.verdict(2)
     expect(focused(page)).to_have_text(verdict, timeout=TIMEOUT_MS)
     assert verdict in main_text(page)
+    assert said_by(page, verdict) == 0  # read by the focus alone: the alert is no live region
     tab_to(page, "button", "Next step")
     page.keyboard.press("Enter")
     heading = f"Step {number + 1} of {STEP_COUNT}: {lesson_steps()[number].title}"
@@ -112,3 +141,70 @@ def test_the_level_slider_is_named_once_with_its_value(page, app_url):
     expect(slider).to_have_count(1, timeout=TIMEOUT_MS)
     expect(slider).to_have_attribute("aria-valuetext", f"1 · {LEVELS[1]}")
     assert 'slider "Level Level"' not in main_text(page)
+
+
+def test_an_exercises_verdict_is_said_once_by_the_pages_live_region(page, app_url):
+    """Exercises, a number typed and Enter: the verdict is said by the page's live
+    region and shown in the page, but the alert showing it is no live region of its
+    own (a screen reader heard it twice)."""
+    open_page(page, f"{app_url}/exercises?kind=value&level=3&seed=4&n=2")
+    box = page.get_by_role("textbox", name="Your answer", exact=True)
+    box.focus()
+    page.keyboard.type("12345")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => window.poolingLabLive?.textContent.includes('12345')", timeout=TIMEOUT_MS
+    )
+    settle(page)
+    verdict = page.evaluate("() => window.poolingLabLive.textContent")
+    shown = page.locator(MAIN).locator('[data-testid="stAlertContainer"]')
+    expect(shown).to_have_count(1)
+    assert verdict in " ".join(shown.inner_text().split())  # the same sentence on screen
+    assert said_by(page, verdict) == 1, live_texts(page)
+    expect(page.locator(MAIN).get_by_role("alert")).to_have_count(0)
+
+
+def test_a_pick_from_the_keyboard_is_said_as_the_page_took_it_and_marked_selected(page, app_url):
+    """Exercises, a cells question: Enter on x's first cell is said "Picked" once the
+    page holds the pick, and the cell is then selected; Enter again takes it back,
+    said so, and the cell is no longer selected."""
+    open_page(page, f"{app_url}/exercises?kind=cells&level=2&seed=4&n=2")
+    tab_to(page, "grid", "x")
+    cell = page.locator('[role=grid][aria-label="x"] [role=gridcell]')
+    expect(cell).to_have_attribute("aria-selected", "false")
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => window.poolingLabLive?.textContent.startsWith('Picked row 0, column 0')",
+        timeout=TIMEOUT_MS,
+    )
+    expect(cell).to_have_attribute("aria-selected", "true", timeout=TIMEOUT_MS)
+    settle(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => window.poolingLabLive?.textContent.startsWith('Pick taken back: row 0, column 0')",
+        timeout=TIMEOUT_MS,
+    )
+    expect(cell).to_have_attribute("aria-selected", "false", timeout=TIMEOUT_MS)
+
+
+def test_on_a_phone_the_folded_menu_is_out_of_the_tab_order_until_unfolded(browser, app_url):
+    """A phone folds the menu off screen: Tab goes from the page's start to its own
+    content, never to the eleven links unseen; unfolded, the links are reachable."""
+    phone = browser.new_context(**PHONE).new_page()
+    try:
+        open_page(phone, f"{app_url}/exercises")
+        in_menu = "() => !!document.activeElement.closest('[data-testid=stSidebar]')"
+        for _ in range(4):
+            phone.keyboard.press("Tab")
+            assert not phone.evaluate(in_menu)
+        menu_link = phone.locator('[data-testid="stSidebar"] a[href$="/playground"]')
+        menu_link.focus()  # inert: it cannot take the focus
+        assert not phone.evaluate(in_menu)
+        unfold = phone.locator('[data-testid="stExpandSidebarButton"]')
+        unfold.focus()
+        phone.keyboard.press("Enter")
+        expect(menu_link).to_be_in_viewport(timeout=TIMEOUT_MS)
+        menu_link.focus()
+        assert phone.evaluate(in_menu)
+    finally:
+        phone.context.close()

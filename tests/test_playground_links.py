@@ -13,6 +13,9 @@ from apptest import (
     open_app,
 )
 
+from teaching.links import write_grid
+from ui.shared.grid_editor import text_label
+
 PLAYGROUND = "screens/playground.py"
 
 
@@ -113,3 +116,53 @@ def test_in_lecture_mode_both_passes_shows_one_screen_and_a_link_opens_on_its_sc
     desk = open_app(PLAYGROUND, {"screen": "2"})
     assert len(titles(desk)) == 6
     assert not any(" of 4** · " in m.value for m in desk.markdown)
+
+
+# -- x as text, beside its data grid (issue 39: x editable from the keyboard) ----------------
+
+
+def x_text(app):
+    (box,) = [box for box in app.text_input if box.label == text_label("x")]
+    return box
+
+
+def test_x_typed_as_text_becomes_x_and_the_text_follows_a_preset():
+    app = open_app(PLAYGROUND)
+    assert x_text(app).value == write_grid(current_x(app))
+    x_text(app).set_value("1, 2, 0; 0, 9, 1; 2, 1, 4").run()
+    typed = np.array([[1, 2, 0], [0, 9, 1], [2, 1, 4]])
+    assert np.array_equal(current_x(app), typed) and errors(app) == []
+    assert heatmap_values(figure_titled(app, "Input x"), "value") == typed.tolist()
+    assert (app.session_state["pg_grid_rows"], app.session_state["pg_grid_cols"]) == (3, 3)
+    assert app.query_params["x"] in ("1,2,0;0,9,1;2,1,4", ["1,2,0;0,9,1;2,1,4"])
+    app.button(key="pg_preset_overlap").click().run()
+    assert x_text(app).value == write_grid(current_x(app))  # the text follows x
+
+
+@pytest.mark.parametrize(
+    "typed, said",
+    [
+        ("1,2;3", "row 1 has 1 value and row 0 has 2 values: rows must all have the same length"),
+        ("1,a;3,4", "row 0, column 1 holds something that is not a number"),
+        ("1,;3,4", "row 0, column 1 is empty"),
+        (";".join(["1"] * 17), "has 17 rows; it must have 1 to 16"),
+        ("1,2e7", "Row 0, column 1 holds 2e+07; values must be between"),
+    ],
+)
+def test_x_text_that_does_not_read_is_refused_by_name_and_kept_as_typed(typed, said):
+    app = open_app(PLAYGROUND)
+    before = current_x(app).copy()
+    x_text(app).set_value(typed).run()
+    assert no_exceptions(app)
+    (refusal,) = errors(app)
+    assert refusal.startswith("x as text was not taken: it ") and said in refusal
+    assert x_text(app).value == typed  # the user's text kept
+    assert np.array_equal(current_x(app), before)
+    app.run()  # another run keeps both
+    assert x_text(app).value == typed and errors(app) == [refusal]
+    x_text(app).set_value("5,6;7,8").run()
+    assert errors(app) == [] and current_x(app).tolist() == [[5.0, 6.0], [7.0, 8.0]]
+
+
+def current_x(app) -> np.ndarray:
+    return np.asarray(app.session_state["pg_grid_current"])

@@ -12,11 +12,13 @@ from teaching.class_mode import answers
 from teaching.class_mode.questions import question_from_exercise
 from teaching.class_mode.tally import tally
 from teaching.exercises.mistakes import known_mistakes
+from ui.class_mode.lecturer.live import share_percents
 from ui.figures import class_answers as room_figures
 from ui.figures import style
 from ui.figures.labels import LINE_EM, label_px
 from ui.figures.look import Look, styled
 from ui.figures.sizes import drawn_cell_px
+from ui.shared.twin import figure_twins
 
 
 def wrong_of(question, index: int = 0):
@@ -90,6 +92,78 @@ def test_the_bars_are_green_only_where_right_and_ticked():
     assert list(bar.marker.color) == [style.BAR_COLOUR, style.RIGHT_BAR_COLOUR]
     assert list(figure.layout.xaxis.ticktext) == ["1", "2.5 ✓"]
     assert list(bar.y) == [3, 2] and list(bar.text) == ["3", "2"]
+
+
+# -- the text twins ----------------------------------------------------------------------
+
+
+def bars_figure(question, counted, *, revealed: bool):
+    """The projector's bars of `counted`, built as the Class page builds them."""
+    found = answers.bars(question, counted, revealed=revealed)
+    return room_figures.answer_bars(
+        tuple(bar.label for bar in found),
+        tuple(bar.count for bar in found),
+        tuple(bar.right for bar in found),
+        title="Answers given",
+    )
+
+
+def test_the_bars_twin_is_a_table_of_answer_count_and_share_of_the_same_tally():
+    question = question_from_exercise("value", level=3, seed=5, number=2)
+    given = [wrong_of(question)] * 3 + [question.answer] * 2 + [555.0]
+    counted = tally(question, given)
+    for revealed in (False, True):
+        (twin,) = figure_twins(bars_figure(question, counted, revealed=revealed))
+        found = answers.bars(question, counted, revealed=revealed)
+        assert twin.name == "Answers given"
+        assert twin.headers == (tuple(bar.label for bar in found), ("count", "share"))
+        for row, bar in enumerate(found):
+            share = round(100 * bar.count / len(given))
+            assert twin.cells[row] == (str(bar.count), f"{share} %")
+        right_rows = [row for row, bar in enumerate(found) if bar.right]
+        assert twin.marks.get(answers.RIGHT_ANSWER, ()) == tuple((row, 0) for row in right_rows)
+        assert len(right_rows) == revealed
+    most = max(found, key=lambda bar: bar.count)
+    assert most.count == 3 and counted.right == 2
+    assert twin.summary() == (
+        f"Answers given: 6 answers over {len(found)} bars; most given: {most.label} (3, 50 %); "
+        f"the right answer: {answers.bar_label(question, question.answer)} (2, 33 %)."
+    )
+    assert twin.cell_text(right_rows[0], 0) == "2, the right answer"
+
+
+def test_the_bars_twin_says_no_most_given_on_a_tie_nor_a_share_of_no_answers():
+    question = question_from_exercise("value", level=3, seed=5, number=2)
+    tied = tally(question, [wrong_of(question), question.answer])
+    (twin,) = figure_twins(bars_figure(question, tied, revealed=False))
+    assert "most given" not in twin.summary() and "right answer" not in twin.summary()
+    (empty,) = figure_twins(bars_figure(question, tally(question, []), revealed=True))
+    assert empty.cells == (("0", "0 %"),)
+    assert empty.summary().startswith("Answers given: 0 answers over 1 bar; the right answer:")
+
+
+def test_the_share_maps_twin_marks_the_wrong_picks_the_map_frames():
+    question = question_from_exercise("cells", level=3, seed=5, number=2)
+    counted = tally(question, [frozenset(question.answer), frozenset(wrong_of(question))])
+    wrong = answers.wrong_picks(question, counted)
+    assert wrong  # the mistake's cells are not all the answer's
+    figure = room_figures.share_map(
+        share_percents(counted),
+        title="share",
+        answer_cells=tuple(sorted(question.answer)),
+        wrong_cells=wrong,
+    )
+    (twin,) = figure_twins(figure)
+    framed = {trace.name for trace in figure.data}
+    assert "wrong" in framed
+    assert twin.marks[room_figures.WRONG_PICK] == wrong
+    assert twin.marks[room_figures.GETS_GRADIENT] == tuple(sorted(question.answer))
+    row, col = wrong[0]
+    share = share_percents(counted)[row, col]
+    assert twin.cell_text(row, col) == f"{share} % picked it, wrong pick"
+    assert "wrong pick: " in twin.summary()
+    (plain,) = figure_twins(room_figures.share_map(share_percents(counted), title="s"))
+    assert not plain.marks  # nothing marked until revealed
 
 
 def test_two_votes_bars_stand_over_the_same_answers_and_sum_to_each_vote():

@@ -87,21 +87,20 @@ def demo() -> None:
     """The two-number example: inputs, then max and average side by side."""
     inputs = st.columns(3)
     limits = f"From −{fmt(MAX_VALUE)} to {fmt(MAX_VALUE)}."
-    a = inputs[0].number_input(
-        "a", value=1.0, step=0.5, key=KEY_A, format="%g", help=limits, **BOUNDS
-    )
-    b = inputs[1].number_input(
-        "b", value=3.0, step=0.5, key=KEY_B, format="%g", help=limits, **BOUNDS
-    )
+    # The range is said once, under the three boxes (each box's min and max hold it
+    # too): a help button on each was one more stop that only repeated it.
+    a = inputs[0].number_input("a", value=1.0, step=0.5, key=KEY_A, format="%g", **BOUNDS)
+    b = inputs[1].number_input("b", value=3.0, step=0.5, key=KEY_B, format="%g", **BOUNDS)
     upstream = inputs[2].number_input(
         "Upstream gradient dL/dy",
         value=2.5,
         step=0.5,
         key=KEY_UPSTREAM,
         format="%g",
-        help=f"What the layers above send back for y. {limits}",
+        help="What the layers above send back for y.",
         **BOUNDS,
     )
+    st.caption(f"a, b and dL/dy: each {limits[0].lower()}{limits[1:]}")
     left, right = st.columns(2, gap="large")
     with left:
         y, grad_a, grad_b = two_cell_gradients(a, b, upstream, "max")

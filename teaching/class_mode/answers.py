@@ -17,6 +17,7 @@ import numpy as np
 from teaching.class_mode.questions import Question
 from teaching.class_mode.tally import Tally
 from teaching.exercises.replies import written_answer
+from teaching.map_twin import MapTwin
 from teaching.numbers import fmt, plural
 from teaching.words import WRONG_LEGEND
 
@@ -198,6 +199,41 @@ def bars(question: Question, tally: Tally, *, revealed: bool) -> list[Bar]:
     if rest:
         chosen.append(Bar("others", rest, False, (1, 0.0, 0)))
     return chosen
+
+
+RIGHT_ANSWER = "the right answer"  # the bars' twin: the bar drawn green and ticked
+BARS_COLUMNS = ("count", "share")
+
+
+def bars_twin(
+    name: str, *, labels: tuple[str, ...], counts: tuple[int, ...], right: tuple[bool, ...]
+) -> MapTwin:
+    """The bars' text twin (teaching/map_twin.py): a row per bar, named by its answer,
+    holding how many gave it and their share of all the answers the bars count (as
+    `percent` says a share); the right answer's row marked where its bar is (only once
+    revealed). Its summary: "Answers given: 12 answers over 3 bars; most given: 4 (5,
+    42 %); the right answer: 4 (5, 42 %)." labels, counts, right: one per bar, in the
+    axis' order."""
+    total = sum(counts)
+    shares = [percent(count / total) if total else 0 for count in counts]
+    cells = tuple((str(count), f"{share} %") for count, share in zip(counts, shares, strict=True))
+    rights = tuple((row, 0) for row, is_right in enumerate(right) if is_right)
+    said = [f"{name}: {plural(total, 'answer')} over {plural(len(counts), 'bar')}"]
+    if total:
+        most = max(range(len(counts)), key=lambda row: counts[row])
+        tied = sum(count == counts[most] for count in counts) > 1
+        if not tied:
+            said.append(f"most given: {labels[most]} ({counts[most]}, {shares[most]} %)")
+    said += [f"{RIGHT_ANSWER}: {labels[row]} ({counts[row]}, {shares[row]} %)" for row, _ in rights]
+    return MapTwin(
+        name=name,
+        cells=cells,
+        low=float(min(counts, default=0)),
+        high=float(max(counts, default=0)),
+        marks={RIGHT_ANSWER: rights} if rights else {},
+        headers=(tuple(labels), BARS_COLUMNS),
+        about="; ".join(said) + ".",
+    )
 
 
 def paired_bars(

@@ -29,7 +29,8 @@ def sidebar_controls() -> None:
         )
         left, right = st.columns(2)
         most = STATE.BATCH_MAX
-        left.number_input("Batch size", 1, most, key=STATE.size, help=f"1 to {most}.")
+        # The range in the label: a help button that only repeated it was one more stop.
+        left.number_input(f"Batch size (1 to {most})", 1, most, key=STATE.size)
         right.number_input(
             "Seed", 0, SEED_MAX, key=STATE.seed, help="Picks the examples and the starting weights."
         )

@@ -16,6 +16,7 @@ from ui.batch.state import STATE
 from ui.figures import grid as grids
 from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.style import LECTURE_MAIN_PX, NARROW_PX
+from ui.shared import formula
 from ui.shared.beside import Placed, maps_in_a_row
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import lecture_on
@@ -51,7 +52,7 @@ def update_stage(pair: PairStory) -> None:
     # One element, the sentence and the formulas: a projector cannot spare the gap. Two
     # formulas, an em space between: a phone wraps between them, and inside the first
     # only after its "=" (batch_rule), the second in braces not at all.
-    st.markdown(
+    formula.markdown(  # with the formulas' spoken forms
         f"**4 · One step from the batch.** {losses_line(pair)}\n\n"
         f"${batch_rule(word, 2)}$\u2003${{{step_rule(word, fmt(pair.rate))}}}$"
     )

@@ -11,7 +11,7 @@ from teaching.exercises.model import Problem
 from teaching.exercises.replies import Reply, cells_reply, marks_legend, typed_reply
 from teaching.exercises.text import explanation
 from ui.exercises.state import STATE, ProblemId, chosen_cells
-from ui.shared import browser
+from ui.shared import browser, formula
 from ui.shared.lecture import lecture_on
 
 
@@ -35,11 +35,12 @@ def reply_view(problem: Problem, pid: ProblemId) -> None:
     if reply is None:
         return
     said = reply.said if reply.right else f"{reply.said} {reply.mistake}".strip()
-    browser.announce(said)  # the verdict reaches a screen reader too
-    if reply.right:
-        st.success(said, icon=":material/check_circle:")
-        return
-    st.error(said, icon=":material/cancel:")
+    browser.announce(said)  # said by the page's live region, once: the alert is quiet
+    with browser.quiet_alerts("exercise_verdict"):
+        if reply.right:
+            st.success(said, icon=":material/check_circle:")
+        else:
+            st.error(said, icon=":material/cancel:")
 
 
 def explanation_view(problem: Problem, pid: ProblemId) -> None:
@@ -52,8 +53,8 @@ def explanation_view(problem: Problem, pid: ProblemId) -> None:
     lead, formulas = explanation(problem, verdict)
     if lead:
         st.markdown(lead)
-    for formula in formulas:
-        st.latex(formula)
+    for line in formulas:
+        formula.latex(line)  # with its spoken form
 
 
 def legend_view(problem: Problem, pid: ProblemId) -> None:

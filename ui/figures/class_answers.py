@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from teaching.class_mode.answers import bars_twin
 from teaching.map_twin import map_twin
 from ui.figures import layouts, sizes, style
 from ui.figures.answer_marks import edged_lines
@@ -114,13 +115,14 @@ def share_map(
         title,
         shares,
         cells=np.vectorize(lambda label: f"{label} % picked it", otypes=[object])(labels),
-        marks={GETS_GRADIENT: answer_cells},
+        marks={GETS_GRADIENT: answer_cells, WRONG_PICK: wrong_cells},
     )
     layout["meta"] = {"twin": [twin.as_meta()]}  # read by ui/shared/twin.py
     return go.Figure(data=traces, layout=layout)
 
 
 GETS_GRADIENT = "gets gradient"  # the answer's cells, once revealed
+WRONG_PICK = "wrong pick"  # a cell picked that gets none, framed once revealed
 
 
 def answer_bars(
@@ -137,7 +139,8 @@ def answer_bars(
     written over it); a bar marked right is green and its label ticked. Bars stand at
     0, 1, 2... with the labels as tick text, so two answers written alike stay two
     bars. `most`: the count the axis reaches (two votes side by side share it; the
-    tallest bar's by default)."""
+    tallest bar's by default). Its text twin (answers.bars_twin) is a table of
+    answer, count and share."""
     positions = list(range(len(labels)))
     ticks = [
         f"{label} ✓" if is_right else label for label, is_right in zip(labels, right, strict=True)
@@ -179,4 +182,6 @@ def answer_bars(
         tickfont=dict(size=style.TICK_FONT_PX),
         title=dict(text="answers"),
     )
+    twin = bars_twin(title, labels=labels, counts=counts, right=right)
+    layout["meta"] = {"twin": [twin.as_meta()]}  # read by ui/shared/twin.py
     return go.Figure(data=[bar], layout=layout)

@@ -24,6 +24,7 @@ from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.figures.sizes import drawn_width
 from ui.figures.style import HALF_PX, LECTURE_HALF_PX
 from ui.lesson.state import STATE, check, show_answer, walk
+from ui.shared import browser, formula
 from ui.shared.chart import cached, chart
 from ui.shared.chrome import seed_batch_link
 from ui.shared.lecture import lecture_on
@@ -50,7 +51,7 @@ def step_view() -> None:
     else:
         example_side = question_side = nullcontext()
     with example_side:
-        st.markdown(step.idea)
+        formula.markdown(step.idea)  # its formulas, if any, with their spoken forms
         example_view(step, number, lecture=lecture)
     with question_side:
         parts = question_view(step, number, lecture=lecture)
@@ -133,7 +134,8 @@ def question_view(step: Step, number: int, *, lecture: bool) -> int:
     judged = picked is not None and picked == STATE.checked_choice(number)
     if judged:
         choice = step.choices[picked]
-        with st.container(key=STATE.verdict):
+        # Read once, by the focus Check moves onto it (state.check): a quiet alert.
+        with st.container(key=STATE.verdict), browser.quiet_alerts("lesson_verdict"):
             (st.success if choice.right else st.error)(step.verdict(picked))
     else:  # Check, and while nothing is shown, Show the answer, in one row
         row = st.container(horizontal=True, gap="small")

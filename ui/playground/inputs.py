@@ -49,6 +49,7 @@ def input_panel() -> np.ndarray | None:
         STATE.grid,
         "Select a cell (click or tap) to type a new value.",
         label="Edit the values of x",
+        name="x",
         folded=not lecture_on(),
     )
 

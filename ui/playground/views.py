@@ -16,6 +16,7 @@ from ui.figures.matrix import jacobian_figure
 from ui.figures.mosaic import MosaicOptions, small_multiples
 from ui.playground import cache
 from ui.playground.state import STATE, load_preset
+from ui.shared import formula
 from ui.shared.chart import cached, chart
 
 MATRIX_LIMIT = 1600  # largest J (entries) drawn as a heatmap
@@ -33,7 +34,7 @@ def ledger_view(story: LayerStory) -> None:
     )
     cell = STATE.picked_cell()
     lines = story.ledger(cell)
-    st.latex(ledger_formula(cell, lines, story.grad_x[cell]))
+    formula.latex(ledger_formula(cell, lines, story.grad_x[cell]))
     if lines:
         rows = [
             {
@@ -66,7 +67,9 @@ def matrix_view(story: LayerStory) -> None:
     )
     chart(figure, key=STATE.fig_jacobian, scroll=STATE.jacobian_box)
     if matrix.shape[0] <= SMALL_PRODUCT[0] and matrix.shape[1] <= SMALL_PRODUCT[1]:
-        st.latex(text.transpose_formula(matrix, story.grad_output.ravel(), story.transpose_product))
+        formula.latex(
+            text.transpose_formula(matrix, story.grad_output.ravel(), story.transpose_product)
+        )
     same_y_view(story)
 
 

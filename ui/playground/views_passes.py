@@ -18,6 +18,7 @@ from ui.figures import grid as grids
 from ui.figures.routing import routing_figure
 from ui.figures.style import HALF_PX, LECTURE_STEP_MAP_PX
 from ui.playground.state import STATE, on_pick_input, on_pick_output, publish
+from ui.shared import formula
 from ui.shared.beside import Placed, maps_beside_words
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import lecture_on
@@ -94,7 +95,7 @@ def maps_in_a_row(placed: Sequence[tuple[Placed, Callable[[], None]]]) -> None:
     columns = st.columns(2)
     for column, (one, words) in zip(columns, placed, strict=False):
         with column:
-            chart(one.figure, key=one.key, on_select=one.on_select)
+            chart(one.figure, key=one.key, on_select=one.on_select, picked=one.picked)
             if len(placed) > 1:
                 words()
     if len(placed) == 1:  # a lone map: its words in the other half
@@ -134,7 +135,7 @@ def forward_pass(story: LayerStory, out_cell) -> None:
                 lambda: st.caption(text.input_caption(story)),
             ),
             (
-                Placed(y_map(story, out_cell), STATE.pick_y, on_pick_output),
+                Placed(y_map(story, out_cell), STATE.pick_y, on_pick_output, picked=(out_cell,)),
                 lambda: st.caption(PICK_Y),
             ),
         ]
@@ -151,6 +152,12 @@ def dx_map(story: LayerStory):
     return gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True)
 
 
+def ledger_cell() -> tuple:
+    """The cell of dL/dx whose ledger is read, as a pick grid's cells picked (chart)."""
+    cell = st.session_state.get(STATE.cell)
+    return () if cell is None else (tuple(cell),)
+
+
 def backward_pass(story: LayerStory) -> None:
     gy_figure, gx_figure = dy_map(story), dx_map(story)
 
@@ -162,7 +169,7 @@ def backward_pass(story: LayerStory) -> None:
     maps_in_a_row(
         [
             (Placed(gy_figure, STATE.fig_gy), lambda: st.caption(SHARED_SCALE)),
-            (Placed(gx_figure, STATE.pick_gx, on_pick_input), gx_words),
+            (Placed(gx_figure, STATE.pick_gx, on_pick_input, picked=ledger_cell()), gx_words),
         ]
     )
 
@@ -216,4 +223,4 @@ def output_size_fold(story: LayerStory) -> None:
     if fold.open:
         with fold:
             for line in size_formula(story.config, *story.x.shape):
-                st.latex(line)
+                formula.latex(line)  # with its spoken form

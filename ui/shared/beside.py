@@ -27,12 +27,14 @@ from ui.shared.chart import chart
 @dataclass(frozen=True)
 class Placed:
     """A chart to place: its figure, its key, what picking a cell does, and its width
-    where it is not a map drawn at its own width (a curve): None for the drawn width."""
+    where it is not a map drawn at its own width (a curve): None for the drawn width;
+    picked: the cells a pick grid holds picked now (chart's `picked`)."""
 
     figure: go.Figure
     key: str
     on_select: Callable[[], None] | None = None
     width: int | None = None
+    picked: tuple | None = None
 
 
 def maps_beside_words(placed: Sequence[Placed], words: Callable[[], None]) -> None:
@@ -61,4 +63,4 @@ def widths_of(placed: Sequence[Placed]) -> list[int]:
 def draw_at(placed: Sequence[Placed], widths: Sequence[int]) -> None:
     for width, one in zip(widths, placed, strict=True):
         with st.container(width=width):
-            chart(one.figure, key=one.key, on_select=one.on_select)
+            chart(one.figure, key=one.key, on_select=one.on_select, picked=one.picked)

@@ -280,6 +280,42 @@ function focusWhenDrawn(lab, move, tries) {
   target.focus();
 }
 
+// -- An alert the page says another way is no live region (browser.quiet_alerts) -----
+// Streamlit's alerts are live regions (role alert or status), so one the page also says
+// through its own live region or the focus was read twice. In a container keyed
+// lab_quiet_<name>, an alert loses its role as it is drawn: from the mutation
+// observer's callback, which runs before the browser updates its accessibility tree.
+const QUIET_ALERTS = '[class*="st-key-lab_quiet_"] [data-testid="stAlertContainer"][role]';
+
+function quietAlerts() {
+  for (const alert of document.querySelectorAll(QUIET_ALERTS)) alert.removeAttribute('role');
+}
+
+// -- A folded menu is out of the tab order ---------------------------------------------
+// On a phone (or wherever the menu is folded) Streamlit slides the menu off screen but
+// leaves its links in the tab order: eleven stops, unseen, before the page's content.
+// Folded (data-collapsed="true"), it is inert: no focus, out of the tree; unfolded, as ever.
+function inertFoldedMenu() {
+  const menu = document.querySelector('[data-testid="stSidebar"]');
+  if (!menu) return;
+  const folded = menu.getAttribute('data-collapsed') === 'true';
+  if (folded !== menu.hasAttribute('inert')) menu.toggleAttribute('inert', folded);
+}
+
+const SCRIPT_STATE = 'data-test-script-state';  // on stApp: running or notRunning (settlePick)
+
+// -- A formula's spoken form stands for its MathML (ui/shared/formula.py) -------------
+// The page writes a formula's words (class lab-spoken) in the element right after the
+// formula's: KaTeX's MathML there leaves the tree, so the formula is read once, in words.
+function hideSpokenMath() {
+  for (const words of document.querySelectorAll('.lab-spoken')) {
+    const drawn = words.closest('[data-testid="stElementContainer"]')?.previousElementSibling;
+    for (const math of drawn?.querySelectorAll('.katex-mathml:not([aria-hidden])') ?? []) {
+      math.setAttribute('aria-hidden', 'true');
+    }
+  }
+}
+
 // -- One watch of the page, for the twins' charts and the said containers -----------
 // What is on the page when the component first mounts (it mounts last in a run: a page
 // may have drawn all it draws before), then each change, looked at once an animation
@@ -297,16 +333,27 @@ function watchPage(lab) {
         nameShortcuts();
         nameRadios();
         nameSliders();
+        hideSpokenMath();
       }
       queued = null;
       lookForChanges(lab);
+      settlePick(lab);
     });
   };
-  new MutationObserver((records) => look(records.some((record) => record.type === 'childList')))
+  new MutationObserver((records) => {
+    quietAlerts();  // at once, not a frame later: before the screen reader hears of them
+    inertFoldedMenu();
+    if (lab.pick && records.some((record) => record.attributeName === SCRIPT_STATE)) {
+      lab.pick.ran = true;  // a run began (or ended) since the pick's click
+    }
+    look(records.some((record) => record.type === 'childList'));
+  })
     .observe(document.body, {
       childList: true, subtree: true, characterData: true,
-      attributes: true, attributeFilter: ['data-stale'],
+      attributes: true, attributeFilter: ['data-stale', SCRIPT_STATE, 'data-collapsed'],
     });
+  quietAlerts();
+  inertFoldedMenu();
   look(true);
 }
 
@@ -405,6 +452,9 @@ function drawRing(lab, found) {
   ring.parentElement.setAttribute('aria-rowindex', String(at[0] + 1));
   ring.setAttribute('aria-colindex', String(at[1] + 1));
   ring.setAttribute('aria-label', cellText(trace, cols, at));
+  const picked = pickedCells(grid);
+  if (picked) ring.setAttribute('aria-selected', String(picked.has(at.join(','))));
+  else ring.removeAttribute('aria-selected');
   grid.setAttribute('aria-activedescendant', ring.id);
   return at;
 }
@@ -412,6 +462,7 @@ function drawRing(lab, found) {
 function keyboardGrid(lab, found, twin) {
   const { plot, trace, grid } = found;
   const [rows, cols] = shapeOf(trace);
+  grid.dataset.labChart = twin.getAttribute('data-chart');
   grid.setAttribute('role', 'grid');
   grid.setAttribute('tabindex', '0');
   grid.setAttribute('aria-label', plainTitle(plot) || twin.getAttribute('aria-label') || 'map');
@@ -458,10 +509,13 @@ function onGridKey(lab, grid, event) {
     event.preventDefault();
     event.stopPropagation();
     lab.refocus = { key, until: performance.now() + REFOCUS_MS };
-    // Said once the click is made, or that it was not (the hover never found the cell).
+    // Said once the page has taken the pick (awaitPick), or that the click could not
+    // be made (the hover never found the cell).
     const cell = cellText(found.trace, cols, [row, col]);
-    pickCell(found, [row, col], HOVER_TRIES, (picked) =>
-      say(picked ? 'Picked ' + cell : 'Not picked: ' + cell + '. Press Enter again.'));
+    pickCell(found, [row, col], HOVER_TRIES, (clicked) => {
+      if (clicked) awaitPick(lab, grid, [row, col], cell);
+      else say('Not picked: ' + cell + '. Press Enter again.');
+    });
     return;
   } else return;
   event.preventDefault();  // no page scroll, no step of a frame player (frames.js)
@@ -469,6 +523,63 @@ function onGridKey(lab, grid, event) {
   lab.cells.set(key, to);
   drawRing(lab, found);
   ringOf(grid).scrollIntoView({ block: 'nearest', inline: 'nearest' });
+}
+
+// -- What a pick grid holds picked, and whether a pick took ---------------------------
+// The page writes the cells a pick grid holds picked on its twin (twin.show_twins,
+// data-picked="r,c;r,c"): the ringed cell is aria-selected when it is one of them.
+// A pick from the keyboard is said once the page's run it started has ended, as the
+// page then holds it: "Picked" when the cell is picked now, "Pick taken back" when it
+// was and is no longer (a second pick takes a cell back), "Not picked" when nothing
+// changed (answers closed) or no run came within PICK_WAIT_MS.
+const PICK_WAIT_MS = 15_000;
+
+function twinOf(grid) {
+  const key = grid.dataset.labChart;
+  return key ? document.querySelector(`.lab-twin[data-chart="${CSS.escape(key)}"]`) : null;
+}
+
+function picksOf(twin) {
+  const text = twin?.getAttribute('data-picked');
+  return text === null || text === undefined ? null : new Set(text ? text.split(';') : []);
+}
+
+function pickedCells(grid) {
+  return picksOf(twinOf(grid));
+}
+
+function awaitPick(lab, grid, [row, col], cell) {
+  const before = pickedCells(grid);
+  if (!before) {  // a chart whose picks the page does not tell: the click is all we know
+    say('Picked ' + cell);
+    return;
+  }
+  const at = `${row},${col}`;
+  // The grid by its page and title: a page may key its chart anew after a pick.
+  const pending = { key: gridKey(grid), at, cell, was: before.has(at), ran: false };
+  lab.pick = pending;
+  setTimeout(() => {
+    if (lab.pick !== pending) return;
+    lab.pick = null;
+    say('Not picked: ' + cell + '. Press Enter again.');
+  }, PICK_WAIT_MS);
+}
+
+function settlePick(lab) {
+  const pending = lab.pick;
+  if (!pending || !pending.ran) return;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || app.getAttribute(SCRIPT_STATE) !== 'notRunning') return;
+  const grid = [...document.querySelectorAll('[role=grid][data-lab-chart]')]
+    .find((found) => gridKey(found) === pending.key);
+  const twin = grid && twinOf(grid);
+  // Not drawn yet (a chart keyed anew is drawn after the run) or not in full: later.
+  if (!twin || twin.closest('[data-stale="true"]')) return;
+  lab.pick = null;
+  const now = picksOf(twin) ?? new Set();
+  if (now.has(pending.at)) say('Picked ' + pending.cell);
+  else if (pending.was) say('Pick taken back: ' + pending.cell);
+  else say('Not picked: ' + pending.cell + '.');
 }
 
 // Pick (row, col) as the pointer does: a hover at the cell's centre makes it the

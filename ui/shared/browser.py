@@ -60,6 +60,7 @@ SAY_GAP_MS = 5_000  # says_changes: at most one saying this often (a screen read
 FOCUS_COUNT = "browser_focus_count"  # focus_on's requests so far: each is carried out once
 TOLD = "browser_told"  # {topic: the sentence announce_change last sent for it}
 SAY_PREFIX = "lab_say_"  # a container keyed so is said when its text changes (browser.js)
+QUIET_PREFIX = "lab_quiet_"  # a container keyed so holds alerts that are no live region
 CODE_SPAN = re.compile(r"(`+) (.*?) \1")  # state.literal's fences around typed text
 SAY_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")  # a name fit for a CSS class
 
@@ -212,6 +213,21 @@ def says_changes(name: str):
             f"says_changes name {name!r}: use 1 to 80 letters, digits, _ or - (a CSS class)"
         )
     return st.container(key=SAY_PREFIX + name)
+
+
+def quiet_alerts(name: str):
+    """A container (`with browser.quiet_alerts(name):`) whose Streamlit alerts show as
+    ever but are no live region of their own (st.success and st.info are role status,
+    st.warning and st.error role alert: each is read when drawn). For what the page
+    already says another way, through `announce` or `announce_change` or the focus
+    (`focus_on`), so that a screen reader hears it once: browser.js takes the role
+    away as the alert is drawn, before the browser tells the screen reader of it.
+    `name`: as says_changes' (it becomes a CSS class)."""
+    if not SAY_NAME.fullmatch(name):
+        raise ValueError(
+            f"quiet_alerts name {name!r}: use 1 to 80 letters, digits, _ or - (a CSS class)"
+        )
+    return st.container(key=QUIET_PREFIX + name)
 
 
 def on_page(url_path: str) -> None:

@@ -28,6 +28,7 @@ def chart(
     key: str,
     on_select: Callable[[], None] | None = None,
     scroll: tuple[str, str] | None = None,
+    picked=None,
 ) -> None:
     """Show a figure without Plotly's tool bar (CHART_CONFIG), after its maps' text
     twins (ui/shared/twin.py), if its builder made any. The key is required: two charts
@@ -35,8 +36,11 @@ def chart(
     its points into a callback. A figure with a width of its own (its numbers need it)
     keeps it where the column is narrower (a phone) and scrolls sideways in a box of its
     own, so its numbers stay readable; `scroll` names the box's key and the wide box's
-    inside it (by default "scroll_<key>" and "wide_<key>")."""
-    show_twins(figure, key=key)  # what a screen reader reads first, instead of the picture
+    inside it (by default "scroll_<key>" and "wide_<key>"). `picked`: a pick grid's
+    cells picked now, (row, col) each (twin.show_twins)."""
+    show_twins(
+        figure, key=key, picked=picked
+    )  # what a screen reader reads first, instead of the picture
     if figure.layout.width:
         scroll = scroll or scroll_boxes(key)
         # A box that scrolls, holding one at least as wide as the figure: the chart

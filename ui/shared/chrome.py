@@ -10,6 +10,7 @@ import streamlit as st
 
 from teaching.pages import PAGE_BY_LABEL, SEED_BATCH_LABEL, SEED_BATCH_QUERY
 from ui.figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS, theme_css
+from ui.shared.formula import CLASS as SPOKEN_CLASS
 from ui.shared.lecture import (
     LECTURE_CSS,
     current_look,
@@ -49,6 +50,7 @@ PAGE_CSS = f"""
 }}
 [data-testid="stMainBlockContainer"] {{ padding-top: 2.2rem; }}
 [data-testid="stElementContainer"]:has(.{TWIN_CLASS}) {{ {VISUALLY_HIDDEN_CSS} }}
+[data-testid="stElementContainer"]:has(.{SPOKEN_CLASS}) {{ {VISUALLY_HIDDEN_CSS} }}
 [data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] {{ padding-top: 1rem; }}
 [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: 0.25rem; }}
 """

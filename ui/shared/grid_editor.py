@@ -5,6 +5,10 @@ never fed back in as its input: the grid handed to the editor (the *base*) only
 changes when something outside the editor replaces it (a preset, a resize, a link), and
 then the editor gets a new key. The last valid edited grid is kept as *current*, which a
 resize starts from. Each editor's keys (GridKeys) come from its page's state declaration.
+
+Beside a folded editor, the grid as text in the link's format (`grid_text_field`): a
+named field a keyboard and a screen reader use as any text box, where the data grid's
+cells are hard to reach and edit without sight.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from teaching.links import MAX_GRID, check_values
+from teaching.links import MAX_GRID, check_values, parse_grid, write_grid
 from ui.figures.style import EDITOR_COLUMN_PX
 from ui.shared import browser
 from ui.shared.state import GridKeys
@@ -64,7 +68,7 @@ def size_inputs(keys: GridKeys) -> None:
             key=key,
             on_change=_resize,
             args=(keys,),
-            help=f"1 to {MAX_GRID}. Values that still fit are kept.",
+            help="Values that still fit are kept.",  # its range: the field's min and max
         )
 
 
@@ -102,22 +106,61 @@ def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
         grid = parse_edited(edited)
     except ValueError as error:
         browser.announce(str(error))
-        st.error(str(error))
+        with browser.quiet_alerts(f"{keys.fold}_refused"):  # said by announce, once
+            st.error(str(error))
         return None
     state[keys.current] = grid
     return grid
 
 
-def folded_grid_editor(keys: GridKeys, caption: str, *, label: str, folded: bool):
+def text_label(name: str) -> str:
+    """The text field's name: what it holds and how it is written."""
+    return f"{name} as text: rows split by ;, values by ,"
+
+
+def _take_text(keys: GridKeys, name: str) -> None:
+    """The text typed becomes the grid (the editor starts again from it, the size
+    inputs follow), or its refusal is kept, and with it the text as typed."""
+    state = st.session_state
+    try:
+        grid = parse_grid(state[keys.text].strip())
+    except ValueError as error:
+        state[keys.text_refused] = f"{name} as text was not taken: it {error}."
+        return
+    state[keys.text_refused] = None
+    set_grid(keys, grid)
+
+
+def grid_text_field(keys: GridKeys, *, name: str) -> None:
+    """The grid as text in the link's format ("1,3;2,0.5"), following the grid while
+    nothing typed there is refused; typed and Enter (or leaving it), the grid becomes
+    what it says; a refusal is said under it, the text kept as typed."""
+    state = st.session_state
+    refused = state.get(keys.text_refused)
+    if refused is None:
+        state[keys.text] = write_grid(current_grid(keys))
+    st.text_input(text_label(name), key=keys.text, on_change=_take_text, args=(keys, name))
+    if refused is not None:
+        browser.announce(refused)
+        with browser.quiet_alerts(f"{keys.text}_refused"):  # said by announce, once
+            st.error(refused, icon=":material/error:")
+
+
+def folded_grid_editor(keys: GridKeys, caption: str, *, label: str, name: str, folded: bool):
     """grid_editor in an expander whose content runs only while it is open
     (on_change="rerun"), or straight on the page when not `folded` (lecture mode folds
     a page's inputs already). Folded, the page opens without the editor's scripts (the
     data grid and Arrow, about 1.3 MB: a seventh of the floor app's open time) and the
-    grid is the user's last valid one. Returns as grid_editor does."""
+    grid is the user's last valid one. Returns as grid_editor does. Under it, the grid
+    as text (grid_text_field, `name`: the grid's, "x"), open or folded."""
     if not folded:
-        return grid_editor(keys, caption)
-    fold = st.expander(label, key=keys.fold, on_change="rerun", icon=":material/edit:")
-    if not fold.open:
-        return current_grid(keys)
-    with fold:
-        return grid_editor(keys, caption)
+        grid = grid_editor(keys, caption)
+    else:
+        fold = st.expander(label, key=keys.fold, on_change="rerun", icon=":material/edit:")
+        if fold.open:
+            with fold:
+                grid = grid_editor(keys, caption)
+        else:
+            grid = current_grid(keys)
+    grid_text_field(keys, name=name)
+    return grid

@@ -30,7 +30,8 @@ class PageKeys:
 class GridKeys:
     """The keys of one grid editor (ui/shared/grid_editor.py): the grid handed to the
     editor, how often it was replaced, the last valid edit, the row and column inputs,
-    the expander it may be folded in."""
+    the expander it may be folded in, the text field beside it and that field's
+    refusal."""
 
     base: str
     version: str
@@ -39,10 +40,12 @@ class GridKeys:
     cols: str
     fold: str  # the expander the editor is folded in, where a page folds it
     editor_stem: str  # the editor's own key is this and the version
+    text: str = ""  # the grid as text, in the link's format (grid_editor.grid_text_field)
+    text_refused: str = ""  # why the text typed there was not taken, or None
 
     @classmethod
     def under(cls, prefix: str) -> GridKeys:
-        names = ("base", "version", "current", "rows", "cols", "fold")
+        names = ("base", "version", "current", "rows", "cols", "fold", "text", "text_refused")
         return cls(**{name: f"{prefix}_{name}" for name in names}, editor_stem=f"{prefix}_editor")
 
     def editor(self, version: int) -> str:

@@ -35,4 +35,4 @@ def tappable_x(
         width_px=width_px,
         clickable=on_select is not None,
     )
-    chart(figure, key=key, on_select=on_select)
+    chart(figure, key=key, on_select=on_select, picked=picks if on_select else None)

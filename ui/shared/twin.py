@@ -52,10 +52,22 @@ def figure_html(figure) -> str:
     return made
 
 
-def show_twins(figure, *, key: str) -> None:
+def picked_attribute(picked) -> str:
+    """A pick grid's cells picked as its twin carries them: ' data-picked="r,c;r,c"'
+    ("" for a chart that takes no picks: None)."""
+    if picked is None:
+        return ""
+    cells = ";".join(f"{int(row)},{int(col)}" for row, col in sorted(picked))
+    return f' data-picked="{cells}"'
+
+
+def show_twins(figure, *, key: str, picked=None) -> None:
     """The text twins of `figure`'s maps, placed where the next element goes, each
     naming the chart keyed `key` it stands for (data-chart: a frame the browser draws
-    on that chart writes its twins too, ui/shared/frames.js)."""
+    on that chart writes its twins too, ui/shared/frames.js). picked: the cells
+    (row, col) a pick grid holds picked now (browser.js marks them selected and says
+    whether a pick from the keyboard took), or None for a chart that takes no picks."""
     html = figure_html(figure)
     if html:
-        st.html(html.replace(_OPEN, f'{_OPEN} data-chart="{escape(key)}"'))
+        named = f'{_OPEN} data-chart="{escape(key)}"{picked_attribute(picked)}'
+        st.html(html.replace(_OPEN, named))

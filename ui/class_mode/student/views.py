@@ -51,7 +51,7 @@ def notices_view(notices: list[Notice] | None = None) -> None:
     what is being typed into them (a size's second box, say). Said too: what else the
     run says (what a sending got, the round's news) gives way to them."""
     shown = take_notices() if notices is None else notices
-    with st.container(key=STATE.notices_box):
+    with st.container(key=STATE.notices_box), browser.quiet_alerts("notices"):
         for notice in shown:
             getattr(st, notice.kind)(notice.text, icon=ICONS[notice.kind])
     if shown:
@@ -104,11 +104,13 @@ def room_view(now: RoomNow, *, token: str) -> None:
     question, voting closed, the verdict, the end), after what this run's sending got."""
     pulse = now.pulse
     if pulse.ended:
-        st.info(ENDED, icon=":material/done_all:")
+        with browser.quiet_alerts("ended"):  # said by announce_change
+            st.info(ENDED, icon=":material/done_all:")
         browser.announce_change(ROUND_NEWS, ENDED, if_silent=True)
         return
     if pulse.state == "waiting":
-        st.info(WAITING, icon=":material/hourglass_top:")
+        with browser.quiet_alerts("waiting"):
+            st.info(WAITING, icon=":material/hourglass_top:")
         browser.announce_change(ROUND_NEWS, WAITING, if_silent=True)
         return
     room_round, problem = now.round, now.round.question.problem
@@ -120,7 +122,8 @@ def room_view(now: RoomNow, *, token: str) -> None:
     st.markdown(heading)  # one line: the question is the screen's
     news = f"{heading}. {question_text(problem, state='open')}"
     if room_round.state == "revealed":  # the verdict first: on a phone, above the fold
-        with st.container(key=STATE.verdict_box):
+        # Said by announce_change below (or read by the focus): a quiet alert.
+        with st.container(key=STATE.verdict_box), browser.quiet_alerts("verdict"):
             news = verdict_view(room_round.question, now.mine)
         # The reveal took away the grid that had the focus: on to the verdict.
         browser.focus_on(STATE.verdict_box, if_lost=True)
@@ -162,7 +165,8 @@ def status_line(state: str, now: RoomNow) -> None:
     if now.round.vote > 1:
         st.caption(first_vote_text(problem, now.first_vote, state=state))
     if state == "closed":
-        st.warning(CLOSED, icon=":material/lock:")
+        with browser.quiet_alerts("closed"):  # said by room_view's announce_change
+            st.warning(CLOSED, icon=":material/lock:")
 
 
 def saved_line(problem: Problem, state: str, mine, *, refused: bool = False) -> str:
@@ -280,7 +284,8 @@ def typed_form(problem: Problem, round_number: int, mine, *, token: str) -> None
 def refusal_view(round_number: int) -> None:
     """Under the boxes, in a box drawn on every run (the boxes above keep their place
     either way): why the last sending was not saved."""
-    with st.container(key=STATE.refusal_box):
+    # Said with what the sending got (room_view's announce): a quiet alert.
+    with st.container(key=STATE.refusal_box), browser.quiet_alerts("refusal"):
         said = refusal(round_number)
         if said is not None:
             getattr(st, said.kind)(" ".join(said.texts), icon=ICONS[said.kind])
