@@ -5,6 +5,8 @@ dropped after an action."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser import TIMEOUT_MS, open_page, settle
 from playwright.sync_api import expect
@@ -112,3 +114,22 @@ def test_the_level_slider_is_named_once_with_its_value(page, app_url):
     expect(slider).to_have_count(1, timeout=TIMEOUT_MS)
     expect(slider).to_have_attribute("aria-valuetext", f"1 · {LEVELS[1]}")
     assert 'slider "Level Level"' not in main_text(page)
+
+
+def test_the_batch_page_says_in_words_whether_losses_of_2_and_minus_2_cancel(page, app_url):
+    """The seed's question, read without sight: from Home, Tab to the menu's Batch link
+    and Enter; the Two examples tab's text answers it (the step reads the losses'
+    gradients, never the losses, and a cross-entropy loss is never negative), and the
+    losses it lists, read from the tree, are each 0 or more."""
+    open_page(page, app_url)
+    tab_to(page, "link", "Batch")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/batch"), timeout=TIMEOUT_MS)
+    settle(page)
+    snapshot = main_text(page)
+    said = next((line for line in snapshot.splitlines() if "Losses never cancel" in line), "")
+    assert "it reads only their gradients" in said, snapshot
+    assert "a cross-entropy loss is never negative" in said, said
+    losses = next(line for line in snapshot.splitlines() if "Losses before → after:" in line)
+    numbers = [float(n.replace("−", "-")) for n in re.findall(r"[−-]?\d+\.\d+", losses)]
+    assert len(numbers) == 6 and min(numbers) >= 0, losses  # 2 examples and the batch
