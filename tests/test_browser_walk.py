@@ -11,7 +11,7 @@ import pytest
 from browser import TIMEOUT_MS, open_page, settle
 from playwright.sync_api import expect
 
-from teaching.exercises.model import LEVELS
+from teaching.exercises.model import KINDS, LEVELS, make_problem
 from teaching.lesson.steps import STEP_COUNT, lesson_steps
 
 pytestmark = pytest.mark.browser
@@ -133,3 +133,40 @@ def test_the_batch_page_says_in_words_whether_losses_of_2_and_minus_2_cancel(pag
     losses = next(line for line in snapshot.splitlines() if "Losses before → after:" in line)
     numbers = [float(n.replace("−", "-")) for n in re.findall(r"[−-]?\d+\.\d+", losses)]
     assert len(numbers) == 6 and min(numbers) >= 0, losses  # 2 examples and the batch
+
+
+def wait_until_said(page, said: str) -> str:
+    """Wait (for the page to settle, again and again) until the main column's tree
+    says `said`; return that tree."""
+    for _ in range(MOST_READS):
+        settle(page)
+        snapshot = main_text(page)
+        if said in snapshot:
+            return snapshot
+    raise AssertionError(f"the tree never said {said!r}: {snapshot}")
+
+
+MOST_READS = 50  # looks at the tree while a run goes on, each after the page settled
+
+
+def typed_right(problem) -> dict[str, str]:
+    """{the box's name: the right answer as typed}."""
+    if problem.kind == "size":
+        rows, cols = problem.answer
+        return {"Output height": str(rows), "Output width": str(cols)}
+    return {"Your answer": str(problem.answer)}
+
+
+@pytest.mark.parametrize("kind", [kind for kind in KINDS if kind != "cells"])
+def test_the_keyboard_gets_a_typed_exercise_right_read_from_the_tree(page, app_url, kind):
+    """dL/dx at a cell, an output size, a batch: Tab to each answer box, type, Enter
+    (Enter checks), and the tree says "Right: ..." (a cells exercise by keyboard:
+    tests/test_browser_keyboard.py)."""
+    problem = make_problem(kind, 2, 4, 2)
+    open_page(page, f"{app_url}/exercises?kind={kind}&level=2&seed=4&n=2")
+    for name, text in typed_right(problem).items():
+        tab_to(page, "textbox", name)
+        page.keyboard.type(text)
+    page.keyboard.press("Enter")
+    snapshot = wait_until_said(page, "Right: ")
+    assert "Not quite" not in snapshot and "but" not in snapshot.split("Right: ")[1][:80]
