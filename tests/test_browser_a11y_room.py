@@ -19,8 +19,8 @@ from browser import TIMEOUT_MS, open_page, settle
 from browser_room import CLASS_LINK, expect_saved, tap_cell
 from conftest import PHONE, PROJECTOR
 from playwright.sync_api import expect
-from test_browser_a11y import untwinned, violations
-from test_browser_a11y_states import cut_when_narrowed
+from test_browser_a11y import untwinned
+from test_browser_a11y_states import cut_when_narrowed, steady_violations
 from test_browser_cut_charts import cut_charts
 from test_browser_tree_numbers import assert_three_cells, far_corner
 
@@ -42,15 +42,6 @@ def found_on(page, look: str) -> dict:
         "narrowed": cut_when_narrowed(page, look),
     }
     return {check: said for check, said in found.items() if said}
-
-
-def steady_violations(page) -> list[str]:
-    """axe-core's findings that it makes twice running. A room's pages poll: the count
-    (a fragment) can start a run while axe reads the page, and Streamlit then fades what
-    it will draw again (measured: a count paragraph's contrast, found once, gone at the
-    next look). A finding of the page itself is made both times."""
-    found = violations(page)
-    return sorted(set(found) & set(violations(page))) if found else []
 
 
 def press(page, name: str) -> None:
