@@ -80,7 +80,7 @@ def cut_when_narrowed(page, look: str) -> list:
         if not found:
             return []
         # Looked at again, as steady_violations does: a phone's page that polls redrew
-        # x once mid-look (cut by 70 px, whole at the next look).
+        # x once mid-look (cut by 70 px at 320 px; whole in the runs before and after).
         settle(page)
         again = page.evaluate(CUT_OFF, True) + cut_charts(page, own_scroller=True)
         return [cut for cut in found if cut in again]
