@@ -1,7 +1,8 @@
 """Class mode walked with the keyboard alone (issue 39, item 7): the focus lands on
 purpose after Open a room (the room code, read with its name), Reveal (the result) and
-joining from a phone (the question); the QR code is an image with a name; the phone's
-verdict is said once."""
+joining from a phone (the question); the QR code is an image with a name. The phone
+answers the cell question with the arrow keys and Enter and reads its answer saved
+from the accessibility tree (item 8); its verdict is said once."""
 
 from __future__ import annotations
 
@@ -14,11 +15,12 @@ from browser_room import (  # database, served: the module's fixtures
 )
 from conftest import PHONE, PROJECTOR
 from playwright.sync_api import expect
-from test_browser_walk import MAIN, focused, said_by, tab_to
+from test_browser_keyboard import arrow_to
+from test_browser_walk import MAIN, focused, said_by, tab_to, wait_until_said
 
 from teaching.class_mode.answers import right_sentence
 from teaching.class_mode.questions import question_from_exercise
-from teaching.class_mode.student import revealed_reply
+from teaching.class_mode.student import cells_text, revealed_reply
 from teaching.class_mode.tally import tally
 
 pytestmark = pytest.mark.browser
@@ -46,6 +48,12 @@ def test_open_a_room_reveal_and_join_put_the_focus_where_the_work_goes_on(browse
         phone.keyboard.press("Enter")
         question = question_from_exercise(**EXERCISE)
         expect(focused(phone)).to_contain_text("Pick every cell of x", timeout=TIMEOUT_MS)
+        # Item 8: the phone answers the cell question by keyboard, and reads it saved.
+        cell = sorted(question.answer)[0]
+        tab_to(phone, "grid", "x")
+        arrow_to(phone, *cell)
+        phone.keyboard.press("Enter")
+        wait_until_said(phone, f"Your answer: {cells_text([cell])} (saved).")
 
         settle(lecturer)
         tab_to(lecturer, "button", "Close answers")
@@ -53,10 +61,11 @@ def test_open_a_room_reveal_and_join_put_the_focus_where_the_work_goes_on(browse
         settle(lecturer)
         tab_to(lecturer, "button", "Reveal")
         lecturer.keyboard.press("Enter")
-        result = right_sentence(tally(question, []))
+        result = right_sentence(tally(question, [frozenset({cell})]))
         expect(focused(lecturer)).to_contain_text(result, timeout=TIMEOUT_MS)
         # The phone's verdict is said once: by the page's live region, its alert quiet.
-        verdict = revealed_reply(question, None).said
+        reply = revealed_reply(question, [cell])  # one right cell of several: not right
+        verdict = reply.said if reply.right else f"{reply.said} {reply.mistake}".strip()
         phone.wait_for_function(
             "(said) => window.poolingLabLive?.textContent === said",
             arg=verdict,

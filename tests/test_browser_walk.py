@@ -5,12 +5,14 @@ dropped after an action."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from browser import TIMEOUT_MS, open_page, settle
 from conftest import PHONE
 from playwright.sync_api import expect
 
-from teaching.exercises.model import LEVELS
+from teaching.exercises.model import KINDS, LEVELS, make_problem
 from teaching.lesson.steps import STEP_COUNT, lesson_steps
 
 pytestmark = pytest.mark.browser
@@ -208,3 +210,59 @@ def test_on_a_phone_the_folded_menu_is_out_of_the_tab_order_until_unfolded(brows
         assert phone.evaluate(in_menu)
     finally:
         phone.context.close()
+
+
+def test_the_batch_page_says_in_words_whether_losses_of_2_and_minus_2_cancel(page, app_url):
+    """The seed's question, read without sight: from Home, Tab to the menu's Batch link
+    and Enter; the Two examples tab's text answers it (the step reads the losses'
+    gradients, never the losses, and a cross-entropy loss is never negative), and the
+    losses it lists, read from the tree, are each 0 or more."""
+    open_page(page, app_url)
+    tab_to(page, "link", "Batch")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(r"/batch"), timeout=TIMEOUT_MS)
+    settle(page)
+    snapshot = main_text(page)
+    said = next((line for line in snapshot.splitlines() if "Losses never cancel" in line), "")
+    assert "it reads only their gradients" in said, snapshot
+    assert "a cross-entropy loss is never negative" in said, said
+    losses = next(line for line in snapshot.splitlines() if "Losses before → after:" in line)
+    numbers = [float(n.replace("−", "-")) for n in re.findall(r"[−-]?\d+\.\d+", losses)]
+    assert len(numbers) == 6 and min(numbers) >= 0, losses  # 2 examples and the batch
+
+
+def wait_until_said(page, said: str) -> str:
+    """Wait (for the page to settle, again and again) until the main column's tree
+    says `said`; return that tree."""
+    for _ in range(MOST_READS):
+        settle(page)
+        snapshot = main_text(page)
+        if said in snapshot:
+            return snapshot
+    raise AssertionError(f"the tree never said {said!r}: {snapshot}")
+
+
+MOST_READS = 50  # looks at the tree while a run goes on, each after the page settled
+
+
+def typed_right(problem) -> dict[str, str]:
+    """{the box's name: the right answer as typed}."""
+    if problem.kind == "size":
+        rows, cols = problem.answer
+        return {"Output height": str(rows), "Output width": str(cols)}
+    return {"Your answer": str(problem.answer)}
+
+
+@pytest.mark.parametrize("kind", [kind for kind in KINDS if kind != "cells"])
+def test_the_keyboard_gets_a_typed_exercise_right_read_from_the_tree(page, app_url, kind):
+    """dL/dx at a cell, an output size, a batch: Tab to each answer box, type, Enter
+    (Enter checks), and the tree says "Right: ..." (a cells exercise by keyboard:
+    tests/test_browser_keyboard.py)."""
+    problem = make_problem(kind, 2, 4, 2)
+    open_page(page, f"{app_url}/exercises?kind={kind}&level=2&seed=4&n=2")
+    for name, text in typed_right(problem).items():
+        tab_to(page, "textbox", name)
+        page.keyboard.type(text)
+    page.keyboard.press("Enter")
+    snapshot = wait_until_said(page, "Right: ")
+    assert "Not quite" not in snapshot and "but" not in snapshot.split("Right: ")[1][:80]
