@@ -147,7 +147,7 @@ SMALL_TEXT = """(floor) => {
   const main = document.querySelector('[data-testid=stMain]');
   const small = [];
   const skip = 'svg, .js-plotly-plot, pre, code, .katex, [data-testid=stDataFrame], '
-    + '[data-testid=stExpanderIconCheck], .lab-twin, '
+    + '[data-testid=stExpanderIconCheck], .lab-twin, .lab-spoken, '
     + '[data-testid=stSidebar], [data-testid=stToolbar], [data-testid=stTooltipContent]';
   for (const node of main.querySelectorAll('*')) {
     if (node.closest(skip) || !node.getClientRects().length) continue;

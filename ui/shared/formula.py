@@ -17,16 +17,23 @@ INLINE = re.compile(r"\$([^$]+)\$")  # a markdown text's inline formulas, $...$
 
 
 def latex(formula: str) -> None:
-    """st.latex(formula), then its spoken form."""
-    st.latex(formula)
-    spoken(spoken_latex(formula))
+    """st.latex(formula), then its spoken form, both in one box with no gap: the
+    sentence, out of the layout, must not add a gap to the page (a projector's step
+    is measured to the pixel)."""
+    with st.container(gap=None):
+        st.latex(formula)
+        spoken(spoken_latex(formula))
 
 
 def markdown(text: str) -> None:
-    """st.markdown(text), then the spoken forms of its inline formulas ($...$), if any."""
-    st.markdown(text)
+    """st.markdown(text), then the spoken forms of its inline formulas ($...$), if any,
+    in one box with no gap (as `latex`)."""
     formulas = INLINE.findall(text)
-    if formulas:
+    if not formulas:
+        st.markdown(text)
+        return
+    with st.container(gap=None):
+        st.markdown(text)
         spoken(". ".join(spoken_latex(formula) for formula in formulas))
 
 
