@@ -126,10 +126,8 @@ def revealed_reply(question: Question, answer) -> Reply:
             cells = "the cell that receives" if count == 1 else f"the {count} cells that receive"
             plane = "x" if problem.kind == "cells" else "the positions map"
             return Reply(False, f"You did not answer. Framed on {plane}: {cells} gradient.")
-        return Reply(
-            False,
-            f"You did not answer: {quantity(problem)} is {written_answer(problem, problem.answer)}.",
-        )
+        right = written_answer(problem, problem.answer)
+        return Reply(False, f"You did not answer: {quantity(problem)} is {right}.")
     if problem.picks_cells:
         reply = cells_reply(problem, frozenset(answer))
     else:
