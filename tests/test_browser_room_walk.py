@@ -64,7 +64,7 @@ def test_open_a_room_reveal_and_join_put_the_focus_where_the_work_goes_on(browse
         result = right_sentence(tally(question, [frozenset({cell})]))
         expect(focused(lecturer)).to_contain_text(result, timeout=TIMEOUT_MS)
         # The phone's verdict is said once: by the page's live region, its alert quiet.
-        reply = revealed_reply(question, [cell])  # one right cell of several: not right
+        reply = revealed_reply(question, frozenset({cell}))  # one right cell of several
         verdict = reply.said if reply.right else f"{reply.said} {reply.mistake}".strip()
         phone.wait_for_function(
             "(said) => window.poolingLabLive?.textContent === said",

@@ -556,7 +556,11 @@ function awaitPick(lab, grid, [row, col], cell) {
   }
   const at = `${row},${col}`;
   // The grid by its page and title: a page may key its chart anew after a pick.
-  const pending = { key: gridKey(grid), at, cell, was: before.has(at), ran: false };
+  // By its name too: a pick may retitle its chart (the Playground's y names the window).
+  const pending = {
+    key: gridKey(grid), name: grid.getAttribute('aria-label'), at, cell,
+    was: before.has(at), ran: false,
+  };
   lab.pick = pending;
   setTimeout(() => {
     if (lab.pick !== pending) return;
@@ -570,8 +574,9 @@ function settlePick(lab) {
   if (!pending || !pending.ran) return;
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute(SCRIPT_STATE) !== 'notRunning') return;
-  const grid = [...document.querySelectorAll('[role=grid][data-lab-chart]')]
-    .find((found) => gridKey(found) === pending.key);
+  const grids = [...document.querySelectorAll('[role=grid][data-lab-chart]')];
+  const grid = grids.find((found) => gridKey(found) === pending.key)
+    ?? grids.find((found) => found.getAttribute('aria-label') === pending.name);
   const twin = grid && twinOf(grid);
   // Not drawn yet (a chart keyed anew is drawn after the run) or not in full: later.
   if (!twin || twin.closest('[data-stale="true"]')) return;
