@@ -9,10 +9,10 @@ import pytest
 from test_figure_style import SIMULATIONS, seen
 
 from teaching.class_mode import answers
+from teaching.class_mode.projector import share_percents
 from teaching.class_mode.questions import question_from_exercise
 from teaching.class_mode.tally import tally
 from teaching.exercises.mistakes import known_mistakes
-from ui.class_mode.lecturer.live import share_percents
 from ui.figures import class_answers as room_figures
 from ui.figures import style
 from ui.figures.labels import LINE_EM, label_px
