@@ -204,3 +204,28 @@ def misplaced_numbers(page, floor_px: float = MIN_CELL_FONT_PX) -> list:
         or entry["covered"]
         or (entry["drawn"] and entry["smallest"] < floor_px - FONT_SLACK_PX)
     ]
+
+
+def live_regions(page, *, kinds=("polite",), outermost: bool = False) -> list[tuple[str, str]]:
+    """The live regions of `kinds` (polite, assertive) in Chromium's accessibility tree
+    (what a screen reader is given, shadow roots included): [(role, its text)];
+    `outermost`: a region inside another is left out (its text is the outer one's)."""
+    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
+    by_id = {node["nodeId"]: node for node in nodes}
+
+    def text(node) -> str:
+        if node.get("role", {}).get("value") == "StaticText":
+            return node.get("name", {}).get("value", "")
+        return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
+
+    def live(node) -> bool:
+        return any(
+            prop["name"] == "live" and prop["value"].get("value") in kinds
+            for prop in node.get("properties", [])
+        )
+
+    return [
+        (node["role"]["value"], text(node))
+        for node in nodes
+        if live(node) and not (outermost and live(by_id.get(node.get("parentId"), {})))
+    ]

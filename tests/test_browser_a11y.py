@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser import TIMEOUT_MS, open_page, settle
+from browser import TIMEOUT_MS, live_regions, open_page, settle
 from conftest import PHONE, PROJECTOR
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
@@ -220,26 +220,6 @@ def test_the_playgrounds_maps_read_as_name_summary_and_table(page, app_url):
             header = table.get_by_role("columnheader").nth(col)
             expect(header).to_have_text(f"column {col}")
             expect(line.get_by_role("cell").nth(col)).to_have_text(text)
-
-
-def live_regions(page) -> list[tuple[str, str]]:
-    """Every polite live region in Chromium's accessibility tree (what a screen reader
-    is given, shadow roots included): [(role, its text)]."""
-    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
-    by_id = {node["nodeId"]: node for node in nodes}
-
-    def text(node) -> str:
-        if node.get("role", {}).get("value") == "StaticText":
-            return node.get("name", {}).get("value", "")
-        return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
-
-    def polite(node) -> bool:
-        return any(
-            prop["name"] == "live" and prop["value"].get("value") == "polite"
-            for prop in node.get("properties", [])
-        )
-
-    return [(node["role"]["value"], text(node)) for node in nodes if polite(node)]
 
 
 def test_the_live_region_says_the_step_after_an_arrow_key(page, app_url):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from browser import TIMEOUT_MS, open_page, settle
+from browser import TIMEOUT_MS, live_regions, open_page, settle
 from conftest import PHONE
 from playwright.sync_api import expect
 
@@ -41,25 +41,9 @@ def main_text(page) -> str:
 
 
 def live_texts(page) -> list[str]:
-    """The text of every live region in Chromium's accessibility tree (polite or
-    assertive: the app's region and any Streamlit alert; shadow roots included)."""
-    nodes = page.context.new_cdp_session(page).send("Accessibility.getFullAXTree")["nodes"]
-    by_id = {node["nodeId"]: node for node in nodes}
-
-    def text(node) -> str:
-        if node.get("role", {}).get("value") == "StaticText":
-            return node.get("name", {}).get("value", "")
-        return "".join(text(by_id[child]) for child in node.get("childIds", []) if child in by_id)
-
-    def live(node) -> bool:
-        return any(
-            prop["name"] == "live" and prop["value"].get("value") in ("polite", "assertive")
-            for prop in node.get("properties", [])
-        )
-
-    return [
-        text(node) for node in nodes if live(node) and not live(by_id.get(node.get("parentId"), {}))
-    ]
+    """The text of every live region, polite or assertive (the app's region and any
+    Streamlit alert), a region inside another left out."""
+    return [text for _, text in live_regions(page, kinds=("polite", "assertive"), outermost=True)]
 
 
 def said_by(page, sentence: str) -> int:
