@@ -4,13 +4,13 @@ its count of students (a SQLite file in a temporary folder, as tests/test_room_l
 
 from __future__ import annotations
 
-import json
-
-import pytest
 from apptest import figures, no_exceptions, open_app
 
+# The Class page's fixtures: each test's rooms in a SQLite file of its own (autouse), its
+# engine, and what the page hands the browser to keep.
+from test_room_lecturer import data_folder, engine, remembered  # noqa: F401
+
 from rooms import store
-from rooms.schema import new_engine
 from teaching.class_mode import codes
 from teaching.class_mode import lecturer as model
 from teaching.exercises.mistakes import known_mistakes
@@ -21,34 +21,6 @@ from ui.shared import browser
 CLASS = "screens/class_page.py"
 ROOMS = "class-rooms"
 QUERY = {"kind": "batch", "level": "1", "seed": "0", "n": "1"}
-
-
-@pytest.fixture(autouse=True)
-def data_folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("POOLING_LAB_DATA", str(tmp_path))
-    monkeypatch.delenv("POOLING_LAB_DATABASE_URL", raising=False)
-    monkeypatch.setenv("POOLING_LAB_PUBLIC_URL", "http://lab.example:8501/")
-    return tmp_path
-
-
-@pytest.fixture
-def engine(data_folder):
-    made = new_engine(f"sqlite:///{data_folder / 'rooms.sqlite3'}")
-    yield made
-    made.dispose()
-
-
-@pytest.fixture
-def remembered(monkeypatch):
-    kept = {}
-    real = browser.remember
-
-    def remember(namespace, value):
-        kept[namespace] = json.loads(json.dumps(value))
-        real(namespace, value)
-
-    monkeypatch.setattr(browser, "remember", remember)
-    return kept
 
 
 def arrive(app):
@@ -67,7 +39,7 @@ def titles(app) -> list[str]:
     return [figure["layout"]["title"]["text"] for figure in figures(app)]
 
 
-def test_a_batch_question_is_previewed_asked_and_revealed_with_the_idea_counted(remembered, engine):
+def test_a_batch_question_is_previewed_asked_and_revealed_with_the_idea_counted(remembered, engine):  # noqa: F811
     app = arrive(open_app(CLASS, QUERY))
     (caption,) = [c for c in texts(app) if c.startswith("Preview (exercise set 0 at level 1")]
     assert "examples, one layer:" in caption and "over the batch?" in caption
