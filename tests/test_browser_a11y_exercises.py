@@ -12,7 +12,7 @@ import re
 
 import numpy as np
 import pytest
-from browser import TIMEOUT_MS, click_chart_cell, open_page, settle
+from browser import TIMEOUT_MS, open_page, settle
 from playwright.sync_api import expect
 from test_browser_a11y_states import (  # look_page: the module's fixture
     LOOKS,
@@ -21,6 +21,7 @@ from test_browser_a11y_states import (  # look_page: the module's fixture
     nothing_found,
     with_look,
 )
+from test_browser_exercise_feedback import pick
 
 from teaching.exercises.model import KINDS, make_problem
 
@@ -38,18 +39,6 @@ def reply(page, right: bool) -> None:
     """Wait for the reply to a right or a wrong answer."""
     alert = page.locator("[data-testid=stAlertContainer]", has_text=REPLIES[right]).first
     expect(alert).to_be_visible(timeout=TIMEOUT_MS)
-    settle(page)
-
-
-def picks_caption(page):
-    return page.locator("[data-testid=stCaptionContainer]", has_text="Your cells").first
-
-
-def pick(page, cell) -> None:
-    """Click a cell of x at its pixel; wait until the page lists the picks anew."""
-    before = picks_caption(page).inner_text()
-    click_chart_cell(page, "x", *cell)
-    expect(picks_caption(page)).not_to_have_text(before, timeout=TIMEOUT_MS)
     settle(page)
 
 
