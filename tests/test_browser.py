@@ -21,6 +21,7 @@ from browser import (
     wait_for_title,
     wait_for_values,
 )
+from conftest import fresh_page
 from playwright.sync_api import expect
 
 from deploy.page_state import CHART_TITLE
@@ -191,3 +192,21 @@ def test_clearing_a_cell_says_which_and_keeps_the_rest(page, app_url):
 
 
 # What a projector (1280x720 at 150 % zoom), a small laptop and a phone leave of the page.
+
+
+def test_each_tests_page_starts_as_a_first_visit(desk_context, app_url):
+    """The `page` fixture's pages share one context (conftest.fresh_page): what one
+    test stores in the browser is gone for the next."""
+    first = fresh_page(desk_context)
+    page = next(first)
+    open_page(page, f"{app_url}/playground")
+    page.evaluate("() => localStorage.setItem('left-by-a-test', '1')")
+    page.context.add_cookies([{"name": "left", "value": "1", "url": app_url}])
+    next(first, None)  # the test is over: its page is cleared and closed
+    assert page.is_closed()
+    second = fresh_page(desk_context)
+    page = next(second)
+    open_page(page, f"{app_url}/playground")
+    assert page.evaluate("() => localStorage.getItem('left-by-a-test')") is None
+    assert all(cookie["name"] != "left" for cookie in page.context.cookies())
+    next(second, None)
