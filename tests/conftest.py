@@ -9,6 +9,7 @@ It is removed when the run ends, failed or not."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -132,20 +133,34 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture(scope="session")
+def kept_contexts(browser):
+    """(name, options) -> a browser context kept for the run (see fresh_page)."""
+    contexts = {}
+    yield contexts
+    for context in contexts.values():
+        context.close()
+
+
 @pytest.fixture(scope="module")
-def context_pages(browser):
-    """page_on(name, options): one browser context per name (made with `options`, e.g.
-    a viewport), kept for the whole module, so a sweep opens many links in each."""
+def context_pages(browser, kept_contexts):
+    """page_on(name, options): one page per name (in a context made with `options`,
+    e.g. a viewport), kept for the whole module, so a sweep opens many links in each.
+    Its context is kept for the run, for the next module asking for that name and
+    options; what the module stored in it is cleared after it (fresh_page)."""
     pages = {}
 
     def page_on(name: str, options: dict):
         if name not in pages:
-            pages[name] = browser.new_context(**options).new_page()
+            key = (name, json.dumps(options, sort_keys=True))
+            if key not in kept_contexts:
+                kept_contexts[key] = browser.new_context(**options)
+            pages[name] = kept_contexts[key].new_page()
         return pages[name]
 
     yield page_on
     for page in pages.values():
-        page.context.close()
+        forget(page)
 
 
 @pytest.fixture(scope="session")
@@ -170,12 +185,18 @@ def fresh_page(context):
     cleared after it, so the next test's page starts as a first visit."""
     page = context.new_page()
     yield page
-    context.clear_cookies()
+    forget(page)
+
+
+def forget(page) -> None:
+    """Clear what the page's site stored in its context and the context's cookies, and
+    close the page."""
+    page.context.clear_cookies()
     if page.is_closed():
         return
     origin = page.evaluate("() => location.origin")
     if origin.startswith("http"):  # not about:blank nor a page set by hand
-        cdp = context.new_cdp_session(page)
+        cdp = page.context.new_cdp_session(page)
         cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": STORED})
         cdp.detach()
     page.close()
