@@ -243,14 +243,12 @@ def lecture_batch_places(problem: Problem) -> Places:
     question_box = st.container()
     shown = None if problem.picks_cells else problem.grad_output
     words = words_beside_maps(lecture_mosaics(problem.x, shown, keys=BATCH_KEYS))
-    plane, column = words.columns(2, gap="small") if problem.picks_cells else (None, words)
+    # The positions map (about 300 px wide) and, in the wider part, the answer and reply.
+    plane, column = words.columns([3, 4], gap="small") if problem.picks_cells else (None, words)
     answer = column.container()  # before the explanation, whatever is drawn first
     rest = words.container()
-    # A window's score under its answer, beside the positions map: under the
-    # explanation, it took the page past the projector's height.
-    score = column.container() if problem.picks_cells else rest
     return Places(
-        question=question_box, maps=None, answer=answer, explanation=rest, score=score, plane=plane
+        question=question_box, maps=None, answer=answer, explanation=rest, score=rest, plane=plane
     )
 
 
