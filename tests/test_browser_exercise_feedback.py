@@ -15,6 +15,7 @@ from browser import (
 from playwright.sync_api import expect
 
 from deploy.page_state import FIND_CHART
+from teaching.exercises.mistakes_batch import window_winners
 from teaching.exercises.model import LEVELS, SET_SIZE, make_problem
 from teaching.numbers import fmt
 
@@ -117,15 +118,19 @@ def test_a_typed_number_gets_a_reply_about_it(page, app_url):
 
 
 def answer_wrongly(page, pid) -> None:
-    """A wrong answer, as a student gives it: cells clicked, or a number typed."""
+    """A wrong answer, as a student gives it: cells clicked (on a batch window's
+    positions map, example #0's winners: the named mistake, whose reply is the
+    longest), or a number typed."""
     problem = make_problem(*pid)
     if problem.picks_cells:  # on x, or a batch window's positions map
-        plane = "x" if pid[0] == "cells" else "positions"
         answer = sorted(problem.answer)
-        cells = np.ndindex(problem.pick_plane.shape)
-        spare = [c for c in cells if c not in problem.answer][:1]  # a window's may hold none
-        for cell in [*answer[1:], *spare]:
-            pick(page, cell, plane=plane)
+        spare = next(c for c in np.ndindex(problem.pick_plane.shape) if c not in problem.answer)
+        picks = [*answer[1:], spare]
+        if pid[0] == "batch":
+            picks = sorted(window_winners(problem)[0])
+            assert frozenset(picks) != problem.answer
+        for cell in picks:
+            pick(page, cell, plane="x" if pid[0] == "cells" else "positions")
         check(page)
         return
     if pid[0] == "size":
@@ -149,6 +154,7 @@ LECTURE_PROBLEMS = [
     ("cells", 3, 4, 2),  # a 5x5 x with its padding: 7x7 cells
     ("value", 3, 4, 2),
     ("value", 5, 4, 1),  # average pooling, ceil mode
+    ("batch", 1, 1, 3),  # four 1x1 maps of dL_n/dy, each narrower than its title
     ("batch", 3, 4, 2),
     ("batch", 4, 4, 5),  # ties: 4 examples of 5x5, the mean gradient a cell receives
     # Each batch question at the top level, its largest (test_the_batch_lecture_problems):
