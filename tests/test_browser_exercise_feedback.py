@@ -15,7 +15,8 @@ from browser import (
 from playwright.sync_api import expect
 
 from deploy.page_state import FIND_CHART
-from teaching.exercises.model import make_problem
+from teaching.exercises.mistakes_batch import window_winners
+from teaching.exercises.model import LEVELS, SET_SIZE, make_problem
 from teaching.numbers import fmt
 
 pytestmark = pytest.mark.browser
@@ -48,10 +49,11 @@ def picks_caption(page):
     return page.locator("[data-testid=stCaptionContainer]", has_text="Your cells").first
 
 
-def pick(page, cell) -> None:
-    """Click a cell of x and wait until the page lists it among the picks (or not)."""
+def pick(page, cell, *, plane: str = "x") -> None:
+    """Click a cell of x (or of the chart titled `plane`) and wait until the page lists
+    it among the picks (or not)."""
     before = picks_caption(page).inner_text()
-    click_chart_cell(page, "x", *cell)
+    click_chart_cell(page, plane, *cell)
     expect(picks_caption(page)).not_to_have_text(before, timeout=TIMEOUT_MS)
     settle(page)
 
@@ -116,13 +118,19 @@ def test_a_typed_number_gets_a_reply_about_it(page, app_url):
 
 
 def answer_wrongly(page, pid) -> None:
-    """A wrong answer, as a student gives it: cells clicked, or a number typed."""
+    """A wrong answer, as a student gives it: cells clicked (on a batch window's
+    positions map, example #0's winners: the named mistake, whose reply is the
+    longest), or a number typed."""
     problem = make_problem(*pid)
-    if pid[0] == "cells":
+    if problem.picks_cells:  # on x, or a batch window's positions map
         answer = sorted(problem.answer)
-        spare = next(c for c in np.ndindex(problem.x.shape) if c not in problem.answer)
-        for cell in [*answer[1:], spare]:
-            pick(page, cell)
+        spare = next(c for c in np.ndindex(problem.pick_plane.shape) if c not in problem.answer)
+        picks = [*answer[1:], spare]
+        if pid[0] == "batch":
+            picks = sorted(window_winners(problem)[0])
+            assert frozenset(picks) != problem.answer
+        for cell in picks:
+            pick(page, cell, plane="x" if pid[0] == "cells" else "positions")
         check(page)
         return
     if pid[0] == "size":
@@ -135,7 +143,7 @@ def answer_wrongly(page, pid) -> None:
         return
     box = page.get_by_label("Your answer")
     box.click()
-    page.keyboard.type("1234.5")
+    page.keyboard.type(str(problem.answer + 1) if problem.asks_count else "1234.5")
     page.keyboard.press("Enter")
     expect(page.locator("[data-testid=stAlertContainer]").first).to_be_visible(timeout=TIMEOUT_MS)
     settle(page)
@@ -146,17 +154,44 @@ LECTURE_PROBLEMS = [
     ("cells", 3, 4, 2),  # a 5x5 x with its padding: 7x7 cells
     ("value", 3, 4, 2),
     ("value", 5, 4, 1),  # average pooling, ceil mode
+    ("batch", 1, 1, 3),  # four 1x1 maps of dL_n/dy, each narrower than its title
     ("batch", 3, 4, 2),
-    pytest.param(
-        ("batch", 4, 4, 5),  # ties; since issue 37 item 5, a window question on its positions map
-        marks=pytest.mark.xfail(
-            reason="KNOWN DEFECT: a batch window question in lecture mode is 1.56 projector "
-            "screens tall (the examples' mosaics above the positions map); not fixed yet",
-            strict=True,
-        ),
-    ),
+    ("batch", 4, 4, 5),  # ties: 4 examples of 5x5, the mean gradient a cell receives
+    # Each batch question at the top level, its largest (test_the_batch_lecture_problems):
+    ("batch", 5, 5, 6),  # a window's cells, picked on its positions map
+    ("batch", 5, 5, 8),  # how many positions
+    ("batch", 5, 5, 10),  # a shared bias's dL/db
+    ("batch", 5, 4, 7),  # a cell's mean gradient
     ("size", 5, 4, 1),
 ]
+BATCH_VARIANTS = {(5, 5, 6): "window", (5, 5, 8): "count", (5, 5, 10): "bias", (5, 4, 7): "mean"}
+
+
+def batch_variant(problem) -> str:
+    if problem.asks_count:
+        return "count"
+    if problem.picks_cells:
+        return "window"
+    return "mean" if problem.asks_mean else "bias"
+
+
+def test_the_batch_lecture_problems_are_each_variant_at_its_largest():
+    """Pure: the batch links above ask each of the four questions, with the most
+    examples and the largest x that question has at the top level (seeds 0-5)."""
+    top = max(LEVELS)
+    assert sorted(BATCH_VARIANTS.values()) == ["bias", "count", "mean", "window"]
+    largest = {}
+    for seed in range(6):
+        for number in range(1, SET_SIZE + 1):
+            problem = make_problem("batch", top, seed, number)
+            size = problem.x.size + problem.grad_output.size
+            variant = batch_variant(problem)
+            largest[variant] = max(largest.get(variant, 0), size)
+    for (level, seed, number), variant in BATCH_VARIANTS.items():
+        assert ("batch", level, seed, number) in LECTURE_PROBLEMS
+        problem = make_problem("batch", level, seed, number)
+        assert level == top and batch_variant(problem) == variant
+        assert problem.x.size + problem.grad_output.size == largest[variant], variant
 
 
 @pytest.mark.parametrize("pid", LECTURE_PROBLEMS, ids=lambda pid: "-".join(map(str, pid)))

@@ -76,8 +76,9 @@ def class_link(url: str, *, lecture: bool = True) -> str:
     return f"{url}/class?{text}" + ("&lecture=1" if lecture else "")
 
 
-def open_room(page, url: str, *, lecture: bool = True) -> str:
-    open_page(page, class_link(url, lecture=lecture))
+def open_room(page, url: str, *, lecture: bool = True, link: str | None = None) -> str:
+    """Open a room on the Class page of `link` (by default class_link's)."""
+    open_page(page, link or class_link(url, lecture=lecture))
     page.get_by_role("button", name="Open a room").click()
     page.wait_for_url("**/class?room=*", timeout=TIMEOUT_MS)
     settle(page)
@@ -320,12 +321,20 @@ def boxes_meet(first: dict, second: dict) -> bool:
     )
 
 
-def test_the_question_s_maps_take_the_answers_place_and_leave_the_qr_code_clear(browser, served):
+# The largest batch question (4 examples of 6x6, 4x4 dL_n/dy): its mosaics, one example
+# a row, stood 1.7 screens tall (issue 37).
+BATCH_LINK = "class?kind=batch&level=5&seed=4&n=7&lecture=1"
+
+
+@pytest.mark.parametrize("link", [None, BATCH_LINK], ids=["layer", "batch"])
+def test_the_question_s_maps_take_the_answers_place_and_leave_the_qr_code_clear(
+    browser, served, link
+):
     url, _ = served
     context = browser.new_context(**PROJECTOR)
     try:
         page = context.new_page()
-        open_room(page, url)
+        open_room(page, url, link=link and f"{url}/{link}")
         qr = page.locator("[data-testid=stImage] img").first
         expect(qr).to_be_visible(timeout=TIMEOUT_MS)
         page.get_by_text("Maps", exact=True).click()

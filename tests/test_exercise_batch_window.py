@@ -244,3 +244,21 @@ def test_the_weighted_split_is_listed_only_where_it_gives_another_number():
         found = {m.name: m.answer for m in known_mistakes(problem)}
         if "split_by_wins" in found:
             assert not np.isclose(found["split_by_wins"], found["split_over_winners"])
+
+
+def test_on_a_projector_a_window_shows_x_n_alone_and_its_explanation_under_why():
+    """Lecture mode: dL_n/dy (1 to 3 everywhere) does not decide the cells, so x_n is
+    drawn alone beside the positions map; after a wrong Check the reason waits under
+    "Why?" (the browser test holds the screen to 720 px)."""
+    pid, problem = find_pid(mean=False)
+    query = dict(zip(("kind", "level", "seed", "n"), map(str, pid), strict=True))
+    app = open_app(EXERCISES, {**query, "lecture": "1"})
+    titles = [f["layout"]["title"]["text"] for f in figures(app)]
+    assert titles[0] == "x_n" and len(titles) == 2 and titles[1].startswith("positions")
+    app.session_state["ex_chosen"] = {pid: frozenset(loop_winners(problem)[0])}
+    app.run()
+    app.button(key="ex_check_cells").click().run()
+    assert no_exceptions(app) and "example #0's winner alone" in " ".join(errors(app))
+    (why,) = [e for e in app.expander if e.label == "Why?"]
+    said = [m.value for m in why.markdown]
+    assert len(said) == 1 and said[0].startswith("Each example sends its gradient only")

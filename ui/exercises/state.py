@@ -46,6 +46,7 @@ class ExercisesState:
     new_button: str = f"{P}_new"
     check_cells_button: str = f"{P}_check_cells"
     clear_button: str = f"{P}_clear"
+    why: str = f"{P}_why"  # a batch window's explanation, folded on a projector
     check_typed_button: str = f"{P}_check_typed"
     fig_x: str = f"{P}_fig_x"
     fig_gy: str = f"{P}_fig_gy"

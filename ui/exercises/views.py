@@ -35,10 +35,10 @@ from ui.exercises.state import (
 )
 from ui.exercises.views_reply import explanation_view, legend_view, reply_view, score_view
 from ui.figures import grid as grids
-from ui.figures.style import ANSWER_MAP_PX, LECTURE_MAPS_PX, LECTURE_PICK_MAP_PX, SEED_INPUT_PX
+from ui.figures.style import ANSWER_MAP_PX, LECTURE_PICK_MAP_PX, SEED_INPUT_PX
 from ui.shared import browser
-from ui.shared.batch_question import batch_mosaics
-from ui.shared.beside import Placed, maps_in_a_row
+from ui.shared.batch_question import batch_mosaics, lecture_mosaics
+from ui.shared.beside import Placed, maps_in_a_row, words_beside_maps
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import lecture_on
 from ui.shared.player import back_and_next
@@ -102,45 +102,50 @@ def moves(row) -> None:
 
 @dataclass(frozen=True)
 class Places:
-    """Where each part of a problem goes: the question, its maps, the answer form
-    with the reply, the explanation of a wrong answer, and the score."""
+    """Where each part of a problem goes: the question, its maps (None: drawn
+    already), the answer form with the reply, the explanation of a wrong answer, the
+    score, and a batch window's positions map (None: with the answer form)."""
 
     question: object
     maps: object
     answer: object
     explanation: object
     score: object
+    plane: object = None
 
 
 def places(problem: Problem) -> Places:
     """One column, top to bottom. In lecture mode two: a problem with maps has them and
     the ledger on the left, the question, answer, reply and score on the right; an
-    output size has its question, answer and reply on the left, the formula right."""
+    output size has its question, answer and reply on the left, the formula right (a
+    batch: lecture_batch_places)."""
     if not lecture_on():
         return Places(*(st.container() for _ in range(5)))
     if problem.kind == "size":
         left, right = st.columns([2, 3], gap="medium")
         return Places(question=left, maps=left, answer=left, explanation=right, score=left)
     left, right = st.columns([3, 2], gap="medium")
-    said = right if problem.kind == "batch" else left  # a batch is explained in words
-    return Places(question=right, maps=left, answer=right, explanation=said, score=right)
+    return Places(question=right, maps=left, answer=right, explanation=left, score=right)
 
 
 def problem_view(problem: Problem, pid: ProblemId) -> None:
     if not lecture_on():
         st.subheader(f"Problem {pid[3]} of {SET_SIZE}")
-    where = places(problem)
+    lecture_batch = lecture_on() and problem.kind == "batch"
+    where = lecture_batch_places(problem) if lecture_batch else places(problem)
     with where.question:
         st.markdown(question(problem))
-    with where.maps:
-        if problem.kind in ("cells", "value"):
-            plane_maps(problem, pid)
-        elif problem.kind == "batch":
-            batch_maps(problem, pid)
+    if where.maps is not None:
+        with where.maps:
+            if problem.kind in ("cells", "value"):
+                plane_maps(problem, pid)
+            elif problem.kind == "batch":
+                batch_maps(problem, pid)
+    if problem.picks_cells and problem.kind == "batch":  # a window's positions map
+        with where.plane or where.answer:
+            pick_plane(problem, pid, width_px=None)
     with where.answer:
         if problem.picks_cells:
-            if problem.kind == "batch":  # beside the question and Check on a projector
-                pick_plane(problem, pid, width_px=None)
             cells_form(problem, pid)
         else:
             typed_form(problem, pid)
@@ -220,16 +225,34 @@ def map_figure(values, *, title: str, kind: str = "value", overlay=None):
 
 
 def batch_maps(problem: Problem, pid: ProblemId) -> None:
-    """x_n above dL_n/dy; in lecture mode side by side, each in half the maps' column
-    (two examples' maps fit a projector so; three are still taller than it)."""
-    lecture = lecture_on()
+    """x_n above dL_n/dy (a projector's: lecture_batch_places)."""
     batch_mosaics(
         problem.x,
         problem.grad_output,
-        st.columns(2) if lecture else (st.container(), st.container()),
-        keys=(STATE.batch_figure("value"), STATE.batch_figure("gradient")),
-        width_px=LECTURE_MAPS_PX // 2 if lecture else None,
+        (st.container(), st.container()),
+        keys=BATCH_KEYS,
+        width_px=None,
     )
+
+
+def lecture_batch_places(problem: Problem) -> Places:
+    """A batch problem on a projector: the question across the page, then its mosaics
+    at their drawn widths, two examples a row (x_n alone for a window's cells: every
+    dL_n/dy is 1 to 3, so only x_n decides, as on the Join page), and the answer in the
+    rest of the row; a window's positions map beside its answer form."""
+    question_box = st.container()
+    shown = None if problem.picks_cells else problem.grad_output
+    words = words_beside_maps(lecture_mosaics(problem.x, shown, keys=BATCH_KEYS))
+    # The positions map (about 300 px wide) and, in the wider part, the answer and reply.
+    plane, column = words.columns([3, 4], gap="small") if problem.picks_cells else (None, words)
+    answer = column.container()  # before the explanation, whatever is drawn first
+    rest = words.container()
+    return Places(
+        question=question_box, maps=None, answer=answer, explanation=rest, score=rest, plane=plane
+    )
+
+
+BATCH_KEYS = (STATE.batch_figure("value"), STATE.batch_figure("gradient"))
 
 
 def cells_form(problem: Problem, pid: ProblemId) -> None:

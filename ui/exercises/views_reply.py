@@ -45,12 +45,17 @@ def reply_view(problem: Problem, pid: ProblemId) -> None:
 
 def explanation_view(problem: Problem, pid: ProblemId) -> None:
     """After a wrong answer: why the right one is right (a ledger, the size formula or
-    the batch's sums)."""
+    the batch's sums). On a projector a batch window's waits under "Why?": its positions
+    map, reply and legend fill the screen (a known mistake's reply took it past 720 px)."""
     reply = checked_reply(problem, pid)
     if reply is None or reply.right:
         return
     verdict = check_cells(problem, chosen_cells(pid)) if problem.picks_cells else Verdict(False)
     lead, formulas = explanation(problem, verdict)
+    if lecture_on() and problem.kind == "batch" and problem.picks_cells:
+        with st.expander("Why?", key=STATE.why):
+            st.markdown(lead)  # a window's explanation is words alone
+        return
     if lead:
         st.markdown(lead)
     for line in formulas:

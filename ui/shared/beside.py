@@ -39,12 +39,18 @@ class Placed:
 
 def maps_beside_words(placed: Sequence[Placed], words: Callable[[], None]) -> None:
     """The maps `placed`, then `words()` in the rest of the row."""
+    with words_beside_maps(placed):
+        words()
+
+
+def words_beside_maps(placed: Sequence[Placed]):
+    """The maps `placed` drawn, and the box in the rest of their row, for the words."""
     widths = widths_of(placed)
     rest = LECTURE_MAIN_PX - sum(widths) - len(widths) * COLUMN_GAP_PX - ROW_ROUNDING_PX
-    with st.container(horizontal=True, gap="small"):
+    row = st.container(horizontal=True, gap="small")
+    with row:
         draw_at(placed, widths)
-        with st.container(width=max(LECTURE_WORDS_MIN_PX, rest)):
-            words()
+    return row.container(width=max(LECTURE_WORDS_MIN_PX, rest))
 
 
 def maps_in_a_row(placed: Sequence[Placed]) -> None:

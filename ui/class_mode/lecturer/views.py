@@ -21,9 +21,10 @@ from ui.class_mode.lecturer.state import SOURCES, STATE, Layer
 from ui.figures import grid as grids
 from ui.figures.style import HALF_PX, SEED_INPUT_PX
 from ui.shared import browser
-from ui.shared.batch_question import batch_mosaics
+from ui.shared.batch_question import batch_mosaics, lecture_mosaics
+from ui.shared.beside import maps_in_a_row
 from ui.shared.chart import cached, chart
-from ui.shared.lecture import folded_in_lecture
+from ui.shared.lecture import folded_in_lecture, lecture_on
 
 SAID = {"success": st.success, "info": st.info, "warning": st.warning, "error": st.error}
 
@@ -97,10 +98,14 @@ def layer_maps(layer: Layer | None) -> None:
 def question_maps(x, grad_output, *, padding, mode) -> None:
     """x (with its padding) and dL/dy (None: x alone), side by side, each column as
     wide as its map asks (x with its padding is the wider); a batch's x_n (N, H, W) and
-    dL_n/dy as two mosaics, side by side."""
+    dL_n/dy as two mosaics, side by side (on a projector each at its drawn width, two
+    examples a row: one a row stood 1.5 screens tall)."""
     if np.ndim(x) == 3:
         keys = (STATE.fig_x, STATE.fig_gy)
-        batch_mosaics(x, grad_output, st.columns(2), keys=keys, width_px=HALF_PX)
+        if lecture_on():
+            maps_in_a_row(lecture_mosaics(x, grad_output, keys=keys))
+        else:
+            batch_mosaics(x, grad_output, st.columns(2), keys=keys, width_px=HALF_PX)
         return
     overlay = grids.Overlay(padding=padding, pad_label=pad_label(mode))
     figures = [
