@@ -44,9 +44,14 @@ LOAD = """async (js) => {
 
 
 @pytest.fixture
-def bare(page):
+def bare(browser):
     """A bare page with the lab's browser script loaded; window.run(page, namespace) is
-    one run of `page` asking for `namespace`; window.sent what reached the server."""
+    one run of `page` asking for `namespace`; window.sent what reached the server. In a
+    context of its own: Playwright's clock is installed in the whole context, and a
+    paused clock would stop every later page's timers and frames (not the `page`
+    fixture's context, which other tests share)."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
     page.route(
         f"{ORIGIN}/**", lambda route: route.fulfill(content_type="text/html", body=BARE_PAGE)
     )
@@ -55,7 +60,8 @@ def bare(page):
     page.clock.pause_at(1000)  # time moves only when a test moves it
     load = LOAD.replace("PAGES", json.dumps(URL_PATHS)).replace("LIMITS", json.dumps(LIMITS))
     page.evaluate(load, JS)
-    return page
+    yield page
+    context.close()
 
 
 def sent(page) -> list:
