@@ -113,12 +113,6 @@ def expect_one_tab_stop(page, name: str) -> None:
     assert page.evaluate(FOCUSED) == name
 
 
-@pytest.mark.xfail(
-    reason="KNOWN DEFECT: under pytest, Enter pressed at once after the arrows never has its "
-    "pick said (browser.js awaitPick/settlePick, issue 39 item 4): no live region is made; "
-    "the same steps in a plain Playwright script are said. Not found yet",
-    strict=False,
-)
 def test_the_keyboard_picks_window_1_1_of_y_then_a_cell_of_dl_dx(page, app_url):
     result = pooling.forward(OVERLAP_X, CONFIG)
     upstream = np.ones_like(result.output)
