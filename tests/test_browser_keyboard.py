@@ -113,12 +113,6 @@ def expect_one_tab_stop(page, name: str) -> None:
     assert page.evaluate(FOCUSED) == name
 
 
-@pytest.mark.xfail(
-    reason="KNOWN DEFECT: under pytest, Enter pressed at once after the arrows never has its "
-    "pick said (browser.js awaitPick/settlePick, issue 39 item 4): no live region is made; "
-    "the same steps in a plain Playwright script are said. Not found yet",
-    strict=False,
-)
 def test_the_keyboard_picks_window_1_1_of_y_then_a_cell_of_dl_dx(page, app_url):
     result = pooling.forward(OVERLAP_X, CONFIG)
     upstream = np.ones_like(result.output)
@@ -128,7 +122,7 @@ def test_the_keyboard_picks_window_1_1_of_y_then_a_cell_of_dl_dx(page, app_url):
     arrow_to(page, 1, 1)
     page.keyboard.press("Enter")
     expect_link(page, step="4")  # y is 3x3: window (1, 1) is the 5th
-    # Said once the click was made (browser.js), not before.
+    # Said once the page holds the pick (its twin marks the cell: browser.js), not before.
     page.wait_for_function(
         "() => window.poolingLabLive?.textContent.startsWith('Picked row 1, column 1')",
         timeout=TIMEOUT_MS,

@@ -51,6 +51,9 @@ const HIDDEN = 'position:absolute;width:1px;height:1px;margin:-1px;overflow:hidd
 // The region sits in a closed shadow root: screen readers read it as any other node,
 // but a page's text search (a test's get_by_text) does not find the same words twice,
 // once on screen and once in the region. Kept on window: a test reads it there.
+// Made when the script is installed (install), empty, not on the first saying: a
+// region added to the page with its text already in it is not read by every screen
+// reader (they watch the regions they already know of).
 function liveRegion() {
   if (window.poolingLabLive?.isConnected) return window.poolingLabLive;
   const host = Object.assign(document.createElement('div'), { id: LIVE_ID });
@@ -528,10 +531,18 @@ function onGridKey(lab, grid, event) {
 // -- What a pick grid holds picked, and whether a pick took ---------------------------
 // The page writes the cells a pick grid holds picked on its twin (twin.show_twins,
 // data-picked="r,c;r,c"): the ringed cell is aria-selected when it is one of them.
-// A pick from the keyboard is said once the page's run it started has ended, as the
-// page then holds it: "Picked" when the cell is picked now, "Pick taken back" when it
-// was and is no longer (a second pick takes a cell back), "Not picked" when nothing
-// changed (answers closed) or no run came within PICK_WAIT_MS.
+// A pick from the keyboard is said as the page holds it: "Picked" when the cell is
+// picked now, "Pick taken back" when it was and is no longer (a second pick takes a
+// cell back), "Not picked" when nothing changed (answers closed) or nothing came
+// within PICK_WAIT_MS.
+// When is that known? At once when the twin's cells changed at the cell: only the pick
+// changes them. When they did not, once the run the click started has ended, which two
+// signs tell: the app's script state seen to change (data-test-script-state), or this
+// script called at the end of a run (its data changed). Neither alone is enough: React
+// may draw a run's start and end in one render (a fast run in a slow browser), so the
+// script state never changes on the page; and an unchanged run sends no new data.
+// A run already under way at the click may end without the pick: its end is no sign
+// (busy), the next one is.
 const PICK_WAIT_MS = 15_000;
 
 function twinOf(grid) {
@@ -559,32 +570,47 @@ function awaitPick(lab, grid, [row, col], cell) {
   // By its name too: a pick may retitle its chart (the Playground's y names the window).
   const pending = {
     key: gridKey(grid), name: grid.getAttribute('aria-label'), at, cell,
-    was: before.has(at), ran: false,
+    was: before.has(at), ran: false, busy: !scriptIdle(),
   };
   lab.pick = pending;
   setTimeout(() => {
-    if (lab.pick !== pending) return;
-    lab.pick = null;
-    say('Not picked: ' + cell + '. Press Enter again.');
+    if (lab.pick === pending) settlePick(lab, { late: true });
   }, PICK_WAIT_MS);
 }
 
-function settlePick(lab) {
-  const pending = lab.pick;
-  if (!pending || !pending.ran) return;
+function scriptIdle() {
   const app = document.querySelector('[data-testid="stApp"]');
-  if (!app || app.getAttribute(SCRIPT_STATE) !== 'notRunning') return;
+  return app?.getAttribute(SCRIPT_STATE) === 'notRunning';
+}
+
+// This script was called: a run has ended since the click (unless it was under way then).
+function pickRunEnded(lab) {
+  const pending = lab.pick;
+  if (!pending) return;
+  if (pending.busy) pending.busy = false;
+  else pending.ran = true;
+  settlePick(lab);
+}
+
+// `late`: PICK_WAIT_MS have passed: said as the page holds it now, or not picked.
+function settlePick(lab, { late = false } = {}) {
+  const pending = lab.pick;
+  if (!pending) return;
   const grids = [...document.querySelectorAll('[role=grid][data-lab-chart]')];
   const grid = grids.find((found) => gridKey(found) === pending.key)
     ?? grids.find((found) => found.getAttribute('aria-label') === pending.name);
   const twin = grid && twinOf(grid);
   // Not drawn yet (a chart keyed anew is drawn after the run) or not in full: later.
-  if (!twin || twin.closest('[data-stale="true"]')) return;
+  const drawn = twin && !twin.closest('[data-stale="true"]');
+  const now = drawn ? picksOf(twin) ?? new Set() : null;
+  const changed = now !== null && now.has(pending.at) !== pending.was;
+  const ended = now !== null && pending.ran && scriptIdle();
+  if (!changed && !ended && !late) return;
   lab.pick = null;
-  const now = picksOf(twin) ?? new Set();
-  if (now.has(pending.at)) say('Picked ' + pending.cell);
+  if (now === null) say('Not picked: ' + pending.cell + '. Press Enter again.');
+  else if (now.has(pending.at)) say('Picked ' + pending.cell);
   else if (pending.was) say('Pick taken back: ' + pending.cell);
-  else say('Not picked: ' + pending.cell + '.');
+  else say('Not picked: ' + pending.cell + (ended ? '.' : '. Press Enter again.'));
 }
 
 // Pick (row, col) as the pointer does: a hover at the cell's centre makes it the
@@ -700,6 +726,7 @@ function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
                 leaveMs: 0, cells: new Map(), refocus: null,
                 sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0, focusCount: 0 };
+  liveRegion();  // there, empty, before anything is said in it
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
   watchPage(lab);
@@ -762,6 +789,7 @@ export default function ({ data, setStateValue }) {
     lab.focusCount = data.move_focus.count;
     focusWhenDrawn(lab, data.move_focus, FOCUS_TRIES);
   }
+  pickRunEnded(lab);
   const wanted = data.recall || [];
   if (!wanted.length) return undefined;
   const found = Object.fromEntries(
