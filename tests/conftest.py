@@ -182,7 +182,9 @@ def fresh_page(context):
     new context loads and compiles Streamlit's script bundle again (3 to 4 s of CPU a
     test, measured), while a new page of a kept one takes it from the cache. What a test
     stores in the browser (the lab's saved work, Streamlit's closed menu, cookies) is
-    cleared after it, so the next test's page starts as a first visit."""
+    cleared after it, so the next test's page starts as a first visit. A test that
+    changes the context itself (Playwright's clock, which is the whole context's; its
+    routes or permissions) makes a context of its own (tests/test_browser_leaving.py)."""
     page = context.new_page()
     yield page
     forget(page)
