@@ -17,9 +17,12 @@ What the browser itself would add is sent as it would send it:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
+
+from websockets.exceptions import InvalidStatus
 
 from deploy.stream_client import Run, Session, Widget, component_state, selection_state
 
@@ -91,8 +94,28 @@ async def reopen(page, kept: Widget) -> list[Run]:
         old.base_url, old.page, old.query, listener=page._heard, source=old.source
     )
     page.session.cookie = old.cookie
-    first = await page.session.open(reload=False)
+    first = await open_again(page.session)
     return [first, await page.session.rerun(kept)]
+
+
+# A browser's Streamlit client tries a dropped connection again, waiting longer each
+# time: right after a replica dies, the proxy may still send a try to it (a 502 or
+# 503 until its health check marks it down).
+RETRY_WAITS_S = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+REFUSED_BY_PROXY = {502, 503, 504}
+
+
+async def open_again(session: Session) -> Run:
+    """session.open(), tried again after each wait of RETRY_WAITS_S while the proxy
+    refuses the websocket (REFUSED_BY_PROXY); the last refusal is raised."""
+    for wait in (*RETRY_WAITS_S, None):
+        try:
+            return await session.open(reload=False)
+        except InvalidStatus as refused:
+            if wait is None or refused.response.status_code not in REFUSED_BY_PROXY:
+                raise
+        await asyncio.sleep(wait)
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
 class Student:

@@ -16,8 +16,12 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, skip_or_fail
+from websockets.datastructures import Headers
+from websockets.exceptions import InvalidStatus
+from websockets.http11 import Response
 
 from deploy import cluster as cluster_module
+from deploy import room_client
 from deploy.cluster import Cluster, haproxy_config, parse_backend
 from deploy.local_server import free_port, start_app, stop
 from deploy.room_client import Projector, Student
@@ -178,3 +182,29 @@ def test_a_proxy_in_front_of_other_hosts_alone_warms_them_and_serves(hosts, monk
         assert run.exceptions == [] and run.errors == run.warnings == []
     finally:
         proxy.stop()
+
+
+class RefusedTwice:
+    """A session whose first two opens the proxy refuses with `status`."""
+
+    def __init__(self, status: int):
+        self.status, self.tries = status, 0
+
+    async def open(self, *, reload: bool):
+        self.tries += 1
+        if self.tries <= 2:
+            raise InvalidStatus(Response(self.status, "refused", Headers()))
+        return "opened"
+
+
+def test_a_phone_tries_again_while_the_proxy_refuses_as_a_browser_does(monkeypatch):
+    """Right after a replica dies the proxy may answer 502: the benchmark's phone tries
+    again (room_client.open_again); any other refusal is raised at once."""
+    monkeypatch.setattr(room_client, "RETRY_WAITS_S", (0.0, 0.0, 0.0))
+    session = RefusedTwice(502)
+    assert asyncio.run(room_client.open_again(session)) == "opened"
+    assert session.tries == 3
+    forbidden = RefusedTwice(403)
+    with pytest.raises(InvalidStatus):
+        asyncio.run(room_client.open_again(forbidden))
+    assert forbidden.tries == 1
