@@ -52,14 +52,12 @@ def explanation_view(problem: Problem, pid: ProblemId) -> None:
         return
     verdict = check_cells(problem, chosen_cells(pid)) if problem.picks_cells else Verdict(False)
     lead, formulas = explanation(problem, verdict)
-    if lecture_on() and problem.kind == "batch" and problem.picks_cells:
-        with st.expander("Why?", key=STATE.why):
-            st.markdown(lead)  # a window's explanation is words alone
-        return
-    if lead:
-        st.markdown(lead)
-    for line in formulas:
-        formula.latex(line)  # with its spoken form
+    folded = lecture_on() and problem.kind == "batch" and problem.picks_cells
+    with st.expander("Why?", key=STATE.why) if folded else st.container():
+        if lead:
+            st.markdown(lead)
+        for line in formulas:
+            formula.latex(line)  # with its spoken form
 
 
 def legend_view(problem: Problem, pid: ProblemId) -> None:
