@@ -8,6 +8,7 @@ Sessions speak Streamlit's websocket protocol as the browsers would
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import shutil
 import subprocess
 import sys
@@ -197,14 +198,22 @@ class RefusedTwice:
         return "opened"
 
 
+def run_in_own_loop(coroutine):
+    """asyncio.run on a thread of its own: a browser test earlier in the same process
+    leaves Playwright's sync event loop running on this thread, where asyncio.run
+    refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_a_phone_tries_again_while_the_proxy_refuses_as_a_browser_does(monkeypatch):
     """Right after a replica dies the proxy may answer 502: the benchmark's phone tries
     again (room_client.open_again); any other refusal is raised at once."""
     monkeypatch.setattr(room_client, "RETRY_WAITS_S", (0.0, 0.0, 0.0))
     session = RefusedTwice(502)
-    assert asyncio.run(room_client.open_again(session)) == "opened"
+    assert run_in_own_loop(room_client.open_again(session)) == "opened"
     assert session.tries == 3
     forbidden = RefusedTwice(403)
     with pytest.raises(InvalidStatus):
-        asyncio.run(room_client.open_again(forbidden))
+        run_in_own_loop(room_client.open_again(forbidden))
     assert forbidden.tries == 1
