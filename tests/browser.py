@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
+from collections.abc import Callable
 
 from playwright.sync_api import expect
 
@@ -24,11 +26,44 @@ from ui.figures.style import (
 # 30 s a wait; a machine shared by several runs may ask for longer (never shorter).
 TIMEOUT_MS = max(30_000, int(os.environ.get("LAB_TEST_TIMEOUT_MS", "0")))
 EDITOR_ROW_PX = 35  # st.data_editor's rows and header
+# How long a page found wanting right after a change of size is watched for it to come
+# whole (steady).
+STEADY_MS = 5_000
+# Resolves after the browser has drawn two more frames (what a redraw needs to show).
+NEXT_FRAMES = (
+    "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+)
 
 
 def settle(page) -> None:
     """Wait until the script is idle, nothing is stale and every chart is drawn."""
     page.wait_for_function(SETTLED, timeout=TIMEOUT_MS)
+
+
+def steady(page, look: Callable[[object], list]) -> list:
+    """What `look(page)` still finds once the page has had STEADY_MS to come whole.
+
+    Right after the viewport changes, Plotly redraws each chart for its new box a frame
+    or more after the script is idle: a look in between sees a chart sized for the old
+    viewport (a lecture pick map 48 px wider than its box at 640 px, once, on a loaded
+    CI machine). So a look that finds something is made again after each two frames
+    drawn, until it finds nothing or STEADY_MS is up; then the last look's findings are
+    returned, and a lasting fault fails as before."""
+    found = look(page)
+    deadline = time.monotonic() + STEADY_MS / 1000
+    while found and time.monotonic() < deadline:
+        page.evaluate(NEXT_FRAMES)
+        found = look(page)
+    return found
+
+
+def resized(page, viewport: dict) -> None:
+    """The page's viewport set to `viewport` ({"width", "height"} in CSS px), as a
+    window resized or zoomed: the page's layout and charts answer in the browser alone
+    (the server never learns the width), so a check after it holds for a page opened at
+    that size. Waits until the script is idle and every chart is drawn."""
+    page.set_viewport_size(viewport)
+    settle(page)
 
 
 def open_page(page, url: str) -> None:

@@ -20,11 +20,10 @@ one browser), and is checked there without a reload.
 from __future__ import annotations
 
 import pytest
-from browser import exceptions_on, open_page, settle
+from browser import exceptions_on, open_page, resized, steady
 from conftest import PHONE, PROJECTOR
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from test_browser_a11y import untwinned, violations
-from test_browser_cut_charts import CUT_CHARTS, cut_charts
+from test_browser_cut_charts import cut_charts
 from test_browser_overflow import CUT_OFF
 
 from teaching.lesson.steps import STEP_COUNT
@@ -40,9 +39,6 @@ NARROWED = {
     "lecture-dark": {"width": 640, "height": 360},
     "phone-dark": {"width": 320, "height": 640},
 }
-# How long a page with something cut is watched for it to come whole (cut_when_narrowed).
-STEADY_MS = 5_000
-NOTHING_CUT = f"() => ({CUT_OFF})(true).length === 0 && ({CUT_CHARTS})(true).length === 0"
 # tests/test_browser_a11y.py sweeps the Batch page's Two examples and Winners tabs and
 # Lesson steps 1 and 3; here the rest.
 BATCH_TABS = ("examples", "step", "result", "training", "weights")
@@ -77,26 +73,13 @@ def cut_when_narrowed(page, look: str) -> list:
     """Narrowed to NARROWED[look]: what scrolls the page sideways or is cut (a data
     table or wide map may scroll in its own box); then back to the look's size."""
     size = page.viewport_size
-    page.set_viewport_size(NARROWED[look])
+    resized(page, NARROWED[look])
     try:
-        settle(page)
-        found = cut_now(page)
-        if not found:
-            return []
-        # A cut seen once may be a chart caught mid-redraw: a phone's page that polls
-        # redrew x once mid-look (cut by 70 px at 320 px; whole in the runs before and
-        # after), and a loaded CI machine once showed a lecture pick map 48 px wider
-        # than its box at 640 px, a frame after the script was idle. So the page is
-        # looked at until nothing is cut, for STEADY_MS; what is still cut then is kept.
-        try:
-            page.wait_for_function(NOTHING_CUT, timeout=STEADY_MS)
-            return []
-        except PlaywrightTimeout:
-            again = cut_now(page)
-            return [cut for cut in found if cut in again]
+        # A phone's page that polls once redrew x mid-look (cut by 70 px at 320 px;
+        # whole in the runs before and after): browser.steady looks again.
+        return steady(page, cut_now)
     finally:
-        page.set_viewport_size(size)
-        settle(page)
+        resized(page, size)
 
 
 def cut_now(page) -> list:

@@ -33,7 +33,9 @@
     return { left, right: left + element.clientWidth };
   };
   for (const plot of document.querySelectorAll('[data-testid=stMain] .js-plotly-plot')) {
-    if (!plot.getClientRects().length) continue; // not drawn (a folded part)
+    // Not drawn: a folded part (a closed expander's inside keeps the boxes of its last
+    // layout, never redone while it is closed, and is laid out again when opened).
+    if (!plot.getClientRects().length || !plot.checkVisibility()) continue;
     let drawn = { left: Infinity, right: -Infinity };
     for (const part of [plot, ...plot.querySelectorAll('.main-svg')]) {
       const box = part.getBoundingClientRect();
