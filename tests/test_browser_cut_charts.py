@@ -92,8 +92,6 @@ def with_lecture(path: str) -> str:
     return f"{path}{'&' if '?' in path else '?'}lecture=1"
 
 
-
-
 def cut_charts(page, *, own_scroller: bool) -> list[dict]:
     """[{chart, by, px}, ...]: each cut chart's title, what cuts it, by how many px."""
     return page.evaluate(CUT_CHARTS, own_scroller)
