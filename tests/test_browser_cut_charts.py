@@ -16,16 +16,28 @@ than their numbers need).
 Every wait is for a condition on the page, never a fixed time.
 """
 
+import re
 from pathlib import Path
 
 import pytest
-from browser import open_page, resized, screen_fit, steady
+from browser import (
+    exceptions_on,
+    misplaced_numbers,
+    open_page,
+    resized,
+    screen_fit,
+    small_text,
+    steady,
+    walk_position,
+)
 from conftest import PHONE, PROJECTOR
+from playwright.sync_api import expect
 
 from teaching.exercises.model import KINDS
 from teaching.lesson.steps import STEP_COUNT
 from ui.batch.state import TABS as BATCH_TABS
 from ui.exercises.state import LEVELS
+from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 from ui.playground.state import STATE as PLAYGROUND
 from ui.playground.state import TABS as PLAYGROUND_TABS
 
@@ -36,7 +48,8 @@ CUT_CHARTS = (Path(__file__).parent / "js" / "cut_charts.js").read_text()
 # shrinks the CSS viewport; the device pixels only draw it sharper).
 ZOOMED_150 = {"width": 853, "height": 480}
 ROUNDING_SCREENS = 1 / 720  # one px over a 720-px screen: layout rounding, not a line
-# Screens of each walked Batch tab with the default link's settings; the others are one.
+# Screens of each walked Batch tab with the default link's settings; the others are one
+# screen, not walked.
 BATCH_WALKS = {"pair": 7, "examples": 5, "step": 2, "winners": 2, "result": 6}
 # The first seed's batch of 100 on the Winners tab (Home's and the Lesson's link).
 SEED_SCREENS = [f"batch?n=100&tab=winners&screen={n}" for n in (1, 2)]
@@ -99,16 +112,39 @@ def cut_charts(page, *, own_scroller: bool) -> list[dict]:
 
 @pytest.mark.parametrize("path", lecture_screens(), ids=lambda path: path or "home")
 def test_no_chart_is_cut_on_a_lecture_screen(context_pages, app_url, path):
-    """At 1280x720 (one screen tall, if walked), then at 150 % zoom."""
+    """At 1280x720: no chart cut, text at lecture size, every map number inside its
+    cell at lecture size, no exception, and a walked screen the one its link names, one
+    screen tall with no inner scroller. Then at 150 % zoom: no chart cut."""
     page = context_pages("projector", PROJECTOR)
     page.set_viewport_size(PROJECTOR["viewport"])
     open_page(page, f"{app_url}/{with_lecture(path)}")
     assert cut_charts(page, own_scroller=False) == []
+    assert small_text(page, LECTURE_TEXT_PX) == []
+    assert misplaced_numbers(page, LECTURE_CELL_FONT_PX) == []
+    assert exceptions_on(page) == []
+    if walk := walk_of(path):
+        screen, count = walk
+        expect(walk_position(page)).to_have_text(re.compile(rf"^{screen} of {count} · "))
     if one_screen(path):
-        screens = screen_fit(page)["screens"]
-        assert screens <= 1 + ROUNDING_SCREENS, f"{screens:.3f} screens tall"
+        fit = screen_fit(page)
+        assert fit["screens"] <= 1 + ROUNDING_SCREENS, f"{fit['screens']:.3f} screens tall"
+        assert fit["hidden"] == []
     resized(page, ZOOMED_150)
     assert steady(page, lambda page: cut_charts(page, own_scroller=False)) == []
+
+
+def walk_of(path: str) -> tuple[int, int] | None:
+    """(screen, how many screens its walk has) of a walked screen's link; None for a
+    link to a screen of no walk (a Batch tab of one screen is not walked)."""
+    screen = re.search(r"screen=(\d+)", path)
+    tab = re.search(r"tab=(\w+)", path)
+    if not screen or not tab:
+        return None
+    if path.startswith("playground"):
+        return int(screen[1]), PLAYGROUND.SCREENS_MAX
+    if tab[1] in BATCH_WALKS:
+        return int(screen[1]), BATCH_WALKS[tab[1]]
+    return None
 
 
 @pytest.mark.parametrize("path", phone_pages(), ids=lambda path: path or "home")

@@ -1,25 +1,24 @@
 """The two screens of a lecture. The projector (a 1280x720 CSS viewport, lecture=1):
 every sentence on every page is drawn at LECTURE_TEXT_PX or more, to be read from the
-back of a hall; how each screen fits the projector is tested beside its page's other
-browser tests. A phone: no chart tool bar sits on a figure's labels."""
+back of a hall (every lecture screen in tests/test_browser_cut_charts.py's sweep; here
+a link with padding and averages); how each screen fits the projector is tested in that
+sweep and beside its page's other browser tests. A phone: no chart tool bar sits on a
+figure's labels."""
 
 import pytest
 from browser import TIMEOUT_MS, exceptions_on, misplaced_numbers, open_page, small_text
 from conftest import PROJECTOR
 from playwright.sync_api import expect
 
-from ui.batch.state import TABS as BATCH_TABS
 from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 
 pytestmark = pytest.mark.browser
 
+# Every lecture screen of tests/test_browser_cut_charts.py's sweep (every tab, walked
+# screen, Lesson step and exercise, with the default settings) is checked there as here;
+# here, a link whose maps hold padding and averages.
 PAGES = [
-    "",
-    *(f"lesson?step={step}" for step in (1, 6, 10)),
     "playground?mode=avg&kh=3&kw=3&sh=2&sw=2&pad=1&x=16,13,22,9,30;7,25,11,19,3;28,14,6,21,12;5,18,27,10,24;20,8,15,29,17",
-    "exercises?kind=cells&level=2",
-    *(f"playground?tab={tab}" for tab in ("forward", "step", "ledger", "matrix", "ties", "share")),
-    *(f"batch?tab={tab}" for tab in BATCH_TABS),
 ]
 
 

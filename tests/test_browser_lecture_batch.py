@@ -1,5 +1,7 @@
 """The Batch page on the projector (1280x720, lecture=1): each tab's story walked a
-screen at a time, every screen within one viewport and no inner scroller; the screen on
+screen at a time (every screen within one viewport, with no inner scroller, no chart
+cut and its text and numbers at lecture size: tests/test_browser_cut_charts.py's sweep
+of every lecture screen); the screen on
 the question “two losses of 2 and −2: do they cancel, and how is each weight updated?”
 holding all of its answer in view; the arrow keys walking the screens; and that screen
 following the loss's mean/sum switch, with the model's numbers."""
@@ -35,7 +37,6 @@ from ui.figures.style import LECTURE_CELL_FONT_PX, LECTURE_TEXT_PX
 pytestmark = pytest.mark.browser
 
 # Screens of each walked tab, with the default link's settings.
-WALKED = {"pair": 7, "step": 2, "examples": 5, "winners": 2, "result": 6}
 TEXT_PX = LECTURE_TEXT_PX  # lecture mode's text, at the least
 NUMBER_PX = LECTURE_CELL_FONT_PX  # lecture mode's numbers on maps, at the least
 SEED_SCREEN = 4  # "One step from the batch", on the Two examples tab
@@ -59,24 +60,6 @@ MOSAIC_Z = """(selector) => {
 
 def lecture_link(app_url: str, tab: str, screen: int, extra: str = "") -> str:
     return f"{app_url}/batch?tab={tab}&screen={screen}{extra}&lecture=1"
-
-
-@pytest.mark.parametrize(
-    "tab, screen",
-    [(tab, screen) for tab, count in WALKED.items() for screen in range(1, count + 1)],
-)
-def test_every_screen_of_a_walked_tab_fits_the_projector(projector_page, app_url, tab, screen):
-    page = projector_page
-    open_page(page, lecture_link(app_url, tab, screen))
-    expect(walk_position(page)).to_have_text(
-        re.compile(rf"^{screen} of {WALKED[tab]} · "), timeout=TIMEOUT_MS
-    )
-    fit = screen_fit(page)
-    assert fit["screens"] <= FIT and fit["hidden"] == [], (tab, screen, fit)
-    if tab != "pair":  # the tabs walked since the numbers' floor (Two examples: its own test)
-        assert small_text(page, TEXT_PX) == [], (tab, screen)
-        assert misplaced_numbers(page, NUMBER_PX) == [], (tab, screen)
-    assert exceptions_on(page) == []
 
 
 @pytest.mark.parametrize("screen", [1, 4])  # 6x6 maps: the pooling input, the routed maps

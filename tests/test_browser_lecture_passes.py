@@ -40,8 +40,9 @@ def preset_link(name: str) -> str:
     return urlencode({fields[key].url: fields[key].write(value) for key, value in values.items()})
 
 
+# The default link's screens are in tests/test_browser_cut_charts.py's sweep of every
+# lecture screen, which checks them as this module does.
 LINKS = {
-    "default": "",
     **{f"preset-{name}": preset_link(name) for name in PRESETS},
     "ties-all": f"{preset_link('ties')}&ties=all",  # the warning that totals are inflated
     "8x8-2x2-stride-2": f"x={G8}",
