@@ -66,11 +66,28 @@ def pytest_unconfigure(config):
         shutil.rmtree(run, ignore_errors=True)
 
 
+# pytest-xdist's --dist loadfile hands whole modules to its workers in the order they
+# are collected; a long module handed out near the end runs on while the other worker
+# has nothing left (test_sweep.py, 146 s of AppTest, came fourth from last). The longest
+# modules go first (their test times summed from a run's --junitxml).
+RUN_FIRST = (
+    "test_sweep.py",
+    "test_browser_cut_charts.py",
+    "test_browser_overflow.py",
+    "test_browser_a11y.py",
+    "test_browser_touch_and_step.py",
+)
+
+
 def pytest_collection_modifyitems(items):
-    """A test that asks for PyTorch is a `torch` test, so `-m torch` finds every one."""
+    """A test that asks for PyTorch is a `torch` test, so `-m torch` finds every one;
+    the RUN_FIRST modules are moved to the front, each module's tests kept together
+    and in order."""
     for item in items:
         if "torch" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.torch)
+    first = {name: rank for rank, name in enumerate(RUN_FIRST)}
+    items.sort(key=lambda item: first.get(item.path.name, len(RUN_FIRST)))
 
 
 @pytest.hookimpl(hookwrapper=True)

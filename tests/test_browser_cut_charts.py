@@ -79,8 +79,8 @@ def one_screen(path: str) -> bool:
 def phone_pages() -> list[str]:
     """Every tab of every page as a phone opens it (no walk: the whole story), and the
     Two examples screens in lecture mode, whose maps grow past a phone's width; the
-    links that tests/test_browser_overflow.py opens on its phone, which looks at their
-    charts too, are left to it (PHONE_SHARED)."""
+    links that other sweeps open on a phone, looking at their charts too, are left to
+    them (PHONE_SHARED)."""
     every = [
         "",
         *(f"playground?tab={tab}" for tab in PLAYGROUND_TABS),
@@ -93,11 +93,15 @@ def phone_pages() -> list[str]:
     return [path for path in every if path not in PHONE_SHARED]
 
 
-# The links both this sweep and tests/test_browser_overflow.py's open on a phone.
+# The links that tests/test_browser_overflow.py (the first three lines) and
+# tests/test_browser_a11y.py open on a phone, where their charts are looked at as here.
 PHONE_SHARED = (
     "",
     *(f"batch?tab={tab}" for tab in BATCH_TABS),
     *(f"exercises?kind={kind}&level=3" for kind in KINDS),
+    *(f"playground?tab={tab}" for tab in ("step", "ledger", "matrix", "ties", "share")),
+    "batch?n=100&tab=winners",
+    "lesson?step=3",
 )
 
 
@@ -165,9 +169,11 @@ def test_the_script_finds_a_cut_chart_and_a_phones_own_scroller(context_pages, a
     assert cut_charts(page, own_scroller=True) == []
 
 
-def test_the_phone_links_left_to_the_overflow_sweep_are_opened_there():
-    """PHONE_SHARED's links are among those test_browser_overflow.py opens on a phone."""
+def test_the_phone_links_left_to_other_sweeps_are_opened_there():
+    """PHONE_SHARED's links are among those test_browser_overflow.py or
+    test_browser_a11y.py opens on a phone."""
+    from test_browser_a11y import PAGES as A11Y_PAGES
     from test_browser_overflow import CASES
 
     overflow_phone = {case.values[1] for case in CASES if case.values[0] == "phone"}
-    assert set(PHONE_SHARED) <= overflow_phone
+    assert set(PHONE_SHARED) <= overflow_phone | set(A11Y_PAGES)
