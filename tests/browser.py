@@ -61,7 +61,9 @@ def resized(page, viewport: dict) -> None:
     """The page's viewport set to `viewport` ({"width", "height"} in CSS px), as a
     window resized or zoomed: the page's layout and charts answer in the browser alone
     (the server never learns the width), so a check after it holds for a page opened at
-    that size. Waits until the script is idle and every chart is drawn."""
+    that size; but a closed expander's inside keeps its old boxes until it is opened,
+    and the sweeps' scripts pass over it (tests/js/cut_charts.js, CUT_OFF). Waits until
+    the script is idle and every chart is drawn."""
     page.set_viewport_size(viewport)
     settle(page)
 

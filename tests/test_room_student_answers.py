@@ -83,6 +83,42 @@ def test_two_taps_before_the_page_is_drawn_again_both_count(room):
     assert room.answer_of(token) == frozenset({first, second})
 
 
+def a_tap_in_a_tab_that_read_the_room_before(code: str, token: str, round_number: int, cell):
+    """The page's script for the test below: this tab read the room before the other
+    tab's tap (it holds no answer), then is tapped once."""
+    from types import SimpleNamespace
+
+    import streamlit as st
+
+    from ui.class_mode.student import actions
+    from ui.class_mode.student.state import STATE, enter_room, init_state, note_saved
+
+    init_state()
+    enter_room(code, "")
+    note_saved(round_number, None)
+    chart = STATE.pick_chart(round_number, 0)
+    point = {"x": cell[1], "y": cell[0]}
+    st.session_state[chart] = SimpleNamespace(selection=SimpleNamespace(points=[point]))
+    actions.tapped(round_number, chart, token)
+
+
+def test_a_tap_adds_to_what_another_tab_of_the_browser_saved_since_this_one_drew(room):
+    """Two tabs of one browser share its token: a tap in one starts from the answer the
+    store holds (the other tab's tap), not from the one this tab last drew."""
+    problem = room.ask("cells")
+    token = codes.new_token()
+    store.join(room.engine, room.code, token=token)
+    first, second = sorted(problem.answer)[:2]
+    store.answer(room.engine, room.code, token=token, round_number=room.round, raw=[list(first)])
+    app = AppTest.from_function(
+        a_tap_in_a_tab_that_read_the_room_before,
+        kwargs={"code": room.code, "token": token, "round_number": room.round, "cell": second},
+    )
+    app.run()
+    assert no_exceptions(app)
+    assert room.answer_of(token) == frozenset({first, second})
+
+
 def test_a_number_is_saved_changed_and_a_malformed_one_explained(room):
     problem = room.ask("value")
     app = student({"code": room.code})

@@ -106,18 +106,32 @@ def save(round_number: int, raw, *, token: str, tell=say) -> bool:
 
 
 def tapped(round_number: int, chart_key: str, token: str) -> None:
-    """A tap on x: the cell goes in or out of the saved answer, saved at once; the
-    chart gets a new key. What was saved becomes the next tap's start at once: a
-    second tap can come before the page is drawn again (a run stopped by the next
-    tap), and starting it from the answer last drawn would drop the first tap."""
+    """A tap on x: the cell goes in or out of this browser's answer as the store holds
+    it now, saved at once; the chart gets a new key. Not the answer the page last drew:
+    a second tap can come before the page is drawn again (a run stopped by the next
+    tap), and another tab of the same browser (the same token) may have saved since;
+    starting from the drawn answer would drop those taps."""
     st.session_state[STATE.clicks] += 1
     cell = clicked_cell(chart_key)
     if cell is None:
         return
-    picks = frozenset(saved_answer(round_number) or ()) ^ {cell}
+    picks = frozenset(answer_now(round_number, token) or ()) ^ {cell}
     if save(round_number, [list(pick) for pick in sorted(picks)], token=token):
         note_saved(round_number, picks)
         note_sent(round_number)  # a refused tap is a notice, said as one
+
+
+def answer_now(round_number: int, token: str):
+    """This browser's answer in the round as the store holds it; when the store does
+    not answer, the one this page last read or saved (the save that follows says
+    what is wrong)."""
+    code = st.session_state.get(STATE.code)
+    if code is None:
+        return saved_answer(round_number)
+    try:
+        return store.my_answer(engine(), code, token=token, round_number=round_number)
+    except (store.RoomError, SQLAlchemyError):
+        return saved_answer(round_number)
 
 
 def read_box(key: str, parse, *, label: str, tell):
