@@ -5,7 +5,10 @@ opened at 1280x720 and then narrowed, browser.resized), and on every tab of a ph
 (390x844, touch). A chart is cut where it sticks out of the viewport or out of
 a box that clips or scrolls sideways (tests/js/cut_charts.js); on a phone a wide map
 may scroll, but only in the box of its own that ui/shared/chart.py gives it. At
-1280x720 a walked screen is at most one screen tall.
+1280x720 every lecture screen also has its text at lecture size, its map numbers inside
+their cells at lecture size and no exception, and a walked screen is the one its link
+names, at most one screen tall, with no inner scroller (the lecture modules' own loads
+of these screens are left to this sweep).
 
 Before (issue 32), at 1280x720: the Batch page's Two examples screens 3 and 5 cut
 their routed maps by 49 px, screen 4 its five kernel maps by 35 px (and was 1.047
