@@ -119,6 +119,40 @@ def test_a_tap_adds_to_what_another_tab_of_the_browser_saved_since_this_one_drew
     assert room.answer_of(token) == frozenset({first, second})
 
 
+def one_tap_called_back_twice(code: str, token: str, round_number: int, cell):
+    """The page's script for the test below: one tap's callback, then the same
+    callback again with the same chart and selection (a replayed tap)."""
+    from types import SimpleNamespace
+
+    import streamlit as st
+
+    from ui.class_mode.student import actions
+    from ui.class_mode.student.state import STATE, enter_room, init_state
+
+    init_state()
+    enter_room(code, "")
+    chart = STATE.pick_chart(round_number, 0)
+    point = {"x": cell[1], "y": cell[0]}
+    st.session_state[chart] = SimpleNamespace(selection=SimpleNamespace(points=[point]))
+    actions.tapped(round_number, chart, token)
+    actions.tapped(round_number, chart, token)
+
+
+def test_a_tap_called_back_again_is_toggled_once(room):
+    """A replayed tap (the same chart key and cell) does not take the cell back."""
+    problem = room.ask("cells")
+    token = codes.new_token()
+    store.join(room.engine, room.code, token=token)
+    cell = sorted(problem.answer)[0]
+    app = AppTest.from_function(
+        one_tap_called_back_twice,
+        kwargs={"code": room.code, "token": token, "round_number": room.round, "cell": cell},
+    )
+    app.run()
+    assert no_exceptions(app)
+    assert room.answer_of(token) == frozenset({cell})
+
+
 def test_a_number_is_saved_changed_and_a_malformed_one_explained(room):
     problem = room.ask("value")
     app = student({"code": room.code})

@@ -113,12 +113,28 @@ def tapped(round_number: int, chart_key: str, token: str) -> None:
     starting from the drawn answer would drop those taps."""
     st.session_state[STATE.clicks] += 1
     cell = clicked_cell(chart_key)
-    if cell is None:
+    if cell is None or not first_time(chart_key, cell):
         return
     picks = frozenset(answer_now(round_number, token) or ()) ^ {cell}
     if save(round_number, [list(pick) for pick in sorted(picks)], token=token):
         note_saved(round_number, picks)
         note_sent(round_number)  # a refused tap is a notice, said as one
+
+
+def first_time(chart_key: str, cell) -> bool:
+    """Whether this tap (a chart's key, which is new after each tap, and its cell) is
+    toggled for the first time, and noted so. A run may replay a tap's selection once
+    its chart has left the page, and Streamlit then calls the callback again (what stop
+    A's push fix met; a run at stop D saw (0, 3) taken back, then put back). Two taps
+    on one chart before it is drawn again differ by their cell; the same cell tapped
+    twice there changes no selection and calls nothing."""
+    done = st.session_state.get(STATE.taps_done, frozenset())
+    if (chart_key, cell) in done:
+        return False
+    round_prefix = chart_key.rsplit("_", 1)[0] + "_"  # this round's charts only
+    kept = {tap for tap in done if tap[0].startswith(round_prefix)}
+    st.session_state[STATE.taps_done] = frozenset({*kept, (chart_key, cell)})
+    return True
 
 
 def answer_now(round_number: int, token: str):

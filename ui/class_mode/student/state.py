@@ -49,6 +49,7 @@ class StudentState:
     nickname: str = "room_nickname"  # as joined: plain, cut short
     link_code: str = "room_link_code"  # the link's code, until it has been tried once
     seen: str = "room_seen"  # the pulse key (teaching.class_mode.student) last drawn from
+    taps_done: str = "room_taps_done"  # (chart key, cell) of each tap toggled (tapped)
     clicks: str = "room_clicks"  # taps on x so far: a fresh chart key after each
     saved: str = "room_saved"  # {round: the answer saved, as drawn}: a tap starts from it
     boxes_round: str = "room_boxes_round"  # the round whose saved answer filled the boxes
@@ -87,6 +88,7 @@ def init_state() -> None:
     state = st.session_state
     if STATE.clicks not in state:
         state[STATE.clicks] = 0
+        state[STATE.taps_done] = frozenset()
         state[STATE.saved] = {}
         state[STATE.notices] = []
         given = st.query_params.get(LINK_FIELD)
