@@ -51,7 +51,8 @@ class StudentState:
     seen: str = "room_seen"  # the pulse key (teaching.class_mode.student) last drawn from
     taps_done: str = "room_taps_done"  # (chart key, cell) of each tap toggled (tapped)
     clicks: str = "room_clicks"  # taps on x so far: a fresh chart key after each
-    saved: str = "room_saved"  # {round: the answer saved, as drawn}: a tap starts from it
+    saved: str = "room_saved"  # {round: the answer saved, as drawn}: a tap's start when
+    # the store does not answer (actions.answer_now)
     boxes_round: str = "room_boxes_round"  # the round whose saved answer filled the boxes
     notices: str = "room_notices"  # [Notice], said once
     notices_box: str = "room_notices_box"  # always drawn: what follows keeps its place
