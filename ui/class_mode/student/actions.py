@@ -124,8 +124,8 @@ def tapped(round_number: int, chart_key: str, token: str) -> None:
 def first_time(chart_key: str, cell) -> bool:
     """Whether this tap (a chart's key, which is new after each tap, and its cell) is
     toggled for the first time, and noted so. A run may replay a tap's selection once
-    its chart has left the page, and Streamlit then calls the callback again (what stop
-    A's push fix met; a run at stop D saw (0, 3) taken back, then put back). Two taps
+    its chart has left the page, and Streamlit then calls the callback again (a test
+    run saw (0, 3) taken back, then put back; push.replayed met the same). Two taps
     on one chart before it is drawn again differ by their cell; the same cell tapped
     twice there changes no selection and calls nothing."""
     done = st.session_state.get(STATE.taps_done, frozenset())
