@@ -19,7 +19,8 @@ run within 30 s (or it is an error).
 the middle of the cell round (10 s after it opens), as a crash would: each phone and the
 projector on it notices its websocket closed at its next glance (every 0.5 s) and
 reconnects as Streamlit's page does (the same cookie, the page's link, the token from
-the browser), and a phone whose tap the kill cut taps again once back. It prints the
+the browser); a phone whose tap the kill cut reads on its page whether it was saved
+before the replica died, and taps again when nothing was. It prints the
 phones back on the room (the round drawn and, where one was acknowledged, the answer
 saved) and the seconds from the kill to each (reconnect p50/p95), the taps cut, and
 how soon the projector counted again; lost covers the answers acknowledged before the
@@ -28,7 +29,8 @@ kill as well as those sent after it.
 Prints p50/p95 of submit time (a tap's or Send's run) and of answer-to-projector time
 (Send pressed until the projector's count includes it) and of round change (the
 lecturer's asking until each phone's page draws the new round), answers sent and counted,
-errors, server CPU idle and answering; the last line is
+answers sent after their round closed (refused, as they must be: not errors), errors,
+server CPU idle and answering; the last line is
 `N students, lost L, submit p95 X s, projector p95 Y s, round change p95 Z s,
 errors E`, where lost counts
 the answers acknowledged on a student's page that the database does not hold as sent
@@ -183,6 +185,7 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
         print(per_event(log, students=students))
     print(f"students per replica: {dict(sorted(log.replicas.items()))}")
     killed = killed_line(log) if log.killed_at is not None else ""
+    print(f"answers sent after their round closed, refused as they must be: {log.late}")
     print(f"errors {len(log.errors)}")
     for message in log.errors[:5]:
         print(f"    {message}")
@@ -213,7 +216,7 @@ def killed_line(log: Log) -> str:
     print(f"killed {log.killed_replica} {at:.1f} s into round 1: {on_it} phones on it, "
           f"{len(log.reconnects)} back on the room with their saved answer; "
           f"answers acknowledged before the kill {log.acked_before_kill}; "
-          f"taps cut by the kill {log.cut} (tapped again once back)")  # fmt: skip
+          f"taps cut by the kill {log.cut} (saved or not, as the page says)")  # fmt: skip
     print(line("kill to phone back", log.reconnects, "target p95 <= 5 s"))
     if log.projector_cut:
         back = "never" if log.projector_back is None else f"{log.projector_back:.2f} s"

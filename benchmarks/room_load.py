@@ -19,6 +19,7 @@ from deploy.stream_client import Run, RunFailed
 from rooms import schema, store
 from teaching.class_mode.codes import new_token
 from teaching.class_mode.questions import question_from_exercise
+from ui.class_mode.student.actions import CLOSED  # the refusal of an answer once closed
 from ui.class_mode.student.live import POLL_S  # the students' fragment: the browser's timer
 
 PROJECTOR_S = 1.0  # the projector's fragments (ui/class_mode/lecturer: run_every=1)
@@ -77,6 +78,9 @@ class Log:
     acked_before_kill: int = 0  # answers acknowledged before it (last per student)
     reconnects: list[float] = field(default_factory=list)  # kill to a phone back, saved
     cut: int = 0  # submits whose connection the kill cut (sent again once back)
+    # (round, student) -> the answer a tap or Send the kill cut would have saved
+    cut_answers: dict[tuple[int, int], object] = field(default_factory=dict)
+    late: int = 0  # answers sent after the lecturer closed the round, refused as they must be
     projector_back: float | None = None  # kill to the projector counting again
     projector_cut: bool = False  # the kill cut the projector's connection
 
@@ -279,18 +283,7 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
                 if log.killed_at is None or not phone.session.dropped:
                     raise
                 await back_on_room(phone, asked, index=index, log=log)
-                if asked is None or (asked.number, index) in log.expected:
-                    continue
-                if phone.shows_saved():  # a cut tap was saved: the page says so, kept
-                    held = await asyncio.to_thread(
-                        store.my_answer,
-                        lecturer.engine,
-                        lecturer.code,
-                        token=phone.token,
-                        round_number=asked.number,
-                    )
-                    log.expected[(asked.number, index)] = held
-                elif Log.now() < asked.closes - 2.0:
+                if asked is not None and after_the_kill(phone, asked, index=index, log=log):
                     answered.discard(asked.number)  # nothing saved: a person taps again
     except FAILURES as error:
         log.errors.append(
@@ -327,6 +320,20 @@ async def back_on_room(
         await asyncio.sleep(0.2)
 
 
+def after_the_kill(phone: Student, asked: Asked, *, index: int, log: Log) -> bool:
+    """Back on the room: whether the student answers again (nothing is saved and the
+    round is open a while yet). A tap the kill cut may or may not have been saved
+    before the replica died: the student reads which on the page. When the page shows
+    the cut answer, it is the one expected in the store from now on; else the last
+    acknowledged one stands (the page must show it, and the store hold it)."""
+    key = (asked.number, index)
+    cut = log.cut_answers.pop(key, None)
+    if cut is not None and same(phone.shown_answer(asked.kind), cut):
+        log.expected[key] = cut
+        return False
+    return key not in log.expected and Log.now() < asked.closes - 2.0
+
+
 def round_changes(phone: Student, log: Log) -> list[float]:
     """Seconds from each round's asking to this phone's page drawing it; infinity for
     a round asked while the phone was in that its page never drew."""
@@ -344,23 +351,27 @@ def shows(phone: Student, asked: Asked) -> bool:
 
 async def answer(phone: Student, asked: Asked, *, index: int, rng, plan: Plan, log: Log) -> None:
     """The first answer (one to three taps, or a number), then for every third student
-    a change some seconds later, while the round is still open."""
+    a change some seconds later, while the round is still open. A person taps only
+    while the page shows the round open for taps."""
     first = True
+    key = (asked.number, index)
     if asked.kind == "cells":
         rows, cols = asked.question.problem.x.shape
         cells = rng.sample([(r, c) for r in range(rows) for c in range(cols)], 4)
-        picks: set = set()
+        picks: frozenset = frozenset()
         for cell in cells[: rng.randint(1, 3)]:
-            if await submit(phone.tap(asked.number, *cell), asked, index, first, log):
-                picks ^= {cell}
-                log.expected[(asked.number, index)] = frozenset(picks)
+            if not shows(phone, asked):
+                return
+            tapped = picks ^ {cell}
+            if await submit(phone.tap(asked.number, *cell), asked, index, first, log, tapped):
+                picks = log.expected[key] = tapped
                 first = False
             await asyncio.sleep(rng.uniform(0.3, 1.0))
         changes = [cells[3]]
     else:
         value = rng.choice([0.0, 0.5, 1.0, 1.5, 2.0, 3.0])
-        if await submit(phone.send_number(f"{value:g}"), asked, index, first, log):
-            log.expected[(asked.number, index)] = value
+        if await submit(phone.send_number(f"{value:g}"), asked, index, first, log, value):
+            log.expected[key] = value
             first = False
         changes = [value + 1.0]
     change_at = Log.now() + rng.uniform(*plan.change_s)
@@ -368,24 +379,32 @@ async def answer(phone: Student, asked: Asked, *, index: int, rng, plan: Plan, l
         return
     await asyncio.sleep(change_at - Log.now())
     for change in changes:
+        if not shows(phone, asked):
+            return
         if asked.kind == "cells":
-            sent = phone.tap(asked.number, *change)
-            if await submit(sent, asked, index, first, log):
-                picks ^= {change}
-                log.expected[(asked.number, index)] = frozenset(picks)
-        elif await submit(phone.send_number(f"{change:g}"), asked, index, first, log):
-            log.expected[(asked.number, index)] = change
+            tapped = picks ^ {change}
+            if await submit(phone.tap(asked.number, *change), asked, index, first, log, tapped):
+                picks = log.expected[key] = tapped
+        elif await submit(phone.send_number(f"{change:g}"), asked, index, first, log, change):
+            log.expected[key] = change
 
 
-async def submit(pending, asked: Asked, index: int, first: bool, log: Log) -> bool:
-    """Await a tap's or Send's run; log it; whether it was acknowledged."""
+async def submit(pending, asked: Asked, index: int, first: bool, log: Log, would_be) -> bool:
+    """Await a tap's or Send's run; log it; whether it was acknowledged. `would_be`:
+    the student's answer once it is (kept in log.cut_answers when the kill cuts it). An
+    answer sent once the round had closed and refused for that (CLOSED) is log.late,
+    not an error: the page did what it must (a student re-answering after a reconnect
+    can be late)."""
     sent = Log.now()
     try:
         run = await pending
     except FAILURES:
         if log.killed_at is not None:
             log.cut += 1
+            log.cut_answers[(asked.number, index)] = would_be
         raise
-    ok = log.check(f"answer in round {asked.number}", run, warnings_fail=True)
+    late = sent >= asked.closes and run.warnings == [CLOSED] and not run.exceptions + run.errors
+    log.late += late
+    ok = not late and log.check(f"answer in round {asked.number}", run, warnings_fail=True)
     log.submits.append(Submit(asked.number, index, sent, Log.now(), ok, first and ok))
     return ok

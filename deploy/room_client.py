@@ -40,6 +40,7 @@ PHONE_ROUND = re.compile(r"^\*\*Round (\d+)\*\*")
 # Its caption on the answer saved (ui/class_mode/student/views: saved_line).
 SAVED_ANSWER = "Your answer: "
 SAVED_LINES = (SAVED_ANSWER, "No answer saved yet.", "Saved: ", "You did not answer.")
+CELL_SHOWN = re.compile(r"\((\d+), (\d+)\)")  # a cell as answer_text writes it: (0, 1)
 
 
 class NoFragment(Exception):
@@ -156,6 +157,16 @@ class Student:
     def shows_saved(self) -> bool:
         """Whether the page's last line on this round says an answer is saved."""
         return self.saved_line.startswith(SAVED_ANSWER)
+
+    def shown_answer(self, kind: str):
+        """The answer its page last said is saved (None: none is): a frozenset of
+        (row, col) for a question answered by cells, else the number."""
+        if not self.shows_saved():
+            return None
+        said = self.saved_line.removeprefix(SAVED_ANSWER).split(" (saved)")[0]
+        if kind in ("cells", "batch"):
+            return frozenset((int(r), int(c)) for r, c in CELL_SHOWN.findall(said))
+        return float(said.replace("\u2212", "-"))
 
     def take_pushed(self) -> list[Run]:
         """The runs the server started on its own (a new round pushed) since last asked."""
