@@ -25,9 +25,10 @@ def test_the_page_s_saved_line_is_read_as_the_answer_it_shows():
     cells = phone("Your answer: (0, 1) (2, 3) (saved). You can change it until voting closes.")
     assert cells.shown_answer("cells") == frozenset({(0, 1), (2, 3)})
     assert phone("Your answer: \u22121.5 (saved).").shown_answer("value") == -1.5
-    assert phone("No answer saved yet. You can change it until voting closes.").shown_answer(
-        "cells"
-    ) is None
+    assert (
+        phone("No answer saved yet. You can change it until voting closes.").shown_answer("cells")
+        is None
+    )
 
 
 def test_a_cut_tap_the_page_shows_saved_is_what_the_store_must_hold():
