@@ -9,6 +9,7 @@ It is removed when the run ends, failed or not."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -27,6 +28,23 @@ from rooms.settings import DATA_FOLDER, DATABASE_URL, PUBLIC_URL  # noqa: E402
 IN_CI = os.environ.get("CI", "").lower() == "true"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+def scan_components_once() -> None:
+    """Each new AppTest scans every installed distribution's metadata for component
+    manifests (streamlit/testing/v1/app_test.py: a new BidiComponentManager per
+    AppTest), about 0.15 s of CPU a time; what is installed does not change during a
+    run, so the scan's answer (a list of (manifest, folder)) is kept for the process.
+    The lab's own components are declared in code, not found by this scan."""
+    from streamlit.components.v2 import manifest_scanner
+
+    if not hasattr(manifest_scanner.scan_component_manifests, "cache_info"):
+        manifest_scanner.scan_component_manifests = functools.cache(
+            manifest_scanner.scan_component_manifests
+        )
+
+
+scan_components_once()
 
 
 def skip_or_fail(reason: str):
