@@ -190,6 +190,10 @@ def report(log: Log, lecturer: Lecturer, *, students: int) -> None:
     for message in log.errors[:5]:
         print(f"    {message}")
     lost = wrong + unseen
+    print(f"lost {lost}: {wrong} acknowledged but held otherwise, {unseen} never counted "
+          "by the projector")  # fmt: skip
+    for message in log.held_otherwise[:5]:
+        print(f"    {message}")
     print(f"{students} students, lost {lost}, submit p95 {percentile(submits, 0.95):.2f} s, "
           f"projector p95 {percentile(shown, 0.95):.2f} s, "
           f"round change p95 {percentile(log.round_changes, 0.95):.2f} s, "

@@ -80,6 +80,8 @@ class Log:
     cut: int = 0  # submits whose connection the kill cut (sent again once back)
     # (round, student) -> the answer a tap or Send the kill cut would have saved
     cut_answers: dict[tuple[int, int], object] = field(default_factory=dict)
+    held_otherwise: list[str] = field(default_factory=list)  # (check_stored) what and why
+    ever_cut: set[tuple[int, int]] = field(default_factory=set)  # (round, student) a cut hit
     late: int = 0  # answers sent after the lecturer closed the round, refused as they must be
     projector_back: float | None = None  # kill to the projector counting again
     projector_cut: bool = False  # the kill cut the projector's connection
@@ -230,6 +232,11 @@ class Lecturer:
             )
             wrong, total = log.stored.get(number, (0, 0))
             log.stored[number] = (wrong + (not same(held, answer)), total + 1)
+            if not same(held, answer):
+                cut = "cut by the kill" if (number, index) in log.ever_cut else "not cut"
+                log.held_otherwise.append(
+                    f"round {number}, student {index} ({cut}): acknowledged {answer}, held {held}"
+                )
 
 
 def same(held, sent) -> bool:
@@ -402,6 +409,7 @@ async def submit(pending, asked: Asked, index: int, first: bool, log: Log, would
         if log.killed_at is not None:
             log.cut += 1
             log.cut_answers[(asked.number, index)] = would_be
+            log.ever_cut.add((asked.number, index))
         raise
     late = sent >= asked.closes and run.warnings == [CLOSED] and not run.exceptions + run.errors
     log.late += late

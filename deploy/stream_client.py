@@ -195,6 +195,8 @@ class Session:
             await self.connection.send(message.SerializeToString())
         except ConnectionClosed as closed:
             self._waiting.remove(waiting)
+            # Seen here first when the send beats the reader to the closed socket.
+            self.dropped = True
             raise RunFailed(f"the connection is closed ({closed})") from closed
         try:
             return await asyncio.wait_for(asyncio.shield(waiting.answer), RUN_TIMEOUT_S)
