@@ -1,8 +1,9 @@
 """Class mode walked with the keyboard alone (issue 39, item 7): the focus lands on
-purpose after Open a room (the room code, read with its name), Reveal (the result) and
-joining from a phone (the question); the QR code is an image with a name. The phone
-answers the cell question with the arrow keys and Enter and reads its answer saved
-from the accessibility tree (item 8); its verdict is said once."""
+purpose after Open a room (the room code, read with its name), Close answers (Reveal),
+Reveal (the result) and joining from a phone (the question); the QR code is an image
+with a name. The phone answers the cell question with the arrow keys and Enter and
+reads its answer saved from the accessibility tree (item 8); its verdict is said
+once."""
 
 from __future__ import annotations
 
@@ -58,8 +59,10 @@ def test_open_a_room_reveal_and_join_put_the_focus_where_the_work_goes_on(browse
         settle(lecturer)
         tab_to(lecturer, "button", "Close answers")
         lecturer.keyboard.press("Enter")
-        settle(lecturer)
-        tab_to(lecturer, "button", "Reveal")
+        # The focus goes on to Reveal: pressed at once, it is the closed round's button
+        # (the open round's Reveal, found by Tab while the close was drawn, was redrawn
+        # under the focus and the Enter was lost: a flaky run, and a lost keypress).
+        expect(focused(lecturer)).to_have_text("Reveal", timeout=TIMEOUT_MS)
         lecturer.keyboard.press("Enter")
         result = right_sentence(tally(question, [frozenset({cell})]))
         expect(focused(lecturer)).to_contain_text(result, timeout=TIMEOUT_MS)

@@ -125,6 +125,9 @@ def ask(code: str) -> None:
 
 def close_answers(code: str) -> None:
     _control(code, store.close_round)
+    # The Close button is gone with the open round: on to Reveal, the next step (a
+    # keyboard user was left on the page's body, and Tab began again at its top).
+    browser.focus_on(STATE.reveal_button)
 
 
 def reveal(code: str) -> None:
