@@ -21,6 +21,7 @@ from ui.class_mode.lecturer.state import STATE, adopt_layer
 from ui.class_mode.lecturer.views import layer_maps, question_chooser, question_maps, results_button
 from ui.class_mode.lecturer.views_join import door_panel, join_panel, join_panel_px, keys_button
 from ui.figures import class_answers as room_figures
+from ui.figures.class_answers import ShareOptions
 from ui.figures.style import (
     LECTURE_BOTTOM_PX,
     LECTURE_MAIN_PX,
@@ -284,11 +285,19 @@ def answers_chart(
     if which >= len(screen.charts):
         return
     content = screen.charts[which]
-    # The chart's fields are its builder's parameters, by name.
-    given = {field.name: getattr(content, field.name) for field in fields(content)}
     if isinstance(content, ShareMap):
-        figure = cached(room_figures.share_map, **given, width_px=width_px, tall_px=tall_px)
+        options = ShareOptions(
+            answer_cells=content.answer_cells,
+            wrong_cells=content.wrong_cells,
+            width_px=width_px,
+            tall_px=tall_px,
+        )
+        figure = cached(
+            room_figures.share_map, percents=content.percents, title=content.title, options=options
+        )
     else:
+        # The bars' fields are their builder's parameters, by name.
+        given = {field.name: getattr(content, field.name) for field in fields(content)}
         figure = cached(room_figures.answer_bars, **given, width_px=width_px)
     chart(figure, key=key)
 
