@@ -360,4 +360,13 @@ def test_every_syntax_colour_reads_on_its_themes_code_background(theme):
     for group, colour in style.SYNTAX_COLOURS[theme].items():
         assert contrast(colour, background) >= 4.5, (group, colour)
         for token in SYNTAX_TOKENS[group]:
-            assert f".token.{token} {{ color: {colour}; }}" in css
+            assert token_colours(css)[token] == colour, (group, token)
+
+
+def token_colours(css: str) -> dict[str, str]:
+    """{token class: the colour the last rule naming it gives} in a theme's CSS."""
+    colours = {}
+    for selectors, colour in re.findall(r"([^{}]+)\{ color: (#[0-9a-f]{6}); \}", css):
+        for token in re.findall(r"\.token\.([\w-]+)", selectors):
+            colours[token] = colour
+    return colours
