@@ -1,8 +1,9 @@
 """The figure builders take their options as one frozen dataclass (grid.GridOptions,
-mosaic.MosaicOptions) and are cut into short functions: the figures they build are
-the very ones the keyword builders built before (issue 40). Each case's digest is
-of the figure's JSON (but its template) as the builder made it before the change (grid_figure's and
-small_multiples' options passed as keywords then); the cases cover every option."""
+mosaic.MosaicOptions, class_answers.ShareOptions) and are cut into short functions: the
+figures they build are the very ones the keyword builders built before (issue 40). Each
+case's digest is of the figure's JSON (but its template) as the builder made it before
+the change (grid_figure's, small_multiples' and share_map's options passed as keywords
+then); the cases cover every option."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import numpy as np
 import pytest
 from plotly.utils import PlotlyJSONEncoder
 
-from ui.figures import grid, mosaic, routing
+from ui.figures import class_answers, grid, matrix, mosaic, routing
+from ui.figures.class_answers import ShareOptions
 from ui.figures.grid import GridOptions, Overlay
 from ui.figures.mosaic import MosaicOptions
 
@@ -97,6 +99,29 @@ ROUTING = [
         True,
     ),
 ]
+drawn = np.random.default_rng(11)  # the digests below were taken with these numbers
+jacobian = np.where(drawn.random((4, 16)) > 0.7, drawn.normal(size=(4, 16)).round(2), 0.0)
+percents = drawn.integers(0, 101, (5, 5))
+JACOBIAN = [
+    ("jacobian", dict(matrix=jacobian), dict(out_shape=(2, 2), in_shape=(4, 4), title="J"), False),
+    (
+        "jacobian_lecture",
+        dict(matrix=np.abs(jacobian) * 3),
+        dict(out_shape=(2, 2), in_shape=(4, 4), title="J big"),
+        True,
+    ),
+]
+SHARE = [
+    ("share_plain", dict(percents=percents, title="Picks"), {}, False),
+    (
+        "share_revealed",
+        dict(percents=percents, title="Picks"),
+        dict(
+            answer_cells=((0, 0), (1, 2)), wrong_cells=((4, 4), (0, 1)), width_px=500, tall_px=300
+        ),
+        True,
+    ),
+]
 _fit = mosaic.mosaic_fit(
     np.stack(maps),
     [f"#{i}" for i in range(6)],
@@ -129,10 +154,18 @@ BEFORE = {
     "mosaic_fitted": "b41422fced06eaae2ae0f831",
     "routing": "e917052765ad545fc077b1a6",
     "routing_lecture": "d58435076f189544b70cd9a5",
+    # matrix.jacobian_figure and class_answers.share_map before they were cut in
+    # parts (share_map's options passed as keywords then)
+    "jacobian": "769eb4c7d276a977314559c9",
+    "jacobian_lecture": "4e0026ec8833c923dc9a129f",
+    "share_plain": "3de22f7fc058f4f5203470b0",
+    "share_revealed": "68bda6c7fd00b267e8ad1245",
 }
 CASES = [(*case, grid.grid_figure) for case in GRID]
 CASES += [(*case, mosaic.small_multiples) for case in MOSAIC]
 CASES += [(*case, routing.routing_figure) for case in ROUTING]
+CASES += [(*case, matrix.jacobian_figure) for case in JACOBIAN]
+CASES += [(*case, class_answers.share_map) for case in SHARE]
 
 
 def digest(figure) -> str:
@@ -149,6 +182,8 @@ def options(build, chosen: dict) -> dict:
         return {"options": GridOptions(**chosen)}
     if build is mosaic.small_multiples:
         return {"options": MosaicOptions(**chosen)}
+    if build is class_answers.share_map:
+        return {"options": ShareOptions(**chosen)}
     return chosen
 
 

@@ -16,6 +16,7 @@ from ui.figures import grid as grids
 from ui.figures import style
 from ui.figures.look import Look, styled
 from ui.figures.routing import routing_figure
+from ui.shared.chrome import theme_css
 
 # Machado, Oliveira and Fernandes (2009), severity 1, on linear RGB.
 SIMULATIONS = {
@@ -325,17 +326,47 @@ def test_the_dark_themes_primary_texts_are_lightened_to_read_on_its_page():
     # The dark primary itself would not read there: that is why they are lightened.
     assert contrast(style.DARK_PRIMARY, style.DARK_PAGE) < 4.5
     assert contrast(style.DARK_PRIMARY_TEXT, style.DARK_PAGE) >= 4.5
-    css = style.theme_css(dark=True)
-    for selector in style.PRIMARY_TEXT_SELECTORS:
+    css = theme_css(dark=True)
+    for selector in PRIMARY_TEXT_SELECTORS:
         assert selector in css
-    assert style.DARK_PRIMARY_TEXT not in style.theme_css(dark=False)
+    assert f"{{ color: {style.DARK_PRIMARY_TEXT}; }}" in css
+    assert style.DARK_PRIMARY_TEXT not in theme_css(dark=False)
+
+
+# Streamlit's primary-coloured texts on the page (a slider's value, the open tab).
+PRIMARY_TEXT_SELECTORS = (
+    '[data-testid="stSliderThumbValue"],',
+    '[data-testid="stSliderThumbValue"] p,',
+    '[data-testid="stTab"][aria-selected="true"] p',
+)
+# The token classes of Streamlit's code blocks, by the colour group that paints them.
+SYNTAX_TOKENS = {
+    "comment": ("comment", "prolog", "doctype", "cdata", "punctuation", "unchanged"),
+    "name": ("attr-name", "property", "variable"),
+    "constant": ("boolean", "constant", "symbol", "inserted"),
+    "number": ("number", "regex"),
+    "string": ("string", "char", "attr-value"),
+    "operator": ("operator", "entity", "decorator", "atrule"),
+    "url": ("url",),
+    "keyword": ("keyword", "tag", "function", "class-name", "selector"),
+    "alarm": ("important", "deleted"),
+}
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_every_syntax_colour_reads_on_its_themes_code_background(theme):
     background = style.CODE_BACKGROUNDS[theme]
-    css = style.theme_css(dark=theme == "dark")
+    css = theme_css(dark=theme == "dark")
     for group, colour in style.SYNTAX_COLOURS[theme].items():
         assert contrast(colour, background) >= 4.5, (group, colour)
-        for token in style.SYNTAX_TOKENS[group]:
-            assert f".token.{token} {{ color: {colour}; }}" in css
+        for token in SYNTAX_TOKENS[group]:
+            assert token_colours(css)[token] == colour, (group, token)
+
+
+def token_colours(css: str) -> dict[str, str]:
+    """{token class: the colour the last rule naming it gives} in a theme's CSS."""
+    colours = {}
+    for selectors, colour in re.findall(r"([^{}]+)\{ color: (#[0-9a-f]{6}); \}", css):
+        for token in re.findall(r"\.token\.([\w-]+)", selectors):
+            colours[token] = colour
+    return colours

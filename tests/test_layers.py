@@ -30,6 +30,8 @@ NOT_DRAWING = {
     "ui.figures.sizes": "how big a map is drawn, in pixels",
     # the server process's tuning, run by app.py after each page
     "ui.shared.process": "the first run's objects frozen out of the collector's walks",
+    # the pages' CSS files, read once and filled in (the page draws it with st.html)
+    "ui.shared.styles": "the one loader of the .css files",
 }
 
 

@@ -15,6 +15,7 @@ from teaching.class_mode.tally import tally
 from teaching.exercises.mistakes import known_mistakes
 from ui.figures import class_answers as room_figures
 from ui.figures import style
+from ui.figures.class_answers import ShareOptions
 from ui.figures.labels import LINE_EM, label_px
 from ui.figures.look import Look, styled
 from ui.figures.sizes import drawn_cell_px
@@ -65,7 +66,9 @@ def test_the_share_map_writes_each_percent_and_outlines_the_answer_only_when_giv
     ] == style.SHARE_SCALE[-1][1]
     assert list(np.asarray(heatmap.text).ravel()) == ["0", "50", "100", "25"]
     assert not [trace for trace in figure.data if trace.name == "answer"]
-    revealed = room_figures.share_map(percents, title="share", answer_cells=((0, 1), (1, 1)))
+    revealed = room_figures.share_map(
+        percents, title="share", options=ShareOptions(answer_cells=((0, 1), (1, 1)))
+    )
     assert [trace.name for trace in revealed.data if trace.type == "scatter"] == [
         "answer halo",
         "answer",
@@ -75,7 +78,7 @@ def test_the_share_map_writes_each_percent_and_outlines_the_answer_only_when_giv
 @pytest.mark.parametrize("width", [style.ROOM_MAP_PX, style.ROOM_PAIR_MAP_PX])
 def test_in_lecture_an_8_by_8_share_map_fits_its_column_with_20_px_numbers(width):
     figure = room_figures.share_map(
-        np.full((8, 8), 100), title="share", width_px=width, lecture=True
+        np.full((8, 8), 100), title="share", options=ShareOptions(width_px=width), lecture=True
     )
     drawn = styled(figure, Look(lecture=True))
     cell = drawn_cell_px(drawn)
@@ -150,8 +153,7 @@ def test_the_share_maps_twin_marks_the_wrong_picks_the_map_frames():
     figure = room_figures.share_map(
         share_percents(counted),
         title="share",
-        answer_cells=tuple(sorted(question.answer)),
-        wrong_cells=wrong,
+        options=ShareOptions(answer_cells=tuple(sorted(question.answer)), wrong_cells=wrong),
     )
     (twin,) = figure_twins(figure)
     framed = {trace.name for trace in figure.data}
@@ -182,10 +184,14 @@ def test_two_votes_bars_stand_over_the_same_answers_and_sum_to_each_vote():
 
 def test_wrong_picks_are_framed_under_the_answer_s_outline_only_when_given():
     percents = np.array([[0, 50], [100, 25]])
-    plain = room_figures.share_map(percents, title="share", answer_cells=((1, 0),))
+    plain = room_figures.share_map(
+        percents, title="share", options=ShareOptions(answer_cells=((1, 0),))
+    )
     assert not [trace for trace in plain.data if trace.name.startswith("wrong")]
     figure = room_figures.share_map(
-        percents, title="share", answer_cells=((1, 0),), wrong_cells=((0, 1), (1, 1))
+        percents,
+        title="share",
+        options=ShareOptions(answer_cells=((1, 0),), wrong_cells=((0, 1), (1, 1))),
     )
     names = [trace.name for trace in figure.data if trace.type == "scatter"]
     assert names == ["wrong edge", "wrong", "answer halo", "answer"]
@@ -210,8 +216,9 @@ def test_a_wrong_pick_s_frame_never_reaches_the_percent_in_its_cell(width, tall,
     for rows in range(1, 9):
         for cols in range(1, 9):
             figure = room_figures.share_map(
-                np.full((rows, cols), 100), title="share", width_px=width, tall_px=tall,
-                wrong_cells=((0, 0),), lecture=lecture,
+                np.full((rows, cols), 100), title="share",
+                options=ShareOptions(width_px=width, tall_px=tall, wrong_cells=((0, 0),)),
+                lecture=lecture,
             )  # fmt: skip
             drawn = styled(figure, Look(lecture=lecture))
             cell = drawn_cell_px(drawn)

@@ -1,9 +1,11 @@
 """No JavaScript is written in a Python string of the app or its serving: the scripts
-the browser runs (ui/shared/*.js, the page probes of deploy/probes/) and the frame
-player's look (ui/shared/frames.css) are files, which ESLint lints
+the browser runs (ui/shared/*.js, the page probes of deploy/probes/) are files, which ESLint lints
 (tests/test_js_lint.py) and an editor reads as what they are. The rule is the issue's:
 no `<script`, `=>`, `function(` or `document.` anywhere in a Python file of ui/,
-deploy/ or app.py."""
+deploy/ or app.py. Nor is CSS: every rule is in a .css file beside the module that
+uses it, read by ui/shared/styles.py (the frame player's look, ui/shared/frames.css,
+the page's, lecture mode's, a room's), with a named placeholder where a rule is keyed
+per element or sized by a number the code knows."""
 
 from __future__ import annotations
 
@@ -58,27 +60,19 @@ def test_lecture_mode_sets_the_player_s_text_size():
     assert f"--lab-lecture-text: {LECTURE_TEXT_PX}px;" in LECTURE_CSS
 
 
-# -- CSS in Python strings: only where it is today, never in a new place -----------------
+# -- No CSS in a Python string: every rule is in a .css file (ui/shared/styles.py) ---------
 
-# A rule (`selector { property: value; }`), a <style> element, or two declarations in a
-# row (`position: absolute; width: 1px;`), in a string the code builds (docstrings are
-# prose and left out; an f-string is read with its placeholders as "X").
+# A rule (`selector { property: value; }`), or two declarations in a row (`position:
+# absolute; width: 1px;`), in a string the code builds (docstrings are prose and left
+# out; an f-string is read with its placeholders as "X").
 CSS_MARKS = re.compile(
-    r"<style|[\w\]\)*>-]\s*\{\{?\s*[\w-]+\s*:[^{};]*;|\b[a-z-]+:\s*[^;{}]+;\s*[a-z-]+:\s*[^;{}]+;"
+    r"[\w\]\)*>-]\s*\{\{?\s*[\w-]+\s*:[^{};]*;|\b[a-z-]+:\s*[^;{}]+;\s*[a-z-]+:\s*[^;{}]+;"
 )
-# The modules that still write CSS in Python, most of it keyed per element (a
-# .st-key-<key> selector built from the page's state keys). The list only shrinks: new
-# CSS goes in a .css file read at import, as ui/shared/frames.css is.
-CSS_IN_PYTHON = {
-    "ui/class_mode/lecturer/views_join.py",
-    "ui/class_mode/lecturer/views_room.py",
-    "ui/class_mode/student/views.py",
-    "ui/figures/style.py",
-    "ui/shared/browser.py",
-    "ui/shared/chart.py",
-    "ui/shared/chrome.py",
-    "ui/shared/lecture.py",
-}
+# A <style> element: markup that holds CSS, written in one place only, the loader's
+# style_element, which wraps the text of a .css file.
+STYLE_TAG = re.compile(r"<style", re.IGNORECASE)
+STYLE_WRAPPER = "ui/shared/styles.py"
+CSS_FILES = sorted((ROOT / "ui").rglob("*.css"))
 
 
 def built_strings(tree: ast.AST):
@@ -102,27 +96,65 @@ def built_strings(tree: ast.AST):
             yield node.lineno, text
 
 
-def test_no_new_module_writes_css_in_a_python_string():
+def test_no_python_file_writes_css():
     found = {}
     for path in python_files():
+        name = path.relative_to(ROOT).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        lines = [line for line, text in built_strings(tree) if CSS_MARKS.search(text)]
+        lines = [
+            line
+            for line, text in built_strings(tree)
+            if CSS_MARKS.search(text) or (STYLE_TAG.search(text) and name != STYLE_WRAPPER)
+        ]
         if lines:
-            found[path.relative_to(ROOT).as_posix()] = lines
-    new = {name: lines for name, lines in found.items() if name not in CSS_IN_PYTHON}
-    assert not new, f"CSS in a Python string (put it in a .css file): {new}"
-    gone = CSS_IN_PYTHON - set(found)
-    assert not gone, f"No CSS left in {sorted(gone)}: take it off CSS_IN_PYTHON"
+            found[name] = lines
+    assert not found, f"CSS in a Python string (put it in a .css file): {found}"
+
+
+def test_every_css_file_is_whole_and_every_placeholder_is_named():
+    """Braces that pair up, declarations that end in `;`, and placeholders of the
+    ${name} form only (string.Template's other forms would be read as CSS)."""
+    for path in CSS_FILES:
+        text = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+        assert all(mark.startswith("${") for mark in re.findall(r"\$.?", text)), path.name
+        text = re.sub(r"\$\{\w+\}", "X", text)
+        depth = 0
+        for char in text:
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            assert depth >= 0, path.name
+        assert depth == 0, path.name
+        for block in re.findall(r"\{([^{}]*)\}", text):
+            assert not block.strip() or block.strip().endswith(";"), (path.name, block)
+
+
+def test_each_page_style_is_its_css_file_filled_in():
+    from ui.class_mode.lecturer import views_room
+    from ui.class_mode.student import views as student_views
+    from ui.shared import browser, chrome, lecture
+
+    for text in (
+        chrome.PAGE_CSS,
+        chrome.theme_css(dark=True),
+        chrome.theme_css(dark=False),
+        lecture.LECTURE_CSS,
+        browser.CSS,
+        views_room.ROOM_SCREEN_CSS,
+        views_room.DESK_TOP_CSS,
+        student_views.HIDDEN_CSS,
+        student_views.JOINED_CSS,
+    ):
+        assert "$" not in text and "{" in text
+    assert f".st-key-{browser.KEY} {{ display: none; }}" in browser.CSS
 
 
 def test_the_css_rule_sees_what_it_looks_for():
     for css in (
-        "<style>.x{}</style>",
         ".st-key-X { display: none; }",
         "[data-testid='stMain'] {{ padding-top: 3px; }}",
         "position: absolute; width: 1px;",
     ):
         assert CSS_MARKS.search(css), css
+    assert STYLE_TAG.search("<STYLE>.x{}</style>")
     for prose in ("Note: the map {shown} holds one number.", "a: b", "Layer: max 2×2; stride 2"):
         assert not CSS_MARKS.search(prose), prose
     strings = dict(built_strings(ast.parse('"""a { b: c; }"""\nX = f"p {{ q: {1}px; }}"\n')))

@@ -8,6 +8,8 @@ them for lecture mode and the dark theme."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -58,67 +60,86 @@ def wrong_traces(cells) -> list[dict]:
     )
 
 
+@dataclass(frozen=True)
+class ShareOptions:
+    """How a share map is marked and sized. answer_cells: the cells that get gradient,
+    outlined (empty until revealed); wrong_cells: cells picked that get none, framed
+    ("wrong" traces; empty until revealed); width_px: the column it is drawn in (CSS
+    px); tall_px: how tall its cells may be together (desk px)."""
+
+    answer_cells: tuple = ()
+    wrong_cells: tuple = ()
+    width_px: float = style.ROOM_MAP_PX
+    tall_px: float = style.ROOM_MAP_MOST_PX
+
+
 def share_map(
-    percents,
-    *,
-    title: str,
-    answer_cells: tuple = (),
-    wrong_cells: tuple = (),
-    width_px: float = style.ROOM_MAP_PX,
-    tall_px: float = style.ROOM_MAP_MOST_PX,
-    lecture: bool = False,
+    percents, *, title: str, options: ShareOptions = ShareOptions(), lecture: bool = False
 ) -> go.Figure:
     """percents: (H, W) whole numbers 0..100, the share of the room that picked each
-    cell; answer_cells: the cells that get gradient, outlined (empty until revealed);
-    wrong_cells: cells picked that get none, a cross each ("wrong" traces; empty until
-    revealed); the cells no taller together than `tall_px` (desk px)."""
+    cell, marked and sized as `options` says."""
     shares = np.asarray(percents, dtype=float)
-    rows, cols = shares.shape
-    cell_px = share_cell_px(shares.shape, width_px, tall_px=tall_px, lecture=lecture)
-    font_px = share_font_px(cell_px, lecture=lecture)
+    cell_px = share_cell_px(
+        shares.shape, options.width_px, tall_px=options.tall_px, lecture=lecture
+    )
     labels = np.vectorize(lambda value: str(int(value)))(shares).astype(object)
-    traces = [
-        dict(
-            type="heatmap",
-            z=shares,
-            x=np.arange(cols),
-            y=np.arange(rows),
-            text=labels,
-            texttemplate="%{text}",
-            textfont=dict(size=font_px),
-            xgap=style.CELL_GAP_PX,
-            ygap=style.CELL_GAP_PX,
-            name="share",
-            hovertemplate="row %{y}, col %{x}: %{text} % picked it<extra></extra>",
-            colorscale=style.SHARE_SCALE,
-            zmin=0,
-            zmax=100,
-            showscale=False,
-        )
-    ]
-    if wrong_cells:
-        traces += wrong_traces(wrong_cells)
-    if answer_cells:  # over the frames: where a wrong cell meets the answer, it shows
-        traces += outline_traces(answer_cells, name="answer")
-    layout = dict(
-        **layouts.matrix_axes(shares.shape, cell=cell_px),
-        **layouts.base_layout(
-            title=title,
-            height=sizes.map_extent(rows, cell_px)
-            + style.ROOM_MARGIN["t"]
-            + style.ROOM_MARGIN["b"],
-            margin=style.ROOM_MARGIN,
-            width_px=width_px / layouts.lecture_scale(lecture),
-        ),
+    traces = [_share_heatmap(shares, labels, font_px=share_font_px(cell_px, lecture=lecture))]
+    if options.wrong_cells:
+        traces += wrong_traces(options.wrong_cells)
+    if options.answer_cells:  # over the frames: where a wrong cell meets the answer, it shows
+        traces += outline_traces(options.answer_cells, name="answer")
+    layout = _share_layout(
+        shares.shape,
+        cell_px=cell_px,
+        title=title,
+        width_px=options.width_px / layouts.lecture_scale(lecture),
     )
     twin = map_twin(
         title,
         shares,
         cells=np.vectorize(lambda label: f"{label} % picked it", otypes=[object])(labels),
-        marks={GETS_GRADIENT: answer_cells, WRONG_PICK: wrong_cells},
+        marks={GETS_GRADIENT: options.answer_cells, WRONG_PICK: options.wrong_cells},
     )
     layout["meta"] = {"twin": [twin.as_meta()]}  # read by ui/shared/twin.py
     return go.Figure(data=traces, layout=layout)
+
+
+def _share_heatmap(shares: np.ndarray, labels: np.ndarray, *, font_px: float) -> dict:
+    """shares (H, W) as Plotly's heatmap dict on the 0-100 % scale, each cell's whole
+    percent (labels, (H, W) text) written in it."""
+    rows, cols = shares.shape
+    return dict(
+        type="heatmap",
+        z=shares,
+        x=np.arange(cols),
+        y=np.arange(rows),
+        text=labels,
+        texttemplate="%{text}",
+        textfont=dict(size=font_px),
+        xgap=style.CELL_GAP_PX,
+        ygap=style.CELL_GAP_PX,
+        name="share",
+        hovertemplate="row %{y}, col %{x}: %{text} % picked it<extra></extra>",
+        colorscale=style.SHARE_SCALE,
+        zmin=0,
+        zmax=100,
+        showscale=False,
+    )
+
+
+def _share_layout(shape: tuple[int, int], *, cell_px: float, title: str, width_px: float) -> dict:
+    """A (rows, cols) share map's layout at cell_px, in a figure width_px wide (desk px)."""
+    return dict(
+        **layouts.matrix_axes(shape, cell=cell_px),
+        **layouts.base_layout(
+            title=title,
+            height=sizes.map_extent(shape[0], cell_px)
+            + style.ROOM_MARGIN["t"]
+            + style.ROOM_MARGIN["b"],
+            margin=style.ROOM_MARGIN,
+            width_px=width_px,
+        ),
+    )
 
 
 GETS_GRADIENT = "gets gradient"  # the answer's cells, once revealed

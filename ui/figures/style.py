@@ -258,17 +258,6 @@ LECTURE_TOP_PX = 16  # above the title: a projector's 720 px are all needed
 LECTURE_BOTTOM_PX = 16  # below the page in lecture mode (Streamlit leaves 160)
 
 
-# The room's join link is written in the page's text colour, not the link blue: at the
-# projector's 20 px it keeps the text's contrast in either theme.
-JOIN_LINK_COLOUR_CSS = "color: inherit;"
-
-# Out of sight and out of the layout, yet in the accessibility tree (a screen reader
-# reads it): a map's text twin (ui/shared/twin.py). One pixel, clipped to nothing.
-VISUALLY_HIDDEN_CSS = (
-    "position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; "
-    "clip-path: inset(50%); white-space: nowrap;"
-)
-
 # -- Streamlit's own elements at AA contrast (WCAG 1.4.3) in either theme ------------------
 # Streamlit writes a primary button's label white on the primary colour, and a slider's
 # value and the open tab's label in the primary colour on the page. No colour has 4.5:1
@@ -278,27 +267,11 @@ VISUALLY_HIDDEN_CSS = (
 DARK_PRIMARY = "#c74b0f"  # white on it: 4.7:1
 DARK_PRIMARY_TEXT = "#fb923c"  # on the dark page: 8:1
 DARK_PAGE = "#171614"  # Streamlit's dark page, as Chromium draws it
-PRIMARY_TEXT_SELECTORS = (
-    '[data-testid="stSliderThumbValue"]',
-    '[data-testid="stSliderThumbValue"] p',
-    '[data-testid="stTab"][aria-selected="true"] p',
-)
 # A code block's syntax colours: Streamlit's are the same in both themes (its keyword
 # blue is 3.8:1 on the light code background, 4.1:1 on the dark one). Each of these has
 # 4.5:1 or more on its theme's code background (CODE_BACKGROUNDS, as Chromium draws it),
-# keyed by Streamlit's token classes.
+# one a group of Streamlit's token classes (ui/shared/theme.css names the classes).
 CODE_BACKGROUNDS = {"light": "#fcfcfb", "dark": "#22211e"}
-SYNTAX_TOKENS = {
-    "comment": ("comment", "prolog", "doctype", "cdata", "punctuation", "unchanged"),
-    "name": ("attr-name", "property", "variable"),
-    "constant": ("boolean", "constant", "symbol", "inserted"),
-    "number": ("number", "regex"),
-    "string": ("string", "char", "attr-value"),
-    "operator": ("operator", "entity", "decorator", "atrule"),
-    "url": ("url",),
-    "keyword": ("keyword", "tag", "function", "class-name", "selector"),
-    "alarm": ("important", "deleted"),
-}
 SYNTAX_COLOURS = {
     "light": {
         "comment": "#57534e",
@@ -323,17 +296,3 @@ SYNTAX_COLOURS = {
         "alarm": "#fca5a5",
     },
 }
-
-
-def theme_css(*, dark: bool) -> str:
-    """The page CSS that puts Streamlit's primary-coloured texts and its code's syntax
-    colours at AA contrast in the viewer's theme."""
-    theme = "dark" if dark else "light"
-    rules = [
-        f'[data-testid="stCode"] pre .token.{token} {{ color: {colour}; }}'
-        for group, colour in SYNTAX_COLOURS[theme].items()
-        for token in SYNTAX_TOKENS[group]
-    ]
-    if dark:
-        rules.append(f"{', '.join(PRIMARY_TEXT_SELECTORS)} {{ color: {DARK_PRIMARY_TEXT}; }}")
-    return "\n".join(rules)

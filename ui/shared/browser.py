@@ -48,6 +48,7 @@ from importlib.resources import files
 import streamlit as st
 
 from teaching.pages import URL_PATHS
+from ui.shared.styles import css
 
 KEY = "lab_browser"  # its element's key, hence its CSS class: st-key-lab_browser
 ARRIVED = "browser_arrived"  # namespaces whose stored value has come back this session
@@ -65,7 +66,7 @@ CODE_SPAN = re.compile(r"(`+) (.*?) \1")  # state.literal's fences around typed 
 SAY_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")  # a name fit for a CSS class
 
 # The element container holding the component is hidden: no empty row, no gap.
-CSS = f".st-key-{KEY} {{ display: none; }}"
+CSS = css(__package__, "browser.css", key=KEY)
 
 # The script as the browser runs it (an ES module); the limits above reach it as data.
 JS = files("ui.shared").joinpath("browser.js").read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ import streamlit as st
 from pooling.config import Cell
 from ui.figures.look import Look, styled
 from ui.shared.lecture import current_look
+from ui.shared.styles import css, style_element
 from ui.shared.twin import show_twins
 
 # No Plotly tool bar: its buttons (Download as PNG, Reset axes, zoom) were three tab
@@ -48,10 +49,10 @@ def chart(
         box, wide = scroll
         with st.container(key=box), st.container(key=wide):
             # Style only: Streamlit puts it in the page's head, taking no room.
-            st.html(
-                f"<style>.st-key-{box} {{ overflow-x: auto; }} "
-                f".st-key-{wide} {{ min-width: {int(figure.layout.width)}px; }}</style>"
+            sized = css(
+                __package__, "scroll.css", box=box, wide=wide, width_px=int(figure.layout.width)
             )
+            st.html(style_element(sized))
             _draw(figure, key=key, on_select=on_select)
         return
     _draw(figure, key=key, on_select=on_select)

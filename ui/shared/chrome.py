@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from teaching.pages import PAGE_BY_LABEL, SEED_BATCH_LABEL, SEED_BATCH_QUERY
-from ui.figures.style import PHONE_SCREEN_PX, VISUALLY_HIDDEN_CSS, theme_css
+from ui.figures.style import DARK_PRIMARY_TEXT, PHONE_SCREEN_PX, SYNTAX_COLOURS
 from ui.shared.formula import CLASS as SPOKEN_CLASS
 from ui.shared.lecture import (
     LECTURE_CSS,
@@ -19,41 +19,28 @@ from ui.shared.lecture import (
     show_bad_link,
     start_lecture,
 )
+from ui.shared.styles import UNSEEN, css, style_element
 from ui.shared.twin import CLASS as TWIN_CLASS
 
-# Less empty space above the title; keep the sidebar menu tight; tab labels wrap onto
-# a second row instead of being cut off on a narrow screen or a zoomed projector. On a
-# screen with no hover (a phone) Streamlit's chart tool bar cannot wait for the pointer:
-# it would sit on the figure's top labels for good, so it goes (pinching still zooms;
-# Plotly's own tool bar is drawn nowhere: ui/shared/chart.CHART_CONFIG).
-# On a phone a worked formula (KaTeX, about 19 px) is drawn a little smaller, so that
-# the output size's three lines with their numbers fit in an expander; one still wider
-# scrolls sideways rather than being cut at the screen's edge. A map's text twin
-# (ui/shared/twin.py) is out of sight and out of the layout (no gap), yet read aloud.
-# A viewer who asks for less motion (prefers-reduced-motion) gets none: Streamlit
-# still fades a page's elements over a second at every run, and slides and spins some
-# of its own; every change is then drawn at once (Play steps frame by frame as ever).
-PAGE_CSS = f"""
-@media (prefers-reduced-motion: reduce) {{
-  *, *::before, *::after {{
-    animation-duration: 0s !important; animation-iteration-count: 1 !important;
-    animation-delay: 0s !important;
-    transition-duration: 0s !important; transition-delay: 0s !important;
-    scroll-behavior: auto !important;
-  }}
-}}
-@media (hover: none) {{
-  [data-testid="stElementToolbar"] {{ display: none; }}
-}}
-@media (max-width: {PHONE_SCREEN_PX}px) {{
-  .katex-display {{ font-size: 0.85em; overflow-x: auto; overflow-y: hidden; }}
-}}
-[data-testid="stMainBlockContainer"] {{ padding-top: 2.2rem; }}
-[data-testid="stElementContainer"]:has(.{TWIN_CLASS}) {{ {VISUALLY_HIDDEN_CSS} }}
-[data-testid="stElementContainer"]:has(.{SPOKEN_CLASS}) {{ {VISUALLY_HIDDEN_CSS} }}
-[data-testid="stSidebarContent"] [data-testid="stSidebarUserContent"] {{ padding-top: 1rem; }}
-[data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: 0.25rem; }}
-"""
+# Every page's style (page.css): less motion where asked, no chart tool bar without
+# hover, a phone's smaller formulas, the text twins out of sight, tabs that wrap.
+PAGE_CSS = css(
+    __package__,
+    "page.css",
+    phone_px=PHONE_SCREEN_PX,
+    twin_class=TWIN_CLASS,
+    spoken_class=SPOKEN_CLASS,
+    unseen_class=UNSEEN,
+)
+
+
+def theme_css(*, dark: bool) -> str:
+    """The page CSS that puts Streamlit's primary-coloured texts and its code's syntax
+    colours at AA contrast in the viewer's theme (theme.css, theme_dark.css)."""
+    text = css(__package__, "theme.css", **SYNTAX_COLOURS["dark" if dark else "light"])
+    if dark:
+        text += css(__package__, "theme_dark.css", primary_text=DARK_PRIMARY_TEXT)
+    return text
 
 
 def sidebar_top() -> None:
@@ -97,11 +84,11 @@ def page_frame(title: str, intro: str, *, heading: bool = True, menu_folded: boo
         # auto: closed on a phone
         initial_sidebar_state="collapsed" if lecture or menu_folded else "auto",
     )
-    css = PAGE_CSS + theme_css(dark=current_look().dark) + (LECTURE_CSS if lecture else "")
+    page_css = PAGE_CSS + theme_css(dark=current_look().dark) + (LECTURE_CSS if lecture else "")
     # The page's style in an element of the main column, where it has always been (a
     # style-only st.html would go to Streamlit's event container instead and move every
     # page up by the column's gap). A page that lost its server reloads: browser.js.
-    st.html(f"<style>{css}</style><span hidden></span>")
+    st.html(style_element(page_css) + "<span hidden></span>")
     sidebar_top()
     if heading:
         page_heading(title, intro)

@@ -38,6 +38,7 @@ from importlib.resources import files
 import streamlit as st
 
 from ui.shared.state import FramePlayerKeys
+from ui.shared.styles import css
 
 SPEEDS = (1, 2, 4, 8)  # frames a second Play can go at
 DEFAULT_SPEED = 4  # Play's speed until the learner picks another
@@ -46,8 +47,9 @@ DEFAULT_SPEED = 4  # Play's speed until the learner picks another
 # The player's whole script, as the browser runs it (an ES module: its default export is
 # called on every run of the page with the player's data).
 PLAYER_JS = files("ui.shared").joinpath("frames.js").read_text(encoding="utf-8")
-# Its look, in both themes and in lecture mode.
-PLAYER_CSS = files("ui.shared").joinpath("frames.css").read_text(encoding="utf-8")
+# Its look, in both themes and in lecture mode (no placeholder: lecture mode's text size
+# reaches it as --lab-lecture-text, lecture.css).
+PLAYER_CSS = css(__package__, "frames.css")
 
 _component = st.components.v2.component(
     "pooling_lab_frames",

@@ -10,57 +10,28 @@ from teaching.links import flag
 from ui.figures.look import Look
 from ui.figures.style import LECTURE_BOTTOM_PX, LECTURE_TEXT_PX, LECTURE_TITLE_PX, LECTURE_TOP_PX
 from ui.shared.state import literal
+from ui.shared.styles import css
 
 LECTURE = "lecture"  # session key and link parameter, shared by every page
 # The switch has a key of its own: a widget's state does not outlive its page, LECTURE does.
 SWITCH = "lecture_switch"
 BAD_LINK = "lecture_bad_link"
 
-# Lecture mode's text: every sentence a student reads from the back of the hall at
-# LECTURE_TEXT_PX (Streamlit's 14-16 px is for a screen at arm's length), and less room
-# above the title, which a 720-px projector cannot spare: the title moves up into the
-# header's row, whose opaque band would hide it, so the header is see-through there and
-# only its buttons (the menu's, the toolbar's) take clicks. Below the page, Streamlit's
-# 160 px of empty room (a fifth of the projector) goes too: a screen ends at its content.
-_MAIN = '[data-testid="stMain"]'
-_TEXT = ", ".join(
-    f"{_MAIN} {selector}"
-    for selector in (
-        '[data-testid="stMarkdownContainer"] p',
-        '[data-testid="stMarkdownContainer"] li',
-        '[data-testid="stCaptionContainer"]',
-        '[data-testid="stCaptionContainer"] p',
-        '[data-testid="stWidgetLabel"] p',
-        '[data-testid="stRadio"] label p',
-        '[data-testid="stButton"] p',
-        '[data-testid="stButton"] kbd',  # a button's shortcut key
-        '[data-testid="stPageLink"] p',
-        '[data-testid="stAlertContainer"] p',
-        '[data-testid="stExpander"] summary p',
-        '[data-testid="stTab"] p',
-        '[data-testid="stIconMaterial"]',
-        '[data-testid="stExpanderIcon"]',
-        '[data-testid="stProgress"] p',
-        '[data-testid="stTextInput"] input',
-        '[data-testid="stNumberInput"] input',
+# Lecture mode's text at LECTURE_TEXT_PX, less room above the title and below the page
+# (lecture.css); the header's band see-through, only its buttons taking clicks
+# (header.css: the room screen's first line sits in that band in either mode).
+HEADER_SEE_THROUGH_CSS = css(__package__, "header.css")
+LECTURE_CSS = (
+    css(
+        __package__,
+        "lecture.css",
+        text_px=LECTURE_TEXT_PX,
+        top_px=LECTURE_TOP_PX,
+        bottom_px=LECTURE_BOTTOM_PX,
+        title_px=LECTURE_TITLE_PX,
     )
+    + HEADER_SEE_THROUGH_CSS
 )
-# The header's band, see-through, and only its buttons and links take clicks: the
-# toolbar inside it spans the page's whole width and takes clicks of its own, so
-# content drawn under the band (a room's controls at the top right) needs both.
-HEADER_SEE_THROUGH_CSS = """
-[data-testid="stHeader"] { background: transparent; pointer-events: none; }
-[data-testid="stHeader"] [data-testid="stToolbar"] { pointer-events: none; }
-[data-testid="stHeader"] button, [data-testid="stHeader"] a { pointer-events: auto; }
-"""
-LECTURE_CSS = f"""
-:root {{ --lab-lecture-text: {LECTURE_TEXT_PX}px; }}
-{_TEXT} {{ font-size: {LECTURE_TEXT_PX}px; line-height: 1.4; }}
-{_MAIN} [data-testid="stMainBlockContainer"] {{
-  padding-top: {LECTURE_TOP_PX}px; padding-bottom: {LECTURE_BOTTOM_PX}px;
-}}
-{_MAIN} h1 {{ font-size: {LECTURE_TITLE_PX}px; padding: 0; }}
-{HEADER_SEE_THROUGH_CSS}"""
 
 
 def start_lecture() -> bool:

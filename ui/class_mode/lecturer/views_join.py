@@ -27,7 +27,6 @@ from ui.class_mode.lecturer.qr import QrImage, qr_image
 from ui.class_mode.lecturer.state import STATE
 from ui.figures.labels import label_px
 from ui.figures.style import (
-    JOIN_LINK_COLOUR_CSS,
     QR_DARK,
     QR_LEAST_PX,
     QR_LIGHT,
@@ -37,10 +36,10 @@ from ui.figures.style import (
     ROOM_JOIN_PX,
     ROOM_LINK_PX,
     ROOM_LINK_SLACK_PX,
-    VISUALLY_HIDDEN_CSS,
 )
 from ui.shared import browser
 from ui.shared.lecture import lecture_button, lecture_on
+from ui.shared.styles import UNSEEN, css, style_element
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -64,18 +63,17 @@ def join_panel(code: str) -> None:
     """The code, large; the QR code of the join link; the link."""
     code_px = ROOM_CODE_LECTURE_PX if lecture_on() else ROOM_CODE_DESK_PX
     with st.container(key=STATE.code_box):
-        st.html(
-            f'<style>[data-testid="stMain"] .st-key-{STATE.code_box} '
-            f'[data-testid="stMarkdownContainer"] p {{ font-size: {code_px}px; '
-            # A whole number of px tall: the QR code under it starts on a whole pixel,
-            # each module's edge sharp on the projector.
-            "font-family: monospace; letter-spacing: 0.12em; "
-            f"line-height: {round(code_px * 1.15)}px; margin: 0; font-weight: 700; }}"
-            f".st-key-{STATE.code_box} .lab-unseen {{ {VISUALLY_HIDDEN_CSS} }}</style>"
+        sized = css(
+            __package__,
+            "join_code.css",
+            box=STATE.code_box,
+            code_px=code_px,
+            line_px=round(code_px * 1.15),
         )
+        st.html(style_element(sized))
         # Read "Room code K7QX3M", not a bare run of letters (opening a room puts the
         # focus here). Six characters of codes.ALPHABET: no markup can hide in it.
-        st.markdown(f'<span class="lab-unseen">Room code </span>{code}', unsafe_allow_html=True)
+        st.markdown(f'<span class="{UNSEEN}">Room code </span>{code}', unsafe_allow_html=True)
     link = students_link(code)
     image = _qr(link)
     st.image(image.svg, width=image.side, alt=f"QR code of the link to join room {code}")
@@ -87,10 +85,10 @@ def link_line(link: str) -> None:
     host comes from the browser's address or the settings: escaped, never markup."""
     with st.container(key=STATE.link_box):
         st.html(
-            f"<style>.st-key-{STATE.link_box} p {{ font-size: {ROOM_LINK_PX}px; "
-            "line-height: 1.4; white-space: nowrap; margin: 0; font-weight: 600; } "
-            f".st-key-{STATE.link_box} a {{ {JOIN_LINK_COLOUR_CSS} }}</style>"
-            f'<p><a href="{html.escape(link, quote=True)}" target="_blank">'
+            style_element(
+                css(__package__, "join_link.css", box=STATE.link_box, link_px=ROOM_LINK_PX)
+            )
+            + f'<p><a href="{html.escape(link, quote=True)}" target="_blank">'
             f"{html.escape(typed_link(link))}</a></p>"
         )
 

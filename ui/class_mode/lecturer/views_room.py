@@ -21,6 +21,7 @@ from ui.class_mode.lecturer.state import STATE, adopt_layer
 from ui.class_mode.lecturer.views import layer_maps, question_chooser, question_maps, results_button
 from ui.class_mode.lecturer.views_join import door_panel, join_panel, join_panel_px, keys_button
 from ui.figures import class_answers as room_figures
+from ui.figures.class_answers import ShareOptions
 from ui.figures.style import (
     LECTURE_BOTTOM_PX,
     LECTURE_MAIN_PX,
@@ -34,29 +35,25 @@ from ui.figures.style import (
 from ui.shared import browser
 from ui.shared.chart import cached, chart
 from ui.shared.lecture import HEADER_SEE_THROUGH_CSS, lecture_on
+from ui.shared.styles import css, style_element
 
 GONE = ("gone",)  # drawn as: no room has the code (deleted, expired)
 UNREACHABLE = ("unreachable",)  # drawn as: the database did not answer
-# Below the room, Streamlit's 160 px of empty room goes in either mode (lecture mode's
-# CSS does so already): the screen ends at its content, and 720 px hold it. Above it,
-# a whole number of px at a desk: the QR code starts on a whole pixel. The row that
-# never wraps would scroll what sticks out of it (a chart's last pixels): it shows
-# them, as columns do.
-ROOM_SCREEN_CSS = (
-    '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
-    f"{{ padding-bottom: {LECTURE_BOTTOM_PX}px; }} "
-    f".st-key-{STATE.room_row} {{ overflow: visible; }} "
-    # The join panel keeps its width: shrunk by a wide answer column beside it, it
-    # would centre the QR code on a fraction of a pixel and blur every module's edge.
-    f".st-key-{STATE.join_column} {{ flex-shrink: 0; }} "
-    # The room's first line sits in the header's band, in either mode: see-through,
-    # and its controls take the clicks there.
-    f"{HEADER_SEE_THROUGH_CSS}</style>"
+# The room screen's style (room.css): no empty room below it, its row showing what
+# sticks out, the join panel never shrunk; its first line sits in the header's band,
+# in either mode: see-through, and its controls take the clicks there. At a desk, a
+# whole number of px above it (room_desk.css).
+ROOM_SCREEN_CSS = style_element(
+    css(
+        __package__,
+        "room.css",
+        bottom_px=LECTURE_BOTTOM_PX,
+        row=STATE.room_row,
+        join_column=STATE.join_column,
+    )
+    + HEADER_SEE_THROUGH_CSS
 )
-DESK_TOP_CSS = (
-    '<style>[data-testid="stMain"] [data-testid="stMainBlockContainer"] '
-    f"{{ padding-top: {ROOM_DESK_TOP_PX}px; }}</style>"
-)
+DESK_TOP_CSS = style_element(css(__package__, "room_desk.css", top_px=ROOM_DESK_TOP_PX))
 
 
 def room_view(code: str, current) -> None:
@@ -288,11 +285,19 @@ def answers_chart(
     if which >= len(screen.charts):
         return
     content = screen.charts[which]
-    # The chart's fields are its builder's parameters, by name.
-    given = {field.name: getattr(content, field.name) for field in fields(content)}
     if isinstance(content, ShareMap):
-        figure = cached(room_figures.share_map, **given, width_px=width_px, tall_px=tall_px)
+        options = ShareOptions(
+            answer_cells=content.answer_cells,
+            wrong_cells=content.wrong_cells,
+            width_px=width_px,
+            tall_px=tall_px,
+        )
+        figure = cached(
+            room_figures.share_map, percents=content.percents, title=content.title, options=options
+        )
     else:
+        # The bars' fields are their builder's parameters, by name.
+        given = {field.name: getattr(content, field.name) for field in fields(content)}
         figure = cached(room_figures.answer_bars, **given, width_px=width_px)
     chart(figure, key=key)
 

@@ -29,14 +29,13 @@ from ui.shared import browser
 from ui.shared.batch_question import batch_mosaics
 from ui.shared.chart import cached, chart
 from ui.shared.state import literal
+from ui.shared.styles import css, style_element
 from ui.shared.tappable import tappable_x
 
 ICONS = {"error": ":material/error:", "warning": ":material/warning:", "info": ":material/info:"}
-HIDDEN_CSS = f"<style>.st-key-{STATE.poll} {{ display: none; }}</style>"
+HIDDEN_CSS = style_element(css(__package__, "poll_hidden.css", poll=STATE.poll))
 # Joined, the page starts with the room's line instead of a title (JOINED_TOP_PX).
-JOINED_CSS = (
-    f'<style>[data-testid="stMainBlockContainer"] {{ padding-top: {JOINED_TOP_PX}px; }}</style>'
-)
+JOINED_CSS = style_element(css(__package__, "joined.css", top_px=JOINED_TOP_PX))
 
 
 ENDED = "The lecturer has ended this room. Thank you for taking part!"
