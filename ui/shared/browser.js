@@ -145,27 +145,34 @@ function lookForChanges(lab) {
 // tool bar).
 const CHART = '[data-testid="stPlotlyChart"]';
 
-function chartOf(twin) {
+// Every chart under the twin's key: while a run redraws the page, the key's old box and
+// its new one can both be there, and hiding the first alone left the drawn one in the
+// tree (a likely cause of one loaded CI run that saw a second vote's share map
+// unhidden for 30 s; not reproduced alone).
+function chartsOf(twin) {
   const key = twin.getAttribute('data-chart');
-  const box = key && document.querySelector('.st-key-' + CSS.escape(key));
-  if (!box) return null;
-  return box.matches(CHART) ? box : box.querySelector(CHART);
+  if (!key) return [];
+  const boxes = document.querySelectorAll('.st-key-' + CSS.escape(key));
+  return Array.from(boxes, (box) => (box.matches(CHART) ? box : box.querySelector(CHART)))
+    .filter(Boolean);
 }
 
 function hideTwinnedCharts(lab) {
   for (const twin of document.querySelectorAll('.lab-twin[data-chart]')) {
-    const chart = chartOf(twin);
-    if (!chart) continue;
-    const picks = pickPlotIn(chart);
-    // A chart that takes picks is a grid the keyboard reaches (below): only its picture
-    // is hidden, never the element holding the focus.
-    const hidden = picks ? picks.plot : chart;
-    if (picks) {
-      chart.removeAttribute('aria-hidden');
-      keyboardGrid(lab, picks, twin);
-    }
-    if (hidden.getAttribute('aria-hidden') !== 'true') hidden.setAttribute('aria-hidden', 'true');
+    for (const chart of chartsOf(twin)) hideChart(lab, chart, twin);
   }
+}
+
+function hideChart(lab, chart, twin) {
+  const picks = pickPlotIn(chart);
+  // A chart that takes picks is a grid the keyboard reaches (below): only its picture
+  // is hidden, never the element holding the focus.
+  const hidden = picks ? picks.plot : chart;
+  if (picks) {
+    chart.removeAttribute('aria-hidden');
+    keyboardGrid(lab, picks, twin);
+  }
+  if (hidden.getAttribute('aria-hidden') !== 'true') hidden.setAttribute('aria-hidden', 'true');
 }
 
 // -- A box that scrolls is a tab stop ------------------------------------------------
