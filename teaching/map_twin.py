@@ -51,6 +51,13 @@ TWIN_WORDS = {
     "row_name": "row {row}",
     "column_name": "column {column}",
     "listed": LISTED_CELLS,
+    # What a gradient map's cells receive (`receivers`), said after its marks.
+    "gets": "{cells} gets {value}",
+    "gets_each": "{cells} get {value} each",
+    "gets_many": "{n} cells get a nonzero gradient, the largest in size {largest}",
+    "gets_at": "{value} at {cells}",
+    "gets_rest": "every other cell gets 0",
+    "cells": "{n} cells",
 }
 
 
@@ -77,6 +84,7 @@ class MapTwin:
     marks: dict[str, tuple[Cell, ...]] = field(default_factory=dict)
     headers: tuple[tuple[str, ...], tuple[str, ...]] | None = None  # (rows', columns')
     about: str | None = None
+    gets: str | None = None  # what its cells receive, in words (`receivers`)
 
     def row_header(self, row: int) -> str:
         return self.headers[0][row] if self.headers else TWIN_WORDS["row_name"].format(row=row)
@@ -129,6 +137,7 @@ class MapTwin:
             words["mark"].format(word=word, where=_where(marked, self.shape))
             for word, marked in self.marks.items()
         ]
+        parts += [self.gets] if self.gets else []
         return words["between_parts"].join(parts) + words["end"]
 
     def span(self) -> str:
@@ -142,7 +151,7 @@ class MapTwin:
 
     def parts(self) -> dict:
         """What the summary and the cells' texts are made of, as twin_frames sends them:
-        {"name", "span", "about", "headers": [rows', columns'] or None, "shape": [H, W],
+        {"name", "span", "about", "gets", "headers": [rows', columns'] or None, "shape": [H, W],
         "cells": the numbers in reading order, "marks": [[words, flat [r, c, ...]], ...]
         in the summary's order, "words": TWIN_WORDS, the sentences they go into}."""
         return {
@@ -150,6 +159,7 @@ class MapTwin:
             "name": self.name,
             "span": self.span(),
             "about": self.about,
+            "gets": self.gets,
             "headers": None if self.headers is None else [list(names) for names in self.headers],
             "shape": list(self.shape),
             "cells": [text for row in self.cells for text in row],
@@ -173,6 +183,7 @@ class MapTwin:
             "marks": [[word, [list(cell) for cell in cells]] for word, cells in self.marks.items()],
             "headers": None if self.headers is None else [list(names) for names in self.headers],
             "about": self.about,
+            "gets": self.gets,
         }
 
     @classmethod
@@ -187,6 +198,7 @@ class MapTwin:
             },
             headers=None if meta.get("headers") is None else tuple(map(tuple, meta["headers"])),
             about=meta.get("about"),
+            gets=meta.get("gets"),
         )
 
 
@@ -198,10 +210,16 @@ def twins_in_meta(meta) -> list[MapTwin]:
 
 
 def map_twin(
-    name: str, values: np.ndarray, *, cells: np.ndarray, marks: dict[str, Iterable[Cell]]
+    name: str,
+    values: np.ndarray,
+    *,
+    cells: np.ndarray,
+    marks: dict[str, Iterable[Cell]],
+    receiving: bool = False,
 ) -> MapTwin:
     """The twin of a map of `values` (H, W), whose cells read `cells` (H, W) strings;
-    marks: {words: cells}, those marking no cell left out."""
+    marks: {words: cells}, those marking no cell left out; receiving: a gradient sent
+    into x, whose summary names the cells it reaches (`receivers`)."""
     finite = np.asarray(values, dtype=np.float64)
     finite = finite[np.isfinite(finite)]
     return MapTwin(
@@ -210,11 +228,56 @@ def map_twin(
         low=float(finite.min()) if finite.size else None,
         high=float(finite.max()) if finite.size else None,
         marks={word: tuple(cells) for word, cells in marks.items() if tuple(cells)},
+        gets=receivers(values) if receiving else None,
     )
 
 
+def receivers(values: np.ndarray) -> str | None:
+    """The cells of a gradient map (H, W) that receive a nonzero gradient, in words, so
+    a listener need not read every cell: each amount with its cells ("row 2, column 2
+    gets 1", "rows 0 to 1, columns 0 to 1 get 0.25 each") where few cells or one amount;
+    else their count and the largest in size; then "every other cell gets 0" where any
+    cell gets 0. None where every cell gets one amount, 0 or not (the span says
+    "every value ..." then)."""
+    values = np.asarray(values, dtype=np.float64)
+    nonzero = [(int(r), int(c)) for r, c in np.argwhere(values != 0)]
+    if not nonzero or np.all(values == values.flat[0]):
+        return None
+    by_value: dict[float, list[Cell]] = {}
+    for cell in nonzero:
+        by_value.setdefault(float(values[cell]), []).append(cell)
+    # The largest in size first; of two as large, the positive one.
+    amounts = sorted(by_value, key=lambda value: (-abs(value), -value))
+    words = TWIN_WORDS
+    if len(nonzero) <= LISTED_CELLS or len(amounts) == 1:
+        said = [_gets(by_value[value], value) for value in amounts]
+    else:
+        largest = [value for value in amounts if abs(value) == abs(amounts[0])]
+        at = TWIN_WORDS["between_cells"].join(
+            words["gets_at"].format(value=fmt(value), cells=_cells_said(by_value[value]))
+            for value in largest
+        )
+        said = [words["gets_many"].format(n=len(nonzero), largest=at)]
+    if len(nonzero) < values.size:
+        said.append(words["gets_rest"])
+    return words["between_parts"].join(said)
+
+
+def _gets(cells: list[Cell], value: float) -> str:
+    """ "row 2, column 2 gets 1"; "rows 0 to 1, columns 0 to 1 get 0.25 each"."""
+    template = TWIN_WORDS["gets"] if len(cells) == 1 else TWIN_WORDS["gets_each"]
+    return template.format(cells=_cells_said(cells), value=fmt(value))
+
+
+def _cells_said(cells: list[Cell]) -> str:
+    """Cells as a block, one by one (a few) or counted (many): never "marked"."""
+    if len(cells) > LISTED_CELLS:
+        return _block(cells) or TWIN_WORDS["cells"].format(n=len(cells))
+    return _block(cells) or _listed(cells)
+
+
 # What twin_frames sends of each frame (the shape never changes).
-PARTS = ("name", "span", "about", "headers", "marks", "cells")
+PARTS = ("name", "span", "about", "gets", "headers", "marks", "cells")
 
 
 def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PARTS) -> dict:
@@ -224,7 +287,7 @@ def twin_frames(frames: Sequence[Sequence[MapTwin]], *, sent: Sequence[str] = PA
     lists of the chart's twins, as many in each and each of one shape over the frames.
     Returns {"start": frame 0's twins, each as `parts` gives it, "changes": per frame,
     [twin, what, value] for each part that is not the frame before's: `what` is "name",
-    "span", "about", "headers", "marks" or a cell's flat index (its number); none for
+    "span", "about", "gets", "headers", "marks" or a cell's flat index (its number); none for
     frame 0}.
     The parts and not the sentences: a window moving over a 16x16 map changes a few of
     them a frame, where every sentence changes (196 frames' sentences were 130 kB).

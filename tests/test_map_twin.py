@@ -277,3 +277,109 @@ def test_the_twin_words_have_one_home_and_travel_with_the_parts(monkeypatch):
     fragments = _fragments(map_twin_module.TWIN_WORDS)
     assert " cells, marked in the table" in fragments
     assert [f for f in fragments if f in frames_js] == []
+
+
+def _routing_summary(x, config: PoolConfig, out_cell, upstream: float) -> tuple[str, np.ndarray]:
+    """The routing figure's "sent to x" summary when dL/dy is `upstream` at out_cell
+    and 0 elsewhere, and what the engine sends x then (pooling.backward)."""
+    from pooling import backward, forward
+    from ui.figures.routing import routing_twins
+
+    result = forward(x, config)
+    grad_output = np.zeros_like(result.output)
+    grad_output[out_cell] = upstream
+    sent = backward(result, grad_output)
+    twins = routing_twins(grad_output, sent, out_cell=out_cell, window=(), title="Routing")
+    return MapTwin.from_meta(twins[1]).summary(), sent
+
+
+def _named(sent: np.ndarray) -> str:
+    """Each cell the engine sends a nonzero gradient, as the summary names a lone one."""
+    return "; ".join(f"row {r}, column {c} gets {fmt(sent[r, c])}" for r, c in np.argwhere(sent))
+
+
+TIED = np.array(
+    [[5.0, 5.0, 1.0, 0.0], [5.0, 2.0, 0.0, 3.0], [1.0, 0.0, 7.0, 7.0], [2.0, 4.0, 7.0, 7.0]]
+)
+
+
+@pytest.mark.parametrize(
+    ("config", "out_cell", "upstream"),
+    [
+        (PoolConfig("max", 2), (0, 0), 1.0),  # three tied 5s: PyTorch sends to the first
+        (PoolConfig("max", 2), (1, 1), -2.5),  # four tied 7s, a negative gradient
+        (PoolConfig("max", 3, stride=2, padding=1), (0, 0), 4.0),  # a window in the padding
+    ],
+    ids=["max-ties", "max-negative", "max-padding"],
+)
+def test_the_routing_summary_names_the_one_cell_max_sends_to(config, out_cell, upstream):
+    """Max pooling sends a window's gradient to one cell (PyTorch: the first of tied
+    maxima, never a padding cell): the summary names that cell and its amount, and says
+    every other cell gets 0, both computed from the engine."""
+    said, sent = _routing_summary(TIED, config, out_cell, upstream)
+    assert np.count_nonzero(sent) == 1 and sent.sum() == upstream
+    assert said.endswith(f"; {_named(sent)}; every other cell gets 0.")
+
+
+def test_the_routing_summary_says_an_average_windows_block_and_its_share():
+    """An average window 3x3 at the corner of a padded x: its four real cells get a
+    ninth each (the padding's five ninths go nowhere): said as one block and one share."""
+    config = PoolConfig("avg", 3, stride=2, padding=1)
+    said, sent = _routing_summary(TIED, config, (0, 0), 1.8)
+    assert np.argwhere(sent).tolist() == [[0, 0], [0, 1], [1, 0], [1, 1]]
+    assert np.allclose(sent[:2, :2], 1.8 / 9)
+    assert said.endswith(
+        f"; rows 0 to 1, columns 0 to 1 get {fmt(1.8 / 9)} each; every other cell gets 0."
+    )
+
+
+def test_a_zero_upstream_gradient_is_said_once_as_every_value_0():
+    """dL/dy 0 sends 0 everywhere: the span says "every value 0", and no cell is named."""
+    said, sent = _routing_summary(TIED, PoolConfig("max", 2), (0, 1), 0.0)
+    assert not sent.any()
+    assert said == "Routing: sent to x: 4 rows by 4 columns, every value 0."
+
+
+def test_a_map_every_cell_of_which_gets_one_amount_is_said_by_its_span_alone():
+    """An average 2x2 layer with stride 2 and dL/dy all 1 sends each x cell a quarter:
+    the span says "every value 0.25", and the cells are not named again."""
+    from pooling import backward, forward
+
+    result = forward(TIED, PoolConfig("avg", 2))
+    grad_x = backward(result, np.ones_like(result.output))
+    assert np.all(grad_x == 0.25)
+    twin = map_twin("dL/dx", grad_x, cells=np.vectorize(fmt)(grad_x), marks={}, receiving=True)
+    assert twin.summary() == "dL/dx: 4 rows by 4 columns, every value 0.25."
+
+
+def test_the_dx_summary_sums_what_several_windows_send_and_counts_many_cells():
+    """dL/dx of overlapping windows (stride 1): a cell winning four max windows gets
+    their sum; an average layer reaching all 16 cells is counted, its largest named;
+    both computed from the engine's backward pass."""
+    from pooling import backward, forward
+
+    x = np.zeros((3, 3))
+    x[1, 1] = 9.0
+    result = forward(x, PoolConfig("max", 2, stride=1))
+    grad_x = backward(result, np.ones_like(result.output))
+    twin = map_twin("dL/dx", grad_x, cells=np.vectorize(fmt)(grad_x), marks={}, receiving=True)
+    assert grad_x[1, 1] == 4.0 and np.count_nonzero(grad_x) == 1
+    assert twin.summary() == "dL/dx: 3 rows by 3 columns, from 0 to 4; " + _named(grad_x) + (
+        "; every other cell gets 0."
+    )
+
+    result = forward(TIED, PoolConfig("avg", 2, stride=1))
+    upstream = np.arange(9.0).reshape(3, 3) - 4.0
+    grad_x = backward(result, upstream)
+    twin = map_twin("dL/dx", grad_x, cells=np.vectorize(fmt)(grad_x), marks={}, receiving=True)
+    # +2 and −2 are as large: both named, the positive first.
+    largest = sorted(
+        (-grad_x[r, c], r, c) for r, c in np.argwhere(np.abs(grad_x) == np.abs(grad_x).max())
+    )
+    assert len(largest) == 2
+    named = " and ".join(f"{fmt(-value)} at row {r}, column {c}" for value, r, c in largest)
+    n = np.count_nonzero(grad_x)
+    assert twin.summary().endswith(
+        f"; {n} cells get a nonzero gradient, the largest in size {named}"
+        + ("." if n == grad_x.size else "; every other cell gets 0.")
+    )

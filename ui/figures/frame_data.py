@@ -7,10 +7,11 @@ that 225 windows of a 16x16 grid fit in a few tens of kB. The map's figure is bu
 by grid.grid_figure with `fit_over` (every frame's numbers fitted at once) and
 `title_lines`, both from here, so a frame the browser draws is the figure the server
 would have built for it: the same labels, font, power of ten and marks. Its text twin
-(teaching/map_twin) follows: a map's frame sends only the twin's name and the span of
-its values (the browser says the window, the winners and the numbers from the frame's
-own); a chart of whole traces sends its twins' changed parts, numbers too unless its
-cells trace holds them; a curve sends every point once and each frame's summary.
+(teaching/map_twin) follows: a map's frame sends only the twin's name, the span of
+its values and, on a dL/dx, the cells receiving a gradient (the browser says the
+window, the winners and the numbers from the frame's own); a chart of whole traces
+sends its twins' changed parts, numbers too unless its cells trace holds them; a
+curve sends every point once and each frame's summary.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class MapFrames:
     width_px: int = style.HALF_PX
     decimals: int = 3
     static_values: np.ndarray | None = None  # (H, W): the numbers when they stay
+    receiving: bool = False  # a gradient sent into x: as grid.GridOptions.receiving
 
     def layout_px(self, lecture: bool) -> float:
         return self.width_px / layouts.lecture_scale(lecture)
@@ -159,9 +161,12 @@ def _map_twins(frames: MapFrames, hovers: np.ndarray) -> dict:
             IN_WINDOW: frames.windows[index] if frames.windows is not None else (),
             WINNER: frames.marks[index] if frames.marks is not None else (),
         }
-        twins.append([map_twin(title, values[index], cells=hovers[index], marks=marks)])
+        twin = map_twin(
+            title, values[index], cells=hovers[index], marks=marks, receiving=frames.receiving
+        )
+        twins.append([twin])
     taken = {"outline": IN_WINDOW, "marks": WINNER, "cells": frames.values is not None}
-    return {**twin_frames(twins, sent=("name", "span")), "taken": taken}
+    return {**twin_frames(twins, sent=("name", "span", "gets")), "taken": taken}
 
 
 def _per_frame(frames: MapFrames, make) -> np.ndarray:
@@ -349,7 +354,8 @@ def _traced_twins(twins: list[list[MapTwin]], per_frame: list[dict], changed: di
             for frame, found in zip(per_frame, twins, strict=True)
         )
         if every and "customdata" in changed[name][0]:
-            return {**twin_frames(twins, sent=("name", "span", "marks")), "taken": {"trace": name}}
+            sent = ("name", "span", "marks", "gets")
+            return {**twin_frames(twins, sent=sent), "taken": {"trace": name}}
     return twin_frames(twins)
 
 

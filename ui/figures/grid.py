@@ -223,6 +223,8 @@ class GridOptions:
         (ui/figures/frame_data.py): the numbers are fitted over all of them, so each
         frame's fit its cells alike.
     title_lines: the least lines the title takes (frames whose titles wrap longer).
+    receiving: a gradient sent into x (dL/dx): its text twin names the cells that
+        receive a nonzero gradient (teaching/map_twin.receivers).
     """
 
     kind: str = "value"
@@ -234,6 +236,7 @@ class GridOptions:
     clickable: bool = False
     fit_over: np.ndarray | None = None
     title_lines: int = 1
+    receiving: bool = False
 
 
 def grid_figure(
@@ -298,6 +301,7 @@ def grid_figure(
         values,
         cells=cells["customdata"],
         marks={IN_WINDOW: overlay.window, WINNER: overlay.marks},
+        receiving=options.receiving,
     )
     layout["meta"] = {"twin": [twin.as_meta()]}
     # Dicts, validated once when the figure is built: fast even with many marks.

@@ -221,7 +221,11 @@ def routing_twins(grad_output, sent, *, out_cell, window, title: str) -> list[di
             f"{title}: dL/dy", grad_output, cells=gradient_words(grad_output), marks=picked
         ).as_meta(),
         map_twin(
-            f"{title}: sent to x", sent, cells=gradient_words(sent), marks={IN_WINDOW: window}
+            f"{title}: sent to x",
+            sent,
+            cells=gradient_words(sent),
+            marks={IN_WINDOW: window},
+            receiving=True,
         ).as_meta(),
     ]
 

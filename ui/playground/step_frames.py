@@ -51,6 +51,7 @@ def step_maps(story: LayerStory, *, width_px: int = HALF_PX) -> StepMaps:
         marks=marks if mode_max else None,
         values=story.running_totals,
         kind="gradient",
+        receiving=True,
         width_px=width_px,
     )
     y = MapFrames(

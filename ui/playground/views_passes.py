@@ -43,7 +43,9 @@ def gradient_maps(story: LayerStory) -> tuple[np.ndarray, ...]:
     return story.grad_x, story.grad_output
 
 
-def gradient_map(values, *, title: str, story: LayerStory, clickable: bool = False):
+def gradient_map(
+    values, *, title: str, story: LayerStory, clickable: bool = False, receiving: bool = False
+):
     return cached(
         grids.grid_figure,
         values=values,
@@ -53,6 +55,7 @@ def gradient_map(values, *, title: str, story: LayerStory, clickable: bool = Fal
             shared_range=gradient_maps(story),
             width_px=map_width(),
             clickable=clickable,
+            receiving=receiving,
         ),
     )
 
@@ -149,7 +152,7 @@ def dy_map(story: LayerStory):
 
 def dx_map(story: LayerStory):
     """dL/dx, on the shared gradient scale; a click picks a cell (its ledger)."""
-    return gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True)
+    return gradient_map(story.grad_x, title="dL/dx", story=story, clickable=True, receiving=True)
 
 
 def ledger_cell() -> tuple:

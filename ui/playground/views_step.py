@@ -115,6 +115,7 @@ def step_figures(story: LayerStory, maps: StepMaps, step: int, *, lecture: bool)
         shared_range=gradient_maps(story),
         overlay=grids.Overlay(window=maps.gx.windows[step], marks=marks),
         fit_over=maps.gx.values,
+        receiving=maps.gx.receiving,
     )
     return x_figure, gx_figure
 

@@ -143,6 +143,7 @@ function twinSaid(twin) {
     fill(words.summary, { name: twin.name, rows: said(words.rows, rows),
                           columns: said(words.columns, cols), span: twin.span }),
     ...marks.map(([word, cells]) => fill(words.mark, { word, where: where(cells, twin.shape, words) })),
+    ...(twin.gets ? [twin.gets] : []),  // said whole by the server (map_twin.receivers)
   ].join(words.between_parts) + words.end;
   const marked = new Map();
   for (const [word, cells] of marks) {
