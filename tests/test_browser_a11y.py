@@ -205,6 +205,7 @@ def engine():
 
 def test_the_playgrounds_maps_read_as_name_summary_and_table(page, app_url):
     output, grad_x, (wr, wc) = engine()
+    assert np.argwhere(grad_x).tolist() == [[wr, wc]]  # one window: its winner alone receives
     open_page(page, f"{app_url}/playground")
     window = "in the current window: rows 0 to 1, columns 0 to 1"
     expected = {
@@ -223,7 +224,8 @@ def test_the_playgrounds_maps_read_as_name_summary_and_table(page, app_url):
             [(0, 0, f"{fmt(output[0, 0])}, in the current window")],
         ),
         "dL/dx": (
-            f"dL/dx: 2 rows by 2 columns, from {fmt(grad_x.min())} to {fmt(grad_x.max())}.",
+            f"dL/dx: 2 rows by 2 columns, from {fmt(grad_x.min())} to {fmt(grad_x.max())}; "
+            f"row {wr}, column {wc} gets {fmt(grad_x[wr, wc])}; every other cell gets 0.",
             [(r, c, fmt(grad_x[r, c])) for r, c in ((0, 0), (wr, wc), (1, 0))],
         ),
     }
