@@ -183,9 +183,7 @@ def question_of(text: str) -> Question:
 
 def _round_row(connection, code: str, number: int, *, now: float):
     room = room_row(connection, normal(code), now=now)
-    found = connection.execute(
-        sa.select(ROUNDS).where(ROUNDS.c.room_id == room.id, ROUNDS.c.number == int(number))
-    ).first()
+    found = _numbered_round(connection, room.id, number)
     if found is None:
         raise NoSuchRound(f"This room has no round {int(number)}.")
     return room, found
@@ -194,6 +192,11 @@ def _round_row(connection, code: str, number: int, *, now: float):
 def round_of(engine: sa.Engine, code: str, round_number: int, *, now: float | None = None) -> Round:
     with read_transaction(engine) as connection:
         _, found = _round_row(connection, code, round_number, now=clock(now))
+    return _as_round(found)
+
+
+def _as_round(found) -> Round:
+    """A round's row as a Round (its question parsed once per process: question_of)."""
     return Round(
         number=found.number,
         question=question_of(found.question),
@@ -215,9 +218,58 @@ def my_answer(
     """This browser's answer to the round (as parse_answer gives it), or None."""
     with read_transaction(engine) as connection:
         room, found = _round_row(connection, code, round_number, now=clock(now))
-        text = connection.execute(
-            _answers_of(room.id, found.number).where(ANSWERS.c.token == str(token))
-        ).scalar()
+        return _answer_read(connection, room.id, found, token=token)
+
+
+@dataclass(frozen=True)
+class PhoneView:
+    """What a student's page is drawn from, read at one moment. pulse: the room's;
+    round: the round on screen, None while the room waits for its first question or
+    has ended; mine: this browser's answer to it (None: none yet); first_vote: its
+    answer in the round a second vote repeats (None: none, or not a second vote)."""
+
+    pulse: Pulse
+    round: Round | None = None
+    mine: object = None
+    first_vote: object = None
+
+
+def phone_view(engine: sa.Engine, code: str, *, token: str, now: float | None = None) -> PhoneView:
+    """The room as a student's page draws it, in one read transaction (a full run of
+    every phone at a round change: one transaction, not one per row). An expired room
+    that is not deleted yet reads as ended, as `pulse` reads it."""
+    code, now = normal(code), clock(now)
+    with read_transaction(engine) as connection:
+        room = connection.execute(sa.select(ROOMS).where(ROOMS.c.code == code)).first()
+        if room is None:
+            raise NoSuchRoom("No room has this code: check it on the projector.")
+        now_pulse = pulse_of(room, now=now)
+        if now_pulse.ended or now_pulse.state == "waiting":
+            return PhoneView(now_pulse)
+        found = _numbered_round(connection, room.id, now_pulse.round_number)
+        if found is None:
+            raise NoSuchRound(f"This room has no round {now_pulse.round_number}.")
+        mine = _answer_read(connection, room.id, found, token=token)
+        first_vote = None
+        if found.vote > 1 and found.first_round is not None:
+            first = _numbered_round(connection, room.id, found.first_round)
+            if first is not None:
+                first_vote = _answer_read(connection, room.id, first, token=token)
+    return PhoneView(now_pulse, _as_round(found), mine, first_vote)
+
+
+def _numbered_round(connection, room_id: int, number: int):
+    """The row of the room's round `number`, or None."""
+    return connection.execute(
+        sa.select(ROUNDS).where(ROUNDS.c.room_id == room_id, ROUNDS.c.number == int(number))
+    ).first()
+
+
+def _answer_read(connection, room_id: int, found, *, token: str):
+    """The browser's answer to the round row `found` (its number and kind), parsed, or None."""
+    text = connection.execute(
+        _answers_of(room_id, found.number).where(ANSWERS.c.token == str(token))
+    ).scalar()
     return None if text is None else answer_from_json(found.kind, text)
 
 

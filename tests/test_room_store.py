@@ -75,6 +75,44 @@ def test_a_whole_peer_instruction_cycle(engine):
     assert store_reads.answer_count(engine, room.code, 2, now=NOW) == 1  # kept for the lecturer
 
 
+def test_a_phones_view_reads_in_one_go_what_the_separate_reads_say(engine):
+    """store.phone_view, the one read a student's page is drawn from, agrees with the
+    pulse, the round and the browser's answers read one by one: waiting, open with and
+    without an answer, a second vote with the first vote's answer, ended and expired."""
+    room = store.open_room(engine, token=codes.new_token(), now=NOW)
+    ann, bob = (student(engine, room.code) for _ in range(2))
+
+    def agrees(token, *, mine, first_vote=None):
+        view = store.phone_view(engine, room.code, token=token, now=NOW)
+        pulse = store.pulse(engine, room.code, now=NOW)
+        assert view.pulse == pulse
+        assert (view.mine, view.first_vote) == (mine, first_vote)
+        if view.round is not None:
+            assert view.round == store.round_of(engine, room.code, pulse.round_number, now=NOW)
+        return view
+
+    assert agrees(ann, mine=None).round is None  # waiting for the first question
+    store.ask(engine, room.code, secret=room.secret, question=cells_question(), now=NOW)
+    store.answer(engine, room.code, token=ann, round_number=1, raw=RIGHT, now=NOW)
+    assert agrees(ann, mine=store.my_answer(engine, room.code, token=ann, round_number=1, now=NOW))
+    assert agrees(bob, mine=None).round.state == "open"
+    store.reveal(engine, room.code, secret=room.secret, now=NOW)
+    store.vote_again(engine, room.code, secret=room.secret, now=NOW)
+    store.answer(engine, room.code, token=ann, round_number=2, raw=[[1, 0]], now=NOW)
+    first = store.my_answer(engine, room.code, token=ann, round_number=1, now=NOW)
+    view = agrees(ann, mine={(1, 0)}, first_vote=first)
+    assert (view.round.number, view.round.vote, view.round.first_round) == (2, 2, 1)
+    assert agrees(bob, mine=None).round.number == 2
+    later = NOW + store.LIFETIME_S + 1  # expired, not deleted yet: ended, as pulse says
+    expired = store.phone_view(engine, room.code, token=ann, now=later)
+    assert expired.pulse == store.pulse(engine, room.code, now=later) and expired.pulse.ended
+    assert expired.round is None
+    store.end_room(engine, room.code, secret=room.secret, now=NOW)
+    assert agrees(ann, mine=None).round is None
+    with pytest.raises(store.NoSuchRoom):
+        store.phone_view(engine, "ZZZZZZ", token=ann, now=NOW)
+
+
 def test_a_new_question_closes_the_round_before(engine):
     room, first = open_and_ask(engine)
     token = student(engine, room.code)

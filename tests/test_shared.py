@@ -102,3 +102,35 @@ def test_a_frozen_figure_makes_its_dict_once_and_copies_leave_it_as_made():
     for copied in (copy.deepcopy(figure), pickle.loads(pickle.dumps(figure))):
         assert copied.to_dict()["data"][0]["z"] == [[1, 2], [3, 4]]
     assert figure.to_dict() == as_made  # Plotly's copies added nothing to the shared dict
+
+
+def _draw_frozen(figure) -> None:
+    import streamlit as st
+
+    st.plotly_chart(figure, key="frozen")
+
+
+def test_a_frozen_figures_json_is_plotlys_own_and_written_once_for_every_draw():
+    """st.plotly_chart writes a figure's dict as JSON on every run; a frozen figure's is
+    written on its first draw and kept (ui/shared/chart._json_once): the spec sent is
+    Plotly's own JSON of the figure, the same text object in every later run."""
+    import plotly.graph_objects as go
+    import plotly.io
+    from plotly.io._json import to_json as plotly_to_json
+    from streamlit.testing.v1 import AppTest
+
+    from ui.shared.chart import FrozenFigure
+
+    figure = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]], text=[["a", "b"], ["c", "d"]]))
+    own = plotly_to_json(go.Figure(figure), validate=False)
+    figure.__class__ = FrozenFigure
+    app = AppTest.from_function(_draw_frozen, args=(figure,)).run()
+    sent = app.get("plotly_chart")[0].proto.spec
+    assert sent == own
+    kept = figure.to_dict().json
+    assert kept == own
+    app.run()
+    assert figure.to_dict().json is kept  # not written again
+    # A plain figure, or a dict, is written by Plotly each time, as before.
+    plain = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]))
+    assert plotly.io.to_json(plain) == plotly_to_json(plain)

@@ -12,6 +12,7 @@ analysis apply to it unchanged.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 from teaching.class_mode import codes
 from teaching.class_mode.questions import Question
@@ -41,6 +42,11 @@ def token_or_none(stored: object) -> str | None:
 # -- the question in words ----------------------------------------------------------------
 
 
+# Every phone in a process draws the same round's Problem (store.question_of parses a
+# question once) once or twice a run, and its layer's words run the pooling twice
+# (layer_words.ties_matter): 6 % of a phone's CPU at a round change, kept here.
+# A Problem is hashed by identity (eq=False), so one is never taken for another.
+@lru_cache(maxsize=64)
 def question_text(problem: Problem, *, state: str = "open") -> str:
     """The question, as markdown (every part computed from the problem). What to do
     with the page (pick, take back, how many decimals) only while the round is open:

@@ -9,6 +9,7 @@ import pickle
 from collections.abc import Callable
 
 import plotly.graph_objects as go
+import plotly.io
 import streamlit as st
 
 from pooling.config import Cell
@@ -72,23 +73,53 @@ def _draw(figure: go.Figure, *, key: str, on_select: Callable[[], None] | None) 
         )
 
 
+class FrozenSpec(dict):
+    """A frozen figure's dict, which keeps the JSON Plotly writes of it (`json`), so
+    that it is written once per process, not once per run of every page that draws it."""
+
+    json: str | None = None
+
+
 class FrozenFigure(go.Figure):
     """A figure the cache shares and nobody changes, whose dict (what st.plotly_chart
     asks for on every run, by a deep copy with every array turned to base64: most of
-    a warm rerun's time) is made once, on the first call. The dict is shared too:
-    read it, never change it."""
+    a warm rerun's time) is made once, on the first call, and whose JSON (what
+    st.plotly_chart writes of that dict on every run: a tenth of a phone's run at a
+    round change) is written once, on the first draw (`_json_once`). The dict is
+    shared too: read it, never change it."""
 
-    _frozen_dict: dict | None = None
+    _frozen_dict: FrozenSpec | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> FrozenSpec:
         if self._frozen_dict is None:
-            self._frozen_dict = super().to_dict()
+            self._frozen_dict = FrozenSpec(super().to_dict())
         return self._frozen_dict
 
     def __reduce__(self):
         # Plotly's copy and pickle add keys to the dict to_dict returns: here, a fresh
         # one (a plain figure), so that the shared dict stays as made.
         return go.Figure, (super().to_dict(),)
+
+
+_plotly_to_json = plotly.io.to_json
+
+
+def _json_once(fig, validate=True, pretty=False, remove_uids=True, engine=None) -> str:
+    """plotly.io.to_json, which st.plotly_chart calls on the figure's dict on every run:
+    a frozen figure's dict (FrozenSpec) is written once and its JSON kept with it
+    (every run wrote the same 6-kB text again: 1.5-2.7 ms of a pick map's run on a
+    phone). Any other figure, or other options, is Plotly's own call. Streamlit reaches
+    the function through the module (`plotly.io.to_json`), so it is replaced there."""
+    if not isinstance(fig, FrozenSpec) or (pretty, remove_uids, engine) != (False, True, None):
+        return _plotly_to_json(
+            fig, validate=validate, pretty=pretty, remove_uids=remove_uids, engine=engine
+        )
+    if fig.json is None:  # two first draws at once write the same text twice: harmless
+        fig.json = _plotly_to_json(fig, validate=False)
+    return fig.json
+
+
+plotly.io.to_json = _json_once
 
 
 @st.cache_resource(max_entries=512, show_spinner=False)

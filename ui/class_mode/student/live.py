@@ -12,7 +12,6 @@ changed (or the room ended or went away).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
@@ -31,36 +30,16 @@ POLL_S = 4  # the page's own look, behind the process's push: each tick is a run
 PULSES = PulseCache()  # one per process: its students cost one read a second per room
 
 
-@dataclass(frozen=True)
-class RoomNow:
-    """What the page is drawn from. pulse: store.Pulse; round: store.Round or None
-    while the room waits for its first question; mine: this browser's answer in that
-    round (None: none yet); first_vote: its answer in the round a second vote repeats
-    (None: none, or not a second vote)."""
-
-    pulse: object
-    round: object = None
-    mine: object = None
-    first_vote: object = None
-
-
-def read_room(code: str, *, token: str) -> RoomNow:
-    """The room now (store errors go to the caller)."""
-    db = engine()
+def read_room(code: str, *, token: str) -> store.PhoneView:
+    """The room now, in one read (store errors go to the caller); its pulse goes to
+    the process's cache."""
     read_at = time.monotonic()
-    pulse = store.pulse(db, code)
-    PULSES.put(code, pulse, read_at=read_at)
-    st.session_state[STATE.seen] = pulse_key(pulse)
-    if pulse.ended or pulse.state == "waiting":
-        return RoomNow(pulse)
-    number = pulse.round_number
-    room_round = store.round_of(db, code, number)
-    mine = store.my_answer(db, code, token=token, round_number=number)
-    note_saved(number, mine)  # a tap starts from what is drawn
-    first_vote = None
-    if room_round.vote > 1 and room_round.first_round is not None:
-        first_vote = store.my_answer(db, code, token=token, round_number=room_round.first_round)
-    return RoomNow(pulse, room_round, mine, first_vote)
+    now = store.phone_view(engine(), code, token=token)
+    PULSES.put(code, now.pulse, read_at=read_at)
+    st.session_state[STATE.seen] = pulse_key(now.pulse)
+    if now.round is not None:
+        note_saved(now.round.number, now.mine)  # a tap starts from what is drawn
+    return now
 
 
 def fresh_pulse(code: str):

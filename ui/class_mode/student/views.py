@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from rooms.store import ANSWER_TEXT_LENGTH, CODE_TEXT_LENGTH, NICKNAME_LENGTH
+from rooms.store import ANSWER_TEXT_LENGTH, CODE_TEXT_LENGTH, NICKNAME_LENGTH, PhoneView
 from teaching.class_mode.student import (
     answer_text,
     box_text,
@@ -21,7 +21,6 @@ from teaching.exercises.model import Problem
 from teaching.exercises.replies import marks_legend
 from teaching.words import pad_label
 from ui.class_mode.student import actions
-from ui.class_mode.student.live import RoomNow
 from ui.class_mode.student.state import STATE, Notice, fill_boxes, refusal, take_notices
 from ui.figures import grid as grids
 from ui.figures.style import ANSWER_MAP_PX, JOINED_TOP_PX, PHONE_PAIR_MAP_PX
@@ -98,7 +97,7 @@ def room_header(code: str, nickname: str) -> None:
     row.button("Leave", key=STATE.leave, icon=":material/logout:", on_click=actions.leave)
 
 
-def room_view(now: RoomNow, *, token: str) -> None:
+def room_view(now: PhoneView, *, token: str) -> None:
     """The room as it stands; what changed since the last run drew it is said (a new
     question, voting closed, the verdict, the end), after what this run's sending got."""
     pulse = now.pulse
@@ -145,7 +144,7 @@ def room_view(now: RoomNow, *, token: str) -> None:
     browser.announce_change(ROUND_NEWS, news, if_silent=True)
 
 
-def answer_state(problem: Problem, now: RoomNow, *, sent: bool) -> None:
+def answer_state(problem: Problem, now: PhoneView, *, sent: bool) -> None:
     """Under the answer: once revealed, what the marks mean; else what is saved (and,
     after a sending, why it was refused, said aloud)."""
     room_round = now.round
@@ -158,7 +157,7 @@ def answer_state(problem: Problem, now: RoomNow, *, sent: bool) -> None:
         browser.announce(" ".join((*(refused.texts if refused else ()), said)), if_silent=True)
 
 
-def status_line(state: str, now: RoomNow) -> None:
+def status_line(state: str, now: PhoneView) -> None:
     """Where the round is; in a second vote, what this browser voted the first time."""
     problem = now.round.question.problem
     if now.round.vote > 1:
@@ -184,7 +183,7 @@ def saved_line(problem: Problem, state: str, mine, *, refused: bool = False) -> 
     return said
 
 
-def maps(problem: Problem, now: RoomNow, *, token: str) -> None:
+def maps(problem: Problem, now: PhoneView, *, token: str) -> None:
     """x (to tap, for cells), and dL/dy beside it for a value."""
     if problem.kind == "size":
         return
@@ -228,7 +227,7 @@ def pair_map(values, *, title: str, key: str, kind: str = "value", overlay=None)
     chart(figure, key=key)
 
 
-def pick_map(problem: Problem, now: RoomNow, *, overlay, token: str) -> None:
+def pick_map(problem: Problem, now: PhoneView, *, overlay, token: str) -> None:
     room_round = now.round
     tappable = room_round.state == "open"
     mine = frozenset(now.mine or ())
