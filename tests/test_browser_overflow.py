@@ -1,5 +1,5 @@
 """Every tab of every page on a small screen (1024x768), then narrowed to a projector's
-at 150 % (853x480 CSS px, browser.resized), and on a touch phone: nothing cut off, the
+at 150 % and at 200 % (853x480 and 640x360 CSS px, browser.resized), and on a touch phone: nothing cut off, the
 page never scrolls sideways, and every map's numbers are drawn inside their cells,
 clear of every filled mark. Every tab of every page also reflows (WCAG 1.4.10: 320 CSS
 px wide), and the default view of every page zooms (WCAG 1.4.4: a 1280x720 screen at
@@ -208,7 +208,8 @@ def test_nothing_is_cut_off_on_a_projector_a_small_screen_or_a_phone(
 ):
     """Every tab: no tab list, title, label, formula or table cut off, the page never
     scrolls sideways, and every map's numbers are all drawn, inside their cells and
-    clear of every filled mark; the 1024 screen's page again at a projector's 150 %."""
+    clear of every filled mark; the 1024 screen's page again at a projector's 150 % and
+    200 % (853x480 and 640x360 CSS px)."""
     page = screen_pages(screen)
     if screen == "1024":
         page.set_viewport_size(SCREENS["1024"]["viewport"])
@@ -220,6 +221,9 @@ def test_nothing_is_cut_off_on_a_projector_a_small_screen_or_a_phone(
     if screen == "1024":
         resized(page, PROJECTOR_150)
         assert steady(page, nothing_wrong) == []
+        # ... and at 200 % (WCAG 1.4.4), where a data table may scroll in its own box.
+        resized(page, ZOOMED["zoom-200"]["viewport"])
+        assert steady(page, lambda page: nothing_wrong(page, tables_scroll=True)) == []
 
 
 def nothing_wrong(page, *, tables_scroll: bool = False) -> list:
