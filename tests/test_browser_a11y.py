@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browser import TIMEOUT_MS, live_regions, open_page, settle
+from browser import TIMEOUT_MS, live_regions, open_page, resized, settle, steady
 from conftest import PHONE, PROJECTOR
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from test_browser_cut_charts import cut_charts
+from test_browser_overflow import CUT_OFF
 
 import pooling
 from teaching.numbers import fmt
@@ -110,6 +111,22 @@ def test_axe_finds_nothing(context_pages, app_url, mode, path):
     assert untwinned(page) == []
     if mode == "phone":  # test_browser_cut_charts.py leaves these links' charts to here
         assert cut_charts(page, own_scroller=True) == []
+    if mode == "lecture":  # the projector at 200 % zoom (WCAG 1.4.4): nothing cut
+        resized(page, ZOOMED_PROJECTOR)
+        try:
+            assert steady(page, cut_in_own_box) == []
+        finally:
+            resized(page, PROJECTOR["viewport"])
+
+
+# What a 1280x720 projector at 200 % zoom leaves a page.
+ZOOMED_PROJECTOR = {"width": 640, "height": 360}
+
+
+def cut_in_own_box(page) -> list:
+    """What scrolls the page sideways or is cut (a wide map or a data table may scroll
+    in a box of its own)."""
+    return page.evaluate(CUT_OFF, True) + cut_charts(page, own_scroller=True)
 
 
 SCROLLED = "(box) => [box.scrollLeft, box.scrollTop]"

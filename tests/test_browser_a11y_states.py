@@ -11,7 +11,8 @@ An exercise's and a room's states also reflow (WCAG 1.4.10 and 1.4.4): the phone
 zoom leaves a page (a browser's zoom shrinks the CSS viewport, so the page's own
 layout answers it; a deviceScaleFactor of 2 only draws the same 1280 CSS px sharper):
 the page never scrolls sideways and no chart is cut (a wide map may scroll in its own
-box). The tabs and steps reflow in tests/test_browser_overflow.py.
+box). So do the Batch tabs and Lesson steps here; every tab also reflows on the desk
+look in tests/test_browser_overflow.py.
 
 Each state is reached once, in one page per look kept for the module (one served app,
 one browser), and is checked there without a reload.
@@ -22,9 +23,7 @@ from __future__ import annotations
 import pytest
 from browser import exceptions_on, open_page, resized, steady
 from conftest import PHONE, PROJECTOR
-from test_browser_a11y import untwinned, violations
-from test_browser_cut_charts import cut_charts
-from test_browser_overflow import CUT_OFF
+from test_browser_a11y import cut_in_own_box, untwinned, violations
 
 from teaching.lesson.steps import STEP_COUNT
 
@@ -77,15 +76,9 @@ def cut_when_narrowed(page, look: str) -> list:
     try:
         # A phone's page that polls once redrew x mid-look (cut by 70 px at 320 px;
         # whole in the runs before and after): browser.steady looks again.
-        return steady(page, cut_now)
+        return steady(page, cut_in_own_box)
     finally:
         resized(page, size)
-
-
-def cut_now(page) -> list:
-    """What scrolls the page sideways or is cut, as it stands (a wide map may scroll
-    in its own box)."""
-    return page.evaluate(CUT_OFF, True) + cut_charts(page, own_scroller=True)
 
 
 @pytest.fixture(name="look_page", scope="module")
@@ -97,6 +90,9 @@ def look_page_fixture(context_pages):
 @pytest.mark.parametrize("path", TABS_AND_STEPS)
 @pytest.mark.parametrize("look", list(LOOKS))
 def test_axe_finds_nothing_on_every_tab_and_step(look_page, app_url, look, path):
+    """axe-core and the twins on each tab and step; then reflowed: at 200 % zoom of the
+    projector in lecture mode, and at 320 CSS px on the phone, nothing is cut."""
     page = look_page(look)
     open_page(page, f"{app_url}/{with_look(path, look)}")
     nothing_found(page)
+    assert cut_when_narrowed(page, look) == []

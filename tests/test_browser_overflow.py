@@ -1,10 +1,11 @@
 """Every tab of every page on a small screen (1024x768), then narrowed to a projector's
-at 150 % and at 200 % (853x480 and 640x360 CSS px, browser.resized), and on a touch phone: nothing cut off, the
-page never scrolls sideways, and every map's numbers are drawn inside their cells,
-clear of every filled mark. Every tab of every page also reflows (WCAG 1.4.10: 320 CSS
-px wide), and the default view of every page zooms (WCAG 1.4.4: a 1280x720 screen at
-200 %, lecture mode too), with nothing cut off and no sideways scrolling of the page (a
-map wider than the column scrolls inside a box of its own).
+at 150 % and at 200 % (853x480 and 640x360 CSS px, browser.resized), and on a touch
+phone: nothing cut off, the page never scrolls sideways, and every map's numbers are
+drawn inside their cells, clear of every filled mark. Every tab of every page also
+reflows (WCAG 1.4.10: 320 CSS px wide), and the default view of every page zooms (WCAG
+1.4.4: a 1280x720 screen at 200 %, lecture mode too), with nothing cut off and no
+sideways scrolling of the page (a map wider than the column scrolls inside a box of its
+own).
 
 Every wait is for a condition on the page, never a fixed time.
 """
