@@ -129,6 +129,37 @@ def cut_in_own_box(page) -> list:
     return page.evaluate(CUT_OFF, True) + cut_charts(page, own_scroller=True)
 
 
+# The luminance of the first map title's fill: Plotly writes it in the title's style.
+TITLE_LUMINANCE = """() => {
+  const title = document.querySelector('.gtitle');
+  const rgb = title && getComputedStyle(title).fill.match(/\\d+(\\.\\d+)?/g);
+  if (!rgb) return null;
+  const [r, g, b] = rgb.map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+}"""
+
+
+def test_a_theme_switched_with_no_run_redraws_the_page_for_it(browser, app_url):
+    """The page's CSS and maps are drawn by the server for the theme of its run. The
+    viewer's system switched from dark to light (and back) with no click: the page asks
+    for a run and is drawn for the new theme (a map title dark on light, then light on
+    dark), with nothing axe-core finds and every chart twinned. Before, the light page
+    kept the dark look's pale titles and orange labels (2.3:1)."""
+    context = browser.new_context(**PROJECTOR, color_scheme="dark")
+    try:
+        page = context.new_page()
+        open_page(page, f"{app_url}/playground?lecture=1")
+        page.wait_for_function(f"() => ({TITLE_LUMINANCE})() > 0.5", timeout=TIMEOUT_MS)
+        for scheme, drawn in (("light", "< 0.5"), ("dark", "> 0.5")):
+            page.emulate_media(color_scheme=scheme)
+            page.wait_for_function(f"() => ({TITLE_LUMINANCE})() {drawn}", timeout=TIMEOUT_MS)
+            settle(page)
+            assert violations(page) == [], scheme
+            assert untwinned(page) == [], scheme
+    finally:
+        context.close()
+
+
 SCROLLED = "(box) => [box.scrollLeft, box.scrollTop]"
 
 

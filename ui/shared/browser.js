@@ -729,15 +729,43 @@ function reloadAfterReconnect() {
   }, CONNECTION_LOOK_MS);
 }
 
+// The page's own CSS and its charts are written by the server for the theme of its
+// last run (ui/shared/lecture.current_look). A theme changed with no run (the system's
+// dark mode switched, or Streamlit's settings) would leave a light page with the dark
+// look's pale titles and orange labels, below AA contrast: so when the theme the page
+// is shown in differs from the one it was drawn for, the page asks for a run, once per
+// theme (were Streamlit to report the old theme still, no loop).
+const THEME_LOOK_MS = 500;
+
+function shownDark() {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const rgb = app && getComputedStyle(app).backgroundColor.match(/\d+(\.\d+)?/g);
+  if (!rgb || rgb.length < 3) return null;
+  const [r, g, b] = rgb.map(Number);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255 < 0.5;
+}
+
+function watchTheme(lab) {
+  setInterval(() => {
+    const dark = shownDark();
+    if (dark === null || lab.drawnDark === null || dark === lab.drawnDark) return;
+    if (lab.themeAsked === dark || !lab.askRun) return;
+    lab.themeAsked = dark;
+    lab.askRun('theme', dark ? 'dark' : 'light');
+  }, THEME_LOOK_MS);
+}
+
 function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
                 leaveMs: 0, cells: new Map(), refocus: null,
-                sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0, focusCount: 0 };
+                sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0, focusCount: 0,
+                drawnDark: null, themeAsked: null, askRun: null };
   liveRegion();  // there, empty, before anything is said in it
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
   watchPage(lab);
   reloadAfterReconnect();
+  watchTheme(lab);
   document.addEventListener('click', (event) => {
     const url = followed(event);
     if (!url) return;
@@ -776,9 +804,12 @@ function install() {
   return lab;
 }
 
-export default function ({ data, setStateValue }) {
+export default function ({ data, setStateValue, setTriggerValue }) {
   const lab = (window.poolingLabBrowser ||= install());
   const call = ++lab.calls;
+  lab.askRun = setTriggerValue;
+  if (data.dark !== lab.drawnDark) lab.themeAsked = null;  // drawn anew: may ask again
+  lab.drawnDark = data.dark;
   lab.groups = data.focus || [];
   lab.enter = data.enter || [];
   lab.pages = data.pages || [];

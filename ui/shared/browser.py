@@ -48,6 +48,7 @@ from importlib.resources import files
 import streamlit as st
 
 from teaching.pages import URL_PATHS
+from ui.shared.lecture import dark_theme
 from ui.shared.styles import css
 
 KEY = "lab_browser"  # its element's key, hence its CSS class: st-key-lab_browser
@@ -237,6 +238,12 @@ def on_page(url_path: str) -> None:
     st.session_state[PAGE] = url_path
 
 
+def _theme_changed() -> None:
+    """The viewer's theme changed with no run (browser.js watchTheme): the run this
+    trigger brings draws the page again for the theme Streamlit now reports; nothing
+    else is to do."""
+
+
 def _take_recall() -> None:
     """The browser answered: note which namespaces came back and keep their text."""
     result = st.session_state.get(KEY) or {}
@@ -251,12 +258,16 @@ def _take_recall() -> None:
                 waiting[namespace] = text
 
 
-def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> dict:
+def browser_data(
+    requests: Requests, arrived: set[str], *, page: str | None, dark: bool = False
+) -> dict:
     """What the component is given: the page's URL path (None when unknown) and every
     page's, the namespaces to read (not yet come back), the text to write (only for
     those that have), the focus and Enter rules, what the live region says, and the two
     limits (MAX_STORED_CHARS, LEAVE_AFTER_MS)
-    and says_changes' gap (SAY_GAP_MS) and class (SAY_PREFIX)."""
+    and says_changes' gap (SAY_GAP_MS) and class (SAY_PREFIX), and whether the run drew
+    the page for the dark theme (`dark`: the browser asks for a run when the viewer's
+    theme is no longer that one)."""
     return {
         "max_stored_chars": MAX_STORED_CHARS,
         "leave_after_ms": LEAVE_AFTER_MS,
@@ -270,6 +281,7 @@ def browser_data(requests: Requests, arrived: set[str], *, page: str | None) -> 
         "enter": requests.enter,
         "announce": requests.said,
         "move_focus": requests.move_focus,
+        "dark": dark,
     }
 
 
@@ -281,8 +293,9 @@ def mount() -> None:
     st.session_state.setdefault(TOLD, {}).update(requests.told)
     _component(
         key=KEY,
-        data=browser_data(requests, _arrived(), page=st.session_state.get(PAGE)),
+        data=browser_data(requests, _arrived(), page=st.session_state.get(PAGE), dark=dark_theme()),
         on_recalled_change=_take_recall,
+        on_theme_change=_theme_changed,
         width="stretch",
         height="content",
     )

@@ -107,7 +107,13 @@ def with_lecture(params: dict[str, str]) -> dict[str, str]:
 
 def current_look() -> Look:
     """How this viewer's figures are drawn: their theme, and lecture mode."""
-    return Look(dark=st.context.theme.type == "dark", lecture=lecture_on())
+    return Look(dark=dark_theme(), lecture=lecture_on())
+
+
+def dark_theme() -> bool:
+    """Whether this run draws for the dark theme: the viewer's, as Streamlit reports
+    it for the run (browser.js asks for a run when it changes with none)."""
+    return st.context.theme.type == "dark"
 
 
 def folded_in_lecture(label: str):
