@@ -10,6 +10,8 @@ A page's polite live region says the step's sentence after an arrow key."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -74,7 +76,37 @@ SCROLLERS_MARKED = """() => [
 ].every((box) => box.dataset.labScroller !== undefined)"""
 
 
-def violations(page) -> list[str]:
+# In the other theme only the colours change: the rules that read them.
+CONTRAST_RULES = {
+    "runOnly": {"type": "rule", "values": ["color-contrast", "link-in-text-block"]},
+    "resultTypes": ["violations"],
+}
+# The page drawn for a theme: the run that drew it told the browser component so.
+DRAWN_FOR = "(dark) => window.poolingLabBrowser && window.poolingLabBrowser.drawnDark === dark"
+
+
+def in_the_other_theme(page, look: Callable[[object], list]) -> list:
+    """What `look(page)` finds once the viewer's theme is switched from dark to light
+    with no click (the system's, as a visitor's may be): the page redraws itself for it
+    (browser.js watchTheme), a run as any. Then switched back, drawn dark again, so the
+    page goes on as it was."""
+    page.emulate_media(color_scheme="light")
+    try:
+        page.wait_for_function(DRAWN_FOR, arg=False, timeout=TIMEOUT_MS)
+        settle(page)
+        return look(page)
+    finally:
+        page.emulate_media(color_scheme="dark")
+        page.wait_for_function(DRAWN_FOR, arg=True, timeout=TIMEOUT_MS)
+        settle(page)
+
+
+def light_contrast(page) -> list[str]:
+    """axe-core's contrast findings on the page in the light theme (in_the_other_theme)."""
+    return in_the_other_theme(page, lambda page: violations(page, rules=CONTRAST_RULES))
+
+
+def violations(page, *, rules: dict = RULES) -> list[str]:
     """axe-core's findings on the page, every one: "rule (impact): target"."""
     page.wait_for_function(NOTHING_STALE, timeout=TIMEOUT_MS)
     page.wait_for_function(SCROLLERS_MARKED, timeout=TIMEOUT_MS)
@@ -82,7 +114,7 @@ def violations(page) -> list[str]:
         page.evaluate(AXE_SCRIPT)  # once a page load
     return [
         f"{violation['id']} ({violation['impact']}): {target}"
-        for violation in page.evaluate(RUN_AXE, RULES)
+        for violation in page.evaluate(RUN_AXE, rules)
         for target in violation["targets"]
     ]
 

@@ -19,7 +19,7 @@ from browser import TIMEOUT_MS, open_page, settle
 from browser_room import CLASS_LINK, expect_saved, tap_cell
 from conftest import PHONE, PROJECTOR
 from playwright.sync_api import expect
-from test_browser_a11y import untwinned
+from test_browser_a11y import light_contrast, untwinned
 from test_browser_a11y_states import cut_when_narrowed, steady_violations
 from test_browser_cut_charts import cut_charts
 from test_browser_tree_numbers import assert_three_cells, far_corner
@@ -40,6 +40,7 @@ def found_on(page, look: str) -> dict:
         "twins": untwinned(page),
         "cut": cut_charts(page, own_scroller=look == PHONE_LOOK),
         "narrowed": cut_when_narrowed(page, look),
+        "light": light_contrast(page),
     }
     return {check: said for check, said in found.items() if said}
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import pytest
 from browser import exceptions_on, open_page, resized, steady
 from conftest import PHONE, PROJECTOR
-from test_browser_a11y import cut_in_own_box, untwinned, violations
+from test_browser_a11y import cut_in_own_box, light_contrast, untwinned, violations
 
 from teaching.lesson.steps import STEP_COUNT
 
@@ -62,10 +62,13 @@ def steady_violations(page) -> list[str]:
 
 
 def nothing_found(page) -> None:
-    """axe-core and the twins' check on the page as it stands, and no exception."""
+    """axe-core and the twins' check on the page as it stands, and no exception; and
+    axe-core's contrast rules once the viewer's theme is switched to light (the page
+    redraws itself for it) and back."""
     assert steady_violations(page) == []
     assert untwinned(page) == []
     assert exceptions_on(page) == []
+    assert light_contrast(page) == []
 
 
 def cut_when_narrowed(page, look: str) -> list:
