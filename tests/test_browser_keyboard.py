@@ -28,6 +28,8 @@ from rooms import store
 from teaching.class_mode import codes
 from teaching.class_mode.questions import question_from_exercise
 from teaching.exercises.model import make_problem
+from teaching.numbers import fmt
+from ui.playground.step_frames import POINTER_TITLE
 
 pytestmark = pytest.mark.browser
 
@@ -165,6 +167,36 @@ def test_the_keyboard_picks_window_1_1_of_y_then_a_cell_of_dl_dx(page, app_url):
     )
     expect(page.get_by_text(sentence)).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []
+
+
+def test_in_step_through_the_y_grid_holds_the_step_the_next_button_took(page, app_url):
+    """Step through, keyboard only: four presses of Next (the focus stays on it) step to
+    window 5, y[1,1]; tabbing on to y's grid, its active cell (the one gridcell the
+    tree holds) is y[1,1] with the engine's value, marked selected: the step's window,
+    as the Both passes tab marks the window picked. Read from the accessibility tree."""
+    value = pooling.forward(OVERLAP_X, CONFIG).output[1, 1]
+    open_page(page, f"{app_url}/playground?tab=step&{OVERLAP}")
+    page.wait_for_function("() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)")
+    next_button = page.get_by_role("button", name="Next", exact=True)
+    tab_until(page, next_button)
+    for _ in range(4):
+        page.keyboard.press("Enter")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 5 of 9")
+    expect(next_button).to_be_focused()  # the step moved the ring, not the focus
+    tab_to(page, POINTER_TITLE)
+    grid = page.get_by_role("grid", name=POINTER_TITLE, exact=True)
+    active = f'gridcell "row 1, column 1: {fmt(value)}" [selected]'
+    expect(grid).to_match_aria_snapshot(f"- row:\n  - '{active}'")
+    assert active in grid.aria_snapshot()
+    # The arrows still move the ring from there, and Enter picks: the step follows it.
+    page.keyboard.press("ArrowRight")
+    ring = grid.get_by_role("gridcell")
+    expect(ring).to_have_attribute("aria-selected", "false")
+    page.keyboard.press("Enter")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 6 of 9")
+    expect(ring).to_have_attribute("aria-selected", "true")
+    expect(ring).to_have_attribute("aria-label", re.compile(r"^row 1, column 2: "))
+    expect(grid).to_be_focused()
 
 
 def test_the_keyboard_answers_a_cells_exercise_right(page, app_url):

@@ -672,6 +672,19 @@ function onPage(player) {
   return Object.values(player.roots || {}).some((root) => root.isConnected);
 }
 
+// -- the step on a pick grid ---------------------------------------------------------------
+// The chart pointed at (y) is a pick grid too (browser.js): its ringed cell, the one a
+// screen reader hears on the grid, follows the step, and the step's cell is the one it
+// holds selected. browser.js asks for the cell as it draws the ring; each draw tells it
+// (poolingLabFollowStep) to draw it again. The step, not a hover's preview.
+labFrames.stepCell = (key) => {
+  for (const player of Object.values(labFrames.players)) {
+    const pointer = onPage(player) && pointerOn(player, key);
+    if (pointer) return [Math.floor(player.position / pointer.columns), player.position % pointer.columns];
+  }
+  return null;
+};
+
 // A run of the page may put a new chart element in an old one's place after the player
 // has drawn (its figure at the step the server knew). Plotly fills a new chart with its
 // layers as it starts drawing: that is when it is hooked, and it gets the frame shown
@@ -771,6 +784,7 @@ function draw(player) {
     missing = drawn === 'missing' || missing;
   }
   for (const part of Object.values(player.parts)) part.render(player);
+  if (player.frames.pointer) window.poolingLabFollowStep?.(player.frames.pointer.key);
   let twins = true;
   player.queued = whole.length + 1;  // what is left to draw of this frame (labFrames.busy)
   const drawNext = () => {
