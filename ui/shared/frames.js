@@ -676,7 +676,8 @@ function onPage(player) {
 // The chart pointed at (y) is a pick grid too (browser.js): its ringed cell, the one a
 // screen reader hears on the grid, follows the step, and the step's cell is the one it
 // holds selected. browser.js asks for the cell as it draws the ring; each draw tells it
-// (poolingLabFollowStep) to draw it again. The step, not a hover's preview.
+// (poolingLabFollowStep) to draw it again, with the twins, after the step's paint (the
+// ring's place is read from the layout). The step, not a hover's preview.
 labFrames.stepCell = (key) => {
   for (const player of Object.values(labFrames.players)) {
     const pointer = onPage(player) && pointerOn(player, key);
@@ -784,7 +785,6 @@ function draw(player) {
     missing = drawn === 'missing' || missing;
   }
   for (const part of Object.values(player.parts)) part.render(player);
-  if (player.frames.pointer) window.poolingLabFollowStep?.(player.frames.pointer.key);
   let twins = true;
   player.queued = whole.length + 1;  // what is left to draw of this frame (labFrames.busy)
   const drawNext = () => {
@@ -792,6 +792,7 @@ function draw(player) {
     if (twins) {
       twins = false;
       for (const chart of player.frames.charts) if (chart.twins) writeTwins(chart, frame);
+      if (player.frames.pointer) window.poolingLabFollowStep?.(player.frames.pointer.key);
     } else {
       const chart = whole.shift();
       missing = !drawChart(chart, frame, { pointed: pointedAt(player, chart) }) || missing;
