@@ -173,8 +173,10 @@ def test_in_step_through_the_y_grid_holds_the_step_the_next_button_took(page, ap
     """Step through, keyboard only: four presses of Next (the focus stays on it) step to
     window 5, y[1,1]; tabbing on to y's grid, its active cell (the one gridcell the
     tree holds) is y[1,1] with the engine's value, marked selected: the step's window,
-    as the Both passes tab marks the window picked. Read from the accessibility tree."""
-    value = pooling.forward(OVERLAP_X, CONFIG).output[1, 1]
+    as the Both passes tab marks the window picked. P plays on from the grid to the
+    last window, y[2,2], and the run Play's stop starts (it draws y anew) leaves the
+    focus on y; the arrows and Enter still pick a window. Read from the tree."""
+    output = pooling.forward(OVERLAP_X, CONFIG).output
     open_page(page, f"{app_url}/playground?tab=step&{OVERLAP}")
     page.wait_for_function("() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)")
     next_button = page.get_by_role("button", name="Next", exact=True)
@@ -184,18 +186,30 @@ def test_in_step_through_the_y_grid_holds_the_step_the_next_button_took(page, ap
     expect(page.locator(".lab-frames .count").first).to_have_text("Window 5 of 9")
     expect(next_button).to_be_focused()  # the step moved the ring, not the focus
     tab_to(page, POINTER_TITLE)
+    settle(page)  # the run Tab started (it tells the server the step) has drawn y
     grid = page.get_by_role("grid", name=POINTER_TITLE, exact=True)
-    active = f'gridcell "row 1, column 1: {fmt(value)}" [selected]'
+    expect(grid).to_be_focused()
+    active = f'gridcell "row 1, column 1: {fmt(output[1, 1])}" [selected]'
     expect(grid).to_match_aria_snapshot(f"- row:\n  - '{active}'")
     assert active in grid.aria_snapshot()
+    # P plays on from the grid to the last window; Play's stop tells the server, whose
+    # run draws y anew (a new element): the focus stays on y, the ring on y[2,2].
+    grid.evaluate("(node) => { window.labGridBefore = node; }")
+    page.keyboard.press("p")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 9 of 9")
+    page.wait_for_function("() => !window.labGridBefore.isConnected", timeout=TIMEOUT_MS)
+    settle(page)
+    expect(grid).to_be_focused()
+    last = f'gridcell "row 2, column 2: {fmt(output[2, 2])}" [selected]'
+    expect(grid).to_match_aria_snapshot(f"- row:\n  - '{last}'")
     # The arrows still move the ring from there, and Enter picks: the step follows it.
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
     ring = grid.get_by_role("gridcell")
     expect(ring).to_have_attribute("aria-selected", "false")
     page.keyboard.press("Enter")
-    expect(page.locator(".lab-frames .count").first).to_have_text("Window 6 of 9")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 8 of 9")
     expect(ring).to_have_attribute("aria-selected", "true")
-    expect(ring).to_have_attribute("aria-label", re.compile(r"^row 1, column 2: "))
+    expect(ring).to_have_attribute("aria-label", f"row 2, column 1: {fmt(output[2, 1])}")
     expect(grid).to_be_focused()
 
 

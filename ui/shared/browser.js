@@ -511,7 +511,16 @@ function keyboardGrid(lab, found, twin) {
     grid.addEventListener('keydown', (event) => onGridKey(lab, grid, event));
     grid.addEventListener('focus', () => { const now = pickPlotIn(grid); if (now) drawRing(lab, now); });
     grid.addEventListener('blur', () => { ringOf(grid).style.opacity = '0'; });
-    grid.addEventListener('focusout', (event) => { if (event.relatedTarget) lab.refocus = null; });
+    grid.addEventListener('focusout', (event) => {
+      if (event.relatedTarget) { lab.refocus = null; return; }
+      // Gone from the page under the focus: a run put a new chart in its place (Play
+      // stopping tells the server its step). The focus comes back to the new one, as
+      // after Enter. A grid still on the page lost it to the page itself (a click).
+      const key = gridKey(grid);
+      queueMicrotask(() => {
+        if (!grid.isConnected) lab.refocus = { key, until: performance.now() + REFOCUS_MS };
+      });
+    });
   }
   drawRing(lab, found);
   const back = lab.refocus;
