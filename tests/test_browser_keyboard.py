@@ -28,6 +28,8 @@ from rooms import store
 from teaching.class_mode import codes
 from teaching.class_mode.questions import question_from_exercise
 from teaching.exercises.model import make_problem
+from teaching.numbers import fmt
+from ui.playground.step_frames import POINTER_TITLE
 
 pytestmark = pytest.mark.browser
 
@@ -57,6 +59,25 @@ RING = """() => {
     row: ring.parentElement.getAttribute('aria-rowindex'),
     col: ring.getAttribute('aria-colindex'),
   };
+}"""
+
+
+# Keeps the grid in hand (`window.labGridBefore`) and each new name its ringed cell is
+# given from now on, on it or on a grid drawn in its place (`window.labNames`).
+NAMES_SAID = """(grid) => {
+  window.labGridBefore = grid;
+  window.labNames = [];
+  const key = grid.dataset.labChart;
+  new MutationObserver((records) => {
+    for (const record of records) {
+      const cell = record.target, name = cell.getAttribute('aria-label');
+      if (name !== record.oldValue && cell.getAttribute('role') === 'gridcell'
+          && cell.closest(`[role=grid][data-lab-chart="${key}"]`)) {
+        window.labNames.push(name);
+      }
+    }
+  }).observe(document.body, { subtree: true, attributes: true, attributeOldValue: true,
+                              attributeFilter: ['aria-label'] });
 }"""
 
 
@@ -165,6 +186,53 @@ def test_the_keyboard_picks_window_1_1_of_y_then_a_cell_of_dl_dx(page, app_url):
     )
     expect(page.get_by_text(sentence)).to_be_visible(timeout=TIMEOUT_MS)
     assert exceptions_on(page) == []
+
+
+def test_in_step_through_the_y_grid_holds_the_step_the_next_button_took(page, app_url):
+    """Step through, keyboard only: four presses of Next (the focus stays on it) step to
+    window 5, y[1,1]; tabbing on to y's grid, its active cell (the one gridcell the
+    tree holds) is y[1,1] with the engine's value, marked selected: the step's window,
+    as the Both passes tab marks the window picked. P plays on from the grid to the
+    last window, y[2,2], and the run Play's stop starts (it draws y anew) leaves the
+    focus on y, its cell not renamed at each frame (Play says nothing until it stops);
+    the arrows and Enter still pick a window. Read from the tree."""
+    output = pooling.forward(OVERLAP_X, CONFIG).output
+    open_page(page, f"{app_url}/playground?tab=step&{OVERLAP}")
+    page.wait_for_function("() => !!(window.poolingLabFrames && window.poolingLabFrames.ready)")
+    next_button = page.get_by_role("button", name="Next", exact=True)
+    tab_until(page, next_button)
+    for _ in range(4):
+        page.keyboard.press("Enter")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 5 of 9")
+    expect(next_button).to_be_focused()  # the step moved the ring, not the focus
+    tab_to(page, POINTER_TITLE)
+    settle(page)  # the run Tab started (it tells the server the step) has drawn y
+    grid = page.get_by_role("grid", name=POINTER_TITLE, exact=True)
+    expect(grid).to_be_focused()
+    active = f'gridcell "row 1, column 1: {fmt(output[1, 1])}" [selected]'
+    expect(grid).to_match_aria_snapshot(f"- row:\n  - '{active}'")
+    assert active in grid.aria_snapshot()
+    # P plays on from the grid to the last window; Play's stop tells the server, whose
+    # run draws y anew (a new element): the focus stays on y, the ring on y[2,2].
+    grid.evaluate(NAMES_SAID)
+    page.keyboard.press("p")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 9 of 9")
+    page.wait_for_function("() => !window.labGridBefore.isConnected", timeout=TIMEOUT_MS)
+    settle(page)
+    expect(grid).to_be_focused()
+    last = f"row 2, column 2: {fmt(output[2, 2])}"
+    expect(grid).to_match_aria_snapshot(f"- row:\n  - 'gridcell \"{last}\" [selected]'")
+    # Play said nothing on the grid as it went: its cell took only the last window's name.
+    assert set(page.evaluate("() => window.labNames")) == {last}
+    # The arrows still move the ring from there, and Enter picks: the step follows it.
+    page.keyboard.press("ArrowLeft")
+    ring = grid.get_by_role("gridcell")
+    expect(ring).to_have_attribute("aria-selected", "false")
+    page.keyboard.press("Enter")
+    expect(page.locator(".lab-frames .count").first).to_have_text("Window 8 of 9")
+    expect(ring).to_have_attribute("aria-selected", "true")
+    expect(ring).to_have_attribute("aria-label", f"row 2, column 1: {fmt(output[2, 1])}")
+    expect(grid).to_be_focused()
 
 
 def test_the_keyboard_answers_a_cells_exercise_right(page, app_url):

@@ -444,10 +444,31 @@ function ringOf(grid) {
   return row.firstChild;
 }
 
+// The cell a frame player's step is on, on a grid that follows it (frames.js: y in Step
+// through), or null. A step the grid has not followed yet moves its ring there: the
+// next focus on the grid reads the step's cell; arrows move the ring on from it.
+function followedStep(lab, grid, key) {
+  const step = window.poolingLabFrames?.stepCell?.(grid.dataset.labChart) ?? null;
+  if (step && lab.followed.get(key) !== step.join(',')) {
+    lab.followed.set(key, step.join(','));
+    lab.cells.set(key, step);
+  }
+  return step;
+}
+
+// A frame player's step moved (frames.js): the ring of the grid keyed `chartKey` follows
+// it. The focus stays where it is.
+function followStep(lab, chartKey) {
+  const grid = document.querySelector(`[role=grid][data-lab-chart="${CSS.escape(chartKey)}"]`);
+  const found = grid && pickPlotIn(grid);
+  if (found) drawRing(lab, found);
+}
+
 function drawRing(lab, found) {
   const { plot, trace, grid } = found;
   const [rows, cols] = shapeOf(trace);
   const key = gridKey(grid);
+  const step = followedStep(lab, grid, key);
   const [row, col] = lab.cells.get(key) ?? [0, 0];
   const at = [Math.min(row, rows - 1), Math.min(col, cols - 1)];
   lab.cells.set(key, at);
@@ -462,7 +483,8 @@ function drawRing(lab, found) {
   ring.parentElement.setAttribute('aria-rowindex', String(at[0] + 1));
   ring.setAttribute('aria-colindex', String(at[1] + 1));
   ring.setAttribute('aria-label', cellText(trace, cols, at));
-  const picked = pickedCells(grid);
+  // The step's cell is the one selected, as the Both passes tab's y holds its window.
+  const picked = step ? new Set([step.join(',')]) : pickedCells(grid);
   if (picked) ring.setAttribute('aria-selected', String(picked.has(at.join(','))));
   else ring.removeAttribute('aria-selected');
   grid.setAttribute('aria-activedescendant', ring.id);
@@ -489,7 +511,16 @@ function keyboardGrid(lab, found, twin) {
     grid.addEventListener('keydown', (event) => onGridKey(lab, grid, event));
     grid.addEventListener('focus', () => { const now = pickPlotIn(grid); if (now) drawRing(lab, now); });
     grid.addEventListener('blur', () => { ringOf(grid).style.opacity = '0'; });
-    grid.addEventListener('focusout', (event) => { if (event.relatedTarget) lab.refocus = null; });
+    grid.addEventListener('focusout', (event) => {
+      if (event.relatedTarget) { lab.refocus = null; return; }
+      // Gone from the page under the focus: a run put a new chart in its place (Play
+      // stopping tells the server its step). The focus comes back to the new one, as
+      // after Enter. A grid still on the page lost it to the page itself (a click).
+      const key = gridKey(grid);
+      queueMicrotask(() => {
+        if (!grid.isConnected) lab.refocus = { key, until: performance.now() + REFOCUS_MS };
+      });
+    });
   }
   drawRing(lab, found);
   const back = lab.refocus;
@@ -757,13 +788,14 @@ function watchTheme(lab) {
 
 function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
-                leaveMs: 0, cells: new Map(), refocus: null,
+                leaveMs: 0, cells: new Map(), followed: new Map(), refocus: null,
                 sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0, focusCount: 0,
                 drawnDark: null, themeAsked: null, askRun: null };
   liveRegion();  // there, empty, before anything is said in it
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
   watchPage(lab);
+  window.poolingLabFollowStep = (chartKey) => followStep(lab, chartKey);
   reloadAfterReconnect();
   watchTheme(lab);
   document.addEventListener('click', (event) => {

@@ -673,6 +673,29 @@ function onPage(player) {
   return Object.values(player.roots || {}).some((root) => root.isConnected);
 }
 
+// -- the step on a pick grid ---------------------------------------------------------------
+// The chart pointed at (y) is a pick grid too (browser.js): its ringed cell, the one a
+// screen reader hears on the grid, follows the step, and the step's cell is the one it
+// holds selected. browser.js asks for the cell as it draws the ring; each draw tells it
+// (followStep) to draw it again, with the twins, after the step's paint (the ring's
+// place is read from the layout). The step, not a hover's preview; and Play moves it
+// only when it stops or pauses: the cell under the focus renamed at every frame would be
+// said at every frame, and Play says nothing until it stops.
+labFrames.stepCell = (key) => {
+  for (const player of Object.values(labFrames.players)) {
+    const pointer = onPage(player) && pointerOn(player, key);
+    const at = player.followed ?? player.position;
+    if (pointer) return [Math.floor(at / pointer.columns), at % pointer.columns];
+  }
+  return null;
+};
+
+function followStep(player) {
+  if (!player.frames.pointer || player.playing !== null) return;
+  player.followed = player.position;
+  window.poolingLabFollowStep?.(player.frames.pointer.key);
+}
+
 // A run of the page may put a new chart element in an old one's place after the player
 // has drawn (its figure at the step the server knew). Plotly fills a new chart with its
 // layers as it starts drawing: that is when it is hooked, and it gets the frame shown
@@ -779,6 +802,7 @@ function draw(player) {
     if (twins) {
       twins = false;
       for (const chart of player.frames.charts) if (chart.twins) writeTwins(chart, frame);
+      followStep(player);
     } else {
       const chart = whole.shift();
       missing = !drawChart(chart, frame, { pointed: pointedAt(player, chart) }) || missing;
