@@ -85,11 +85,12 @@ CONTRAST_RULES = {
 DRAWN_FOR = "(dark) => window.poolingLabBrowser && window.poolingLabBrowser.drawnDark === dark"
 
 
-def in_the_other_theme(page, look: Callable[[object], list]) -> list:
+def in_the_other_theme(page, look: Callable[[object], list], *, redrawn: bool = True) -> list:
     """What `look(page)` finds once the viewer's theme is switched from dark to light
     with no click (the system's, as a visitor's may be): the page redraws itself for it
-    (browser.js watchTheme), a run as any. Then switched back, drawn dark again, so the
-    page goes on as it was."""
+    (browser.js watchTheme), a run as any. Then switched back to dark, and, `redrawn`,
+    drawn dark again, so the page goes on as it was (a page opened next at another link
+    needs no wait)."""
     page.emulate_media(color_scheme="light")
     try:
         page.wait_for_function(DRAWN_FOR, arg=False, timeout=TIMEOUT_MS)
@@ -97,13 +98,15 @@ def in_the_other_theme(page, look: Callable[[object], list]) -> list:
         return look(page)
     finally:
         page.emulate_media(color_scheme="dark")
-        page.wait_for_function(DRAWN_FOR, arg=True, timeout=TIMEOUT_MS)
-        settle(page)
+        if redrawn:
+            page.wait_for_function(DRAWN_FOR, arg=True, timeout=TIMEOUT_MS)
+            settle(page)
 
 
-def light_contrast(page) -> list[str]:
+def light_contrast(page, *, redrawn: bool = True) -> list[str]:
     """axe-core's contrast findings on the page in the light theme (in_the_other_theme)."""
-    return in_the_other_theme(page, lambda page: violations(page, rules=CONTRAST_RULES))
+    rules = CONTRAST_RULES
+    return in_the_other_theme(page, lambda page: violations(page, rules=rules), redrawn=redrawn)
 
 
 def violations(page, *, rules: dict = RULES) -> list[str]:

@@ -89,5 +89,5 @@ def test_axe_finds_nothing_on_an_exercise_before_and_after_check(look_page, app_
     nothing_found(page)
     cut = cut_when_narrowed(page, look)
     answer(page, problem, right=True)
-    nothing_found(page)
+    nothing_found(page, then_leaves=True)
     assert cut == []
