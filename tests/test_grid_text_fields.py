@@ -122,3 +122,41 @@ def test_an_example_text_that_is_not_8_by_8_is_refused_and_kept():
     app.session_state["bt_example"] = 0
     app.run()
     assert field(app, name).value == seven and len(errors(app)) == 1
+
+
+# -- the Batch page's five weights (the seed's question: do 2 and -2 cancel?) -------------
+
+WEIGHTS = "The gradients of #1 and #2"
+
+
+def batch_row(app) -> list[str]:
+    frames = [frame.value for frame in app.dataframe]
+    return next(f for f in frames if "batch (mean)" in f.index).iloc[0].tolist()
+
+
+def test_five_weights_typed_as_text_give_their_mean_and_say_what_cancels():
+    app = open_app(BATCH, {"tab": "weights"})
+    assert field(app, WEIGHTS).value == "1.5,-2,1.1,0.4,-0.9;1.2,2.3,-1.1,-0.8,-0.7"
+    field(app, WEIGHTS).set_value("2,1,0,0,4;-2,3,0,0,-4").run()
+    assert no_exceptions(app) and errors(app) == []
+    assert batch_row(app) == ["0", "2", "0", "0", "0"]  # (2 − 2)/2, (1 + 3)/2, ...
+    (said,) = [c.value for c in app.caption if "cancel" in c.value]
+    assert said.startswith("w1, w5: the examples pull in opposite directions")  # not w3, w4
+    app.session_state["bt_tab"] = "Training"  # another tab and back: the table is kept
+    app.run()
+    app.session_state["bt_tab"] = "Five weights"
+    app.run()
+    assert field(app, WEIGHTS).value == "2,1,0,0,4;-2,3,0,0,-4"
+    assert batch_row(app) == ["0", "2", "0", "0", "0"]
+
+
+def test_five_weights_text_of_another_shape_is_refused_and_kept():
+    app = open_app(BATCH, {"tab": "weights"})
+    field(app, WEIGHTS).set_value("2,-2").run()
+    assert no_exceptions(app)
+    assert errors(app) == [
+        "The gradients of #1 and #2 as text was not taken: it has 1 row and 2 columns, and "
+        "must have 2 rows and 5 columns (a row per example, a value per weight)."
+    ]
+    assert field(app, WEIGHTS).value == "2,-2"
+    assert batch_row(app) == ["1.35", "0.15", "0", "−0.2", "−0.8"]  # the table kept

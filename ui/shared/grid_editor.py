@@ -79,8 +79,17 @@ def parse_edited(frame: pd.DataFrame) -> np.ndarray:
     return values
 
 
-def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
-    """Show the editor; return the edited grid, or None after saying what is wrong."""
+def grid_editor(
+    keys: GridKeys,
+    caption: str,
+    *,
+    columns: list[str] | None = None,
+    index: list[str] | None = None,
+    column_px: int = EDITOR_COLUMN_PX,
+) -> np.ndarray | None:
+    """Show the editor; return the edited grid, or None after saying what is wrong.
+    `columns` and `index` name the grid's columns and rows (by default its columns
+    are numbered from 0 and its rows go unnamed)."""
     state = st.session_state
     editor_key = keys.editor(state[keys.version])
     if editor_key not in state and not np.array_equal(state[keys.current], state[keys.base]):
@@ -91,14 +100,13 @@ def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
         _restart_editor(keys, state[keys.current])
         editor_key = keys.editor(state[keys.version])
     base = state[keys.base]
-    columns = [str(c) for c in range(base.shape[1])]
+    columns = columns or [str(c) for c in range(base.shape[1])]
     edited = st.data_editor(
-        pd.DataFrame(base, columns=columns),
+        pd.DataFrame(base, columns=columns, index=index),
         key=editor_key,
         width="content",
         column_config={
-            c: st.column_config.NumberColumn(c, format="plain", width=EDITOR_COLUMN_PX)
-            for c in columns
+            c: st.column_config.NumberColumn(c, format="plain", width=column_px) for c in columns
         },
     )
     st.caption(caption)
