@@ -77,6 +77,16 @@ def test_dl_dy_text_follows_y_when_the_layer_changes_its_shape():
     assert field(app, "dL/dy").value == write_grid(np.array(kept))
 
 
+def test_an_x_the_layer_does_not_fit_is_said_while_dl_dy_is_edited():
+    app = open_app(PLAYGROUND, {"g": "custom", "x": X})
+    field(app, "x").set_value("1;2;3").run()  # 3 × 1: the 2 × 2 window does not fit
+    assert no_exceptions(app)
+    (said,) = errors(app)  # before, "Edit it" left the page blank, saying nothing
+    assert said.startswith("This layer does not fit the 3×1 grid: the window is 2 cells")
+    field(app, "x").set_value(X).run()
+    assert errors(app) == [] and field(app, "dL/dy").value == "1,1"
+
+
 # -- the Batch page's edited examples ----------------------------------------------------
 
 
