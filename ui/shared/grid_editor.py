@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from teaching.links import MAX_GRID, check_values, parse_grid, write_grid
-from ui.figures.style import EDITOR_COLUMN_PX
+from ui.figures.style import EDITOR_COLUMN_PX, INDEX_COLUMN_PX
 from ui.shared import browser
 from ui.shared.state import GridKeys
 
@@ -106,7 +106,11 @@ def grid_editor(
         key=editor_key,
         width="content",
         column_config={
-            c: st.column_config.NumberColumn(c, format="plain", width=column_px) for c in columns
+            "_index": st.column_config.Column(width=INDEX_COLUMN_PX),
+            **{
+                c: st.column_config.NumberColumn(c, format="plain", width=column_px)
+                for c in columns
+            },
         },
     )
     st.caption(caption)
