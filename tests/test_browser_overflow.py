@@ -115,15 +115,17 @@ AVERAGE_PADDED = (
     "playground?mode=avg&kh=3&kw=3&sh=2&sw=2&pad=1"
     "&x=16,13,22,9,30;7,25,11,19,3;28,14,6,21,12;5,18,27,10,24;20,8,15,29,17"
 )
-# Every tab of every page, by link; a lesson step's answer is shown by its button.
+# Every tab of every page, by link; a lesson step's answer is shown by its button. Two
+# of them with the editors a default view hides, and their text fields: the edited
+# dL/dy (its ones, so the maps are the same) and the Batch page's edited example.
 EVERY_TAB = [
     "",
     *(f"playground?{OVERLAP}&tab={tab}" for tab in ("forward", "step", "matrix", "share")),
     f"playground?{OVERLAP}&tab=ties&x=2,2,1;2,0,3;4,1,4",
     f"playground?{OVERLAP}&mode=avg&pad=1&tab=ledger&cell=1,1",
-    AVERAGE_PADDED,
+    f"{AVERAGE_PADDED}&g=custom",
     *(f"batch?tab={tab}" for tab in BATCH_TABS),
-    "batch?tab=examples&n=4",
+    "batch?tab=examples&n=4&data=edit",
     *(f"lesson?step={step}" for step in (1, 6, 10)),
     *(f"exercises?kind={kind}&level=3" for kind in KINDS),
 ]

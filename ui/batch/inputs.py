@@ -10,10 +10,11 @@ from pooling.batch import REDUCTIONS
 from teaching.batch.data import SOURCES
 from teaching.links import SEED_MAX
 from ui.batch.state import STATE, batch_identity, discard_edits, drop_editors, keep_edit
-from ui.shared.grid_editor import grid_editor, set_grid
+from ui.shared.grid_editor import grid_editor, grid_text_field, set_grid
 from ui.shared.state import GridKeys
 
 REDUCTION_LABELS = {"mean": "mean (1/N Σ)", "sum": "sum (Σ)"}
+IMAGE_WHY = "the size of every image the network reads"
 
 
 def sidebar_controls() -> None:
@@ -81,6 +82,7 @@ def image_editor(image: np.ndarray) -> None:
         "Pixels go from 0 (white) to 1 (ink)."
     )
     grid = grid_editor(keys, "Your edits are kept in this browser, not in the link.")
+    grid_text_field(keys, name=f"Example #{example}'s pixels", shape=image.shape, why=IMAGE_WHY)
     if state[STATE.edits]:
         st.button(
             "Discard my edits", key=STATE.discard, on_click=forget_editors, icon=":material/undo:"

@@ -93,7 +93,7 @@ class BatchState:
     fig_split: str = f"{P}_fig_split"
     fig_loss: str = f"{P}_fig_loss"
     fig_trained_kernels: str = f"{P}_fig_trained_kernels"
-    worked: str = f"{P}_worked"  # the five weights' editor
+    worked: GridKeys = GridKeys.under(f"{P}_worked")  # the five weights' editor
     worked_mean: str = f"{P}_worked_mean"
 
     def image_editor(self, seed: int, size: int, example: int) -> GridKeys:

@@ -41,7 +41,7 @@ from ui.figures.mosaic import small_multiples
 from ui.figures.style import HALF_PX, KERNELS_PX, LOSS_CHART_PX, WEIGHT_COLUMN_PX, WORDS_PX
 from ui.shared.chart import cached, chart
 from ui.shared.frame_player import FrameWords, frame_player
-from ui.shared.grid_editor import parse_edited
+from ui.shared.grid_editor import grid_editor, grid_text_field, set_grid
 from ui.shared.lecture import lecture_on
 
 WHAT_A_STEP_CHANGES = (
@@ -75,6 +75,10 @@ JUMPS = (
         "to": 0,
     },
 )
+EXAMPLES = ["#1", "#2"]  # the rows of the five weights' table: its two examples
+WEIGHTS_NAME = "The gradients of #1 and #2"
+WEIGHTS_WHY = "a row per example, a value per weight"
+WEIGHTS_CAPTION = "A row per example, a column per weight: each example's own gradient."
 STEPS_LINK = next(f.url for f in FIELDS if f.key == STATE.train_steps)
 CHARTS = (STATE.fig_loss, STATE.fig_trained_kernels)
 
@@ -160,20 +164,15 @@ def worked_example_view(reduction: str) -> None:
         f"batch's is their {reduction} (the sidebar's loss). Change any number."
     )
     columns = [f"w{i + 1}" for i in range(SEED_GRADIENTS.shape[1])]
-    frame = pd.DataFrame(SEED_GRADIENTS, columns=columns, index=["#1", "#2"])
-    edited = st.data_editor(
-        frame,
-        key=STATE.worked,
-        width="content",
-        column_config={
-            c: st.column_config.NumberColumn(c, format="plain", width=WEIGHT_COLUMN_PX)
-            for c in columns
-        },
+    keys = STATE.worked
+    if keys.base not in st.session_state:
+        set_grid(keys, SEED_GRADIENTS)
+    grads = grid_editor(
+        keys, WEIGHTS_CAPTION, columns=columns, index=EXAMPLES, column_px=WEIGHT_COLUMN_PX
     )
-    try:
-        grads = parse_edited(edited)
-    except ValueError as error:
-        st.error(str(error))
+    # A keyboard and a screen reader type the table here (issue 39).
+    grid_text_field(keys, name=WEIGHTS_NAME, shape=SEED_GRADIENTS.shape, why=WEIGHTS_WHY)
+    if grads is None:
         return
     reduced, cancelled = batch_mean(grads, reduction)
     st.dataframe(

@@ -248,6 +248,9 @@ BAR_TEXT_PX = 15  # the count over each bar
 
 # -- page elements other than figures --------------------------------------------------
 EDITOR_COLUMN_PX = 40  # room for "−1.5"; a 6x6 grid and its 3x3 dL/dy fit side by side at 1024
+# The editors' row numbers (0 to 15, or "#1"): narrower than Streamlit's own 50 px, so that
+# an 8 × 8 digit fits a 390-px phone and a 3 × 3 dL/dy its column at a projector's 150 %.
+INDEX_COLUMN_PX = 32
 WEIGHT_COLUMN_PX = 56  # five editable weights and their index fit a phone's 358-px column
 SEED_INPUT_PX = 160  # the Exercises' set number, beside its buttons
 CODE_HEIGHT_PX = 360  # a code snippet's box, which scrolls

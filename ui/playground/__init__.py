@@ -69,8 +69,10 @@ def story_from_inputs() -> LayerStory | None:
             custom = custom_upstream(output_shape) if output_shape else None
     if grid is None or config is None:
         return None
-    if STATE.chosen_upstream() == "custom" and custom is None:
-        return None
+    if STATE.chosen_upstream() == "custom" and custom is None and output_shape is not None:
+        return None  # the dL/dy editor said what is wrong with its grid
+    # No output shape: the layer does not fit x, which checked_story says (before the
+    # story asks for the edited dL/dy it has none of).
     return checked_story(grid, config, custom)
 
 

@@ -14,8 +14,17 @@ from teaching.playground.model import UPSTREAM_LABELS, UPSTREAMS
 from teaching.playground.presets import PRESETS
 from ui.playground.state import STATE, load_preset
 from ui.shared import browser
-from ui.shared.grid_editor import folded_grid_editor, grid_editor, resized, set_grid, size_inputs
+from ui.shared.grid_editor import (
+    folded_grid_editor,
+    grid_editor,
+    grid_text_field,
+    resized,
+    set_grid,
+    size_inputs,
+)
 from ui.shared.lecture import lecture_on
+
+GY_SHAPE_WHY = "one value per cell of the output y"
 
 
 def sidebar_controls() -> None:
@@ -85,7 +94,8 @@ def output_shape_or_none(grid: np.ndarray | None, config: PoolConfig | None):
 
 def custom_upstream(output_shape: tuple[int, int]) -> np.ndarray | None:
     """The editable dL/dy grid, kept the output's shape; its edits are kept while
-    another upstream is chosen."""
+    another upstream is chosen. Under it, dL/dy as text: a text of another shape is
+    refused, naming the shape y has."""
     state = st.session_state
     editor = STATE.upstream_grid
     pending = state.pop(STATE.gy_pending, None)
@@ -97,4 +107,6 @@ def custom_upstream(output_shape: tuple[int, int]) -> np.ndarray | None:
         set_grid(editor, resized(start, output_shape, 1.0))
     if STATE.chosen_upstream() != "custom":
         return None
-    return grid_editor(editor, "One value per output cell; it follows the output's shape.")
+    grid = grid_editor(editor, "One value per output cell; it follows the output's shape.")
+    grid_text_field(editor, name="dL/dy", shape=output_shape, why=GY_SHAPE_WHY)
+    return grid

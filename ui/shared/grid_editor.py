@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from teaching.links import MAX_GRID, check_values, parse_grid, write_grid
-from ui.figures.style import EDITOR_COLUMN_PX
+from ui.figures.style import EDITOR_COLUMN_PX, INDEX_COLUMN_PX
 from ui.shared import browser
 from ui.shared.state import GridKeys
 
@@ -79,8 +79,17 @@ def parse_edited(frame: pd.DataFrame) -> np.ndarray:
     return values
 
 
-def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
-    """Show the editor; return the edited grid, or None after saying what is wrong."""
+def grid_editor(
+    keys: GridKeys,
+    caption: str,
+    *,
+    columns: list[str] | None = None,
+    index: list[str] | None = None,
+    column_px: int = EDITOR_COLUMN_PX,
+) -> np.ndarray | None:
+    """Show the editor; return the edited grid, or None after saying what is wrong.
+    `columns` and `index` name the grid's columns and rows (by default its columns
+    are numbered from 0 and its rows go unnamed)."""
     state = st.session_state
     editor_key = keys.editor(state[keys.version])
     if editor_key not in state and not np.array_equal(state[keys.current], state[keys.base]):
@@ -91,14 +100,17 @@ def grid_editor(keys: GridKeys, caption: str) -> np.ndarray | None:
         _restart_editor(keys, state[keys.current])
         editor_key = keys.editor(state[keys.version])
     base = state[keys.base]
-    columns = [str(c) for c in range(base.shape[1])]
+    columns = columns or [str(c) for c in range(base.shape[1])]
     edited = st.data_editor(
-        pd.DataFrame(base, columns=columns),
+        pd.DataFrame(base, columns=columns, index=index),
         key=editor_key,
         width="content",
         column_config={
-            c: st.column_config.NumberColumn(c, format="plain", width=EDITOR_COLUMN_PX)
-            for c in columns
+            "_index": st.column_config.Column(width=INDEX_COLUMN_PX),
+            **{
+                c: st.column_config.NumberColumn(c, format="plain", width=column_px)
+                for c in columns
+            },
         },
     )
     st.caption(caption)
@@ -118,32 +130,65 @@ def text_label(name: str) -> str:
     return f"{name} as text: rows split by ;, values by ,"
 
 
-def _take_text(keys: GridKeys, name: str) -> None:
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
+
+
+def _shape_words(shape: tuple[int, int]) -> str:
+    return f"{_counted(shape[0], 'row')} and {_counted(shape[1], 'column')}"
+
+
+def _reason(error: ValueError) -> str:
+    """parse_grid's or check_values' reason, fit to follow "was not taken:"."""
+    reason = str(error).rstrip(".")
+    if reason.startswith("has "):  # it speaks of the text as a whole
+        return f"it {reason}"
+    return reason[:1].lower() + reason[1:]  # check_values starts a sentence ("Row 0, ...")
+
+
+def _take_text(keys: GridKeys, name: str, shape: tuple[int, int] | None, why: str) -> None:
     """The text typed becomes the grid (the editor starts again from it, the size
-    inputs follow), or its refusal is kept, and with it the text as typed."""
+    inputs follow), or its refusal is kept, and with it the text as typed (`shape`,
+    when given: the one shape the grid may have, `why` says why)."""
     state = st.session_state
+    typed = state[keys.text]
     try:
-        grid = parse_grid(state[keys.text].strip())
+        grid = parse_grid(typed.strip())
     except ValueError as error:
-        state[keys.text_refused] = f"{name} as text was not taken: it {error}."
+        state[keys.text_refused] = (f"{name} as text was not taken: {_reason(error)}.", typed)
+        return
+    if shape is not None and grid.shape != tuple(shape):
+        said = (
+            f"{name} as text was not taken: it has {_shape_words(grid.shape)}, "
+            f"and must have {_shape_words(shape)} ({why})."
+        )
+        state[keys.text_refused] = (said, typed)
         return
     state[keys.text_refused] = None
     set_grid(keys, grid)
 
 
-def grid_text_field(keys: GridKeys, *, name: str) -> None:
+def grid_text_field(
+    keys: GridKeys, *, name: str, shape: tuple[int, int] | None = None, why: str = ""
+) -> None:
     """The grid as text in the link's format ("1,3;2,0.5"), following the grid while
     nothing typed there is refused; typed and Enter (or leaving it), the grid becomes
-    what it says; a refusal is said under it, the text kept as typed."""
+    what it says; a refusal is said under it, the text kept as typed (also when the
+    field left the screen for a while). `name` says which grid ("x", "dL/dy"); a grid
+    of one fixed `shape` (rows, columns) refuses any other, saying `why` it is that."""
     state = st.session_state
     refused = state.get(keys.text_refused)
     if refused is None:
         state[keys.text] = write_grid(current_grid(keys))
-    st.text_input(text_label(name), key=keys.text, on_change=_take_text, args=(keys, name))
+    elif keys.text not in state:  # Streamlit drops a widget's value in a run without it
+        state[keys.text] = refused[1]
+    st.text_input(
+        text_label(name), key=keys.text, on_change=_take_text, args=(keys, name, shape, why)
+    )
     if refused is not None:
-        browser.announce(refused)
+        browser.announce(refused[0])
         with browser.quiet_alerts(f"{keys.text}_refused"):  # said by announce, once
-            st.error(refused, icon=":material/error:")
+            st.error(refused[0], icon=":material/error:")
 
 
 def folded_grid_editor(keys: GridKeys, caption: str, *, label: str, name: str, folded: bool):

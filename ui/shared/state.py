@@ -41,7 +41,7 @@ class GridKeys:
     fold: str  # the expander the editor is folded in, where a page folds it
     editor_stem: str  # the editor's own key is this and the version
     text: str = ""  # the grid as text, in the link's format (grid_editor.grid_text_field)
-    text_refused: str = ""  # why the text typed there was not taken, or None
+    text_refused: str = ""  # (why the text typed there was not taken, that text), or None
 
     @classmethod
     def under(cls, prefix: str) -> GridKeys:
