@@ -7,7 +7,7 @@ answer. The read happens under the room's own lock, so askers of that room arriv
 while it runs wait for it rather than read too, and askers of other rooms do not wait
 for it (a slow read of one room stalls no other room's pages). The cache's own lock
 guards only the dicts, never a read. The process's push (ui/class_mode/student/push.py) reads fresh
-pulses of the rooms its pages follow four times a second, past this cache.
+pulses of the rooms its pages follow ten times a second, past this cache.
 """
 
 from __future__ import annotations

@@ -183,8 +183,7 @@ class MapTwin:
             "marks": [[word, [list(cell) for cell in cells]] for word, cells in self.marks.items()],
             "headers": None if self.headers is None else [list(names) for names in self.headers],
             "about": self.about,
-            "gets": self.gets,
-        }
+        } | ({"gets": self.gets} if self.gets else {})  # only a map sent into x has it
 
     @classmethod
     def from_meta(cls, meta: dict) -> MapTwin:

@@ -40,7 +40,7 @@ from rooms import store
 from rooms.followers import Followers
 from teaching.class_mode.student import pulse_key
 
-PUSH_S = 0.25  # how often the process reads its followed rooms' pulses
+PUSH_S = 0.1  # how often the process reads its followed rooms' pulses (a read of one row)
 IN_FLIGHT = 8  # pushed runs at once per process (followers.due)
 _last_keys: dict[str, tuple | None] = {}  # the pulse keys the thread read last
 FOLLOWERS = Followers()
