@@ -197,6 +197,8 @@ class Session:
             self._waiting.remove(waiting)
             # Seen here first when the send beats the reader to the closed socket.
             self.dropped = True
+            if waiting.answer.done():  # the reader saw the close first: said here instead
+                waiting.answer.exception()
             raise RunFailed(f"the connection is closed ({closed})") from closed
         try:
             return await asyncio.wait_for(asyncio.shield(waiting.answer), RUN_TIMEOUT_S)
@@ -218,6 +220,7 @@ class Session:
         except ConnectionClosed as closed:
             self.dropped = True
             failed = RunFailed(f"the server closed the connection ({closed})")
+            failed.__cause__ = closed  # its close code, for a caller that asks (1009: too big)
             for waiting in [*self._waiting, self._run_for]:
                 if waiting is not None and not waiting.answer.done():
                     waiting.answer.set_exception(failed)

@@ -106,3 +106,40 @@ def test_a_typed_answer_past_its_cap_is_cut_by_streamlit_before_the_page_reads_i
     app.run()
     for key in (STATE.rows, STATE.cols):
         assert app.text_input(key=key).max_chars == store.ANSWER_TEXT_LENGTH
+
+
+# -- over Streamlit's protocol -----------------------------------------------------------
+
+
+@pytest.mark.browser  # a served app (the browser tests' own), no browser
+def test_a_message_over_the_servers_limit_is_closed_on_its_header_and_the_next_is_served(
+    app_url,
+):
+    """.streamlit/config.toml's maxMessageSize (16 MB): a script's 20 MB nickname is not
+    read and parsed before the page refuses it (0.1 s of CPU at Streamlit's 200 MB);
+    the server closes that connection on the message (RFC 6455's 1009, or as it goes
+    out), and the next browser joins as usual. (Its CPU is measured by
+    benchmarks/bench_attacks.py's oversized row.)"""
+    import asyncio
+
+    from benchmarks.attack_pages import JoinForm
+    from benchmarks.bench_attacks import run_or_too_big
+
+    async def two_browsers() -> tuple[object, bool]:
+        script = JoinForm(app_url, token=codes.new_token(), source=None)
+        await script.open()
+        try:
+            refused = await run_or_too_big(script.join("K7QX3M", "N" * 20 * 2**20))
+        finally:
+            await script.close()
+        late = JoinForm(app_url, token=codes.new_token(), source=None)
+        await late.open()
+        try:
+            run = await late.join("K7QX3M", "Ann")
+        finally:
+            await late.close()
+        return refused, not run.exceptions
+
+    refused, served = asyncio.run(two_browsers())
+    assert refused is None  # closed on the message, not a page run
+    assert served
