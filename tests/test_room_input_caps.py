@@ -120,7 +120,7 @@ def test_a_message_over_the_servers_limit_is_closed_on_its_header_and_the_next_i
     the server closes that connection on the message (RFC 6455's 1009, or as it goes
     out), and the next browser joins as usual. (Its CPU is measured by
     benchmarks/bench_attacks.py's oversized row.)"""
-    import asyncio
+    from own_loop import run_in_own_loop
 
     from benchmarks.attack_pages import JoinForm
     from benchmarks.bench_attacks import run_or_too_big
@@ -140,6 +140,6 @@ def test_a_message_over_the_servers_limit_is_closed_on_its_header_and_the_next_i
             await late.close()
         return refused, not run.exceptions
 
-    refused, served = asyncio.run(two_browsers())
+    refused, served = run_in_own_loop(two_browsers())
     assert refused is None  # closed on the message, not a page run
     assert served

@@ -8,7 +8,6 @@ Sessions speak Streamlit's websocket protocol as the browsers would
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import shutil
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, skip_or_fail
+from own_loop import run_in_own_loop
 from websockets.datastructures import Headers
 from websockets.exceptions import InvalidStatus
 from websockets.http11 import Response
@@ -196,14 +196,6 @@ class RefusedTwice:
         if self.tries <= 2:
             raise InvalidStatus(Response(self.status, "refused", Headers()))
         return "opened"
-
-
-def run_in_own_loop(coroutine):
-    """asyncio.run on a thread of its own: a browser test earlier in the same process
-    leaves Playwright's sync event loop running on this thread, where asyncio.run
-    refuses to start."""
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 def test_a_phone_tries_again_while_the_proxy_refuses_as_a_browser_does(monkeypatch):
