@@ -63,7 +63,7 @@ def two_taps_before_a_redraw(code: str, token: str, round_number: int, cells: li
         chart = STATE.pick_chart(round_number, taps)
         point = {"x": col, "y": row}
         st.session_state[chart] = SimpleNamespace(selection=SimpleNamespace(points=[point]))
-        actions.tapped(round_number, chart, token)
+        actions.tapped(round_number, taps, token)
 
 
 def test_two_taps_before_the_page_is_drawn_again_both_count(room):
@@ -99,7 +99,7 @@ def a_tap_in_a_tab_that_read_the_room_before(code: str, token: str, round_number
     chart = STATE.pick_chart(round_number, 0)
     point = {"x": cell[1], "y": cell[0]}
     st.session_state[chart] = SimpleNamespace(selection=SimpleNamespace(points=[point]))
-    actions.tapped(round_number, chart, token)
+    actions.tapped(round_number, 0, token)
 
 
 def test_a_tap_adds_to_what_another_tab_of_the_browser_saved_since_this_one_drew(room):
@@ -134,8 +134,8 @@ def one_tap_called_back_twice(code: str, token: str, round_number: int, cell):
     chart = STATE.pick_chart(round_number, 0)
     point = {"x": cell[1], "y": cell[0]}
     st.session_state[chart] = SimpleNamespace(selection=SimpleNamespace(points=[point]))
-    actions.tapped(round_number, chart, token)
-    actions.tapped(round_number, chart, token)
+    actions.tapped(round_number, 0, token)
+    actions.tapped(round_number, 0, token)
 
 
 def test_a_tap_called_back_again_is_toggled_once(room):
@@ -151,6 +151,83 @@ def test_a_tap_called_back_again_is_toggled_once(room):
     app.run()
     assert no_exceptions(app)
     assert room.answer_of(token) == frozenset({cell})
+
+
+def cut_short_once(monkeypatch, *, after_the_write: bool) -> None:
+    """The next answer saved stops its callback as a rerun request arriving at one of
+    its session-state accesses does (Streamlit takes it for the callback's own
+    st.rerun() and goes on), before or after the store has written it."""
+    from streamlit.runtime.scriptrunner import RerunData, RerunException
+
+    answer = store.answer
+    cuts = []
+
+    def cut_answer(*args, **kwargs):
+        if not cuts:
+            cuts.append(True)
+            if after_the_write:
+                answer(*args, **kwargs)
+            raise RerunException(RerunData())
+        return answer(*args, **kwargs)
+
+    monkeypatch.setattr(store, "answer", cut_answer)
+
+
+@pytest.mark.parametrize("after_the_write", [False, True], ids=["before", "after"])
+def test_a_tap_whose_callback_is_stopped_short_is_saved_once_by_the_page(
+    room, monkeypatch, after_the_write
+):
+    """The tap a callback could not finish is finished by the page's run: saved (not
+    lost), and toggled once (not taken back by a second toggle); the next tap adds."""
+    problem = room.ask("cells")
+    app = student({"code": room.code})
+    token = app.session_state[STATE.token]
+    first, second = sorted(problem.answer)[:2]
+    cut_short_once(monkeypatch, after_the_write=after_the_write)
+    tap(app, *first)
+    app.run()  # the rerun that the request which stopped the callback asked for
+    assert no_exceptions(app)
+    assert room.answer_of(token) == frozenset({first})
+    said = f"Your answer: {answer_text(problem, {first})} (saved)."
+    assert any(text.startswith(said) for text in shown_text(app))
+    tap(app, *second)
+    assert room.answer_of(token) == frozenset({first, second})
+
+
+def a_tap_left_to_the_timer(code: str, token: str, round_number: int, cell):
+    """The page's script for the test below: a tap noted and not saved (its callback
+    stopped short), then only the page's timer (its fragment) runs."""
+    import streamlit as st
+
+    from teaching.class_mode.student import pulse_key
+    from ui.class_mode.student import live
+    from ui.class_mode.student.state import STATE, PendingTap, enter_room, init_state
+
+    init_state()
+    enter_room(code, "")
+    if STATE.pick_drawn not in st.session_state:  # the first run only: the rerun finds it done
+        st.session_state[STATE.seen] = pulse_key(live.cached_pulse(code))  # drawn as it is
+        st.session_state[STATE.pick_drawn] = (round_number, 0)
+        st.session_state[STATE.pending_tap] = PendingTap(round_number, 0, cell, frozenset({cell}))
+    live.watch(code, token)
+
+
+def test_a_tap_left_unsaved_is_finished_by_the_pages_timer(room):
+    """A callback stopped short by the page's timer may leave only the timer's fragment
+    to run: it saves the tap and gives x a new key."""
+    problem = room.ask("cells")
+    token = codes.new_token()
+    store.join(room.engine, room.code, token=token)
+    cell = sorted(problem.answer)[0]
+    app = AppTest.from_function(
+        a_tap_left_to_the_timer,
+        kwargs={"code": room.code, "token": token, "round_number": room.round, "cell": cell},
+    )
+    app.run()
+    assert no_exceptions(app)
+    assert room.answer_of(token) == frozenset({cell})
+    assert app.session_state[STATE.clicks] == 1
+    assert STATE.pending_tap not in app.session_state
 
 
 def test_a_number_is_saved_changed_and_a_malformed_one_explained(room):

@@ -17,6 +17,7 @@ from ui.class_mode.client import address
 from ui.class_mode.database import engine
 from ui.class_mode.student.state import (
     STATE,
+    PendingTap,
     clear_refusal,
     enter_room,
     leave_room,
@@ -105,36 +106,96 @@ def save(round_number: int, raw, *, token: str, tell=say) -> bool:
     return True
 
 
-def tapped(round_number: int, chart_key: str, token: str) -> None:
-    """A tap on x: the cell goes in or out of this browser's answer as the store holds
-    it now, saved at once; the chart gets a new key. Not the answer the page last drew:
-    a second tap can come before the page is drawn again (a run stopped by the next
-    tap), and another tab of the same browser (the same token) may have saved since;
-    starting from the drawn answer would drop those taps."""
-    st.session_state[STATE.clicks] += 1
+def tapped(round_number: int, clicks: int, token: str) -> None:
+    """A tap on x (the chart of `round_number` drawn after `clicks` taps), as the
+    chart's callback: taken as take_tap says, and the chart gets a new key even when
+    the tap selected nothing (a second tap on a selected cell deselects it)."""
+    if not take_tap(round_number, clicks, token):
+        fresh_chart(clicks)
+
+
+def take_tap(round_number: int, clicks: int, token: str) -> bool:
+    """The cell selected on that chart goes in or out of this browser's answer as the
+    store holds it now, saved at once, then the chart gets a new key; False when it
+    has no cell selected. Not the answer the page last drew: a second tap can come
+    before the page is drawn again, and another tab of the same browser (the same
+    token) may have saved since.
+
+    Any step may be the last of a callback: Streamlit checks for a rerun request at
+    each session-state access, and one that arrives mid-callback (the page's timer,
+    say) stops it there as if it had asked to rerun. So every step can be taken
+    again: a tap is first noted as the answer it makes (PendingTap, one write), then
+    saved (the same answer again is harmless), then marked done, and only then does
+    the chart get its new key; the page's runs finish what a callback left
+    (finish_taps)."""
+    finish_pending(token)  # a tap left by a callback stopped short comes first
+    chart_key = STATE.pick_chart(round_number, clicks)
     cell = clicked_cell(chart_key)
-    if cell is None or not first_time(chart_key, cell):
-        return
-    picks = frozenset(answer_now(round_number, token) or ()) ^ {cell}
-    if save(round_number, [list(pick) for pick in sorted(picks)], token=token):
-        note_saved(round_number, picks)
-        note_sent(round_number)  # a refused tap is a notice, said as one
-
-
-def first_time(chart_key: str, cell) -> bool:
-    """Whether this tap (a chart's key, which is new after each tap, and its cell) is
-    toggled for the first time, and noted so. A run may replay a tap's selection once
-    its chart has left the page, and Streamlit then calls the callback again (a test
-    run saw (0, 3) taken back, then put back; push.replayed met the same). Two taps
-    on one chart before it is drawn again differ by their cell; the same cell tapped
-    twice there changes no selection and calls nothing."""
-    done = st.session_state.get(STATE.taps_done, frozenset())
-    if (chart_key, cell) in done:
+    if cell is None:
         return False
-    round_prefix = chart_key.rsplit("_", 1)[0] + "_"  # this round's charts only
+    if (chart_key, cell) not in st.session_state.get(STATE.taps_done, frozenset()):
+        picks = frozenset(answer_now(round_number, token) or ()) ^ {cell}
+        st.session_state[STATE.pending_tap] = PendingTap(round_number, clicks, cell, picks)
+        finish_pending(token)
+    fresh_chart(clicks)
+    return True
+
+
+def finish_pending(token: str) -> None:
+    """The tap noted and not yet saved, saved and marked done; its chart gets a new
+    key (its selection may be gone from the session by now, not from the page)."""
+    pending = st.session_state.get(STATE.pending_tap)
+    if pending is None:
+        return
+    chart_key = STATE.pick_chart(pending.round_number, pending.clicks)
+    if (chart_key, pending.cell) not in st.session_state[STATE.taps_done]:
+        picks = pending.picks
+        if save(pending.round_number, [list(pick) for pick in sorted(picks)], token=token):
+            note_saved(pending.round_number, picks)
+            note_sent(pending.round_number)  # a refused tap is a notice, said as one
+        mark_done(chart_key, pending.cell)
+    fresh_chart(pending.clicks)
+    st.session_state.pop(STATE.pending_tap, None)
+
+
+def mark_done(chart_key: str, cell) -> None:
+    """This tap (a chart's key and its cell) is taken: a run that replays its selection
+    once its chart has left the page (Streamlit then calls the callback again; a test
+    run saw (0, 3) taken back, then put back) takes nothing. Only this round's taps
+    are kept."""
+    done = st.session_state.get(STATE.taps_done, frozenset())
+    round_prefix = chart_key.rsplit("_", 1)[0] + "_"
     kept = {tap for tap in done if tap[0].startswith(round_prefix)}
     st.session_state[STATE.taps_done] = frozenset({*kept, (chart_key, cell)})
+
+
+def fresh_chart(clicks: int) -> None:
+    """x is drawn next under a new key (the same one however often this is asked)."""
+    st.session_state[STATE.clicks] = max(st.session_state[STATE.clicks], clicks + 1)
+
+
+def finish_taps(token: str) -> bool:
+    """From a run, before the room is read: a tap on the x last drawn that its callback
+    did not finish is finished here. True when one was."""
+    drawn = st.session_state.get(STATE.pick_drawn)
+    if drawn is None:
+        return False
+    round_number, clicks = drawn
+    if STATE.pending_tap not in st.session_state and not unfinished(round_number, clicks):
+        return False
+    take_tap(round_number, clicks, token)
     return True
+
+
+def unfinished(round_number: int, clicks: int) -> bool:
+    """Whether that chart has a cell selected that was not taken, or was and the chart
+    has no new key yet."""
+    chart_key = STATE.pick_chart(round_number, clicks)
+    cell = clicked_cell(chart_key)
+    if cell is None:
+        return False
+    done = (chart_key, cell) in st.session_state.get(STATE.taps_done, frozenset())
+    return not done or st.session_state[STATE.clicks] <= clicks
 
 
 def answer_now(round_number: int, token: str):

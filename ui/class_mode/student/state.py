@@ -41,6 +41,17 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class PendingTap:
+    """A tap on x taken and not yet saved: the answer it makes (`picks`, the store's
+    answer with `cell` toggled, computed once), so that saving it again is harmless."""
+
+    round_number: int
+    clicks: int  # the chart tapped: STATE.pick_chart(round_number, clicks)
+    cell: tuple[int, int]
+    picks: frozenset
+
+
+@dataclass(frozen=True)
 class StudentState:
     """Every key the students' page keeps in session state or gives a widget."""
 
@@ -49,7 +60,9 @@ class StudentState:
     nickname: str = "room_nickname"  # as joined: plain, cut short
     link_code: str = "room_link_code"  # the link's code, until it has been tried once
     seen: str = "room_seen"  # the pulse key (teaching.class_mode.student) last drawn from
-    taps_done: str = "room_taps_done"  # (chart key, cell) of each tap toggled (tapped)
+    taps_done: str = "room_taps_done"  # (chart key, cell) of each tap taken (actions)
+    pending_tap: str = "room_pending_tap"  # PendingTap: a tap taken and not yet saved
+    pick_drawn: str = "room_pick_drawn"  # (round, clicks) of the x to tap last drawn
     clicks: str = "room_clicks"  # taps on x so far: a fresh chart key after each
     saved: str = "room_saved"  # {round: the answer saved, as drawn}: a tap's start when
     # the store does not answer (actions.answer_now)

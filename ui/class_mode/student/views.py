@@ -237,16 +237,16 @@ def pick_map(problem: Problem, now: PhoneView, *, overlay, token: str) -> None:
             problem, mine, checked=checked, overlay=overlay, width_px=ANSWER_MAP_PX, key=STATE.fig_x
         )
         return
-    key = STATE.pick_chart(room_round.number, st.session_state[STATE.clicks])
-    number = room_round.number
+    number, clicks = room_round.number, st.session_state[STATE.clicks]
+    st.session_state[STATE.pick_drawn] = (number, clicks)  # the next run finishes its tap
     tappable_x(
         problem,
         mine,
         checked=checked,
         overlay=overlay,
         width_px=ANSWER_MAP_PX,
-        key=key,
-        on_select=lambda: actions.tapped(number, key, token),
+        key=STATE.pick_chart(number, clicks),
+        on_select=lambda: actions.tapped(number, clicks, token),
     )
 
 
