@@ -140,17 +140,24 @@ def one_tap_called_back_twice(code: str, token: str, round_number: int, cell):
 
 def test_a_tap_called_back_again_is_toggled_once(room):
     """A replayed tap (the same chart key and cell) does not take the cell back."""
+    cell, token, _ = one_cell_script_run(room, one_tap_called_back_twice)
+    assert room.answer_of(token) == frozenset({cell})
+
+
+def one_cell_script_run(room, script):
+    """`script` run by AppTest for a new member of a cells round, given one of its
+    cells: (the cell, the member's token, the app run), after a run with no exception."""
     problem = room.ask("cells")
     token = codes.new_token()
     store.join(room.engine, room.code, token=token)
     cell = sorted(problem.answer)[0]
     app = AppTest.from_function(
-        one_tap_called_back_twice,
+        script,
         kwargs={"code": room.code, "token": token, "round_number": room.round, "cell": cell},
     )
     app.run()
     assert no_exceptions(app)
-    assert room.answer_of(token) == frozenset({cell})
+    return cell, token, app
 
 
 def cut_short_once(monkeypatch, *, after_the_write: bool) -> None:
@@ -215,16 +222,7 @@ def a_tap_left_to_the_timer(code: str, token: str, round_number: int, cell):
 def test_a_tap_left_unsaved_is_finished_by_the_pages_timer(room):
     """A callback stopped short by the page's timer may leave only the timer's fragment
     to run: it saves the tap and gives x a new key."""
-    problem = room.ask("cells")
-    token = codes.new_token()
-    store.join(room.engine, room.code, token=token)
-    cell = sorted(problem.answer)[0]
-    app = AppTest.from_function(
-        a_tap_left_to_the_timer,
-        kwargs={"code": room.code, "token": token, "round_number": room.round, "cell": cell},
-    )
-    app.run()
-    assert no_exceptions(app)
+    cell, token, app = one_cell_script_run(room, a_tap_left_to_the_timer)
     assert room.answer_of(token) == frozenset({cell})
     assert app.session_state[STATE.clicks] == 1
     assert STATE.pending_tap not in app.session_state
