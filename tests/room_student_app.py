@@ -97,12 +97,23 @@ def warnings(app) -> list[str]:
 
 def tap(app, row: int, col: int):
     """A tap on cell (row, col) of x: the selection event the chart sends."""
+    return select(app, pick_chart_id(app), row, col)
+
+
+def pick_chart_id(app) -> str:
+    """The widget id of the x to tap on the page."""
     (chart,) = [c for c in app.get("plotly_chart") if "-room_pick_" in c.proto.id]
+    return chart.proto.id
+
+
+def select(app, chart_id: str, row: int, col: int):
+    """A run whose request carries the chart `chart_id`'s selection of (row, col), as
+    a browser's carries every widget's state (a tap's, or any request after it)."""
     states = app._tree.get_widget_states()
     point = {"x": col, "y": row, "curve_number": 0, "point_number": 0, "point_index": 0}
     selection = {"points": [point], "point_indices": [0], "box": [], "lasso": []}
     states.widgets.append(
-        WidgetState(id=chart.proto.id, string_value=json.dumps({"selection": selection}))
+        WidgetState(id=chart_id, string_value=json.dumps({"selection": selection}))
     )
     return app._run(states)
 

@@ -8,8 +8,10 @@ import pytest
 from apptest import errors, figure_titled, no_exceptions
 from room_student_app import (  # noqa: F401  (the room and room_engine fixtures)
     in_page_order,
+    pick_chart_id,
     room_engine_fixture,
     room_fixture,
+    select,
     send,
     shown_text,
     student,
@@ -160,39 +162,55 @@ def one_cell_script_run(room, script):
     return cell, token, app
 
 
-def cut_short_once(monkeypatch, *, after_the_write: bool) -> None:
-    """The next answer saved stops its callback as a rerun request arriving at one of
-    its session-state accesses does (Streamlit takes it for the callback's own
-    st.rerun() and goes on), before or after the store has written it."""
+# Where a tap's callback is stopped: each a step that can be its last.
+CUTS = {
+    "reading its selection": ("clicked_cell", False),
+    "reading the stored answer": ("my_answer", False),
+    "before the write": ("answer", False),
+    "after the write": ("answer", True),
+}
+
+
+def cut_short_once(monkeypatch, *, cut: str) -> None:
+    """The next call of the step `cut` (CUTS) stops its callback as a request arriving
+    at a session-state access there does (before its call, or after it)."""
     from streamlit.runtime.scriptrunner import RerunData, RerunException
 
-    answer = store.answer
+    from ui.class_mode.student import actions
+
+    name, after = CUTS[cut]
+    owner = actions if name == "clicked_cell" else store
+    step = getattr(owner, name)
     cuts = []
 
-    def cut_answer(*args, **kwargs):
+    def cut_step(*args, **kwargs):
         if not cuts:
             cuts.append(True)
-            if after_the_write:
-                answer(*args, **kwargs)
+            if after:
+                step(*args, **kwargs)
             raise RerunException(RerunData())
-        return answer(*args, **kwargs)
+        return step(*args, **kwargs)
 
-    monkeypatch.setattr(store, "answer", cut_answer)
+    monkeypatch.setattr(owner, name, cut_step)
 
 
-@pytest.mark.parametrize("after_the_write", [False, True], ids=["before", "after"])
-def test_a_tap_whose_callback_is_stopped_short_is_saved_once_by_the_page(
-    room, monkeypatch, after_the_write
+@pytest.mark.parametrize("cut", list(CUTS))
+def test_a_tap_whose_callback_is_stopped_short_is_saved_once_by_the_next_run(
+    room, monkeypatch, cut
 ):
-    """The tap a callback could not finish is finished by the page's run: saved (not
-    lost), and toggled once (not taken back by a second toggle); the next tap adds."""
+    """The tap a callback could not finish is finished by the page's next run: saved
+    (not lost), and toggled once (not taken back by a second toggle); the next tap
+    adds to it."""
     problem = room.ask("cells")
     app = student({"code": room.code})
     token = app.session_state[STATE.token]
     first, second = sorted(problem.answer)[:2]
-    cut_short_once(monkeypatch, after_the_write=after_the_write)
-    tap(app, *first)
-    app.run()  # the rerun that the request which stopped the callback asked for
+    cut_short_once(monkeypatch, cut=cut)
+    chart = pick_chart_id(app)
+    select(app, chart, *first)
+    # The request that stopped it: a browser's carries every widget's state (the
+    # selection on x among them; AppTest's run would carry what its tree drew).
+    select(app, chart, *first)
     assert no_exceptions(app)
     assert room.answer_of(token) == frozenset({first})
     said = f"Your answer: {answer_text(problem, {first})} (saved)."
@@ -201,30 +219,37 @@ def test_a_tap_whose_callback_is_stopped_short_is_saved_once_by_the_page(
     assert room.answer_of(token) == frozenset({first, second})
 
 
-def a_tap_left_to_the_timer(code: str, token: str, round_number: int, cell):
-    """The page's script for the test below: a tap noted and not saved (its callback
-    stopped short), then only the page's timer (its fragment) runs."""
+def a_tap_noted_then_the_room_left(code: str, token: str, round_number: int, cell):
+    """The page's script for the test below: a tap noted in room `code` and not saved,
+    the student leaves and joins again, and a run finishes the taps left; then a tap
+    noted in another room."""
     import streamlit as st
 
-    from teaching.class_mode.student import pulse_key
-    from ui.class_mode.student import live
-    from ui.class_mode.student.state import STATE, PendingTap, enter_room, init_state
+    from ui.class_mode.student import actions
+    from ui.class_mode.student.state import (
+        STATE,
+        PendingTap,
+        enter_room,
+        init_state,
+        leave_room,
+    )
 
     init_state()
     enter_room(code, "")
-    if STATE.pick_drawn not in st.session_state:  # the first run only: the rerun finds it done
-        st.session_state[STATE.seen] = pulse_key(live.cached_pulse(code))  # drawn as it is
-        st.session_state[STATE.pick_drawn] = (round_number, 0)
-        st.session_state[STATE.pending_tap] = PendingTap(round_number, 0, cell, frozenset({cell}))
-    live.watch(code, token)
+    st.session_state[STATE.pick_drawn] = (round_number, 0)
+    st.session_state[STATE.pending_tap] = PendingTap(code, round_number, 0, cell)
+    leave_room()
+    enter_room(code, "")
+    actions.finish_taps(token)
+    st.session_state[STATE.pending_tap] = PendingTap("K7QX3M", round_number, 0, cell)
+    actions.finish_taps(token)
 
 
-def test_a_tap_left_unsaved_is_finished_by_the_pages_timer(room):
-    """A callback stopped short by the page's timer may leave only the timer's fragment
-    to run: it saves the tap and gives x a new key."""
-    cell, token, app = one_cell_script_run(room, a_tap_left_to_the_timer)
-    assert room.answer_of(token) == frozenset({cell})
-    assert app.session_state[STATE.clicks] == 1
+def test_a_tap_left_unsaved_is_dropped_once_its_room_is_left(room):
+    """Leaving the room drops its unsaved tap; a tap noted in another room than the
+    one joined now is never saved into this one."""
+    cell, token, app = one_cell_script_run(room, a_tap_noted_then_the_room_left)
+    assert room.answer_of(token) is None
     assert STATE.pending_tap not in app.session_state
 
 

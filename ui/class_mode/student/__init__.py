@@ -61,7 +61,7 @@ def in_room(mine: str, *, heading) -> None:
             leave_room()  # the link's code goes from the link too
     code = joined_code()
     if code is not None:
-        actions.finish_taps(mine)  # one a callback stopped short: read the room after
+        actions.finish_taps(mine)  # one a callback stopped short: the room is read after
     now = None if code is None else room_now(code, mine)
     if joined_code() is None:  # never joined, or the room went away
         heading()
@@ -74,7 +74,7 @@ def in_room(mine: str, *, heading) -> None:
         room_view(now, token=mine)
     if now is None or not now.pulse.ended:
         st.html(HIDDEN_CSS)
-        start_watch(code, mine)  # after a failed read too: the next pulse read redraws the page
+        start_watch(code)  # after a failed read too: the next pulse read redraws the page
 
 
 def room_now(code: str, mine: str):

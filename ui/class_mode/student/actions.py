@@ -6,6 +6,8 @@ in a sentence, never as a traceback.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -109,9 +111,14 @@ def save(round_number: int, raw, *, token: str, tell=say) -> bool:
 def tapped(round_number: int, clicks: int, token: str) -> None:
     """A tap on x (the chart of `round_number` drawn after `clicks` taps), as the
     chart's callback: taken as take_tap says, and the chart gets a new key even when
-    the tap selected nothing (a second tap on a selected cell deselects it)."""
-    if not take_tap(round_number, clicks, token):
-        fresh_chart(clicks)
+    the tap selected nothing (a second tap on a selected cell deselects it). A chart of
+    another round than the one drawn last is a replay of a round that is over."""
+    drawn = st.session_state.get(STATE.pick_drawn)
+    if drawn is not None and drawn[0] != round_number:
+        return
+    with st.session_state[STATE.tap_lock]:
+        if not take_tap(round_number, clicks, token):
+            fresh_chart(clicks)
 
 
 def take_tap(round_number: int, clicks: int, token: str) -> bool:
@@ -119,36 +126,46 @@ def take_tap(round_number: int, clicks: int, token: str) -> bool:
     store holds it now, saved at once, then the chart gets a new key; False when it
     has no cell selected. Not the answer the page last drew: a second tap can come
     before the page is drawn again, and another tab of the same browser (the same
-    token) may have saved since.
+    token) may have saved since. Called under the session's tap lock.
 
-    Any step may be the last of a callback: Streamlit checks for a rerun request at
-    each session-state access, and one that arrives mid-callback (the page's timer,
-    say) stops it there as if it had asked to rerun. So every step can be taken
-    again: a tap is first noted as the answer it makes (PendingTap, one write), then
-    saved (the same answer again is harmless), then marked done, and only then does
-    the chart get its new key; the page's runs finish what a callback left
-    (finish_taps)."""
+    Any step may be a callback's last: Streamlit checks for a new request at each
+    session-state access, and one that arrives mid-callback (another tap, a press, the
+    push's redraw) stops it there, while a new run starts on another thread. So every
+    step can be taken again, from there: the tap is noted first (PendingTap, one
+    write), then the answer it makes is computed once and noted, saved (the same
+    answer again is harmless), the tap marked done, and only then does the chart get
+    its new key. The next full run finishes what a callback left (finish_taps), once
+    the stopped callback has let go of the lock (it holds it while the store writes,
+    which no stop interrupts: a late write of its answer must not land after the next
+    tap's)."""
     finish_pending(token)  # a tap left by a callback stopped short comes first
     chart_key = STATE.pick_chart(round_number, clicks)
     cell = clicked_cell(chart_key)
     if cell is None:
         return False
     if (chart_key, cell) not in st.session_state.get(STATE.taps_done, frozenset()):
-        picks = frozenset(answer_now(round_number, token) or ()) ^ {cell}
-        st.session_state[STATE.pending_tap] = PendingTap(round_number, clicks, cell, picks)
+        code = st.session_state.get(STATE.code)
+        st.session_state[STATE.pending_tap] = PendingTap(code, round_number, clicks, cell)
         finish_pending(token)
     fresh_chart(clicks)
     return True
 
 
 def finish_pending(token: str) -> None:
-    """The tap noted and not yet saved, saved and marked done; its chart gets a new
-    key (its selection may be gone from the session by now, not from the page)."""
+    """The tap noted and not yet marked done: its answer computed (once), saved, the
+    tap marked done; its chart gets a new key (its selection may be gone from the
+    session by now, not from the page). A tap in a room since left is dropped."""
     pending = st.session_state.get(STATE.pending_tap)
     if pending is None:
         return
     chart_key = STATE.pick_chart(pending.round_number, pending.clicks)
-    if (chart_key, pending.cell) not in st.session_state[STATE.taps_done]:
+    in_room = pending.code == st.session_state.get(STATE.code)
+    done = (chart_key, pending.cell) in st.session_state.get(STATE.taps_done, frozenset())
+    if in_room and not done:
+        if pending.picks is None:  # nothing of it saved yet: the store's answer now
+            now = answer_now(pending.round_number, token)
+            pending = replace(pending, picks=frozenset(now or ()) ^ {pending.cell})
+            st.session_state[STATE.pending_tap] = pending
         picks = pending.picks
         if save(pending.round_number, [list(pick) for pick in sorted(picks)], token=token):
             note_saved(pending.round_number, picks)
@@ -174,28 +191,27 @@ def fresh_chart(clicks: int) -> None:
     st.session_state[STATE.clicks] = max(st.session_state[STATE.clicks], clicks + 1)
 
 
-def finish_taps(token: str) -> bool:
-    """From a run, before the room is read: a tap on the x last drawn that its callback
-    did not finish is finished here. True when one was."""
+def finish_taps(token: str) -> None:
+    """From a full run, before the room is read: a tap that a callback stopped short
+    left noted, or did not take at all from the x last drawn, is finished here (under
+    the lock, so after the stopped callback's store write, if it was in one)."""
     drawn = st.session_state.get(STATE.pick_drawn)
+    if STATE.pending_tap not in st.session_state and not untaken(drawn):
+        return
+    with st.session_state[STATE.tap_lock]:
+        finish_pending(token)
+        if drawn is not None:
+            take_tap(*drawn, token)
+
+
+def untaken(drawn: tuple[int, int] | None) -> bool:
+    """Whether the x drawn as `drawn` (round, clicks) has a cell selected that no
+    callback took."""
     if drawn is None:
         return False
-    round_number, clicks = drawn
-    if STATE.pending_tap not in st.session_state and not unfinished(round_number, clicks):
-        return False
-    take_tap(round_number, clicks, token)
-    return True
-
-
-def unfinished(round_number: int, clicks: int) -> bool:
-    """Whether that chart has a cell selected that was not taken, or was and the chart
-    has no new key yet."""
-    chart_key = STATE.pick_chart(round_number, clicks)
+    chart_key = STATE.pick_chart(*drawn)
     cell = clicked_cell(chart_key)
-    if cell is None:
-        return False
-    done = (chart_key, cell) in st.session_state.get(STATE.taps_done, frozenset())
-    return not done or st.session_state[STATE.clicks] <= clicks
+    return cell is not None and (chart_key, cell) not in st.session_state[STATE.taps_done]
 
 
 def answer_now(round_number: int, token: str):

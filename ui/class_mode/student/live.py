@@ -20,7 +20,7 @@ from rooms import store
 from rooms.pulses import PulseCache
 from teaching.class_mode.student import must_redraw, pulse_key
 from ui.class_mode.database import engine
-from ui.class_mode.student import actions, push
+from ui.class_mode.student import push
 from ui.class_mode.student.state import STATE, joined_code, note_saved
 
 POLL_S = 4  # the page's own look, behind the process's push: each tick is a run of
@@ -65,13 +65,9 @@ def cached_pulse(code: str):
 
 
 @st.fragment(run_every=POLL_S)
-def watch(code: str, token: str) -> None:
-    """Draws nothing: reruns the page when the room's pulse is not the one drawn, or
-    after finishing a tap whose callback was stopped short (by this fragment's own
-    run, say, which then runs alone). A database that does not answer is asked again
-    next time."""
-    if actions.finish_taps(token):
-        st.rerun()
+def watch(code: str) -> None:
+    """Draws nothing: reruns the page when the room's pulse is not the one drawn. A
+    database that does not answer is asked again next time."""
     try:
         pulse = cached_pulse(code)
     except (store.RoomError, SQLAlchemyError):
@@ -80,7 +76,7 @@ def watch(code: str, token: str) -> None:
         st.rerun()
 
 
-def start_watch(code: str, token: str) -> None:
+def start_watch(code: str) -> None:
     """The fragment, in a box of its own that takes no room on the page."""
     with st.container(key=STATE.poll):
-        watch(code, token)
+        watch(code)

@@ -9,6 +9,7 @@ benchmark (benchmarks/bench_room.py) and the serving tests.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import streamlit as st
@@ -42,13 +43,15 @@ class Refusal:
 
 @dataclass(frozen=True)
 class PendingTap:
-    """A tap on x taken and not yet saved: the answer it makes (`picks`, the store's
-    answer with `cell` toggled, computed once), so that saving it again is harmless."""
+    """A tap on x taken and not yet marked done (ui/class_mode/student/actions.py):
+    the answer it makes (`picks`, the store's answer with `cell` toggled, computed once,
+    None until then), so that saving it again is harmless."""
 
+    code: str | None  # the room it was made in
     round_number: int
     clicks: int  # the chart tapped: STATE.pick_chart(round_number, clicks)
     cell: tuple[int, int]
-    picks: frozenset
+    picks: frozenset | None = None
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,8 @@ class StudentState:
     link_code: str = "room_link_code"  # the link's code, until it has been tried once
     seen: str = "room_seen"  # the pulse key (teaching.class_mode.student) last drawn from
     taps_done: str = "room_taps_done"  # (chart key, cell) of each tap taken (actions)
-    pending_tap: str = "room_pending_tap"  # PendingTap: a tap taken and not yet saved
+    pending_tap: str = "room_pending_tap"  # PendingTap: a tap taken and not yet done
+    tap_lock: str = "room_tap_lock"  # one tap taken at a time (an RLock: actions)
     pick_drawn: str = "room_pick_drawn"  # (round, clicks) of the x to tap last drawn
     clicks: str = "room_clicks"  # taps on x so far: a fresh chart key after each
     saved: str = "room_saved"  # {round: the answer saved, as drawn}: a tap's start when
@@ -103,6 +107,7 @@ def init_state() -> None:
     if STATE.clicks not in state:
         state[STATE.clicks] = 0
         state[STATE.taps_done] = frozenset()
+        state[STATE.tap_lock] = threading.RLock()
         state[STATE.saved] = {}
         state[STATE.notices] = []
         given = st.query_params.get(LINK_FIELD)
@@ -153,6 +158,8 @@ def leave_room() -> None:
     """Back to the join form: the room leaves the session and the link."""
     st.session_state.pop(STATE.code, None)
     st.session_state.pop(STATE.seen, None)
+    st.session_state.pop(STATE.pending_tap, None)
+    st.session_state.pop(STATE.pick_drawn, None)
     st.session_state[STATE.saved] = {}
     st.session_state.pop(STATE.boxes_round, None)
     if LINK_FIELD in st.query_params:
