@@ -265,12 +265,15 @@ UNTWINNED = """() => {
 
 def untwinned(page) -> list[str]:
     """What UNTWINNED finds wanting on the page ([] when every chart has its twins),
-    once the browser component has had its look at the charts drawn."""
+    once the browser component has had its look at the charts drawn. Not looked at
+    again once found whole: a page that polls (a room's projector) draws its charts
+    anew every few seconds, each new one in the tree for the moment before the
+    component hides it."""
     try:
         page.wait_for_function(f"() => ({UNTWINNED})().length === 0", timeout=TIMEOUT_MS)
     except PlaywrightTimeout:
-        pass  # what is still wanting is said by the caller's assert
-    return page.evaluate(UNTWINNED)
+        return page.evaluate(UNTWINNED)  # what is still wanting, for the caller's assert
+    return []
 
 
 # -- the maps as a screen reader reads them ---------------------------------------------------
