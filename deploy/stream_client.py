@@ -194,7 +194,7 @@ class Session:
         try:
             await self.connection.send(message.SerializeToString())
         except ConnectionClosed as closed:
-            self._waiting.remove(waiting)
+            self._forget(waiting)
             # Seen here first when the send beats the reader to the closed socket.
             self.dropped = True
             if waiting.answer.done():  # the reader saw the close first: said here instead
@@ -203,10 +203,15 @@ class Session:
         try:
             return await asyncio.wait_for(asyncio.shield(waiting.answer), RUN_TIMEOUT_S)
         finally:
-            if waiting in self._waiting:
-                self._waiting.remove(waiting)
-            if self._run_for is waiting:
-                self._run_for = None
+            self._forget(waiting)
+
+    def _forget(self, waiting: Waiting) -> None:
+        """`waiting` is answered or failed: out of the queue, or off the run the reader
+        took it up for (a run can start before the send is seen to have failed)."""
+        if waiting in self._waiting:
+            self._waiting.remove(waiting)
+        if self._run_for is waiting:
+            self._run_for = None
 
     async def _read_all(self) -> None:
         """Every message, as it comes (see the module's docstring, 7)."""
