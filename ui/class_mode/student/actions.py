@@ -143,7 +143,7 @@ def take_tap(round_number: int, clicks: int, token: str) -> bool:
     cell = clicked_cell(chart_key)
     if cell is None:
         return False
-    if (chart_key, cell) not in st.session_state.get(STATE.taps_done, frozenset()):
+    if not taken(chart_key, cell):
         code = st.session_state.get(STATE.code)
         st.session_state[STATE.pending_tap] = PendingTap(code, round_number, clicks, cell)
         finish_pending(token)
@@ -160,8 +160,7 @@ def finish_pending(token: str) -> None:
         return
     chart_key = STATE.pick_chart(pending.round_number, pending.clicks)
     in_room = pending.code == st.session_state.get(STATE.code)
-    done = (chart_key, pending.cell) in st.session_state.get(STATE.taps_done, frozenset())
-    if in_room and not done:
+    if in_room and not taken(chart_key, pending.cell):
         if pending.picks is None:  # nothing of it saved yet: the store's answer now
             now = answer_now(pending.round_number, token)
             pending = replace(pending, picks=frozenset(now or ()) ^ {pending.cell})
@@ -211,7 +210,12 @@ def untaken(drawn: tuple[int, int] | None) -> bool:
         return False
     chart_key = STATE.pick_chart(*drawn)
     cell = clicked_cell(chart_key)
-    return cell is not None and (chart_key, cell) not in st.session_state[STATE.taps_done]
+    return cell is not None and not taken(chart_key, cell)
+
+
+def taken(chart_key: str, cell) -> bool:
+    """Whether this tap (a chart's key and its cell) is marked done (mark_done)."""
+    return (chart_key, cell) in st.session_state.get(STATE.taps_done, frozenset())
 
 
 def answer_now(round_number: int, token: str):
