@@ -76,6 +76,16 @@ def page_script(root: Path, page: str) -> str:
     return str(old[0].relative_to(root)) if old else page
 
 
+def clear_figures() -> None:
+    """The built figures forgotten too (ui/shared/chart.FIGURES, kept apart from
+    Streamlit's caches); a checkout from before kept them in st.cache_resource."""
+    try:
+        from ui.shared.chart import FIGURES
+    except ImportError:
+        return
+    FIGURES.clear()
+
+
 def measure(root: Path, page: str, query: dict[str, str], reruns: int) -> tuple[float, float]:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
@@ -95,6 +105,7 @@ def measure(root: Path, page: str, query: dict[str, str], reruns: int) -> tuple[
     for _ in range(reruns):
         st.cache_data.clear()
         st.cache_resource.clear()
+        clear_figures()
         cold.append(cpu_ms(app.run))
     return statistics.median(warm), statistics.median(cold)
 

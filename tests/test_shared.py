@@ -134,3 +134,35 @@ def test_a_frozen_figures_json_is_plotlys_own_and_written_once_for_every_draw():
     # A plain figure, or a dict, is written by Plotly each time, as before.
     plain = go.Figure(go.Heatmap(z=[[1, 2], [3, 4]]))
     assert plotly.io.to_json(plain) == plotly_to_json(plain)
+
+
+def test_a_built_figure_is_kept_for_every_session_and_the_least_used_goes_first():
+    """ui/shared/chart.FIGURES: one figure a key, built once; past MOST, the one used
+    longest ago is built again when asked."""
+    import plotly.graph_objects as go
+
+    from ui.figures.look import Look
+    from ui.shared.chart import _Figures
+
+    figures, built = _Figures(), []
+    figures.MOST = 2
+
+    def build(name: str):
+        def make() -> go.Figure:
+            built.append(name)
+            return go.Figure(layout={"title": {"text": name}})
+
+        return make
+
+    look = Look(dark=False, lecture=False)
+    first = figures.get(("a", "1", look), build("a"))
+    assert figures.get(("a", "1", look), build("a")) is first
+    figures.get(("b", "1", look), build("b"))
+    figures.get(("a", "1", look), build("a"))  # "a" used last: "b" is the oldest now
+    figures.get(("c", "1", look), build("c"))
+    assert figures.get(("a", "1", look), build("a")) is first
+    figures.get(("b", "1", look), build("b"))
+    assert built == ["a", "b", "c", "b"]
+    figures.clear()
+    figures.get(("a", "1", look), build("a"))
+    assert built[-1] == "a" and len(built) == 5

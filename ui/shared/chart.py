@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 import inspect
 import pickle
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 
 import plotly.graph_objects as go
@@ -122,17 +124,58 @@ def _json_once(fig, validate=True, pretty=False, remove_uids=True, engine=None) 
 plotly.io.to_json = _json_once
 
 
-@st.cache_resource(max_entries=512, show_spinner=False)
+class _Figures:
+    """The process's built figures, {(builder's name, arguments' digest, look): figure},
+    the `MOST` used last (least recently used out first).
+
+    Not st.cache_resource: its key is Streamlit's hash of every argument, and each call
+    read the function's signature again (inspect) to name them. That was 6 % of a
+    phone's run when a new round reaches it (a round pushed to 100 phones on one
+    replica, py-spy; docs/benchmarks.md), where this key is one tuple."""
+
+    MOST = 512
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[str, str, Look], go.Figure] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str, Look], build: Callable[[], go.Figure]) -> go.Figure:
+        """The figure kept under `key`, else `build()` kept. Two sessions asking for a
+        new one at once both build it, outside the lock (one is kept: equal figures)."""
+        with self._lock:
+            figure = self._kept.get(key)
+            if figure is not None:
+                self._kept.move_to_end(key)
+                return figure
+        figure = build()
+        with self._lock:
+            figure = self._kept.setdefault(key, figure)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.MOST:
+                self._kept.popitem(last=False)
+        return figure
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+FIGURES = _Figures()  # one per process: a figure is shared by every session
+
+
 def _built(
-    name: str, digest: str, _builder: Callable[..., go.Figure], _arguments: dict, look: Look
+    name: str, digest: str, builder: Callable[..., go.Figure], arguments: dict, look: Look
 ) -> go.Figure:
-    arguments = _arguments
-    if look.lecture and "lecture" in inspect.signature(_builder).parameters:
-        # Maps lay their cells out for lecture-size numbers before `styled` scales them.
-        arguments = {**arguments, "lecture": True}
-    figure = styled(_builder(**arguments), look)
-    figure.__class__ = FrozenFigure  # the same figure, no copy: only to_dict differs
-    return figure
+    def build() -> go.Figure:
+        drawn = arguments
+        if look.lecture and "lecture" in inspect.signature(builder).parameters:
+            # Maps lay their cells out for lecture-size numbers before `styled` scales them.
+            drawn = {**arguments, "lecture": True}
+        figure = styled(builder(**drawn), look)
+        figure.__class__ = FrozenFigure  # the same figure, no copy: only to_dict differs
+        return figure
+
+    return FIGURES.get((name, digest, look), build)
 
 
 def cached(builder: Callable[..., go.Figure], **arguments) -> go.Figure:
