@@ -163,13 +163,16 @@ def test_a_pick_from_the_keyboard_is_said_as_the_page_took_it_and_marked_selecte
         "() => window.poolingLabLive?.textContent.startsWith('Picked row 0, column 0')",
         timeout=TIMEOUT_MS,
     )
-    expect(cell).to_have_attribute("aria-selected", "true", timeout=TIMEOUT_MS)
+    # The pick redraws x under a new key: until the run ends, the old grid and the new
+    # one are both on the page (a strict locator then finds two cells).
     settle(page)
+    expect(cell).to_have_attribute("aria-selected", "true", timeout=TIMEOUT_MS)
     page.keyboard.press("Enter")
     page.wait_for_function(
         "() => window.poolingLabLive?.textContent.startsWith('Pick taken back: row 0, column 0')",
         timeout=TIMEOUT_MS,
     )
+    settle(page)
     expect(cell).to_have_attribute("aria-selected", "false", timeout=TIMEOUT_MS)
 
 
