@@ -198,9 +198,10 @@ def finish_taps(token: str) -> None:
     if STATE.pending_tap not in st.session_state and not untaken(drawn):
         return
     with st.session_state[STATE.tap_lock]:
-        finish_pending(token)
-        if drawn is not None:
-            take_tap(*drawn, token)
+        if drawn is None:
+            finish_pending(token)
+        else:
+            take_tap(*drawn, token)  # which finishes a noted tap first
 
 
 def untaken(drawn: tuple[int, int] | None) -> bool:
