@@ -13,6 +13,7 @@ Every wait is for a condition on the page or in the database, never a fixed time
 from __future__ import annotations
 
 import shutil
+import time
 
 import pytest
 from browser import (
@@ -24,6 +25,7 @@ from browser import (
     wait_for_title,
 )
 from browser_room import (  # database, served, projector: the module's fixtures
+    EXERCISE,
     TOKEN_JS,
     Lecturer,
     database_fixture,  # noqa: F401
@@ -44,6 +46,7 @@ from teaching.class_mode import codes
 from teaching.class_mode.questions import question_from_exercise
 from teaching.class_mode.student import cells_text
 from teaching.exercises.model import make_problem
+from ui.class_mode.student.state import TOKEN_COOKIE
 
 pytestmark = pytest.mark.browser
 
@@ -176,6 +179,32 @@ def test_a_students_page_survives_its_replica_with_the_same_token_and_answer(
         if dead is not None:
             port = int(cluster.replica_urls[dead].rsplit(":", 1)[1])
             cluster.processes[dead] = start_app(port=port)[1]
+
+
+def test_a_reloaded_phone_draws_its_room_without_asking_its_browser_for_the_token(
+    browser, served, database
+):
+    """Once joined, the browser keeps the token in a cookie for this site alone; a
+    reload (as after a replica's death) brings it with the page's connection, and the
+    page draws the room without asking the browser component for what it stored (it
+    never sends an answer, so no second run waits for one)."""
+    made = store.open_room(database, token=codes.new_token())
+    store.ask(database, made.code, secret=made.secret, question=question_from_exercise(**EXERCISE))
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        token = join_by_link(page, f"{served}/join?code={made.code}", made.code)
+        (kept,) = [cookie for cookie in context.cookies() if cookie["name"] == TOKEN_COOKIE]
+        assert kept["value"] == token and kept["path"] == "/" and kept["sameSite"] == "Strict"
+        assert kept["expires"] > time.time() + 179 * 24 * 3600
+        page.reload()
+        expect(page.get_by_text(f"Room {made.code}")).to_be_visible(timeout=TIMEOUT_MS)
+        expect(x_map(page)).to_be_visible(timeout=TIMEOUT_MS)
+        settle(page)
+        assert page.evaluate("() => window.poolingLabBrowser.sent") is None
+        assert page.evaluate(TOKEN_JS) == token and exceptions_on(page) == []
+    finally:
+        context.close()
 
 
 def test_a_size_corrected_after_a_warning_is_sent_as_typed(browser, served, database):

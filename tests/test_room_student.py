@@ -19,8 +19,10 @@ from room_student_app import (  # noqa: F401  (the room and room_engine fixtures
     warnings,
 )
 
+from teaching.class_mode.codes import new_token
 from teaching.class_mode.student import token_or_none
-from ui.class_mode.student.state import STATE, TOKEN_NAMESPACE
+from ui.class_mode.student.state import STATE, TOKEN_COOKIE, TOKEN_NAMESPACE
+from ui.shared import browser
 from ui.shared.state import literal
 
 # -- joining ----------------------------------------------------------------------------
@@ -104,6 +106,28 @@ def browser_data(app) -> dict:
     return json.loads(component.proto.json)
 
 
+def test_a_token_its_cookie_brings_draws_the_room_in_the_first_run_asking_nothing(
+    room, monkeypatch
+):
+    kept = new_token()
+    monkeypatch.setattr(browser, "cookie", {TOKEN_COOKIE: kept}.get)
+    app = open_app(JOIN, {"code": room.code})
+    assert no_exceptions(app) and app.session_state[STATE.token] == kept
+    assert any(f"Room **{room.code}**" in text for text in shown_text(app))
+    sent = browser_data(app)
+    assert sent["recall"] == [] and sent["store"] == {TOKEN_NAMESPACE: json.dumps(kept)}
+    assert sent["cookies"] == {TOKEN_COOKIE: kept}
+
+
+@pytest.mark.parametrize("sent", ["not-a-token", "x" * 33])
+def test_a_cookie_that_is_no_token_leaves_the_page_waiting_for_the_browser(room, monkeypatch, sent):
+    monkeypatch.setattr(browser, "cookie", {TOKEN_COOKIE: sent}.get)
+    app = open_app(JOIN, {"code": room.code})
+    assert STATE.token not in app.session_state
+    assert browser_data(app)["recall"] == [TOKEN_NAMESPACE]
+    assert browser_data(app)["cookies"] == {}
+
+
 def test_the_page_asks_for_the_token_then_hands_it_back_on_every_run(room):
     app = open_app(JOIN, {"code": room.code})
     assert browser_data(app)["recall"] == [TOKEN_NAMESPACE]  # asked, nothing written yet
@@ -113,4 +137,5 @@ def test_the_page_asks_for_the_token_then_hands_it_back_on_every_run(room):
     for _ in range(2):
         assert browser_data(app)["store"] == {TOKEN_NAMESPACE: json.dumps(token)}
         assert browser_data(app)["recall"] == []
+        assert browser_data(app)["cookies"] == {TOKEN_COOKIE: token}
         app.run()

@@ -21,6 +21,16 @@ function write(namespace, text) {
   }
 }
 
+// A cookie the page keeps (browser.keep_cookie: its name and value need no quoting), sent
+// with the next page's connection; written again once a page load, so it lasts maxAgeS
+// after the last page that kept it.
+function keepCookie(lab, name, value, maxAgeS) {
+  if (lab.cookies[name] === value) return;
+  lab.cookies[name] = value;
+  const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${name}=${value}; Path=/; Max-Age=${maxAgeS}; SameSite=Strict${secure}`;
+}
+
 const boxOf = (key) => document.querySelector('.st-key-' + CSS.escape(key));
 
 // The listed radio group holding `node`, with its element container, or null.
@@ -790,7 +800,7 @@ function install() {
   const lab = { groups: [], enter: [], sent: null, pages: [], leaving: null, calls: 0,
                 leaveMs: 0, cells: new Map(), followed: new Map(), refocus: null,
                 sayings: new Map(), sayAt: null, sayTimer: null, sayGapMs: 0, focusCount: 0,
-                drawnDark: null, themeAsked: null, askRun: null };
+                drawnDark: null, themeAsked: null, askRun: null, cookies: {} };
   liveRegion();  // there, empty, before anything is said in it
   document.addEventListener('touchstart', hoverUnderFinger, { capture: true, passive: true });
   document.addEventListener('mousedown', (event) => { if (event.isTrusted) lab.refocus = null; }, true);
@@ -850,6 +860,9 @@ export default function ({ data, setStateValue, setTriggerValue }) {
   lab.sayPrefix = data.say_prefix;
   if (lab.leaving?.to === data.page) lab.leaving = null;  // arrived
   for (const [namespace, text] of Object.entries(data.store || {})) write(namespace, text);
+  for (const [name, value] of Object.entries(data.cookies || {})) {
+    keepCookie(lab, name, value, data.cookie_max_age_s);
+  }
   if (typeof data.announce === 'string' && data.announce !== lab.said) {
     say(data.announce);
     quiet(lab);

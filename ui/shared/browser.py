@@ -10,6 +10,17 @@ where `recalled(namespace)` hands it out once. Until it has come back nothing is
 written, so a fresh session never overwrites what it has yet to read. What comes back
 was written by a browser, so it is user input: the pages validate it.
 
+Cookies: what localStorage kept reaches the server a run after the page's first (the
+component answers the first run). A value a page needs in its first run (a student's
+token: after a reload, or a replica's death, the room is drawn at once instead of a
+run later, and the server runs the page once instead of twice) is also kept in a
+cookie, `keep_cookie(name, value)`: the browser sends it with the page's connection,
+where `cookie(name)` reads it (Streamlit's st.context.cookies). `known(namespace)` then
+tells the component that the namespace need not be asked for: no answer comes, so no
+run follows, and `remember` writes at once. The cookie lasts COOKIE_MAX_AGE_S after the
+page that last kept it, is sent to this site only (SameSite=Strict, Secure over HTTPS)
+and is plain text a browser sent: the pages validate it as they validate storage.
+
 Focus: `focus_on(key)` moves the focus to an element once a run has drawn it.
 `leave_after_choice` names a radio group (a lesson's question) whose focus goes
 away once an option is chosen, so the ← and → keys reach the page's Previous and Next
@@ -65,6 +76,9 @@ SAY_PREFIX = "lab_say_"  # a container keyed so is said when its text changes (b
 QUIET_PREFIX = "lab_quiet_"  # a container keyed so holds alerts that are no live region
 CODE_SPAN = re.compile(r"(`+) (.*?) \1")  # state.literal's fences around typed text
 SAY_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")  # a name fit for a CSS class
+# A cookie's name or value as keep_cookie keeps it: no character a cookie must quote.
+COOKIE_TEXT = re.compile(r"[A-Za-z0-9_-]{1,200}")
+COOKIE_MAX_AGE_S = 180 * 24 * 3600  # half a year after the last page that kept it
 
 # The element container holding the component is hidden: no empty row, no gap.
 CSS = css(__package__, "browser.css", key=KEY)
@@ -82,7 +96,8 @@ class Requests:
     enter: text inputs whose Enter presses a button; said: what the live region says
     (the last announced), or None; told: {topic: sentence} announce_change saw this
     run, kept for the next once mount() has sent them; move_focus: where focus_on
-    sends the focus ({"key", "count"}), or None."""
+    sends the focus ({"key", "count"}), or None; cookies: {name: value} to keep
+    (keep_cookie)."""
 
     store: dict[str, str] = field(default_factory=dict)
     wanted: set[str] = field(default_factory=set)
@@ -91,6 +106,7 @@ class Requests:
     said: str | None = None
     told: dict[str, str] = field(default_factory=dict)
     move_focus: dict | None = None
+    cookies: dict[str, str] = field(default_factory=dict)
 
 
 def _requests() -> Requests:
@@ -128,6 +144,32 @@ def recalled(namespace: str) -> object | None:
     if namespace not in waiting:
         return None
     return parse_stored(waiting.pop(namespace))
+
+
+def known(namespace: str) -> None:
+    """This session knows `namespace`'s value without asking the browser (its cookie
+    came with the page's connection, `cookie`): the namespace counts as come back, so
+    the component is not asked for it and `remember` writes it at once."""
+    _arrived().add(namespace)
+
+
+def keep_cookie(name: str, value: str) -> None:
+    """Have the browser keep cookie `name` = `value` for this site (see the module's
+    docstring), from the end of this run. Both are the lab's own: letters, digits, _
+    and -, at most 200 (COOKIE_TEXT)."""
+    for text in (name, value):
+        if not COOKIE_TEXT.fullmatch(text):
+            raise ValueError(
+                f"keep_cookie {text[:40]!r}: use 1 to 200 letters, digits, _ or - (cookie text)"
+            )
+    _requests().cookies[name] = value
+
+
+def cookie(name: str) -> str | None:
+    """The cookie `name` this browser sent with the page's connection, or None (none
+    sent, no connection as under a test's stand-in, or text keep_cookie never keeps)."""
+    sent = st.context.cookies.get(name)
+    return sent if isinstance(sent, str) and COOKIE_TEXT.fullmatch(sent) else None
 
 
 def has_arrived(namespace: str) -> bool:
@@ -263,11 +305,11 @@ def browser_data(
 ) -> dict:
     """What the component is given: the page's URL path (None when unknown) and every
     page's, the namespaces to read (not yet come back), the text to write (only for
-    those that have), the focus and Enter rules, what the live region says, and the two
-    limits (MAX_STORED_CHARS, LEAVE_AFTER_MS)
-    and says_changes' gap (SAY_GAP_MS) and class (SAY_PREFIX), and whether the run drew
-    the page for the dark theme (`dark`: the browser asks for a run when the viewer's
-    theme is no longer that one)."""
+    those that have), the focus and Enter rules, what the live region says, the cookies
+    to keep and for how long (COOKIE_MAX_AGE_S), the two limits (MAX_STORED_CHARS,
+    LEAVE_AFTER_MS) and says_changes' gap (SAY_GAP_MS) and class (SAY_PREFIX), and
+    whether the run drew the page for the dark theme (`dark`: the browser asks for a run
+    when the viewer's theme is no longer that one)."""
     return {
         "max_stored_chars": MAX_STORED_CHARS,
         "leave_after_ms": LEAVE_AFTER_MS,
@@ -281,6 +323,8 @@ def browser_data(
         "enter": requests.enter,
         "announce": requests.said,
         "move_focus": requests.move_focus,
+        "cookies": requests.cookies,
+        "cookie_max_age_s": COOKIE_MAX_AGE_S,
         "dark": dark,
     }
 

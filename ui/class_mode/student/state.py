@@ -19,6 +19,8 @@ from teaching.class_mode.student import token_or_none
 from ui.shared import browser
 
 TOKEN_NAMESPACE = "class-token"  # the browser's storage: this browser's token, a string
+# The token's copy in a cookie, which the page's connection brings to its first run.
+TOKEN_COOKIE = "pooling_lab_token"
 LINK_FIELD = "code"  # /join?code=K7QX3M
 UNREAD = ("unread",)  # the pulse drawn when the room could not be read: any pulse differs
 
@@ -118,13 +120,22 @@ def init_state() -> None:
 def token() -> str | None:
     """This browser's token: the one it kept, or a new one when it kept none (or
     something that is not a token); None until the browser has answered (a page
-    then waits: a token made now would replace the one it kept)."""
+    then waits: a token made now would replace the one it kept). The copy in its
+    cookie, sent with the page's connection, is the answer at once: a reloaded page
+    (a replica died) draws the room in its first run, with no run waiting for the
+    browser component."""
     state = st.session_state
     if STATE.token not in state:
-        if not browser.has_arrived(TOKEN_NAMESPACE):
+        sent = token_or_none(browser.cookie(TOKEN_COOKIE))
+        if sent is not None:
+            browser.known(TOKEN_NAMESPACE)
+            state[STATE.token] = sent
+        elif not browser.has_arrived(TOKEN_NAMESPACE):
             return None
-        state[STATE.token] = token_or_none(browser.recalled(TOKEN_NAMESPACE)) or new_token()
+        else:
+            state[STATE.token] = token_or_none(browser.recalled(TOKEN_NAMESPACE)) or new_token()
     browser.remember(TOKEN_NAMESPACE, state[STATE.token])
+    browser.keep_cookie(TOKEN_COOKIE, state[STATE.token])
     return state[STATE.token]
 
 
