@@ -18,10 +18,10 @@ run within 30 s (or it is an error).
 --kill-replica (two replicas or more, served here) SIGKILLs the projector's replica in
 the middle of the cell round (10 s after it opens), as a crash would: each phone and the
 projector on it notices its websocket closed at its next glance (every 0.5 s) and
-reconnects as Streamlit's page does (the same cookie, the page's link, the token from
-the browser); a phone whose tap the kill cut reads on its page whether it was saved
-before the replica died, and taps again when nothing was. It prints the
-phones back on the room (the round drawn and, where one was acknowledged, the answer
+reconnects as Streamlit's page does (the same cookies, the page's link; a phone's
+token comes in its cookie, the projector's key from the browser component); a phone
+whose tap the kill cut reads on its page whether it was saved before the replica died,
+and taps again when nothing was. It prints the phones back on the room (the round drawn and, where one was acknowledged, the answer
 saved) and the seconds from the kill to each (reconnect p50/p95), the taps cut, and
 how soon the projector counted again; lost covers the answers acknowledged before the
 kill as well as those sent after it.
@@ -56,6 +56,7 @@ from benchmarks.bench_class import cpu_seconds  # noqa: E402
 from benchmarks.room_load import Lecturer, Log, Plan, student  # noqa: E402
 from deploy.cluster import Cluster  # noqa: E402
 from deploy.local_server import free_port  # noqa: E402
+from deploy.room_client import STICKY_COOKIE, sticky_of  # noqa: E402
 
 LOOPBACK = ("http://127.", "http://localhost", "http://[::1]")
 
@@ -124,11 +125,11 @@ def killer(cluster: Cluster, lecturer: Lecturer):
 
     def kill() -> str:
         # deploy/cluster.haproxy_config: cookie rN is local replica N - 1.
-        cookie = lecturer.projector.session.cookie if lecturer.projector else ""
-        found = re.fullmatch(r"LAB_REPLICA=r(\d+)", cookie)
+        cookie = sticky_of(lecturer.projector.session.cookie) if lecturer.projector else ""
+        found = re.fullmatch(rf"{STICKY_COOKIE}=r(\d+)", cookie)
         index = int(found.group(1)) - 1 if found else 0
         cluster.kill(index)
-        return f"LAB_REPLICA=r{index + 1}"
+        return f"{STICKY_COOKIE}=r{index + 1}"
 
     return kill
 

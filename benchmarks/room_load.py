@@ -14,7 +14,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from deploy.room_client import NoFragment, Projector, Student
+from deploy.room_client import NoFragment, Projector, Student, sticky_of
 from deploy.stream_client import Run, RunFailed
 from rooms import schema, store
 from teaching.class_mode.codes import new_token
@@ -262,7 +262,7 @@ async def student(index: int, url: str, lecturer: Lecturer, plan: Plan, log: Log
         if not all([log.check("join", run) for run in await phone.join()]):
             return
         log.joins.append(Log.now() - started)
-        replica = phone.session.cookie or "direct"
+        replica = sticky_of(phone.session.cookie) or "direct"
         log.replicas[replica] = log.replicas.get(replica, 0) + 1
         answered: set[int] = set()
         dues: dict[int, float] = {}  # round -> when this student answers it

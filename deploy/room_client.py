@@ -6,7 +6,10 @@ What the browser itself would add is sent as it would send it:
 - the lab's browser component (ui/shared/browser.py, key `lab_browser`) answers a
   page's first run with what localStorage kept, as its state {"recalled": {namespace:
   stored text or null}} (a json_value); a student's token is kept under `class-token`
-  as JSON text, the lecturer's rooms under `class-rooms`;
+  as JSON text, the lecturer's rooms under `class-rooms`; a page that knows what it
+  needs from a cookie asks for nothing, and none is sent;
+- the cookies the component's data asks the browser to keep (browser.keep_cookie: a
+  student's token) go with every later connection of the phone, as a browser's do;
 - a tap on a cell of x is the pick chart's selection (a string_value), the chart keyed
   room_pick_<round>_<taps>; a typed number is room_number's text with room_send pressed;
 - a fragment with run_every is rerun by the browser's timer: `poll` and `refresh` are
@@ -28,6 +31,8 @@ from deploy.stream_client import Run, Session, Widget, component_state, selectio
 
 BROWSER_KEY = "lab_browser"
 TOKEN_NAMESPACE = "class-token"
+TOKEN_COOKIE = "pooling_lab_token"  # ui/class_mode/student/state.py's copy of the token
+STICKY_COOKIE = "LAB_REPLICA"  # the proxy's, naming a browser's replica (haproxy.cfg.template)
 ROOMS_NAMESPACE = "class-rooms"
 PICK_PREFIX = "room_pick_"
 NUMBER_KEY, SEND_KEY = "room_number", "room_send"
@@ -75,6 +80,62 @@ def markdown_of(message) -> str | None:
     return element.markdown.body if element.WhichOneof("type") == "markdown" else None
 
 
+def browser_data_of(message) -> dict | None:
+    """The lab's browser component's data, when this ForwardMsg draws it; else None."""
+    if message.WhichOneof("type") != "delta":
+        return None
+    delta = message.delta
+    if delta.WhichOneof("type") != "new_element":
+        return None
+    element = delta.new_element
+    if element.WhichOneof("type") != "bidi_component":
+        return None
+    try:
+        data = json.loads(element.bidi_component.json)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def with_cookies(header: str, kept: dict[str, str]) -> str:
+    """A Cookie header's `name=value; ...` with the cookies `kept` set (added, or
+    replacing one of the same name), as a browser sends them after keeping them."""
+    pairs = dict(pair.split("=", 1) for pair in header.split("; ") if "=" in pair)
+    pairs.update(kept)
+    return "; ".join(f"{name}={value}" for name, value in pairs.items())
+
+
+def sticky_of(header: str) -> str:
+    """The proxy's sticky cookie in a Cookie header, as `LAB_REPLICA=r1`; "" if none."""
+    for pair in header.split("; "):
+        if pair.startswith(f"{STICKY_COOKIE}="):
+            return pair
+    return ""
+
+
+class BrowserKept:
+    """What the lab's browser component does for a page: the data of its last run
+    (`browser`), and the cookies that data asks it to keep, added to the page's
+    session for its later connections."""
+
+    browser: dict
+    session: Session
+
+    def _heard_browser(self, message) -> bool:
+        """Whether `message` drew the component (its data noted; nothing else to read)."""
+        data = browser_data_of(message)
+        if data is None:
+            return False
+        self.browser = data
+        if data.get("cookies"):
+            self.session.cookie = with_cookies(self.session.cookie, data["cookies"])
+        return True
+
+    def asks_storage(self) -> bool:
+        """Whether the component's last data asks for what the browser stored."""
+        return bool(self.browser.get("recall"))
+
+
 def shown_count(text: str) -> int | None:
     """The answer count a line of the projector says, or None when it says none."""
     if NONE_SHOWN.match(text):
@@ -83,19 +144,23 @@ def shown_count(text: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-async def reopen(page, kept: Widget) -> list[Run]:
+async def reopen(page: BrowserKept, kept: Widget) -> list[Run]:
     """page.session replaced by a new one on a new websocket to the same link with the
-    same cookie (the proxy sends it to a live replica), run as on a page's first load:
-    one run, then the browser component's state `kept` in a second. (Sent in the first
-    run instead, the state would come before the component is drawn in the new
-    session, and the page never reads it: the server-side session is a new one.)"""
+    same cookies (the proxy's sends it to a live replica), run as on a page's first
+    load: one run, then, when that run asks the browser for what it stored, the
+    browser component's state `kept` in a second. (Sent in the first run instead, the
+    state would come before the component is drawn in the new session, and the page
+    never reads it: the server-side session is a new one.)"""
     old = page.session
     await old.close()
+    page.browser = {}
     page.session = Session(
         old.base_url, old.page, old.query, listener=page._heard, source=old.source
     )
     page.session.cookie = old.cookie
     first = await open_again(page.session)
+    if not page.asks_storage():  # a cookie brought what the page needed
+        return [first]
     return [first, await page.session.rerun(kept)]
 
 
@@ -119,7 +184,7 @@ async def open_again(session: Session) -> Run:
     raise AssertionError("unreachable: the last try returns or raises")
 
 
-class Student:
+class Student(BrowserKept):
     """One phone: joins room `code` by its link with `token` kept in its browser.
     `rounds_seen`: {round: time.perf_counter() when its page first drew it}."""
 
@@ -128,10 +193,13 @@ class Student:
             base_url, "join", f"code={code}", listener=self._heard, source=source
         )
         self.token = token
+        self.browser: dict = {}
         self.rounds_seen: dict[int, float] = {}
         self.saved_line = ""  # the page's last line on the answer saved, "" before any
 
     def _heard(self, message) -> None:
+        if self._heard_browser(message):
+            return
         text = markdown_of(message)
         found = PHONE_ROUND.match(text) if text else None
         if found:
@@ -147,9 +215,10 @@ class Student:
 
     async def reconnect(self) -> list[Run]:
         """What the page does when its connection dropped (its replica died): a new
-        websocket with the cookie it had (the proxy sends it to a live replica), one
-        run of the page's link as it stands (?code=...) carrying the widgets' states
-        the page kept, the browser component's (the token) among them (reopen)."""
+        websocket with the cookies it had (the proxy's sends it to a live replica, the
+        token's brings the token), one run of the page's link as it stands
+        (?code=...), and the browser component's state (the token) only if that run
+        asks for it (reopen)."""
         self.saved_line = ""
         kept = json.dumps(self.token)
         return await reopen(self, browser_answer(**{TOKEN_NAMESPACE: kept}))
@@ -211,17 +280,20 @@ class Student:
         await self.session.close()
 
 
-class Projector:
+class Projector(BrowserKept):
     """The lecturer's browser on /class?room=CODE, holding the room's key. `seen`:
     every count its page drew, as (time.perf_counter(), the round on screen, count)."""
 
     def __init__(self, base_url: str, code: str, secret: str):
         self.session = Session(base_url, "class", f"room={code}", listener=self._heard)
         self.code, self.secret = code, secret
+        self.browser: dict = {}
         self.round: int | None = None
         self.seen: list[tuple[float, int | None, int]] = []
 
     def _heard(self, message) -> None:
+        if self._heard_browser(message):
+            return
         text = markdown_of(message)
         if text is None:
             return
