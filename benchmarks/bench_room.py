@@ -21,10 +21,10 @@ projector on it notices its websocket closed at its next glance (every 0.5 s) an
 reconnects as Streamlit's page does (the same cookies, the page's link; a phone's
 token comes in its cookie, the projector's key from the browser component); a phone
 whose tap the kill cut reads on its page whether it was saved before the replica died,
-and taps again when nothing was. It prints the phones back on the room (the round drawn and, where one was acknowledged, the answer
-saved) and the seconds from the kill to each (reconnect p50/p95), the taps cut, and
-how soon the projector counted again; lost covers the answers acknowledged before the
-kill as well as those sent after it.
+and taps again when nothing was. It prints the phones back on the room (the round
+drawn and, where one was acknowledged, the answer saved) and the seconds from the kill
+to each (reconnect p50/p95), the taps cut, and how soon the projector counted again;
+lost covers the answers acknowledged before the kill as well as those sent after it.
 
 Prints p50/p95 of submit time (a tap's or Send's run) and of answer-to-projector time
 (Send pressed until the projector's count includes it) and of round change (the
