@@ -69,29 +69,31 @@ async def tick(session: Session) -> list[Run]:
     return runs
 
 
-def markdown_of(message) -> str | None:
-    """The text of a markdown element this ForwardMsg draws, or None."""
+def drawn(message, kind: str):
+    """The element of type `kind` ("markdown", "bidi_component") this ForwardMsg draws,
+    or None when it draws no such element."""
     if message.WhichOneof("type") != "delta":
         return None
     delta = message.delta
     if delta.WhichOneof("type") != "new_element":
         return None
     element = delta.new_element
-    return element.markdown.body if element.WhichOneof("type") == "markdown" else None
+    return getattr(element, kind) if element.WhichOneof("type") == kind else None
+
+
+def markdown_of(message) -> str | None:
+    """The text of a markdown element this ForwardMsg draws, or None."""
+    element = drawn(message, "markdown")
+    return None if element is None else element.body
 
 
 def browser_data_of(message) -> dict | None:
     """The lab's browser component's data, when this ForwardMsg draws it; else None."""
-    if message.WhichOneof("type") != "delta":
-        return None
-    delta = message.delta
-    if delta.WhichOneof("type") != "new_element":
-        return None
-    element = delta.new_element
-    if element.WhichOneof("type") != "bidi_component":
+    element = drawn(message, "bidi_component")
+    if element is None:
         return None
     try:
-        data = json.loads(element.bidi_component.json)
+        data = json.loads(element.json)
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
