@@ -30,6 +30,7 @@ from websockets.exceptions import InvalidStatus
 from deploy.stream_client import Run, Session, Widget, component_state, selection_state
 
 BROWSER_KEY = "lab_browser"
+BROWSER_COMPONENT = "pooling_lab_browser"  # ui/shared/browser.py's component's name
 TOKEN_NAMESPACE = "class-token"
 TOKEN_COOKIE = "pooling_lab_token"  # ui/class_mode/student/state.py's copy of the token
 STICKY_COOKIE = "LAB_REPLICA"  # the proxy's, naming a browser's replica (haproxy.cfg.template)
@@ -90,7 +91,7 @@ def markdown_of(message) -> str | None:
 def browser_data_of(message) -> dict | None:
     """The lab's browser component's data, when this ForwardMsg draws it; else None."""
     element = drawn(message, "bidi_component")
-    if element is None:
+    if element is None or element.component_name != BROWSER_COMPONENT:
         return None
     try:
         data = json.loads(element.json)
@@ -116,12 +117,17 @@ def sticky_of(header: str) -> str:
 
 
 class BrowserKept:
-    """What the lab's browser component does for a page: the data of its last run
-    (`browser`), and the cookies that data asks it to keep, added to the page's
-    session for its later connections."""
+    """A page on `session`, and what the lab's browser component does for it: the
+    data of its last run (`browser`), and the cookies that data asks it to keep, added
+    to the session for its later connections. A subclass reads the rest of what the
+    page draws in `_heard`, every message the session receives."""
 
-    browser: dict
-    session: Session
+    def __init__(self, session: Session):
+        self.session = session
+        self.browser: dict = {}
+
+    def _heard(self, message) -> None:
+        raise NotImplementedError
 
     def _heard_browser(self, message) -> bool:
         """Whether `message` drew the component (its data noted; nothing else to read)."""
@@ -137,6 +143,14 @@ class BrowserKept:
         """Whether the component's last data asks for what the browser stored."""
         return bool(self.browser.get("recall"))
 
+    async def answered(self, first: Run, kept: Widget) -> list[Run]:
+        """[first], and the run of the component's state `kept` sent after it when
+        that first run asked for what the browser stored (a browser sends nothing
+        otherwise)."""
+        if not self.asks_storage():
+            return [first]
+        return [first, await self.session.rerun(kept)]
+
 
 def shown_count(text: str) -> int | None:
     """The answer count a line of the projector says, or None when it says none."""
@@ -148,7 +162,7 @@ def shown_count(text: str) -> int | None:
 
 async def reopen(page: BrowserKept, kept: Widget) -> list[Run]:
     """page.session replaced by a new one on a new websocket to the same link with the
-    same cookies (the proxy's sends it to a live replica), run as on a page's first
+    same cookies (the proxy's sticky one takes it to a live replica), run as on a page's first
     load: one run, then, when that run asks the browser for what it stored, the
     browser component's state `kept` in a second. (Sent in the first run instead, the
     state would come before the component is drawn in the new session, and the page
@@ -160,10 +174,7 @@ async def reopen(page: BrowserKept, kept: Widget) -> list[Run]:
         old.base_url, old.page, old.query, listener=page._heard, source=old.source
     )
     page.session.cookie = old.cookie
-    first = await open_again(page.session)
-    if not page.asks_storage():  # a cookie brought what the page needed
-        return [first]
-    return [first, await page.session.rerun(kept)]
+    return await page.answered(await open_again(page.session), kept)
 
 
 # A browser's Streamlit client tries a dropped connection again, waiting longer each
@@ -191,11 +202,10 @@ class Student(BrowserKept):
     `rounds_seen`: {round: time.perf_counter() when its page first drew it}."""
 
     def __init__(self, base_url: str, code: str, token: str, *, source: str | None = None):
-        self.session = Session(
-            base_url, "join", f"code={code}", listener=self._heard, source=source
+        super().__init__(
+            Session(base_url, "join", f"code={code}", listener=self._heard, source=source)
         )
         self.token = token
-        self.browser: dict = {}
         self.rounds_seen: dict[int, float] = {}
         self.saved_line = ""  # the page's last line on the answer saved, "" before any
 
@@ -213,12 +223,12 @@ class Student(BrowserKept):
         """Open the join link; the browser hands over the token; the page joins."""
         first = await self.session.open()
         kept = json.dumps(self.token)
-        return [first, await self.session.rerun(browser_answer(**{TOKEN_NAMESPACE: kept}))]
+        return await self.answered(first, browser_answer(**{TOKEN_NAMESPACE: kept}))
 
     async def reconnect(self) -> list[Run]:
         """What the page does when its connection dropped (its replica died): a new
-        websocket with the cookies it had (the proxy's sends it to a live replica, the
-        token's brings the token), one run of the page's link as it stands
+        websocket with the cookies it had (the proxy's sticky one takes it to a live
+        replica, the token's brings the token), one run of the page's link as it stands
         (?code=...), and the browser component's state (the token) only if that run
         asks for it (reopen)."""
         self.saved_line = ""
@@ -287,9 +297,8 @@ class Projector(BrowserKept):
     every count its page drew, as (time.perf_counter(), the round on screen, count)."""
 
     def __init__(self, base_url: str, code: str, secret: str):
-        self.session = Session(base_url, "class", f"room={code}", listener=self._heard)
+        super().__init__(Session(base_url, "class", f"room={code}", listener=self._heard))
         self.code, self.secret = code, secret
-        self.browser: dict = {}
         self.round: int | None = None
         self.seen: list[tuple[float, int | None, int]] = []
 
@@ -314,7 +323,7 @@ class Projector(BrowserKept):
     async def open(self) -> list[Run]:
         first = await self.session.open()
         rooms = json.dumps([{"code": self.code, "secret": self.secret}])
-        return [first, await self.session.rerun(browser_answer(**{ROOMS_NAMESPACE: rooms}))]
+        return await self.answered(first, browser_answer(**{ROOMS_NAMESPACE: rooms}))
 
     async def reconnect(self) -> list[Run]:
         """As Student.reconnect: the browser component's state holds the room's key."""

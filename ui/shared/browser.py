@@ -18,8 +18,13 @@ cookie, `keep_cookie(name, value)`: the browser sends it with the page's connect
 where `cookie(name)` reads it (Streamlit's st.context.cookies). `known(namespace)` then
 tells the component that the namespace need not be asked for: no answer comes, so no
 run follows, and `remember` writes at once. The cookie lasts COOKIE_MAX_AGE_S after the
-page that last kept it, is sent to this site only (SameSite=Strict, Secure over HTTPS)
-and is plain text a browser sent: the pages validate it as they validate storage.
+page that last kept it (Safari keeps a cookie a script set for 7 days: past that, the
+page falls back to storage and its one run more). It goes to this host only (any port:
+cookies know no ports), on its own pages' requests (SameSite=Strict; Secure over
+HTTPS), and is plain text a browser sent: the pages validate it as they validate
+storage. Where a sibling host or a plain-HTTP reply could set a cookie for this host, it
+could choose the token a page takes; so a cookie carries nothing that storage would
+not, and nothing that controls a room (a lecturer's key stays in storage alone).
 
 Focus: `focus_on(key)` moves the focus to an element once a run has drawn it.
 `leave_after_choice` names a radio group (a lesson's question) whose focus goes
@@ -157,10 +162,10 @@ def keep_cookie(name: str, value: str) -> None:
     """Have the browser keep cookie `name` = `value` for this site (see the module's
     docstring), from the end of this run. Both are the lab's own: letters, digits, _
     and -, at most 200 (COOKIE_TEXT)."""
-    for text in (name, value):
-        if not COOKIE_TEXT.fullmatch(text):
+    for part, text in (("name", name), ("value", value)):
+        if not COOKIE_TEXT.fullmatch(text):  # the text itself is not echoed: it may be a token
             raise ValueError(
-                f"keep_cookie {text[:40]!r}: use 1 to 200 letters, digits, _ or - (cookie text)"
+                f"keep_cookie: the cookie's {part} must be 1 to 200 letters, digits, _ or -"
             )
     _requests().cookies[name] = value
 
