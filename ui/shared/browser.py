@@ -159,7 +159,7 @@ def known(namespace: str) -> None:
 
 
 def keep_cookie(name: str, value: str) -> None:
-    """Have the browser keep cookie `name` = `value` for this site (see the module's
+    """Have the browser keep cookie `name` = `value` for this host (see the module's
     docstring), from the end of this run. Both are the lab's own: letters, digits, _
     and -, at most 200 (COOKIE_TEXT)."""
     for part, text in (("name", name), ("value", value)):
